@@ -1,0 +1,79 @@
+// The one place that reads process.env. Every other module receives a Config.
+import path from 'node:path';
+import { z } from 'zod';
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .optional()
+    .refine((v) => v === undefined || protocols.some((p) => v.startsWith(p)), {
+      message: `must start with ${protocols.join(' or ')}`,
+    });
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  HOLO_DATA_DIR: z.string().min(1).default('.holo-data'),
+  DATABASE_URL: optionalUrl(['postgres://', 'postgresql://']),
+  CLICKHOUSE_URL: optionalUrl(['http://', 'https://']),
+  REDIS_URL: optionalUrl(['redis://', 'rediss://']),
+  HOLO_EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
+  // Public origin of the main site; the CORS allow-list is derived from it (spec: Authentication 14).
+  HOLO_SITE_ORIGIN: z.url().default('https://holo.example'),
+  HOLO_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  // Demo data loaded into an empty data directory: which games, and how many days of history.
+  HOLO_DEMO: z.enum(['full', 'small', 'none']).default('full'),
+  HOLO_DEMO_HISTORY_DAYS: z.coerce.number().int().min(30).max(3650).default(365),
+  // ClickHouse DDL flavour: single node (MergeTree family) or a cluster (Replicated* + Distributed).
+  HOLO_CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z0-9_]+$/).optional(),
+  HOLO_SHARED_DATA_DIR: z.string().min(1).default('../shared/data'),
+});
+
+export type Config = {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  clickhouseUrl: string | undefined;
+  redisUrl: string | undefined;
+  embeddedPgPort: number;
+  siteOrigin: string;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  demo: 'full' | 'small' | 'none';
+  demoHistoryDays: number;
+  clickhouseCluster: string | undefined;
+  sharedDataDir: string;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings mean "unset", as in most shells' `VAR= cmd`.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.HOLO_DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    clickhouseUrl: e.CLICKHOUSE_URL,
+    redisUrl: e.REDIS_URL,
+    embeddedPgPort: e.HOLO_EMBEDDED_PG_PORT,
+    siteOrigin: e.HOLO_SITE_ORIGIN.replace(/\/$/, ''),
+    logLevel: e.HOLO_LOG_LEVEL,
+    demo: e.HOLO_DEMO,
+    demoHistoryDays: e.HOLO_DEMO_HISTORY_DAYS,
+    clickhouseCluster: e.HOLO_CLICKHOUSE_CLUSTER,
+    sharedDataDir: path.resolve(e.HOLO_SHARED_DATA_DIR),
+  };
+}

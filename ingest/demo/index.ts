@@ -1,0 +1,35 @@
+// First start on an empty data directory: import the real catalogues and generate demo history.
+// The marker is written last, so an interrupted load is simply redone (every step is idempotent).
+import type { Config } from '../../api/core/config.js';
+import type { Logger } from '../../api/core/log.js';
+import type { Stores } from '../../api/core/stores/index.js';
+import { importCatalogues } from '../catalogue/index.js';
+import { refreshLatestPrices } from '../load/refreshLatest.js';
+import { generateDemoHistory } from './priceHistory.js';
+
+const MARKER = 'demo_loaded_at';
+
+export async function loadDemoDataIfEmpty(config: Config, stores: Stores, log: Logger, today = new Date()): Promise<boolean> {
+  if (config.demo === 'none') return false;
+  const done = await stores.pg.pool.query('SELECT value FROM service_state WHERE key = $1', [MARKER]);
+  if (done.rowCount) return false;
+  const started = Date.now();
+  log.info('demo data: loading (first start on this data directory)', { scope: config.demo, days: config.demoHistoryDays });
+  await importCatalogues(stores.pg.pool, config.sharedDataDir, config.demo, log);
+  log.info('demo data: catalogue ready', { seconds: (Date.now() - started) / 1000 });
+  const endDate = today.toISOString().slice(0, 10);
+  const { variants } = await generateDemoHistory(stores.pg.pool, stores.ch.client, {
+    days: config.demoHistoryDays,
+    endDate,
+    batchId: `demo-${endDate}`,
+    ingestedAt: new Date(`${endDate}T00:00:00Z`),
+  });
+  log.info('demo data: price history generated', { variants, seconds: (Date.now() - started) / 1000 });
+  const latest = await refreshLatestPrices(stores.ch.client, stores.pg.pool);
+  log.info('demo data: latest prices materialised', { series: latest, seconds: (Date.now() - started) / 1000 });
+  await stores.pg.pool.query(
+    `INSERT INTO service_state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+    [MARKER, new Date().toISOString()],
+  );
+  return true;
+}

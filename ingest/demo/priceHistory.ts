@@ -1,0 +1,85 @@
+// Demo price history: a deterministic generator that stands in for real feeds until ingestion
+// runs on Temporal. Base prices follow rarity; the generation itself runs inside ClickHouse.
+import type pg from 'pg';
+import type { ClickHouseClient } from '@clickhouse/client';
+import { sqlFile } from '../../api/core/sqlFiles.js';
+
+type VariantSeed = { variant_id: number; card_id: number; game: string; base_usd: number; graded: number; jp: number };
+
+// Typical raw NM price in USD by rarity keyword; unknown rarities price like commons.
+const RARITY_BASE: [RegExp, number][] = [
+  [/special illustration|hyper|gold|secret|rainbow|mega hyper|fabled|enchanted|mythic/i, 60],
+  [/illustration|ultra|legend|shiny|vmax|vstar|gx|ex|majestic|legendary|marvel|amazing|radiant|prism|star/i, 14],
+  [/holo|super rare|rare|double/i, 2.5],
+  [/uncommon/i, 0.35],
+  [/common|basic|token/i, 0.15],
+];
+
+function unit(seed: number, salt: number): number {
+  // Small integer hash → [0, 1): enough spread for demo base prices, fully deterministic.
+  let x = (seed * 2654435761 + salt * 40503) >>> 0;
+  x ^= x >>> 15;
+  x = Math.imul(x, 2246822519) >>> 0;
+  x ^= x >>> 13;
+  return (x >>> 0) / 4294967296;
+}
+
+export function basePriceUsd(variantId: number, rarity: string | null, finish: string, printRun: string, setYear: number): number {
+  const r = rarity ?? 'common';
+  const base = RARITY_BASE.find(([re]) => re.test(r))?.[1] ?? 0.15;
+  let price = base * Math.exp((unit(variantId, 1) - 0.5) * 2.2);
+  if (finish !== 'normal') price *= finish === 'reverse-holofoil' ? 1.6 : 2.2;
+  if (printRun === '1st-edition') price *= 4;
+  if (printRun === 'shadowless') price *= 2.5;
+  if (setYear > 0 && setYear < 2005) price *= 3; // vintage premium
+  return Math.round(price * 100) / 100 + 0.05;
+}
+
+export type HistoryOptions = { days: number; endDate: string; batchId: string; ingestedAt: Date };
+
+export async function generateDemoHistory(pool: pg.Pool, ch: ClickHouseClient, opts: HistoryOptions): Promise<{ variants: number }> {
+  const res = await pool.query<{
+    variant_id: number;
+    card_id: number;
+    game: string;
+    rarity: string | null;
+    finish: string;
+    print_run: string;
+    year: number | null;
+  }>(`SELECT v.id AS variant_id, c.id AS card_id, g.slug AS game, c.rarity, v.finish, p.print_run,
+            extract(year FROM s.release_date)::int AS year
+       FROM variants v JOIN printings p ON p.id = v.printing_id JOIN cards c ON c.id = p.card_id
+       JOIN sets s ON s.id = c.set_id JOIN games g ON g.id = c.game_id
+      ORDER BY v.id`);
+  const seeds: VariantSeed[] = res.rows.map((r) => {
+    const base = basePriceUsd(r.variant_id, r.rarity, r.finish, r.print_run, r.year ?? 0);
+    return {
+      variant_id: r.variant_id,
+      card_id: r.card_id,
+      game: r.game,
+      base_usd: base,
+      // Graded guides only track cards worth slabbing; Japanese prices for a share of Pokémon cards.
+      graded: base >= 8 ? 1 : 0,
+      jp: r.game === 'pokemon' && unit(r.variant_id, 7) < 0.3 ? 1 : 0,
+    };
+  });
+  await ch.command({ query: 'DROP TABLE IF EXISTS holo.demo_variants' });
+  await ch.command({
+    query: `CREATE TABLE holo.demo_variants (variant_id UInt32, card_id UInt32, game LowCardinality(String), base_usd Float64, graded UInt8, jp UInt8)
+            ENGINE = MergeTree ORDER BY variant_id`,
+  });
+  await ch.insert({ table: 'holo.demo_variants', values: seeds, format: 'JSONEachRow' });
+  const params = {
+    days: opts.days,
+    end_date: opts.endDate,
+    batch_id: opts.batchId,
+    ingested_at: opts.ingestedAt.toISOString().replace('T', ' ').replace('Z', ''),
+  };
+  await ch.command({ query: sqlFile('clickhouse/demo/generate_fx_rates.sql'), query_params: params });
+  await ch.command({
+    query: sqlFile('clickhouse/demo/generate_price_history.sql'),
+    query_params: params,
+  });
+  await ch.command({ query: 'DROP TABLE IF EXISTS holo.demo_variants' });
+  return { variants: seeds.length };
+}
