@@ -8,7 +8,7 @@ SELECT
   card_id, variant_id, region, source, price_type, grading_company, grade,
   any(currency)                    AS currency,
   as_of                            AS day,
-  median(amount)                   AS median_amount,
+  medianExact(amount)              AS median_amount,
   min(amount)                      AS min_amount,
   max(amount)                      AS max_amount,
   argMax(amount, observation_id)   AS close_amount,

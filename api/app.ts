@@ -1,0 +1,44 @@
+// The Koa application: middleware declared once, in order, then every resource's routes.
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { AppDeps } from './deps.js';
+import { buildOpenApiDocument } from './http/openapi.js';
+import type { Route } from './http/route.js';
+import { cors } from './middleware/cors.js';
+import { errorHandler } from './middleware/errors.js';
+import { requestContext } from './middleware/requestContext.js';
+import { healthRoutes } from './routes/health.js';
+import { mountImageRoutes } from './routes/images.js';
+import { cardRoutes } from './routes/v2/cards.js';
+import { gameRoutes } from './routes/v2/games.js';
+import { setRoutes } from './routes/v2/sets.js';
+import { statsRoutes } from './routes/v2/stats.js';
+
+export const VERSION = '0.1.0';
+
+export function createApp(deps: AppDeps): Koa {
+  const app = new Koa({ proxy: false });
+  const routes: Route[] = [
+    ...healthRoutes(deps, VERSION),
+    ...statsRoutes(deps),
+    ...gameRoutes(deps),
+    ...setRoutes(deps),
+    ...cardRoutes(deps),
+  ];
+  const router = new Router();
+  for (const r of routes) r.mount(router);
+  mountImageRoutes(router, deps, deps.images);
+  const openapi = JSON.stringify(buildOpenApiDocument(routes, VERSION));
+  router.get('/openapi.json', (ctx) => {
+    ctx.type = 'application/json';
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.body = openapi;
+  });
+
+  app.use(requestContext(deps.log, deps.counters));
+  app.use(errorHandler(deps.log));
+  app.use(cors(deps.config.siteOrigin));
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

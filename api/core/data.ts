@@ -1,0 +1,55 @@
+// The API's view of its stores: typed reads that turn connection-level failures into
+// StoreUnavailableError (→ 503 holo_data_unavailable). Errors the server itself reports (SQL
+// errors, with a SQLSTATE or a ClickHouse error type) stay what they are, except the classes
+// that mean the server is going away.
+import type pg from 'pg';
+import type { ClickHouseClient } from '@clickhouse/client';
+import { StoreUnavailableError } from '../http/errors.js';
+
+// SQLSTATE classes 08 (connection exception), 57 (operator intervention: shutdown), 53 (resources).
+const PG_UNAVAILABLE_CLASSES = new Set(['08', '57', '53']);
+
+export function isPgUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; severity?: unknown };
+  if (typeof e?.severity === 'string' && typeof e.code === 'string') return PG_UNAVAILABLE_CLASSES.has(e.code.slice(0, 2));
+  // No server-reported error: the client could not reach or keep a connection.
+  return true;
+}
+
+export function isClickHouseUnavailable(err: unknown): boolean {
+  const e = err as { type?: unknown; clickhouseCode?: unknown };
+  // Server-side errors carry a ClickHouse error type (HTTP) or code (chDB); anything else is transport.
+  return typeof e?.type !== 'string' && typeof e?.clickhouseCode !== 'number';
+}
+
+export type Db = { query<T extends pg.QueryResultRow>(text: string, params?: unknown[]): Promise<T[]> };
+
+export function createDb(pool: pg.Pool): Db {
+  return {
+    async query<T extends pg.QueryResultRow>(text: string, params: unknown[] = []) {
+      try {
+        return (await pool.query<T>(text, params)).rows;
+      } catch (err) {
+        if (isPgUnavailable(err)) throw new StoreUnavailableError('postgres', err);
+        throw err;
+      }
+    },
+  };
+}
+
+export type Analytics = { rows<T>(query: string, params?: Record<string, unknown>): Promise<T[]> };
+
+export function createAnalytics(client: ClickHouseClient, isClosed: () => boolean = () => false): Analytics {
+  return {
+    async rows<T>(query: string, params: Record<string, unknown> = {}) {
+      if (isClosed()) throw new StoreUnavailableError('clickhouse', new Error('connection closed'));
+      try {
+        const rs = await client.query({ query, query_params: params, format: 'JSONEachRow', clickhouse_settings: { readonly: '2' } });
+        return await rs.json<T>();
+      } catch (err) {
+        if (isClickHouseUnavailable(err)) throw new StoreUnavailableError('clickhouse', err);
+        throw err;
+      }
+    },
+  };
+}

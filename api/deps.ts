@@ -1,0 +1,20 @@
+// What handlers get: typed store access, the cache, config and a logger — never raw env or ctx state.
+import type { Cache } from './core/cache.js';
+import type { Config } from './core/config.js';
+import type { Analytics, Db } from './core/data.js';
+import type { Logger } from './core/log.js';
+import type { Stores } from './core/stores/index.js';
+import type { ImageStore } from './images/store.js';
+
+export type RequestCounters = { total: number; inFlight: number; byStatus: Record<string, number>; startedAt: number };
+
+export type AppDeps = {
+  config: Config;
+  log: Logger;
+  stores: Stores;
+  db: Db;
+  analytics: Analytics;
+  cache: Cache;
+  images: ImageStore;
+  counters: RequestCounters;
+};

@@ -1,0 +1,75 @@
+// One error vocabulary. Handlers throw these; the error middleware maps them to the spec's shapes.
+import type { z } from 'zod';
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+export class NotFoundError extends HttpError {
+  constructor(what: string) {
+    super(404, `${what} not found`);
+  }
+}
+
+export type ValidationIssue = { loc: (string | number)[]; msg: string; type: string };
+
+export class ValidationError extends Error {
+  constructor(readonly issues: ValidationIssue[]) {
+    super('validation failed');
+  }
+}
+
+/** A store the request needs is unreachable: 503 holo_data_unavailable. */
+export class StoreUnavailableError extends Error {
+  constructor(
+    readonly store: 'postgres' | 'clickhouse' | 'redis',
+    override readonly cause: unknown,
+  ) {
+    super(`${store} unavailable`);
+  }
+}
+
+export const DATA_UNAVAILABLE = 'holo_data_unavailable';
+
+// zod issue → the FastAPI-style error type names the spec's clients already know.
+function issueType(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'value_error.missing' : `type_error.${issue.expected}`;
+    case 'too_small':
+      return issue.origin === 'string' ? 'value_error.any_str.min_length' : 'value_error.number.not_ge';
+    case 'too_big':
+      return issue.origin === 'string' ? 'value_error.any_str.max_length' : 'value_error.number.not_le';
+    case 'invalid_value':
+      return 'type_error.enumeration';
+    case 'invalid_format':
+      return issue.format === 'regex' && issue.message === 'value is not a valid integer' ? 'type_error.integer' : 'value_error.str.regex';
+    case 'unrecognized_keys':
+      return 'value_error.extra';
+    default:
+      return 'value_error';
+  }
+}
+
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type' && issue.input === undefined) return 'field required';
+  if (issue.code === 'unrecognized_keys') return 'extra fields not permitted';
+  return issue.message;
+}
+
+export function fromZod(source: 'query' | 'path' | 'body', error: z.ZodError): ValidationError {
+  const issues: ValidationIssue[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) issues.push({ loc: [source, key], msg: issueMessage(issue), type: issueType(issue) });
+    } else {
+      issues.push({ loc: [source, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))], msg: issueMessage(issue), type: issueType(issue) });
+    }
+  }
+  return new ValidationError(issues);
+}

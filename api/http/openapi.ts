@@ -1,0 +1,18 @@
+// /openapi.json, generated from the same route declarations that validate requests.
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import type { Route } from './route.js';
+
+export function buildOpenApiDocument(routes: Route[], version: string): object {
+  const registry = new OpenAPIRegistry();
+  for (const r of routes) r.document(registry);
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Holo API',
+      version,
+      description:
+        'Trading-card market data. The v2 data surface is read-only and needs no credentials. Errors are `{detail}`; validation errors are 422 `{detail: [{loc, msg, type}]}`; 503 `{detail: "holo_data_unavailable"}` when a data store is unreachable. v2 query parameters are strict: an unknown parameter is a 422 with type `value_error.extra`, so a misspelt filter never silently returns unfiltered data.',
+    },
+    servers: [{ url: '/' }],
+  });
+}

@@ -1,0 +1,74 @@
+// On-disk image store under HOLO_DATA_DIR/images: originals fetched from upstream, and derived
+// AVIF/WebP files generated once by sharp and then served from disk.
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { PLACEHOLDER_SIZE, type ImageKind } from './urls.js';
+
+export type ImageFormat = 'avif' | 'webp';
+export const DISPLAY_WIDTH: Record<ImageKind, number> = { small: 245, large: 734 };
+
+export class ImageStore {
+  constructor(readonly root: string) {}
+
+  originalPath(cardId: number, kind: ImageKind): string {
+    return path.join(this.root, 'originals', `${cardId}-${kind}`);
+  }
+
+  hasOriginal(cardId: number, kind: ImageKind): boolean {
+    return fs.existsSync(this.originalPath(cardId, kind));
+  }
+
+  async saveOriginal(cardId: number, kind: ImageKind, bytes: Buffer): Promise<void> {
+    // Only pictures sharp can read are kept; anything else is refused here, not at serve time.
+    await sharp(bytes).metadata();
+    await this.writeAtomically(this.originalPath(cardId, kind), bytes);
+  }
+
+  /** The derived file for a picture, generated on first use. */
+  async derived(cardId: number, kind: ImageKind | 'placeholder', format: ImageFormat, render: () => Promise<Buffer>): Promise<string> {
+    const file = path.join(this.root, 'derived', `${cardId}-${kind}.${format}`);
+    if (fs.existsSync(file)) return file;
+    const source = await render();
+    const pipeline = sharp(source);
+    const out = await (format === 'avif' ? pipeline.avif({ quality: 55, effort: 2 }) : pipeline.webp({ quality: 80 })).toBuffer();
+    await this.writeAtomically(file, out);
+    return file;
+  }
+
+  async resizedOriginal(cardId: number, kind: ImageKind): Promise<Buffer> {
+    return sharp(this.originalPath(cardId, kind)).resize({ width: DISPLAY_WIDTH[kind], withoutEnlargement: true }).png().toBuffer();
+  }
+
+  /** Forgets derived files of a card, after its original changed. */
+  async dropDerived(cardId: number): Promise<void> {
+    const dir = path.join(this.root, 'derived');
+    const names = await fsp.readdir(dir).catch(() => [] as string[]);
+    await Promise.all(names.filter((n) => n.startsWith(`${cardId}-`)).map((n) => fsp.rm(path.join(dir, n), { force: true })));
+  }
+
+  private async writeAtomically(file: string, bytes: Buffer): Promise<void> {
+    await fsp.mkdir(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    await fsp.writeFile(tmp, bytes);
+    await fsp.rename(tmp, file);
+  }
+}
+
+const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A card-shaped picture naming the card, for cards whose picture we do not hold. */
+export function placeholderSvg(name: string, setName: string, number: string): Buffer {
+  const { width, height } = PLACEHOLDER_SIZE;
+  const short = name.length > 26 ? `${name.slice(0, 25)}…` : name;
+  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
+  <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#2b3a55"/><stop offset="1" stop-color="#151b29"/></linearGradient></defs>
+  <rect x="4" y="4" width="${width - 8}" height="${height - 8}" rx="18" fill="url(#g)" stroke="#c9a227" stroke-width="6"/>
+  <rect x="28" y="60" width="${width - 56}" height="230" rx="8" fill="#0e1320" stroke="#3d4b66"/>
+  <text x="${width / 2}" y="185" font-family="DejaVu Sans, sans-serif" font-size="64" fill="#3d4b66" text-anchor="middle">?</text>
+  <text x="${width / 2}" y="345" font-family="DejaVu Sans, sans-serif" font-size="22" font-weight="bold" fill="#f1f1f1" text-anchor="middle">${escapeXml(short)}</text>
+  <text x="${width / 2}" y="380" font-family="DejaVu Sans, sans-serif" font-size="16" fill="#b8c1d6" text-anchor="middle">${escapeXml(setName)} · ${escapeXml(number)}</text>
+  <text x="${width / 2}" y="${height - 36}" font-family="DejaVu Sans, sans-serif" font-size="13" fill="#7d8aa5" text-anchor="middle">image not available yet · holo</text>
+</svg>`);
+}

@@ -1,0 +1,58 @@
+// npm start: open the stores (embedded defaults when no URL is set), migrate, load the demo data
+// into an empty data directory, serve the API, and print where to look.
+import { loadConfig, ConfigError } from './core/config.js';
+import { createLogger, errorFields } from './core/log.js';
+import { migrateClickHouse, migratePostgres } from './core/migrate.js';
+import { openStores } from './core/stores/index.js';
+import { buildDeps, startServer } from './server.js';
+import { loadDemoDataIfEmpty } from '../ingest/demo/index.js';
+
+let config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(2);
+  }
+  throw err;
+}
+const log = createLogger(config.logLevel);
+const stores = await openStores(config, log);
+let shuttingDown = false;
+try {
+  await migratePostgres(stores.pg, log);
+  await migrateClickHouse(stores.ch, log);
+  await loadDemoDataIfEmpty(config, stores, log);
+} catch (err) {
+  log.error('start-up failed', errorFields(err));
+  await stores.close().catch(() => undefined);
+  process.exit(1);
+}
+const deps = await buildDeps(config, stores, log);
+const server = await startServer(deps, config.port, config.host);
+const base = server.url;
+process.stdout.write(
+  [
+    '',
+    `Holo is up (data in ${config.dataDir}; postgres ${stores.pg.kind}, clickhouse ${stores.ch.kind}, redis ${stores.redis.kind})`,
+    `  API            ${base}/api/v2/games`,
+    `  A card         ${base}/api/v2/cards/1`,
+    `  Card history   ${base}/api/v2/cards/1/history?region=global&days=365`,
+    `  Stats          ${base}/api/v2/stats`,
+    `  Health         ${base}/api/health`,
+    `  OpenAPI        ${base}/openapi.json`,
+    '',
+  ].join('\n') + '\n',
+);
+
+async function shutdown(signal: string) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  log.info('shutting down', { signal });
+  await server.close();
+  await stores.close();
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

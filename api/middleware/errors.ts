@@ -1,0 +1,45 @@
+// The one place errors become responses: {detail} for every non-2xx, the 422 list for validation,
+// 503 holo_data_unavailable when a store is unreachable, and a plain 500 (logged) for the rest.
+import type { Middleware } from 'koa';
+import type { Logger } from '../core/log.js';
+import { errorFields } from '../core/log.js';
+import { DATA_UNAVAILABLE, HttpError, StoreUnavailableError, ValidationError } from '../http/errors.js';
+
+export function errorHandler(log: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        ctx.status = 404;
+        ctx.body = { detail: 'Not Found' };
+      }
+    } catch (err) {
+      ctx.set('Cache-Control', 'no-store');
+      if (err instanceof ValidationError) {
+        ctx.status = 422;
+        ctx.body = { detail: err.issues };
+      } else if (err instanceof HttpError) {
+        ctx.status = err.status;
+        ctx.body = { detail: err.detail };
+      } else if (err instanceof StoreUnavailableError) {
+        log.warn('store unavailable', { request_id: ctx.state.requestId, store: err.store, ...errorFields(err.cause) });
+        ctx.status = 503;
+        ctx.set('Retry-After', '30');
+        ctx.body = { detail: DATA_UNAVAILABLE };
+      } else if (isClientError(err)) {
+        // Koa and koa-body raise these for malformed requests (bad JSON, too large).
+        ctx.status = err.status;
+        ctx.body = { detail: err.expose ? err.message : 'Bad Request' };
+      } else {
+        log.error('unhandled error', { request_id: ctx.state.requestId, path: ctx.path, ...errorFields(err) });
+        ctx.status = 500;
+        ctx.body = { detail: 'Internal Server Error' };
+      }
+    }
+  };
+}
+
+function isClientError(err: unknown): err is { status: number; expose: boolean; message: string } {
+  const e = err as { status?: unknown };
+  return typeof e?.status === 'number' && e.status >= 400 && e.status < 500;
+}

@@ -1,0 +1,54 @@
+// /api/health: live request counters and a ping of every store. 200 with status "ok" or
+// "degraded" (which stores are down is in the body), so operators always get the numbers.
+import type { AppDeps } from '../deps.js';
+import { defineRoute } from '../http/route.js';
+import { z } from '../../schemas/common.js';
+
+const StoreHealth = z.object({ ok: z.boolean(), kind: z.string(), latency_ms: z.number() });
+const HealthResponse = z
+  .object({
+    status: z.enum(['ok', 'degraded']),
+    version: z.string(),
+    uptime_s: z.number(),
+    requests: z.object({ total: z.number().int(), in_flight: z.number().int(), by_status: z.record(z.string(), z.number().int()) }),
+    stores: z.object({ postgres: StoreHealth, clickhouse: StoreHealth, redis: StoreHealth }),
+    prices_epoch: z.string(),
+  })
+  .openapi('Health');
+
+async function probe(kind: string, check: () => Promise<unknown>): Promise<z.infer<typeof StoreHealth>> {
+  const started = performance.now();
+  const ok = await Promise.race([
+    check().then(() => true, () => false),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref()),
+  ]);
+  return { ok, kind, latency_ms: Math.round((performance.now() - started) * 100) / 100 };
+}
+
+export const healthRoutes = (deps: AppDeps, version: string) => [
+  defineRoute({
+    method: 'get',
+    path: '/api/health',
+    summary: 'Liveness, store reachability and live request counters',
+    tags: ['service'],
+    response: HealthResponse,
+    handler: async () => {
+      const { stores, counters } = deps;
+      const [postgres, clickhouse, redis] = await Promise.all([
+        probe(stores.pg.kind, () => deps.db.query('SELECT 1')),
+        probe(stores.ch.kind, () => deps.analytics.rows('SELECT 1')),
+        probe(stores.redis.kind, async () => {
+          if (!(await stores.redis.ping())) throw new Error('no pong');
+        }),
+      ]);
+      return {
+        status: postgres.ok && clickhouse.ok && redis.ok ? ('ok' as const) : ('degraded' as const),
+        version,
+        uptime_s: Math.round((Date.now() - counters.startedAt) / 1000),
+        requests: { total: counters.total, in_flight: counters.inFlight, by_status: counters.byStatus },
+        stores: { postgres, clickhouse, redis },
+        prices_epoch: deps.cache.epoch(),
+      };
+    },
+  }),
+];

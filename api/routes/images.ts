@@ -1,0 +1,37 @@
+// GET /static/images/cards/{card_id}/{kind}: AVIF when the client accepts it, WebP otherwise.
+// The upstream picture when we hold it, else a rendered placeholder naming the card.
+import fs from 'node:fs';
+import type Router from '@koa/router';
+import { z } from '../../schemas/common.js';
+import { intParam } from '../../schemas/common.js';
+import type { AppDeps } from '../deps.js';
+import { NotFoundError, fromZod } from '../http/errors.js';
+import { ImageStore, placeholderSvg, type ImageFormat } from '../images/store.js';
+
+const Params = z.object({ card_id: intParam({ min: 1, max: 2147483647 }), kind: z.enum(['small', 'large', 'placeholder']) });
+
+export function mountImageRoutes(router: Router, deps: AppDeps, images: ImageStore): void {
+  router.get('/static/images/cards/:card_id/:kind', async (ctx) => {
+    const parsed = Params.safeParse(ctx.params);
+    if (!parsed.success) throw fromZod('path', parsed.error);
+    const { card_id: cardId, kind } = parsed.data;
+    const format: ImageFormat = /image\/avif/.test(ctx.get('Accept')) ? 'avif' : 'webp';
+    const real = kind !== 'placeholder' && images.hasOriginal(cardId, kind);
+    const rows = await deps.db.query<{ name: string; collector_number: string; set_name: string; has_kind: boolean }>(
+      `SELECT c.name, c.collector_number, s.name AS set_name,
+              EXISTS (SELECT 1 FROM images i WHERE i.card_id = c.id AND i.kind = $2) AS has_kind
+       FROM cards c JOIN sets s ON s.id = c.set_id WHERE c.id = $1`,
+      [cardId, kind],
+    );
+    const card = rows[0];
+    if (!card || (kind !== 'placeholder' && !card.has_kind && !real)) throw new NotFoundError('image');
+    const file = real
+      ? await images.derived(cardId, kind, format, () => images.resizedOriginal(cardId, kind as 'small' | 'large'))
+      : await images.derived(cardId, 'placeholder', format, async () => placeholderSvg(card.name, card.set_name, card.collector_number));
+    ctx.set('Vary', 'Accept');
+    ctx.set('Cache-Control', real ? 'public, max-age=86400' : 'public, max-age=3600');
+    ctx.set('X-Holo-Placeholder', real ? 'false' : 'true');
+    ctx.type = `image/${format}`;
+    ctx.body = fs.createReadStream(file);
+  });
+}

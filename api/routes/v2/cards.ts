@@ -1,0 +1,70 @@
+import type { AppDeps } from '../../deps.js';
+import { HttpError, NotFoundError } from '../../http/errors.js';
+import { defineRoute } from '../../http/route.js';
+import { CardDetail, CardParams, HistoryQuery, HistoryResponse, ResolveQuery, ResolveResponse } from '../../../schemas/v2.js';
+import { cardDetail, resolveCards, variantIdsOfCard } from '../../v2/catalogue.js';
+import { REGION_CURRENCY, historyPoints } from '../../v2/history.js';
+
+export const cardRoutes = (deps: AppDeps) => [
+  defineRoute({
+    method: 'get',
+    path: '/api/v2/cards',
+    summary: 'Resolve a card by game, name and optionally collector number and set',
+    description:
+      'Name matches case-insensitively and exactly. Returns every match, newest set first (at most 50); `ambiguous` is true when more than one card matches, so callers narrow with `number` or `set`. 404 when nothing matches.',
+    tags: ['v2'],
+    query: ResolveQuery,
+    response: ResolveResponse,
+    maxAge: 300,
+    errors: [404, 503],
+    handler: async ({ query }) => {
+      const items = await resolveCards(deps.db, query);
+      if (items.length === 0) throw new NotFoundError('card');
+      return { items, total: items.length, ambiguous: items.length > 1 };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/v2/cards/{card_id}',
+    summary: 'A card with printings, variants and the latest price of every series',
+    tags: ['v2'],
+    params: CardParams,
+    response: CardDetail,
+    maxAge: 120,
+    errors: [404, 503],
+    handler: ({ params }) =>
+      deps.cache.json(`v2:card:${params.card_id}`, 120, async () => {
+        const card = await cardDetail(deps.db, params.card_id, (id, kind) => deps.images.hasOriginal(id, kind));
+        if (!card) throw new NotFoundError('card');
+        return card;
+      }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/v2/cards/{card_id}/history',
+    summary: "Daily price history of one variant's raw series in a region",
+    description:
+      "Amounts are in the region's currency: eu EUR, us USD, jp JPY, global USD (every region converted with the euro reference rate of the day). Several points a day, one per series; graded prices are not part of history.",
+    tags: ['v2'],
+    params: CardParams,
+    query: HistoryQuery,
+    response: HistoryResponse,
+    maxAge: 120,
+    errors: [404, 503],
+    handler: async ({ params, query }) => {
+      const variants = await variantIdsOfCard(deps.db, params.card_id);
+      if (!variants) throw new NotFoundError('card');
+      const variantId = query.variant_id ?? variants[0];
+      if (variantId === undefined) throw new NotFoundError('variant');
+      if (!variants.includes(variantId)) throw new HttpError(404, 'variant not found for this card');
+      return deps.cache.json(`v2:history:${params.card_id}:${variantId}:${query.region}:${query.days}`, 120, async () => ({
+        card_id: params.card_id,
+        variant_id: variantId,
+        region: query.region,
+        currency: REGION_CURRENCY[query.region],
+        days: query.days,
+        points: await historyPoints(deps.analytics, { cardId: params.card_id, variantId, region: query.region, days: query.days }),
+      }));
+    },
+  }),
+];

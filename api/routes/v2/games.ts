@@ -1,0 +1,35 @@
+import type { AppDeps } from '../../deps.js';
+import { NotFoundError } from '../../http/errors.js';
+import { defineRoute } from '../../http/route.js';
+import { GameParams, GameQuery, GameResponse, GamesResponse } from '../../../schemas/v2.js';
+import { gameBySlug, listGamesWithCards, setsOfGame } from '../../v2/catalogue.js';
+
+export const gameRoutes = (deps: AppDeps) => [
+  defineRoute({
+    method: 'get',
+    path: '/api/v2/games',
+    summary: 'Games that have cards',
+    tags: ['v2'],
+    response: GamesResponse,
+    maxAge: 300,
+    errors: [503],
+    handler: () => deps.cache.json('v2:games', 300, async () => ({ items: await listGamesWithCards(deps.db) })),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/v2/games/{slug}',
+    summary: 'A game with its sets, newest first',
+    tags: ['v2'],
+    params: GameParams,
+    query: GameQuery,
+    response: GameResponse,
+    maxAge: 300,
+    errors: [404, 503],
+    handler: async ({ params, query }) => {
+      const game = await gameBySlug(deps.db, params.slug);
+      if (!game || game.cards === 0) throw new NotFoundError('game');
+      const { id, ...fields } = game;
+      return { ...fields, page: query.page, size: query.size, sets_total: game.sets ?? 0, sets_list: await setsOfGame(deps.db, id, query.page, query.size) };
+    },
+  }),
+];

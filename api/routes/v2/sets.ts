@@ -1,0 +1,25 @@
+import type { AppDeps } from '../../deps.js';
+import { NotFoundError } from '../../http/errors.js';
+import { defineRoute } from '../../http/route.js';
+import { SetParams, SetQuery, SetResponse } from '../../../schemas/v2.js';
+import { cardsOfSet, setHeader } from '../../v2/catalogue.js';
+
+export const setRoutes = (deps: AppDeps) => [
+  defineRoute({
+    method: 'get',
+    path: '/api/v2/sets/{set_id}',
+    summary: 'A set with its cards in collector-number order',
+    tags: ['v2'],
+    params: SetParams,
+    query: SetQuery,
+    response: SetResponse,
+    maxAge: 300,
+    errors: [404, 503],
+    handler: async ({ params, query }) =>
+      deps.cache.json(`v2:set:${params.set_id}:${query.page}:${query.size}`, 300, async () => {
+        const header = await setHeader(deps.db, params.set_id);
+        if (!header) throw new NotFoundError('set');
+        return { ...header, page: query.page, size: query.size, cards: await cardsOfSet(deps.db, params.set_id, query.page, query.size) };
+      }),
+  }),
+];

@@ -1,0 +1,25 @@
+import type { AppDeps } from '../../deps.js';
+import { defineRoute } from '../../http/route.js';
+import { StatsResponse } from '../../../schemas/v2.js';
+import { catalogueCounts } from '../../v2/catalogue.js';
+import { sqlFile } from '../../core/sqlFiles.js';
+
+export const statsRoutes = (deps: AppDeps) => [
+  defineRoute({
+    method: 'get',
+    path: '/api/v2/stats',
+    summary: 'Catalogue and price counters (pre-aggregated, cached 300 s)',
+    tags: ['v2'],
+    response: StatsResponse,
+    maxAge: 300,
+    errors: [503],
+    handler: () =>
+      deps.cache.json('v2:stats', 300, async () => {
+        const [counts, [prices]] = await Promise.all([
+          catalogueCounts(deps.db),
+          deps.analytics.rows<{ price_points: string; updated_at: string }>(sqlFile('clickhouse/queries/price_point_totals.sql')),
+        ]);
+        return { ...counts, price_points: Number(prices?.price_points ?? 0), updated_at: prices?.updated_at ?? new Date(0).toISOString() };
+      }),
+  }),
+];

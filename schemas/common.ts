@@ -1,0 +1,37 @@
+// Shared zod building blocks. Every request and response shape is declared with these, and the
+// same declarations produce validation, TypeScript types and the OpenAPI document.
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+
+extendZodWithOpenApi(z);
+export { z };
+
+/** An integer carried as text (query or path), with bounds; the OpenAPI type is integer. */
+export function intParam(opts: { min?: number; max?: number; description?: string } = {}) {
+  let n = z.number().int();
+  if (opts.min !== undefined) n = n.min(opts.min);
+  if (opts.max !== undefined) n = n.max(opts.max);
+  return z
+    .string()
+    .trim()
+    .regex(/^[+-]?\d{1,15}$/, { message: 'value is not a valid integer' })
+    .transform(Number)
+    .pipe(n)
+    .openapi({ type: 'integer', minimum: opts.min, maximum: opts.max, description: opts.description });
+}
+
+export const ErrorResponse = z.object({ detail: z.string() }).openapi('Error');
+
+export const ValidationErrorResponse = z
+  .object({
+    detail: z.array(
+      z.object({
+        loc: z.array(z.union([z.string(), z.number()])),
+        msg: z.string(),
+        type: z.string(),
+      }),
+    ),
+  })
+  .openapi('ValidationError');
+
+export const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).openapi({ format: 'date', example: '2026-06-04' });

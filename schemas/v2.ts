@@ -1,0 +1,186 @@
+// The v2 data surface (spec: "Game (v2)" through "History point (v2)", "v2 data endpoints").
+import { IsoDate, intParam, z } from './common.js';
+
+export const GameRef = z.object({ slug: z.string(), name: z.string() });
+
+export const Game = z
+  .object({
+    slug: z.string(),
+    name: z.string(),
+    active: z.boolean(),
+    cards: z.number().int().nullable(),
+    sets: z.number().int().nullable(),
+  })
+  .openapi('GameV2');
+
+export const SetSummary = z
+  .object({
+    id: z.number().int(),
+    code: z.string(),
+    name: z.string(),
+    series: z.string().nullable(),
+    release_date: IsoDate.nullable(),
+    total_cards: z.number().int(),
+    card_count: z.number().int(),
+    is_promo: z.boolean(),
+    language: z.string(),
+  })
+  .openapi('SetV2');
+
+export const SetHeader = SetSummary.omit({ card_count: true }).extend({ game: GameRef }).openapi('SetHeaderV2');
+
+export const CardSummary = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    collector_number: z.string(),
+    rarity: z.string().nullable(),
+    card_type: z.string().nullable(),
+    thumbnail_url: z.string().nullable(),
+  })
+  .openapi('CardSummaryV2');
+
+export const RawPrice = z.object({
+  source: z.string(),
+  price_type: z.string(),
+  currency: z.string(),
+  amount: z.number(),
+  as_of: IsoDate,
+});
+
+export const GradedPrice = z.object({
+  source: z.string(),
+  grading_company: z.string().openapi({ description: 'psa, bgs, cgc, sgc, ace, or other (cross-company aggregate; pc17/pc18 are buckets of unknown meaning)' }),
+  grade: z.string(),
+  currency: z.string(),
+  amount: z.number(),
+  as_of: IsoDate,
+});
+
+export const VariantPrices = z.object({ eu: z.array(RawPrice), us: z.array(RawPrice), graded: z.array(GradedPrice) });
+
+export const Variant = z.object({
+  id: z.number().int(),
+  finish: z.string(),
+  variant_label: z.string(),
+  print_rarity: z.string().nullable(),
+  is_ex: z.boolean().nullable(),
+  is_v: z.boolean().nullable(),
+  image_url: z.string().nullable(),
+  image_is_fallback: z.boolean().nullable(),
+  prices: VariantPrices,
+});
+
+export const Printing = z.object({
+  id: z.number().int(),
+  language: z.string(),
+  print_run: z.string(),
+  collector_number: z.string(),
+  is_promo: z.boolean(),
+  variants: z.array(Variant),
+});
+
+export const CROSS_REF_KEYS = [
+  'eu_marketplace_product_id',
+  'us_marketplace_product_id',
+  'price_guide_id',
+  'mtg_dataset_uuid',
+  'mtg_card_db_id',
+  'ygo_card_db_id',
+] as const;
+
+export const CardImage = z.object({
+  url: z.string(),
+  source: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  format: z.string(),
+  is_placeholder: z.boolean(),
+});
+
+export const CardDetail = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    collector_number: z.string(),
+    rarity: z.string().nullable(),
+    card_type: z.string().nullable(),
+    game: GameRef,
+    set: z.object({ id: z.number().int(), code: z.string(), name: z.string() }),
+    cross_refs: z.object(Object.fromEntries(CROSS_REF_KEYS.map((k) => [k, z.string().nullable()])) as Record<(typeof CROSS_REF_KEYS)[number], z.ZodNullable<z.ZodString>>),
+    images: z.array(CardImage),
+    printings: z.array(Printing),
+  })
+  .openapi('CardDetailV2');
+
+export const HistoryPoint = z.object({ date: IsoDate, amount: z.number(), source: z.string(), price_type: z.string() });
+
+// Requests --------------------------------------------------------------------------------------
+
+export const StatsResponse = z
+  .object({
+    cards: z.number().int(),
+    price_points: z.number().int(),
+    sets: z.number().int(),
+    games: z.number().int(),
+    variants: z.number().int(),
+    images: z.number().int(),
+    updated_at: z.string().openapi({ format: 'date-time', description: 'when the newest price point was loaded' }),
+  })
+  .openapi('StatsV2');
+
+export const GamesResponse = z.object({ items: z.array(Game) });
+
+export const GameParams = z.object({ slug: z.string().min(1).max(64) });
+export const GameQuery = z.strictObject({
+  page: intParam({ min: 1, max: 100000 }).default(1),
+  size: intParam({ min: 1, max: 200 }).default(50),
+});
+export const GameResponse = Game.extend({
+  page: z.number().int(),
+  size: z.number().int(),
+  sets_total: z.number().int(),
+  sets_list: z.array(SetSummary),
+});
+
+export const SetParams = z.object({ set_id: intParam({ min: 1, max: 2147483647 }) });
+export const SetQuery = z.strictObject({
+  page: intParam({ min: 1, max: 100000 }).default(1),
+  size: intParam({ min: 1, max: 250 }).default(60),
+});
+export const SetResponse = SetHeader.extend({
+  page: z.number().int(),
+  size: z.number().int(),
+  cards_total: z.number().int(),
+  cards: z.array(CardSummary),
+});
+
+export const CardParams = z.object({ card_id: intParam({ min: 1, max: 2147483647 }) });
+
+export const REGIONS = ['eu', 'us', 'jp', 'global'] as const;
+export const HistoryQuery = z.strictObject({
+  variant_id: intParam({ min: 1, max: 2147483647, description: "defaults to the card's first variant" }).optional(),
+  region: z.enum(REGIONS).default('eu'),
+  days: intParam({ min: 1, max: 3650 }).default(90),
+});
+export const HistoryResponse = z.object({
+  card_id: z.number().int(),
+  variant_id: z.number().int(),
+  region: z.enum(REGIONS),
+  currency: z.string(),
+  days: z.number().int(),
+  points: z.array(HistoryPoint),
+});
+
+export const ResolveQuery = z.strictObject({
+  game: z.string().min(1).max(64).openapi({ description: 'game slug, e.g. pokemon' }),
+  name: z.string().trim().min(1).max(200).openapi({ description: 'card name, case-insensitive exact match' }),
+  number: z.string().trim().min(1).max(32).optional().openapi({ description: 'collector number; "4", "004" and "4/102" all match 4' }),
+  set: z.string().trim().min(1).max(64).optional().openapi({ description: 'set code (case-insensitive) or set id' }),
+});
+export const ResolvedCard = CardSummary.extend({ set: z.object({ id: z.number().int(), code: z.string(), name: z.string() }) });
+export const ResolveResponse = z.object({
+  items: z.array(ResolvedCard),
+  total: z.number().int(),
+  ambiguous: z.boolean().openapi({ description: 'true when more than one card matches; narrow with number or set' }),
+});
