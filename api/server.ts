@@ -26,8 +26,8 @@ export async function buildDeps(config: Config, stores: Stores, log: Logger): Pr
     log,
     stores,
     db: createDb(stores.pg.pool),
-    analytics: createAnalytics(stores.ch.client, () => chClosed),
-    cache: await createCache(stores.redis),
+    analytics: createAnalytics(stores.ch.client, { readonly: stores.ch.kind === 'external', isClosed: () => chClosed }),
+    cache: await createCache(stores.redis, config.redisPrefix),
     images: new ImageStore(path.join(config.dataDir, 'images')),
     counters: { total: 0, inFlight: 0, byStatus: {}, startedAt: Date.now() },
   };

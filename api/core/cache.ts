@@ -3,8 +3,8 @@
 // missed at once, on every API instance, without scanning or deleting keys.
 import type { RedisStore } from './stores/redis.js';
 
-export const PRICES_EPOCH_KEY = 'holo:prices:epoch';
-export const PRICES_LANDED_CHANNEL = 'holo:prices:landed';
+const epochKey = (prefix: string) => `${prefix}:prices:epoch`;
+const landedChannel = (prefix: string) => `${prefix}:prices:landed`;
 
 export type Cache = {
   /** Returns the cached JSON text, or computes, stores and returns it. */
@@ -14,14 +14,14 @@ export type Cache = {
   close(): Promise<void>;
 };
 
-export async function createCache(redis: RedisStore): Promise<Cache> {
-  let epoch = (await redis.get(PRICES_EPOCH_KEY).catch(() => null)) ?? '0';
-  const unsubscribe = await redis.subscribe(PRICES_LANDED_CHANNEL, (message) => {
+export async function createCache(redis: RedisStore, prefix: string): Promise<Cache> {
+  let epoch = (await redis.get(epochKey(prefix)).catch(() => null)) ?? '0';
+  const unsubscribe = await redis.subscribe(landedChannel(prefix), (message) => {
     epoch = message;
   });
   return {
     async json(key, ttl, load) {
-      const full = `holo:cache:${epoch}:${key}`;
+      const full = `${prefix}:cache:${epoch}:${key}`;
       // A Redis outage degrades to uncached reads, never to errors.
       const hit = await redis.get(full).catch(() => null);
       if (hit !== null) return hit;
@@ -34,9 +34,9 @@ export async function createCache(redis: RedisStore): Promise<Cache> {
   };
 }
 
-/** Called by ingestion after new prices are committed: new epoch, announced to every API instance. */
-export async function announcePricesLanded(redis: RedisStore, epoch: string = Date.now().toString(36)): Promise<string> {
-  await redis.set(PRICES_EPOCH_KEY, epoch);
-  await redis.publish(PRICES_LANDED_CHANNEL, epoch);
+/** Called by ingestion after new prices are committed: a new epoch, announced to every API instance. */
+export async function announcePricesLanded(redis: RedisStore, prefix: string, epoch: string = Date.now().toString(36)): Promise<string> {
+  await redis.set(epochKey(prefix), epoch);
+  await redis.publish(landedChannel(prefix), epoch);
   return epoch;
 }

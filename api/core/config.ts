@@ -30,6 +30,8 @@ const envSchema = z.object({
   // ClickHouse DDL flavour: single node (MergeTree family) or a cluster (Replicated* + Distributed).
   HOLO_CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z0-9_]+$/).optional(),
   HOLO_SHARED_DATA_DIR: z.string().min(1).default('../shared/data'),
+  // Namespace of every Redis key and channel, so several installations can share one Redis.
+  HOLO_REDIS_PREFIX: z.string().regex(/^[a-z0-9_-]{1,32}$/).default('holo'),
 });
 
 export type Config = {
@@ -47,6 +49,7 @@ export type Config = {
   demoHistoryDays: number;
   clickhouseCluster: string | undefined;
   sharedDataDir: string;
+  redisPrefix: string;
 };
 
 export class ConfigError extends Error {}
@@ -75,5 +78,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoHistoryDays: e.HOLO_DEMO_HISTORY_DAYS,
     clickhouseCluster: e.HOLO_CLICKHOUSE_CLUSTER,
     sharedDataDir: path.resolve(e.HOLO_SHARED_DATA_DIR),
+    redisPrefix: e.HOLO_REDIS_PREFIX,
   };
 }

