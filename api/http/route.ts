@@ -40,7 +40,10 @@ export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject
       router[spec.method](koaPath(spec.path), async (ctx) => {
         const params = spec.params ? spec.params.safeParse(ctx.params) : { success: true as const, data: {} };
         if (!params.success) throw fromZod('path', params.error);
-        const query = spec.query ? spec.query.safeParse(ctx.query) : { success: true as const, data: {} };
+        // api_key is an authentication parameter accepted on every route (spec, Authentication 5),
+        // not part of any route's own query.
+        const { api_key: _apiKey, ...ownQuery } = ctx.query;
+        const query = spec.query ? spec.query.safeParse(ownQuery) : { success: true as const, data: {} };
         if (!query.success) throw fromZod('query', query.error);
         const body = await spec.handler({ params: params.data as z.output<P>, query: query.data as z.output<Q>, ctx });
         ctx.status = 200;

@@ -1,0 +1,50 @@
+// 503 holo_data_unavailable when a store really goes away: the PostgreSQL server process is
+// stopped (and started again: the API recovers by itself), and the ClickHouse engine is closed.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startStack, type Stack } from './support/stack.js';
+
+let stack: Stack;
+let cardId: number;
+before(async () => {
+  // This file owns its PostgreSQL server, so stopping it affects no other test.
+  stack = await startStack({ embeddedPostgres: true });
+  cardId = (await stack.stores.pg.pool.query(`SELECT id FROM cards WHERE external_key = 'pokemontcg:base1-4'`)).rows[0].id;
+});
+after(async () => {
+  await stack?.close();
+});
+
+describe('store outages', () => {
+  it('answers 503 holo_data_unavailable while PostgreSQL is down, and recovers when it is back', async () => {
+    assert.equal((await stack.json(`/api/v2/sets/1?size=1&page=2`)).status, 200);
+    await stack.stores.pg.embedded!.stop();
+    for (const path of [`/api/v2/cards/${cardId}/history?days=30`, '/api/v2/games/pokemon', `/api/v2/sets/1?size=2`, '/api/v2/cards?game=pokemon&name=Charizard']) {
+      const res = await stack.get(path);
+      assert.equal(res.status, 503, path);
+      assert.deepEqual(await res.json(), { detail: 'holo_data_unavailable' });
+      assert.ok(res.headers.get('retry-after'));
+    }
+    const health = (await stack.json('/api/health')).body;
+    assert.equal(health.status, 'degraded');
+    assert.equal(health.stores.postgres.ok, false);
+    assert.equal(health.stores.clickhouse.ok, true);
+
+    await stack.stores.pg.embedded!.start();
+    const back = await stack.json('/api/v2/games/pokemon');
+    assert.equal(back.status, 200);
+    assert.equal((await stack.json('/api/health')).body.status, 'ok');
+  });
+
+  it('answers 503 for ClickHouse-backed reads once ClickHouse is gone, while PostgreSQL-backed reads go on', async () => {
+    assert.equal((await stack.json(`/api/v2/cards/${cardId}/history?days=7`)).status, 200);
+    await stack.stores.ch.close();
+    const history = await stack.json(`/api/v2/cards/${cardId}/history?days=30`);
+    assert.equal(history.status, 503);
+    assert.deepEqual(history.body, { detail: 'holo_data_unavailable' });
+    // Card detail reads the latest prices materialised in PostgreSQL: still served.
+    assert.equal((await stack.json(`/api/v2/cards/${cardId}`)).status, 200);
+    const health = (await stack.json('/api/health')).body;
+    assert.equal(health.stores.clickhouse.ok, false);
+  });
+});
