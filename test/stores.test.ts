@@ -1,0 +1,139 @@
+// Store plumbing: configuration errors, migrations (once each, re-runnable, cluster DDL), the Redis
+// interface on both implementations, and the catalogue readers against the full upstream files.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../api/core/config.js';
+import { migrateClickHouse, migratePostgres, renderClickHouseDdl, splitStatements } from '../api/core/migrate.js';
+import { repoRoot } from '../api/core/paths.js';
+import { inProcessRedis, openRedis, type RedisStore } from '../api/core/stores/redis.js';
+import { readFleshAndBloodCatalogue } from '../ingest/catalogue/fleshAndBlood.js';
+import { readPokemonCatalogue } from '../ingest/catalogue/pokemon.js';
+import { startStack, type Stack } from './support/stack.js';
+
+const silent = { info() {}, warn() {}, error() {}, debug() {}, child() { return silent; } };
+const sharedData = path.resolve(repoRoot, '..', 'shared', 'data');
+
+describe('configuration', () => {
+  it('stops with a message naming each bad variable', () => {
+    assert.throws(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' }), (err: unknown) => {
+      assert.ok(err instanceof ConfigError);
+      assert.match(err.message, /PORT/);
+      assert.match(err.message, /DATABASE_URL/);
+      return true;
+    });
+    assert.throws(() => loadConfig({ HOLO_DEMO: 'everything' }), /HOLO_DEMO/);
+  });
+
+  it('treats empty variables as unset and applies defaults', () => {
+    const c = loadConfig({ DATABASE_URL: '', PORT: '' });
+    assert.equal(c.databaseUrl, undefined);
+    assert.equal(c.port, 8000);
+  });
+});
+
+describe('migrations', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack({ demo: 'none' });
+  });
+  after(async () => {
+    await stack?.close();
+  });
+
+  it('apply each file once; running again is harmless', async () => {
+    assert.deepEqual(await migratePostgres(stack.stores.pg, silent), []);
+    assert.deepEqual(await migrateClickHouse(stack.stores.ch, silent), []);
+    const ledger = (await stack.stores.pg.pool.query('SELECT name FROM schema_migrations ORDER BY name')).rows.map((r) => r.name);
+    assert.deepEqual(ledger, ['001_catalogue.sql', '002_service_state.sql']);
+    const rs = await stack.stores.ch.client.query({ query: 'SELECT name FROM holo.schema_migrations FINAL ORDER BY name', format: 'JSONEachRow' });
+    assert.deepEqual((await rs.json<{ name: string }>()).map((r) => r.name), ['001_price_points.sql', '002_price_latest.sql', '003_price_daily.sql', '004_fx_rates.sql']);
+  });
+
+  it('keep the materialised view and its target table in step', async () => {
+    const cols = async (table: string) =>
+      (await (await stack.stores.ch.client.query({
+        query: `SELECT name, type FROM system.columns WHERE database = 'holo' AND table = {t:String} ORDER BY position`,
+        query_params: { t: table },
+        format: 'JSONEachRow',
+      })).json<{ name: string; type: string }>());
+    const target = await cols('price_latest');
+    const view = await cols('price_latest_mv');
+    assert.deepEqual(view, target);
+  });
+
+  it('render Replicated engines ON CLUSTER for a cluster, and plain engines otherwise', () => {
+    const ddl = 'CREATE TABLE IF NOT EXISTS holo.t {{ON_CLUSTER}} (a UInt8) ENGINE = {{REPLICATED}}ReplacingMergeTree ORDER BY a;';
+    assert.equal(renderClickHouseDdl(ddl, undefined), 'CREATE TABLE IF NOT EXISTS holo.t  (a UInt8) ENGINE = ReplacingMergeTree ORDER BY a;');
+    assert.equal(renderClickHouseDdl(ddl, 'holo_cluster'), 'CREATE TABLE IF NOT EXISTS holo.t ON CLUSTER holo_cluster (a UInt8) ENGINE = ReplicatedReplacingMergeTree ORDER BY a;');
+    assert.equal(splitStatements('-- c\nSELECT 1;\nSELECT 2;\n').length, 2);
+  });
+});
+
+function redisContract(name: string, make: () => Promise<RedisStore>) {
+  describe(`Redis interface: ${name}`, () => {
+    let redis: RedisStore;
+    const k = (s: string) => `test:${process.pid}:${Date.now()}:${s}`;
+    before(async () => {
+      redis = await make();
+    });
+    after(async () => {
+      await redis.close();
+    });
+    it('stores, expires and deletes values', async () => {
+      const key = k('v');
+      await redis.set(key, 'hello', 1);
+      assert.equal(await redis.get(key), 'hello');
+      await new Promise((r) => setTimeout(r, 1100));
+      assert.equal(await redis.get(key), null);
+      await redis.set(key, 'again');
+      assert.equal(await redis.del(key), 1);
+      assert.equal(await redis.get(key), null);
+    });
+    it('increments atomically under concurrency', async () => {
+      const key = k('n');
+      const results = await Promise.all(Array.from({ length: 200 }, () => redis.incr(key, 60)));
+      assert.deepEqual([...results].sort((a, b) => a - b), Array.from({ length: 200 }, (_, i) => i + 1));
+    });
+    it('delivers published messages to subscribers until they unsubscribe', async () => {
+      const channel = k('c');
+      const got: string[] = [];
+      const unsubscribe = await redis.subscribe(channel, (m) => got.push(m));
+      await redis.publish(channel, 'one');
+      for (let i = 0; i < 50 && got.length < 1; i++) await new Promise((r) => setTimeout(r, 20));
+      await unsubscribe();
+      await redis.publish(channel, 'two');
+      await new Promise((r) => setTimeout(r, 100));
+      assert.deepEqual(got, ['one']);
+    });
+  });
+}
+
+redisContract('in-process stand-in', async () => inProcessRedis());
+if (process.env.REDIS_URL) {
+  redisContract('Redis server', () => openRedis(loadConfig({ REDIS_URL: process.env.REDIS_URL }), silent));
+}
+
+describe('catalogue readers on the full upstream files', () => {
+  it('read every Pokémon set and card, with finishes from printing conventions', async () => {
+    const batch = await readPokemonCatalogue(path.join(sharedData, 'pokemon-tcg-data'));
+    assert.equal(batch.sets.length, 170);
+    assert.equal(batch.cards.length, 19783);
+    const charizard = batch.cards.find((c) => c.externalKey === 'pokemontcg:base1-4')!;
+    assert.deepEqual(charizard.printings.map((p) => p.printRun), ['1st-edition', 'shadowless', 'unlimited']);
+    assert.deepEqual(charizard.printings[0]!.variants.map((v) => v.finish), ['holofoil']);
+    const modernCommon = batch.cards.find((c) => c.externalKey === 'pokemontcg:sv1-1')!;
+    assert.deepEqual(modernCommon.printings[0]!.variants.map((v) => v.finish), ['normal', 'reverse-holofoil']);
+    const keys = new Set(batch.cards.flatMap((c) => c.printings.flatMap((p) => p.variants.map((v) => v.externalKey))));
+    assert.equal(keys.size, batch.cards.flatMap((c) => c.printings.flatMap((p) => p.variants)).length, 'variant keys are unique');
+  });
+
+  it('read Flesh and Blood printings with their TCGplayer ids', async () => {
+    const batch = await readFleshAndBloodCatalogue(path.join(sharedData, 'flesh-and-blood'));
+    assert.equal(batch.cards.length, 6879);
+    assert.equal(batch.cards.flatMap((c) => c.printings.flatMap((p) => p.variants)).length, 13058);
+    const refs = batch.cards.flatMap((c) => c.printings.flatMap((p) => p.crossRefs));
+    assert.ok(refs.length > 6000);
+    assert.ok(refs.every((r) => r.key === 'us_marketplace_product_id' && /^\d+$/.test(r.value)));
+  });
+});
