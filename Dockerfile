@@ -1,0 +1,10 @@
+# Image for the api and worker services of compose.yaml.
+FROM node:20-bookworm-slim
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build && npm prune --omit=dev
+USER node
+EXPOSE 8000
+CMD ["node", "dist/api/main.js"]
