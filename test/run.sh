@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 npm run --silent build
 
 run_suite() {
-  node --test --test-concurrency=2 --test-timeout=600000 dist/test/
+  node --test --test-concurrency=2 --test-timeout=600000 dist/test/*.test.js
 }
 
 echo "== pass 1: embedded PostgreSQL, in-process Redis, chDB"

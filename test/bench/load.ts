@@ -1,0 +1,32 @@
+// The load generator, in its own process so it never shares an event loop with a server.
+// argv[2]: JSON {url, paths, connections, duration?, amount?}; prints one JSON result line.
+import autocannon from 'autocannon';
+
+type Job = { url: string; paths: string[]; connections: number; duration?: number; amount?: number; accept?: string };
+const job = JSON.parse(process.argv[2]!) as Job;
+let i = 0;
+const result = await autocannon({
+  url: job.url,
+  connections: job.connections,
+  duration: job.duration ?? 10,
+  amount: job.amount,
+  headers: job.accept ? { accept: job.accept } : {},
+  requests: [
+    {
+      setupRequest: (req) => {
+        req.path = job.paths[i++ % job.paths.length]!;
+        return req;
+      },
+    },
+  ],
+});
+process.stdout.write(
+  JSON.stringify({
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  }) + '\n',
+);
