@@ -50,10 +50,13 @@ describe('caching and errors', () => {
     assert.equal(missing.headers.get('cache-control'), 'no-store');
   });
 
-  it('answers unknown paths with 404 {detail}', async () => {
+  it('answers unknown paths with 404 {detail} and wrong methods with 405 {detail}', async () => {
     const res = await stack.get('/api/v2/nothing-here');
     assert.equal(res.status, 404);
     assert.deepEqual(Object.keys((await res.json()) as object), ['detail']);
+    const post = await fetch(`${stack.url}/api/v2/games`, { method: 'POST', body: '{}' });
+    assert.equal(post.status, 405);
+    assert.equal(typeof ((await post.json()) as { detail: unknown }).detail, 'string');
   });
 
   it('serves stats whose counters match the stores', async () => {

@@ -32,22 +32,28 @@ export type Route = {
 
 const koaPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
 
+// api_key is an authentication parameter accepted on every route (spec, Authentication 5), not
+// part of any route's own query.
+function ownQuery(ctx: Context): Record<string, unknown> {
+  if (ctx.querystring === '') return {};
+  const { api_key: _apiKey, ...rest } = ctx.query;
+  return rest;
+}
+
 export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject = AnyObject, R extends z.ZodType = z.ZodType>(
   spec: RouteSpec<P, Q, R>,
 ): Route {
   return {
     mount(router) {
+      const cacheControl = spec.maxAge ? `public, max-age=${spec.maxAge}` : 'no-store';
       router[spec.method](koaPath(spec.path), async (ctx) => {
         const params = spec.params ? spec.params.safeParse(ctx.params) : { success: true as const, data: {} };
         if (!params.success) throw fromZod('path', params.error);
-        // api_key is an authentication parameter accepted on every route (spec, Authentication 5),
-        // not part of any route's own query.
-        const { api_key: _apiKey, ...ownQuery } = ctx.query;
-        const query = spec.query ? spec.query.safeParse(ownQuery) : { success: true as const, data: {} };
+        const query = spec.query ? spec.query.safeParse(ownQuery(ctx)) : { success: true as const, data: {} };
         if (!query.success) throw fromZod('query', query.error);
         const body = await spec.handler({ params: params.data as z.output<P>, query: query.data as z.output<Q>, ctx });
         ctx.status = 200;
-        ctx.set('Cache-Control', spec.maxAge ? `public, max-age=${spec.maxAge}` : 'no-store');
+        ctx.set('Cache-Control', cacheControl);
         if (typeof body === 'string') {
           // Pre-serialised JSON from the cache: sent as is, never parsed again.
           ctx.type = 'application/json';

@@ -17,7 +17,8 @@ export function cors(siteOrigin: string): Middleware {
   const allowed = allowedOrigins(siteOrigin);
   return async (ctx, next) => {
     const origin = ctx.get('Origin');
-    ctx.vary('Origin');
+    // First to set Vary; later middleware appends with ctx.vary().
+    ctx.set('Vary', 'Origin');
     const ok = origin !== '' && allowed.has(origin);
     if (ok) {
       ctx.set('Access-Control-Allow-Origin', origin);

@@ -9,9 +9,11 @@ export function errorHandler(log: Logger): Middleware {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        ctx.status = 404;
-        ctx.body = { detail: 'Not Found' };
+      // Koa and the router answer unknown paths (404) and wrong methods (405) without a body.
+      if (ctx.status >= 400 && (ctx.body === undefined || ctx.body === null)) {
+        const status = ctx.status;
+        ctx.body = { detail: status === 404 ? 'Not Found' : status === 405 ? 'Method Not Allowed' : 'Error' };
+        ctx.status = status;
       }
     } catch (err) {
       ctx.set('Cache-Control', 'no-store');

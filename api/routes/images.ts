@@ -28,7 +28,7 @@ export function mountImageRoutes(router: Router, deps: AppDeps, images: ImageSto
     const file = real
       ? await images.derived(cardId, kind, format, () => images.resizedOriginal(cardId, kind as 'small' | 'large'))
       : await images.derived(cardId, 'placeholder', format, async () => placeholderSvg(card.name, card.set_name, card.collector_number));
-    ctx.set('Vary', 'Accept');
+    ctx.vary('Accept');
     ctx.set('Cache-Control', real ? 'public, max-age=86400' : 'public, max-age=3600');
     ctx.set('X-Holo-Placeholder', real ? 'false' : 'true');
     ctx.type = `image/${format}`;

@@ -13,7 +13,8 @@ export async function historyPoints(
 ): Promise<HistoryPoint[]> {
   const today = q.today ?? new Date();
   const since = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()) - (q.days - 1) * 86_400_000);
-  const rows = await analytics.rows<{ date: string; amount: string; source: string; price_type: string }>(sqlFile('clickhouse/queries/history_points.sql'), {
+  const query = q.region === 'global' ? 'clickhouse/queries/history_points_global.sql' : 'clickhouse/queries/history_points.sql';
+  const rows = await analytics.rows<{ date: string; amount: string; source: string; price_type: string }>(sqlFile(query), {
     card_id: q.cardId,
     variant_id: q.variantId,
     region: q.region,

@@ -1,9 +1,10 @@
 // The load generator, in its own process so it never shares an event loop with a server.
-// argv[2]: JSON {url, paths, connections, duration?, amount?}; prints one JSON result line.
+// argv[2]: a JSON file {url, paths, connections, duration?, amount?}; prints one JSON result line.
+import fs from 'node:fs';
 import autocannon from 'autocannon';
 
 type Job = { url: string; paths: string[]; connections: number; duration?: number; amount?: number; accept?: string };
-const job = JSON.parse(process.argv[2]!) as Job;
+const job = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as Job;
 let i = 0;
 const result = await autocannon({
   url: job.url,

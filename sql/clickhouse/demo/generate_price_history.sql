@@ -10,7 +10,8 @@ INSERT INTO holo.price_points
   (card_id, variant_id, game, region, source, price_type, grading_company, grade, currency, amount, as_of, observation_id, ingested_at, is_outlier, batch_id)
 SELECT
   card_id, variant_id, game, region, source, price_type, grading_company, grade, currency,
-  toDecimal64(greatest(0.02, round(model * factor * bias * noise * outlier_mult, currency = 'JPY' ? 0 : 2)), 4) AS amount,
+  -- via text: a Float64 cast straight to Decimal truncates 49.16 to 49.1599
+  toDecimal64(toString(greatest(0.02, round(model * factor * bias * noise * outlier_mult, currency = 'JPY' ? 0 : 2))), 4) AS amount,
   as_of, '' AS observation_id, {ingested_at:DateTime64(3)} AS ingested_at, outlier_mult != 1 AS is_outlier, {batch_id:String} AS batch_id
 FROM
 (
