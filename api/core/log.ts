@@ -11,11 +11,28 @@ export type Logger = {
   child(fields: Record<string, unknown>): Logger;
 };
 
-export function createLogger(
-  level: LogLevel,
-  base: Record<string, unknown> = {},
-  write: (line: string) => void = (line) => process.stdout.write(line + '\n'),
-): Logger {
+// Lines are gathered and written once per event-loop turn: one write per burst of requests
+// instead of one per request (the access log was a sixth of the hot path's CPU).
+let pending: string[] = [];
+let scheduled = false;
+function flushStdout(): void {
+  scheduled = false;
+  if (pending.length === 0) return;
+  const text = pending.join('\n') + '\n';
+  pending = [];
+  process.stdout.write(text);
+}
+process.on('exit', flushStdout);
+export function bufferedStdout(line: string): void {
+  pending.push(line);
+  if (pending.length >= 512) flushStdout();
+  else if (!scheduled) {
+    scheduled = true;
+    setImmediate(flushStdout);
+  }
+}
+
+export function createLogger(level: LogLevel, base: Record<string, unknown> = {}, write: (line: string) => void = bufferedStdout): Logger {
   const emit = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
     if (order[lvl] < order[level]) return;
     write(JSON.stringify({ ts: new Date().toISOString(), level: lvl, msg, ...base, ...fields }));

@@ -26,4 +26,5 @@ if (kind === 'bare') {
 }
 const server = http.createServer(handler);
 server.keepAliveTimeout = 65_000;
+process.on('SIGINT', () => process.exit(0));
 server.listen(0, '127.0.0.1', () => process.stdout.write(`${(server.address() as AddressInfo).port}\n`));
