@@ -132,34 +132,36 @@ export const StatsResponse = z
 export const GamesResponse = z.object({ items: z.array(Game) });
 
 export const GameParams = z.object({ slug: z.string().min(1).max(64) });
-export const GameQuery = z.strictObject({
-  page: intParam({ min: 1, max: 100000 }).default(1),
-  size: intParam({ min: 1, max: 200 }).default(50),
-});
+// v2 lists page 1-based with a size bounded per list (spec: Pagination and size).
+const pagingQuery = (maxSize: number, defaultSize: number) =>
+  z.strictObject({
+    page: intParam({ min: 1, max: 100000 }).default(1),
+    size: intParam({ min: 1, max: maxSize }).default(defaultSize),
+  });
+const rowId = (description?: string) => intParam({ min: 1, max: 2147483647, description });
+
+export const GameQuery = pagingQuery(200, 50);
+const pageFields = { page: z.number().int(), size: z.number().int() };
+
 export const GameResponse = Game.extend({
-  page: z.number().int(),
-  size: z.number().int(),
+  ...pageFields,
   sets_total: z.number().int(),
   sets_list: z.array(SetSummary),
 });
 
-export const SetParams = z.object({ set_id: intParam({ min: 1, max: 2147483647 }) });
-export const SetQuery = z.strictObject({
-  page: intParam({ min: 1, max: 100000 }).default(1),
-  size: intParam({ min: 1, max: 250 }).default(60),
-});
+export const SetParams = z.object({ set_id: rowId() });
+export const SetQuery = pagingQuery(250, 60);
 export const SetResponse = SetHeader.extend({
-  page: z.number().int(),
-  size: z.number().int(),
+  ...pageFields,
   cards_total: z.number().int(),
   cards: z.array(CardSummary),
 });
 
-export const CardParams = z.object({ card_id: intParam({ min: 1, max: 2147483647 }) });
+export const CardParams = z.object({ card_id: rowId() });
 
 export const REGIONS = ['eu', 'us', 'jp', 'global'] as const;
 export const HistoryQuery = z.strictObject({
-  variant_id: intParam({ min: 1, max: 2147483647, description: "defaults to the card's first variant" }).optional(),
+  variant_id: rowId("defaults to the card's first variant").optional(),
   region: z.enum(REGIONS).default('eu'),
   days: intParam({ min: 1, max: 3650 }).default(90),
 });

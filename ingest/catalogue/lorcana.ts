@@ -2,7 +2,7 @@
 // except Enchanted cards, which exist only in foil.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { isoDate, type CardInput, type CatalogueBatch, type SetInput } from './model.js';
+import { isoDate, plainVariant, type CardInput, type CatalogueBatch, type SetInput } from './model.js';
 
 type LorcanaCard = {
   id: number;
@@ -85,15 +85,7 @@ export async function readLorcanaCatalogue(root: string): Promise<CatalogueBatch
             collectorNumber: String(c.number),
             isPromo: false,
             crossRefs: [],
-            variants: finishes.map(([finish, label]) => ({
-              externalKey: `lorcanajson:${c.id}:en:unlimited:${finish}`,
-              finish: finish!,
-              variantLabel: label!,
-              printRarity: c.rarity ?? null,
-              isEx: null,
-              isV: null,
-              imageUrl: null,
-            })),
+            variants: finishes.map(([finish, label]) => plainVariant(`lorcanajson:${c.id}:en:unlimited:${finish}`, finish!, label!, c.rarity ?? null)),
           },
         ],
       });

@@ -75,3 +75,8 @@ export function isoDate(v: unknown): string | null {
   const m = /^(\d{4})[-/](\d{2})[-/](\d{2})/.exec(v);
   return m ? `${m[1]}-${m[2]}-${m[3]}` : null;
 }
+
+/** A variant of a game without Pokémon's ex/V flags or variant-specific art. */
+export function plainVariant(externalKey: string, finish: string, variantLabel: string, printRarity: string | null): VariantInput {
+  return { externalKey, finish, variantLabel, printRarity, isEx: null, isV: null, imageUrl: null };
+}

@@ -1,7 +1,7 @@
 // Magic: The Gathering from Scryfall card and set objects (the sample in shared/data is a subset).
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { isoDate, type CardInput, type CatalogueBatch, type SetInput } from './model.js';
+import { isoDate, plainVariant, type CardInput, type CatalogueBatch, type SetInput } from './model.js';
 
 type ScryfallCard = {
   id: string;
@@ -77,15 +77,9 @@ export async function readScryfallCatalogue(root: string): Promise<CatalogueBatc
             collectorNumber: c.collector_number,
             isPromo: false,
             crossRefs: [],
-            variants: (c.finishes ?? ['nonfoil']).map((f) => ({
-              externalKey: `scryfall:${c.id}:${lang}:${f}`,
-              finish: FINISH[f]?.[0] ?? f,
-              variantLabel: FINISH[f]?.[1] ?? f,
-              printRarity: c.rarity ?? null,
-              isEx: null,
-              isV: null,
-              imageUrl: null,
-            })),
+            variants: (c.finishes ?? ['nonfoil']).map((f) =>
+              plainVariant(`scryfall:${c.id}:${lang}:${f}`, FINISH[f]?.[0] ?? f, FINISH[f]?.[1] ?? f, c.rarity ?? null),
+            ),
           },
         ],
       };
