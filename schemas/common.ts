@@ -20,6 +20,16 @@ export function intParam(opts: { min?: number; max?: number; description?: strin
     .openapi({ type: 'integer', minimum: opts.min, maximum: opts.max, description: opts.description });
 }
 
+/** Free text from a request: trimmed, bounded, and free of control characters (PostgreSQL refuses NUL). */
+export function text(opts: { min?: number; max: number }) {
+  return z
+    .string()
+    .trim()
+    .min(opts.min ?? 1)
+    .max(opts.max)
+    .regex(/^[^\u0000-\u001f\u007f]*$/, { message: 'control characters are not allowed' });
+}
+
 export const ErrorResponse = z.object({ detail: z.string() }).openapi('Error');
 
 export const ValidationErrorResponse = z

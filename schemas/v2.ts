@@ -1,5 +1,5 @@
 // The v2 data surface (spec: "Game (v2)" through "History point (v2)", "v2 data endpoints").
-import { IsoDate, intParam, z } from './common.js';
+import { IsoDate, intParam, text, z } from './common.js';
 
 export const GameRef = z.object({ slug: z.string(), name: z.string() });
 
@@ -131,7 +131,7 @@ export const StatsResponse = z
 
 export const GamesResponse = z.object({ items: z.array(Game) });
 
-export const GameParams = z.object({ slug: z.string().min(1).max(64) });
+export const GameParams = z.object({ slug: text({ max: 64 }) });
 // v2 lists page 1-based with a size bounded per list (spec: Pagination and size).
 const pagingQuery = (maxSize: number, defaultSize: number) =>
   z.strictObject({
@@ -175,10 +175,10 @@ export const HistoryResponse = z.object({
 });
 
 export const ResolveQuery = z.strictObject({
-  game: z.string().min(1).max(64).openapi({ description: 'game slug, e.g. pokemon' }),
-  name: z.string().trim().min(1).max(200).openapi({ description: 'card name, case-insensitive exact match' }),
-  number: z.string().trim().min(1).max(32).optional().openapi({ description: 'collector number; "4", "004" and "4/102" all match 4' }),
-  set: z.string().trim().min(1).max(64).optional().openapi({ description: 'set code (case-insensitive) or set id' }),
+  game: text({ max: 64 }).openapi({ description: 'game slug, e.g. pokemon' }),
+  name: text({ max: 200 }).openapi({ description: 'card name, case-insensitive exact match' }),
+  number: text({ max: 32 }).optional().openapi({ description: 'collector number; "4", "004" and "4/102" all match 4' }),
+  set: text({ max: 64 }).optional().openapi({ description: 'set code (case-insensitive) or set id' }),
 });
 export const ResolvedCard = CardSummary.extend({ set: z.object({ id: z.number().int(), code: z.string(), name: z.string() }) });
 export const ResolveResponse = z.object({

@@ -196,6 +196,7 @@ describe('GET /api/v2/cards (resolve)', () => {
     assert.equal((await stack.json('/api/v2/cards?game=pokemon&name=Not%20A%20Card')).status, 404);
     await expect422('/api/v2/cards?name=Charizard', ['query', 'game'], 'value_error.missing');
     await expect422('/api/v2/cards?game=pokemon', ['query', 'name'], 'value_error.missing');
+    await expect422('/api/v2/cards?game=pokemon&name=%00', ['query', 'name'], 'value_error.str.regex');
   });
 });
 

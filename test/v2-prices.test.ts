@@ -179,6 +179,10 @@ describe('GET /api/v2/cards/{card_id}/history', () => {
       assert.deepEqual(body.detail[0].loc, ['query', loc], q);
     }
     assert.equal((await stack.json(`/api/v2/cards/${cardId}/history?days=3650`)).status, 200);
+    const repeated = await stack.json(`/api/v2/cards/${cardId}/history?days=1&days=2`);
+    assert.equal(repeated.status, 422);
+    assert.equal(repeated.body.detail[0].type, 'type_error.string');
+    assert.match(repeated.body.detail[0].msg, /repeated/);
     const { body } = await stack.json(`/api/v2/cards/${cardId}/history?region=mars`);
     assert.equal(body.detail[0].type, 'type_error.enumeration');
     assert.equal((await stack.json(`/api/v2/cards/${cardId}/history?variant_id=${variantB}`)).status, 200);

@@ -36,11 +36,15 @@ export class StoreUnavailableError extends Error {
 
 export const DATA_UNAVAILABLE = 'holo_data_unavailable';
 
-// zod issue → the FastAPI-style error type names the spec's clients already know.
-function issueType(issue: z.core.$ZodIssue): string {
+const valueAt = (input: unknown, path: PropertyKey[]): unknown =>
+  path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined), input);
+
+// zod issue → the FastAPI-style error type names the spec's clients already know. zod does not
+// report the offending input, so "missing" is decided from the request's own value.
+function issueType(issue: z.core.$ZodIssue, missing: boolean): string {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined ? 'value_error.missing' : `type_error.${issue.expected}`;
+      return missing ? 'value_error.missing' : `type_error.${issue.expected}`;
     case 'too_small':
       return issue.origin === 'string' ? 'value_error.any_str.min_length' : 'value_error.number.not_ge';
     case 'too_big':
@@ -56,19 +60,25 @@ function issueType(issue: z.core.$ZodIssue): string {
   }
 }
 
-function issueMessage(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_type' && issue.input === undefined) return 'field required';
+function issueMessage(issue: z.core.$ZodIssue, value: unknown): string {
+  if (issue.code === 'invalid_type' && value === undefined) return 'field required';
+  if (issue.code === 'invalid_type' && Array.isArray(value)) return 'expected a single value, got the parameter repeated';
   if (issue.code === 'unrecognized_keys') return 'extra fields not permitted';
   return issue.message;
 }
 
-export function fromZod(source: 'query' | 'path' | 'body', error: z.ZodError): ValidationError {
+export function fromZod(source: 'query' | 'path' | 'body', error: z.ZodError, input: unknown): ValidationError {
   const issues: ValidationIssue[] = [];
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) issues.push({ loc: [source, key], msg: issueMessage(issue), type: issueType(issue) });
+      for (const key of issue.keys) issues.push({ loc: [source, key], msg: issueMessage(issue, undefined), type: issueType(issue, false) });
     } else {
-      issues.push({ loc: [source, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))], msg: issueMessage(issue), type: issueType(issue) });
+      const value = valueAt(input, issue.path);
+      issues.push({
+        loc: [source, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
+        msg: issueMessage(issue, value),
+        type: issueType(issue, value === undefined),
+      });
     }
   }
   return new ValidationError(issues);

@@ -48,9 +48,10 @@ export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject
       const cacheControl = spec.maxAge ? `public, max-age=${spec.maxAge}` : 'no-store';
       router[spec.method](koaPath(spec.path), async (ctx) => {
         const params = spec.params ? spec.params.safeParse(ctx.params) : { success: true as const, data: {} };
-        if (!params.success) throw fromZod('path', params.error);
-        const query = spec.query ? spec.query.safeParse(ownQuery(ctx)) : { success: true as const, data: {} };
-        if (!query.success) throw fromZod('query', query.error);
+        if (!params.success) throw fromZod('path', params.error, ctx.params);
+        const rawQuery = ownQuery(ctx);
+        const query = spec.query ? spec.query.safeParse(rawQuery) : { success: true as const, data: {} };
+        if (!query.success) throw fromZod('query', query.error, rawQuery);
         const body = await spec.handler({ params: params.data as z.output<P>, query: query.data as z.output<Q>, ctx });
         ctx.status = 200;
         ctx.set('Cache-Control', cacheControl);

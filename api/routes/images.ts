@@ -13,7 +13,7 @@ const Params = z.object({ card_id: intParam({ min: 1, max: 2147483647 }), kind: 
 export function mountImageRoutes(router: Router, deps: AppDeps, images: ImageStore): void {
   router.get('/static/images/cards/:card_id/:kind', async (ctx) => {
     const parsed = Params.safeParse(ctx.params);
-    if (!parsed.success) throw fromZod('path', parsed.error);
+    if (!parsed.success) throw fromZod('path', parsed.error, ctx.params);
     const { card_id: cardId, kind } = parsed.data;
     const format: ImageFormat = /image\/avif/.test(ctx.get('Accept')) ? 'avif' : 'webp';
     const real = kind !== 'placeholder' && images.hasOriginal(cardId, kind);
