@@ -29,15 +29,18 @@ export const SetSummary = z
 
 export const SetHeader = SetSummary.omit({ card_count: true }).extend({ game: GameRef }).openapi('SetHeaderV2');
 
+// What every card shape starts with.
+const cardCore = {
+  id: z.number().int(),
+  name: z.string(),
+  collector_number: z.string(),
+  rarity: z.string().nullable(),
+  card_type: z.string().nullable(),
+};
+const SetRef = z.object({ id: z.number().int(), code: z.string(), name: z.string() });
+
 export const CardSummary = z
-  .object({
-    id: z.number().int(),
-    name: z.string(),
-    collector_number: z.string(),
-    rarity: z.string().nullable(),
-    card_type: z.string().nullable(),
-    thumbnail_url: z.string().nullable(),
-  })
+  .object({ ...cardCore, thumbnail_url: z.string().nullable() })
   .openapi('CardSummaryV2');
 
 export const RawPrice = z.object({
@@ -100,13 +103,9 @@ export const CardImage = z.object({
 
 export const CardDetail = z
   .object({
-    id: z.number().int(),
-    name: z.string(),
-    collector_number: z.string(),
-    rarity: z.string().nullable(),
-    card_type: z.string().nullable(),
+    ...cardCore,
     game: GameRef,
-    set: z.object({ id: z.number().int(), code: z.string(), name: z.string() }),
+    set: SetRef,
     cross_refs: z.object(Object.fromEntries(CROSS_REF_KEYS.map((k) => [k, z.string().nullable()])) as Record<(typeof CROSS_REF_KEYS)[number], z.ZodNullable<z.ZodString>>),
     images: z.array(CardImage),
     printings: z.array(Printing),
@@ -180,7 +179,7 @@ export const ResolveQuery = z.strictObject({
   number: text({ max: 32 }).optional().openapi({ description: 'collector number; "4", "004" and "4/102" all match 4' }),
   set: text({ max: 64 }).optional().openapi({ description: 'set code (case-insensitive) or set id' }),
 });
-export const ResolvedCard = CardSummary.extend({ set: z.object({ id: z.number().int(), code: z.string(), name: z.string() }) });
+export const ResolvedCard = CardSummary.extend({ set: SetRef });
 export const ResolveResponse = z.object({
   items: z.array(ResolvedCard),
   total: z.number().int(),
