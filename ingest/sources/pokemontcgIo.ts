@@ -1,0 +1,69 @@
+// pokemontcg.io v2 card objects ({data: card} or {data: [cards]}): per-finish TCGplayer prices
+// (USD: low, mid, high, market, directLow) and a Cardmarket block (EUR: trend, avg1/7/30, low and
+// reverse-holo twins). Keyed by the pokemontcg.io card id, which is the catalogue's upstream id.
+import { collect, FeedFormatError, type ParseResult } from './types.js';
+
+const TCG_FINISH: Record<string, { finish: string; printRun: string | null }> = {
+  normal: { finish: 'normal', printRun: null },
+  holofoil: { finish: 'holofoil', printRun: null },
+  reverseHolofoil: { finish: 'reverse-holofoil', printRun: null },
+  '1stEditionHolofoil': { finish: 'holofoil', printRun: '1st-edition' },
+  '1stEditionNormal': { finish: 'normal', printRun: '1st-edition' },
+  unlimitedHolofoil: { finish: 'holofoil', printRun: 'unlimited' },
+};
+const TCG_FIELDS: [string, string][] = [['low', 'low'], ['mid', 'mid'], ['high', 'high'], ['market', 'market'], ['directLow', 'direct_low']];
+const CM_FIELDS: [string, string, string | null][] = [
+  ['averageSellPrice', 'avg', null], ['lowPrice', 'low', null], ['trendPrice', 'trend', null],
+  ['avg1', 'avg1', null], ['avg7', 'avg7', null], ['avg30', 'avg30', null],
+  ['reverseHoloSell', 'avg', 'reverse-holofoil'], ['reverseHoloLow', 'low', 'reverse-holofoil'], ['reverseHoloTrend', 'trend', 'reverse-holofoil'],
+  ['reverseHoloAvg1', 'avg1', 'reverse-holofoil'], ['reverseHoloAvg7', 'avg7', 'reverse-holofoil'], ['reverseHoloAvg30', 'avg30', 'reverse-holofoil'],
+];
+
+type Card = {
+  id?: string;
+  tcgplayer?: { updatedAt?: string; prices?: Record<string, Record<string, unknown>> };
+  cardmarket?: { updatedAt?: string; prices?: Record<string, unknown> };
+};
+
+const day = (s: string | undefined) => (s && /^\d{4}\/\d{2}\/\d{2}$/.test(s) ? s.replaceAll('/', '-') : null);
+
+export function parsePokemontcgIo(json: string): ParseResult {
+  let doc: { data?: Card | Card[] };
+  try {
+    doc = JSON.parse(json);
+  } catch (err) {
+    throw new FeedFormatError(`pokemontcg.io response is not JSON: ${(err as Error).message}`);
+  }
+  if (!doc.data) throw new FeedFormatError('pokemontcg.io response has no data');
+  const cards = Array.isArray(doc.data) ? doc.data : [doc.data];
+  const out: ParseResult = { rows: [], rejected: [] };
+  for (const c of cards) {
+    if (typeof c.id !== 'string' || !/^[a-z0-9]+-[A-Za-z0-9]+$/.test(c.id)) {
+      out.rejected.push({ ref: JSON.stringify(c.id ?? null), reason: 'card without a valid id' });
+      continue;
+    }
+    const ref = { kind: 'pokemontcg_id' as const, value: c.id };
+    if (c.tcgplayer?.prices) {
+      const asOf = day(c.tcgplayer.updatedAt);
+      if (!asOf) out.rejected.push({ ref: c.id, reason: `tcgplayer.updatedAt is not YYYY/MM/DD: ${JSON.stringify(c.tcgplayer.updatedAt)}` });
+      else
+        for (const [key, prices] of Object.entries(c.tcgplayer.prices)) {
+          const finish = TCG_FINISH[key];
+          if (!finish) {
+            out.rejected.push({ ref: c.id, reason: `unknown TCGplayer finish ${key}` });
+            continue;
+          }
+          for (const [field, priceType] of TCG_FIELDS)
+            collect(out, c.id, prices?.[field], { ref, ...finish, region: 'us', source: 'tcgplayer', price_type: priceType, grading_company: 'raw', grade: '', currency: 'USD', as_of: asOf });
+        }
+    }
+    if (c.cardmarket?.prices) {
+      const asOf = day(c.cardmarket.updatedAt);
+      if (!asOf) out.rejected.push({ ref: c.id, reason: `cardmarket.updatedAt is not YYYY/MM/DD: ${JSON.stringify(c.cardmarket.updatedAt)}` });
+      else
+        for (const [field, priceType, finish] of CM_FIELDS)
+          collect(out, c.id, c.cardmarket.prices[field], { ref, finish, printRun: null, region: 'eu', source: 'cardmarket', price_type: priceType, grading_company: 'raw', grade: '', currency: 'EUR', as_of: asOf });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,47 @@
+// PriceCharting price-guide CSV (27 columns, prices like "$13.52", USD). For trading cards the
+// columns are grades: loose = ungraded; cib, new, graded, box-only = the cross-company grades 7,
+// 8, 9 and 9.5 (Holo's `other`); manual-only = PSA 10; bgs-10 = BGS 10; condition-17/18 are
+// buckets whose meaning is not published, kept as `other` pc17/pc18 and never relabelled.
+import { parse } from 'csv-parse/sync';
+import { collect, FeedFormatError, type ParseResult } from './types.js';
+
+const COLUMNS: [string, { price_type: string; grading_company: string; grade: string }][] = [
+  ['loose-price', { price_type: 'raw_us', grading_company: 'raw', grade: '' }],
+  ['cib-price', { price_type: '', grading_company: 'other', grade: '7' }],
+  ['new-price', { price_type: '', grading_company: 'other', grade: '8' }],
+  ['graded-price', { price_type: '', grading_company: 'other', grade: '9' }],
+  ['box-only-price', { price_type: '', grading_company: 'other', grade: '9.5' }],
+  ['manual-only-price', { price_type: '', grading_company: 'psa', grade: '10' }],
+  ['bgs-10-price', { price_type: '', grading_company: 'bgs', grade: '10' }],
+  ['condition-17-price', { price_type: '', grading_company: 'other', grade: 'pc17' }],
+  ['condition-18-price', { price_type: '', grading_company: 'other', grade: 'pc18' }],
+];
+const REQUIRED = ['id', 'product-name', ...COLUMNS.map(([c]) => c)];
+
+export function parsePriceChartingCsv(csv: string, asOf: string): ParseResult {
+  let records: Record<string, string>[];
+  try {
+    records = parse(csv, { columns: true, skip_empty_lines: true, bom: true, relax_column_count: true });
+  } catch (err) {
+    throw new FeedFormatError(`price guide CSV is unreadable: ${(err as Error).message}`);
+  }
+  const header = csv.split(/\r?\n/, 1)[0]!.split(',');
+  const missing = REQUIRED.filter((c) => !header.includes(c));
+  if (missing.length) throw new FeedFormatError(`price guide CSV lacks columns: ${missing.join(', ')}`);
+  const out: ParseResult = { rows: [], rejected: [] };
+  for (const r of records) {
+    const id = r['id']?.trim();
+    if (!id || !/^\d+$/.test(id)) {
+      out.rejected.push({ ref: JSON.stringify(id ?? null), reason: 'row without a numeric id' });
+      continue;
+    }
+    // "[1st Edition]" or "[Reverse Holo]" in the product name names the printing.
+    const name = r['product-name'] ?? '';
+    const finish = /\[reverse holo\]/i.test(name) ? 'reverse-holofoil' : null;
+    const printRun = /\[1st edition\]/i.test(name) ? '1st-edition' : null;
+    const ref = { kind: 'price_guide_id' as const, value: id };
+    for (const [column, kind] of COLUMNS)
+      collect(out, id, r[column], { ref, finish, printRun, region: 'us', source: 'pricecharting', ...kind, currency: 'USD', as_of: asOf });
+  }
+  return out;
+}

@@ -1,0 +1,158 @@
+// Source adapters on the real upstream samples in shared/data (and a PriceCharting fixture
+// written from its published header), including malformed rows and unreadable feeds.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { repoRoot } from '../api/core/paths.js';
+import { parseCardmarketGuide } from '../ingest/sources/cardmarketGuide.js';
+import { parseEcbRates } from '../ingest/sources/ecbRates.js';
+import { parsePokemontcgIo } from '../ingest/sources/pokemontcgIo.js';
+import { parsePriceChartingCsv } from '../ingest/sources/priceChartingCsv.js';
+import { parseScryfallPrices } from '../ingest/sources/scryfallPrices.js';
+import { FeedFormatError, money } from '../ingest/sources/types.js';
+
+const prices = path.resolve(repoRoot, '..', 'shared', 'data', 'prices');
+const read = (...p: string[]) => fs.readFileSync(path.join(prices, ...p), 'utf8');
+
+describe('money', () => {
+  it('keeps prices as exact decimal text and refuses what is not a price', () => {
+    assert.equal(money(0.1), '0.1');
+    assert.equal(money('$1,013.52'), '1013.52');
+    assert.equal(money(null), null);
+    assert.equal(money(''), null);
+    for (const bad of ['-4.00', '1.x0', 'NaN', Infinity, {}, '1e5']) assert.throws(() => money(bad));
+  });
+});
+
+describe('ECB reference rates', () => {
+  it('reads every day and currency of the 90-day file', () => {
+    const { rates, rejected } = parseEcbRates(read('ecb-eurofxref', 'eurofxref-hist-90d.xml'));
+    assert.deepEqual(rejected, []);
+    const days = new Set(rates.map((r) => r.day));
+    assert.equal(days.size, 61);
+    assert.ok([...days].every((d) => d >= '2023-11-30' && d <= '2024-02-27'));
+    const daily = parseEcbRates(read('ecb-eurofxref', 'eurofxref-daily.xml')).rates;
+    assert.equal(daily.length, 30);
+    assert.deepEqual(daily.find((r) => r.currency === 'USD'), { day: '2024-02-27', currency: 'USD', rate: '1.0856' });
+  });
+
+  it('quarantines bad entries and fails on an unreadable feed', () => {
+    const xml = `<gesmes:Envelope xmlns:gesmes="g" xmlns="e"><Cube><Cube time="2024-01-02"><Cube currency="USD" rate="1.1"/><Cube currency="usd" rate="1"/><Cube currency="JPY" rate="-3"/></Cube><Cube time="yesterday"/></Cube></gesmes:Envelope>`;
+    const { rates, rejected } = parseEcbRates(xml);
+    assert.deepEqual(rates, [{ day: '2024-01-02', currency: 'USD', rate: '1.1' }]);
+    assert.equal(rejected.length, 3);
+    assert.throws(() => parseEcbRates('<html>maintenance</html>'), FeedFormatError);
+  });
+});
+
+describe('Cardmarket price guide', () => {
+  it('reads the real Digimon guide with foil twins, skipping empty prices and zero foil trends', () => {
+    const { rows, rejected, createdAt } = parseCardmarketGuide(read('cardmarket-digimon', 'price_guide_17.json'));
+    assert.equal(createdAt, '2026-07-14T02:44:49+0200');
+    assert.deepEqual(rejected, []);
+    const first = rows.filter((r) => r.ref.value === '620001');
+    assert.deepEqual(
+      first.map((r) => [r.finish, r.price_type, r.amount]),
+      [['normal', 'avg', '0.23'], ['normal', 'low', '0.02'], ['normal', 'trend', '0.19'], ['normal', 'avg1', '0.2'], ['normal', 'avg7', '0.17'], ['normal', 'avg30', '0.16']],
+    );
+    assert.ok(rows.every((r) => r.region === 'eu' && r.currency === 'EUR' && r.as_of === '2026-07-14' && r.grading_company === 'raw'));
+    // This export prices no foils (every foil trend is 0 or null): no foil row may appear.
+    assert.ok(rows.every((r) => r.finish === 'normal'));
+    const guide = JSON.parse(read('cardmarket-digimon', 'price_guide_17.json')) as { priceGuides: Record<string, unknown>[] };
+    const expected = guide.priceGuides.reduce(
+      (n, g) => n + ['avg', 'low', 'trend', 'avg1', 'avg7', 'avg30'].reduce((m, f) => m + (Number(g[f]) > 0 ? 1 : 0) + (Number(g[`${f}-foil`]) > 0 ? 1 : 0), 0),
+      0,
+    );
+    assert.equal(rows.length, expected);
+  });
+
+  it('rejects malformed entries with a reason and keeps the rest', () => {
+    const feed = JSON.stringify({
+      createdAt: '2026-11-21T03:00:00+0100',
+      priceGuides: [{ idProduct: 1, trend: 2.5, 'trend-holo': 9 }, { idProduct: 'x', trend: 1 }, { idProduct: 2, trend: 'cheap', avg: 1.5 }],
+    });
+    const { rows, rejected } = parseCardmarketGuide(feed);
+    assert.deepEqual(rows.map((r) => [r.ref.value, r.finish, r.price_type, r.amount]), [['1', 'normal', 'trend', '2.5'], ['1', 'foil', 'trend', '9'], ['2', 'normal', 'avg', '1.5']]);
+    assert.deepEqual(rejected.map((r) => r.ref), ['"x"', '2']);
+    assert.throws(() => parseCardmarketGuide('{"priceGuides": 3}'), FeedFormatError);
+    assert.throws(() => parseCardmarketGuide('<html>'), FeedFormatError);
+  });
+});
+
+describe('pokemontcg.io cards', () => {
+  it('reads per-finish TCGplayer prices and the Cardmarket block of the recorded responses', () => {
+    const { rows, rejected } = parsePokemontcgIo(read('pokemontcg-io-api', 'pokemon-tcg-sdk-php', 'cards', 'find.json'));
+    assert.deepEqual(rejected, []);
+    const us = rows.filter((r) => r.region === 'us');
+    assert.deepEqual(us.map((r) => [r.ref.value, r.finish, r.price_type, r.amount, r.as_of]), [
+      ['xy7-57', 'holofoil', 'low', '3.7', '2021-03-12'],
+      ['xy7-57', 'holofoil', 'mid', '8', '2021-03-12'],
+      ['xy7-57', 'holofoil', 'high', '14.9', '2021-03-12'],
+      ['xy7-57', 'holofoil', 'market', '6', '2021-03-12'],
+      ['xy7-57', 'holofoil', 'direct_low', '9.99', '2021-03-12'],
+    ]);
+    const eu = rows.filter((r) => r.region === 'eu');
+    assert.ok(eu.some((r) => r.price_type === 'trend' && r.amount === '2.5' && r.finish === null && r.as_of === '2021-08-06'));
+    assert.ok(eu.some((r) => r.finish === 'reverse-holofoil' && r.price_type === 'avg1' && r.amount === '0.5'));
+    const page = parsePokemontcgIo(read('pokemontcg-io-api', 'pokemon-tcg-sdk-dart', 'cards.json'));
+    assert.deepEqual(page.rejected, []);
+    assert.equal(new Set(page.rows.map((r) => r.ref.value)).size, 250);
+    assert.ok(page.rows.some((r) => r.printRun === '1st-edition'));
+  });
+
+  it('rejects cards without ids, unknown finishes and bad dates', () => {
+    const feed = JSON.stringify({
+      data: [
+        { name: 'no id', tcgplayer: { updatedAt: '2021/03/12', prices: { normal: { market: 1 } } } },
+        { id: 'base1-4', tcgplayer: { updatedAt: '2021/03/12', prices: { sparkly: { market: 1 }, normal: { market: 2, low: 'n/a' } } } },
+        { id: 'base1-5', cardmarket: { updatedAt: 'yesterday', prices: { trendPrice: 1 } } },
+      ],
+    });
+    const { rows, rejected } = parsePokemontcgIo(feed);
+    assert.deepEqual(rows.map((r) => [r.ref.value, r.price_type, r.amount]), [['base1-4', 'market', '2']]);
+    assert.equal(rejected.length, 4);
+  });
+});
+
+describe('Scryfall cards', () => {
+  it('reads usd, usd_foil, usd_etched, eur and eur_foil, never tix', () => {
+    const cards = JSON.parse(read('scryfall', 'mtg_ssm', 'cards.json')) as { id: string; prices: Record<string, string | null> }[];
+    const { rows, rejected } = parseScryfallPrices(JSON.stringify(cards), '2024-02-21');
+    assert.deepEqual(rejected, []);
+    const expected = cards.reduce((n, c) => n + ['usd', 'usd_foil', 'usd_etched', 'eur', 'eur_foil'].filter((k) => c.prices[k] && Number(c.prices[k]) > 0).length, 0);
+    assert.equal(rows.length, expected);
+    const first = cards[0]!;
+    assert.deepEqual(
+      rows.filter((r) => r.ref.value === first.id).map((r) => [r.region, r.currency, r.finish, r.amount]),
+      [['us', 'USD', 'normal', '1.03'], ['eu', 'EUR', 'normal', '0.91']],
+    );
+    const single = parseScryfallPrices(read('scryfall', 'aioscryfall', 'cards', 'single.json'), '2023-04-01');
+    assert.ok(single.rows.length > 0);
+    const list = parseScryfallPrices(read('scryfall', 'aioscryfall', 'cards', 'forests-page1.json'), '2023-04-01');
+    assert.deepEqual(list.rejected, []);
+    assert.ok(new Set(list.rows.map((r) => r.ref.value)).size >= 5, 'a list object yields its cards');
+  });
+});
+
+describe('PriceCharting CSV', () => {
+  it('maps grade columns to the spec semantics, pc17/pc18 untouched', () => {
+    const csv = fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'pricecharting-pokemon-base.csv'), 'utf8');
+    const { rows, rejected } = parsePriceChartingCsv(csv, '2026-11-21');
+    const charizard = rows.filter((r) => r.ref.value === '6910').map((r) => [r.grading_company, r.grade, r.price_type, r.amount]);
+    assert.deepEqual(charizard, [
+      ['raw', '', 'raw_us', '365.00'],
+      ['other', '7', '', '612.50'],
+      ['other', '8', '', '850.00'],
+      ['other', '9', '', '1450.00'],
+      ['other', '9.5', '', '2400.00'],
+      ['psa', '10', '', '12500.00'],
+      ['bgs', '10', '', '21000.00'],
+      ['other', 'pc17', '', '3100.00'],
+      ['other', 'pc18', '', '4050.00'],
+    ]);
+    assert.ok(rows.filter((r) => r.ref.value === '6911').every((r) => r.printRun === '1st-edition'));
+    assert.deepEqual(rejected.map((r) => r.ref), ['"oops"', '6913', '6913']);
+    assert.throws(() => parsePriceChartingCsv('id,name\n1,x\n', '2026-11-21'), FeedFormatError);
+  });
+});
