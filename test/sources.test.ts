@@ -156,3 +156,37 @@ describe('PriceCharting CSV', () => {
     assert.throws(() => parsePriceChartingCsv('id,name\n1,x\n', '2026-11-21'), FeedFormatError);
   });
 });
+
+describe('TCGplayer pricing', () => {
+  it('reads every sub-type as finish and print run, quarantining bad results', async () => {
+    const { parseTcgplayerPricing } = await import('../ingest/sources/tcgplayerPricing.js');
+    const json = fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'tcgplayer-pricing.json'), 'utf8');
+    const { rows, rejected } = parseTcgplayerPricing(json, '2026-11-21');
+    const first = rows.filter((r) => r.ref.value === '42382' && r.printRun === '1st-edition');
+    assert.deepEqual(first.map((r) => [r.finish, r.price_type, r.amount]), [
+      ['holofoil', 'low', '1899'], ['holofoil', 'mid', '2400'], ['holofoil', 'high', '5000'], ['holofoil', 'market', '2250.15'], ['holofoil', 'direct_low', '2399.99'],
+    ]);
+    assert.ok(rows.some((r) => r.ref.value === '270895' && r.finish === 'rainbow-foil' && r.price_type === 'market'));
+    assert.ok(rows.every((r) => r.region === 'us' && r.currency === 'USD' && r.as_of === '2026-11-21'));
+    assert.deepEqual(rejected.map((r) => r.ref), ['"x"', '5', '6']);
+    assert.ok(rows.some((r) => r.ref.value === '6' && r.price_type === 'low'), 'the good field of a partly bad result is kept');
+    assert.throws(() => parseTcgplayerPricing('{"success":false,"errors":["bad key"]}', '2026-11-21'), FeedFormatError);
+  });
+});
+
+describe('auction sold listings', () => {
+  it('keeps sold listings only, grades from titles, one observation per sale', async () => {
+    const { parseAuctionSold, gradeFromTitle } = await import('../ingest/sources/auctionSold.js');
+    const json = fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'auction-completed.json'), 'utf8');
+    const { rows, rejected } = parseAuctionSold(json, { kind: 'price_guide_id', value: '6910' });
+    assert.deepEqual(rows.map((r) => [r.observation_id, r.grading_company, r.grade, r.price_type, r.amount, r.as_of]), [
+      ['386512345001', 'psa', '10', '', '12850.0', '2026-11-20'],
+      ['386512345002', 'bgs', '9.5', '', '4100.00', '2026-11-19'],
+      ['386512345003', 'raw', '', 'last_sold', '389.99', '2026-11-20'],
+    ]);
+    assert.deepEqual(rejected.map((r) => r.ref), ['386512345005', '386512345006']);
+    assert.deepEqual(gradeFromTitle('Pikachu cgc gem mint 10'), { grading_company: 'cgc', grade: '10' });
+    assert.deepEqual(gradeFromTitle('Pikachu 25/102 holo'), { grading_company: 'raw', grade: '' });
+    assert.throws(() => parseAuctionSold('{"findCompletedItemsResponse":[{"ack":["Failure"]}]}', { kind: 'price_guide_id', value: '1' }), FeedFormatError);
+  });
+});
