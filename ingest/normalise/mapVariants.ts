@@ -1,0 +1,106 @@
+// Maps adapter rows to Holo variants through cross_refs (or the catalogue's upstream card id),
+// choosing the variant by finish and print run. Rows that name no known product, or a finish the
+// card does not have, are refused with the reason: nothing is guessed.
+import type pg from 'pg';
+import type { PricePointRow } from '../load/pricePoints.js';
+import type { RejectedRow, SourceRow } from '../sources/types.js';
+
+type VariantRow = { card_id: number; game: string; printing_id: number; print_run: string; variant_id: number; finish: string };
+type RefHit = { ref_kind: string; ref_value: string; card_id: number; printing_id: number | null };
+
+const FOILS = new Set(['foil', 'holofoil', 'rainbow-foil', 'cold-foil', 'gold-cold-foil', 'etched']);
+
+/** The card's variant a row stands for, or null. */
+export function chooseVariant(candidates: VariantRow[], finish: string | null, printRun: string | null): VariantRow | null {
+  let pool = printRun ? candidates.filter((v) => v.print_run === printRun) : candidates;
+  if (!printRun) {
+    // Without a print run the feed prices the common printing: unlimited when the card has one.
+    const unlimited = pool.filter((v) => v.print_run === 'unlimited');
+    if (unlimited.length) pool = unlimited;
+  }
+  if (finish === null) return pool.find((v) => v.finish !== 'reverse-holofoil') ?? null;
+  const exact = pool.find((v) => v.finish === finish);
+  if (exact) return exact;
+  // A generic "foil" twin (Cardmarket, Scryfall) is the card's one foil finish, when it has exactly one.
+  if (finish === 'foil') {
+    const foils = pool.filter((v) => FOILS.has(v.finish));
+    return foils.length === 1 ? foils[0]! : null;
+  }
+  return null;
+}
+
+export async function mapToVariants(pool: pg.Pool, rows: SourceRow[]): Promise<{ points: PricePointRow[]; rejected: RejectedRow[] }> {
+  const byKind = new Map<string, Set<string>>();
+  for (const r of rows) {
+    const set = byKind.get(r.ref.kind) ?? new Set<string>();
+    set.add(r.ref.value);
+    byKind.set(r.ref.kind, set);
+  }
+  const hits: RefHit[] = [];
+  for (const [kind, values] of byKind) {
+    const list = [...values];
+    const res =
+      kind === 'pokemontcg_id'
+        ? await pool.query<RefHit>(
+            `SELECT 'pokemontcg_id' AS ref_kind, substr(external_key, 12) AS ref_value, id AS card_id, NULL::int AS printing_id
+             FROM cards WHERE external_key = ANY($1)`,
+            [list.map((v) => `pokemontcg:${v}`)],
+          )
+        : await pool.query<RefHit>(
+            `SELECT ref_key AS ref_kind, ref_value, card_id, printing_id FROM cross_refs WHERE ref_key = $1 AND ref_value = ANY($2)`,
+            [kind, list],
+          );
+    hits.push(...res.rows);
+  }
+  const cardIds = [...new Set(hits.map((h) => h.card_id))];
+  const variants = (
+    await pool.query<VariantRow>(
+      `SELECT c.id AS card_id, g.slug AS game, p.id AS printing_id, p.print_run, v.id AS variant_id, v.finish
+       FROM cards c JOIN games g ON g.id = c.game_id JOIN printings p ON p.card_id = c.id JOIN variants v ON v.printing_id = p.id
+       WHERE c.id = ANY($1) ORDER BY p.id, v.id`,
+      [cardIds],
+    )
+  ).rows;
+  const refIndex = new Map<string, RefHit[]>();
+  for (const h of hits) {
+    const key = `${h.ref_kind}:${h.ref_value}`;
+    refIndex.set(key, [...(refIndex.get(key) ?? []), h]);
+  }
+  const points: PricePointRow[] = [];
+  const rejected: RejectedRow[] = [];
+  for (const r of rows) {
+    const refs = refIndex.get(`${r.ref.kind}:${r.ref.value}`);
+    if (!refs) {
+      rejected.push({ ref: `${r.ref.kind}:${r.ref.value}`, reason: 'no catalogue card has this reference' });
+      continue;
+    }
+    const cards = new Set(refs.map((h) => h.card_id));
+    if (cards.size > 1) {
+      rejected.push({ ref: `${r.ref.kind}:${r.ref.value}`, reason: 'reference names several cards' });
+      continue;
+    }
+    const printings = new Set(refs.map((h) => h.printing_id).filter((p): p is number => p !== null));
+    const candidates = variants.filter((v) => v.card_id === refs[0]!.card_id && (printings.size === 0 || printings.has(v.printing_id)));
+    const chosen = chooseVariant(candidates, r.finish, r.printRun);
+    if (!chosen) {
+      rejected.push({ ref: `${r.ref.kind}:${r.ref.value}`, reason: `card has no ${r.printRun ?? ''} ${r.finish ?? 'default'} variant`.replace(/\s+/g, ' ') });
+      continue;
+    }
+    points.push({
+      card_id: chosen.card_id,
+      variant_id: chosen.variant_id,
+      game: chosen.game,
+      region: r.region,
+      source: r.source,
+      price_type: r.price_type,
+      grading_company: r.grading_company,
+      grade: r.grade,
+      currency: r.currency,
+      amount: r.amount,
+      as_of: r.as_of,
+      observation_id: r.observation_id,
+      is_outlier: false,
+    });
+  }
+  return { points, rejected };
+}

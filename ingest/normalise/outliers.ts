@@ -1,0 +1,42 @@
+// Flags outliers with robust statistics against each series' recent history: a point is an
+// outlier when it lies more than K scaled MADs from the series median *and* is at least 3x away
+// from it (so flat series with a near-zero MAD do not flag ordinary moves). Series with fewer
+// than MIN_HISTORY points are never flagged. Flagged rows are kept, marked, and excluded from reads.
+import type { ClickHouseClient } from '@clickhouse/client';
+import { sqlFile } from '../../api/core/sqlFiles.js';
+import type { PricePointRow } from '../load/pricePoints.js';
+
+export const OUTLIER_RULE = { windowDays: 30, minHistory: 5, madK: 6, minRatio: 3 } as const;
+
+type Stats = { variant_id: number; region: string; source: string; price_type: string; grading_company: string; grade: string; n: string; med: number; mad: number };
+
+const seriesKey = (r: { variant_id: number; region: string; source: string; price_type: string; grading_company: string; grade: string }) =>
+  `${r.variant_id}|${r.region}|${r.source}|${r.price_type}|${r.grading_company}|${r.grade}`;
+
+export function isOutlier(amount: number, median: number, mad: number): boolean {
+  if (median <= 0) return false;
+  const ratio = amount / median;
+  if (ratio < OUTLIER_RULE.minRatio && ratio > 1 / OUTLIER_RULE.minRatio) return false;
+  const scaled = 1.4826 * mad;
+  return scaled === 0 || Math.abs(amount - median) / scaled > OUTLIER_RULE.madK;
+}
+
+export async function flagOutliers(ch: ClickHouseClient, points: PricePointRow[], asOf: string): Promise<number> {
+  if (points.length === 0) return 0;
+  const rs = await ch.query({
+    query: sqlFile('clickhouse/queries/recent_series_stats.sql'),
+    query_params: { card_ids: [...new Set(points.map((p) => p.card_id))], as_of: asOf, window_days: OUTLIER_RULE.windowDays },
+    format: 'JSONEachRow',
+  });
+  const stats = new Map((await rs.json<Stats>()).map((s) => [seriesKey({ ...s, variant_id: Number(s.variant_id) }), s]));
+  let flagged = 0;
+  for (const p of points) {
+    const s = stats.get(seriesKey(p));
+    if (!s || Number(s.n) < OUTLIER_RULE.minHistory) continue;
+    if (isOutlier(Number(p.amount), s.med, s.mad)) {
+      p.is_outlier = true;
+      flagged++;
+    }
+  }
+  return flagged;
+}
