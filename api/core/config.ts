@@ -30,6 +30,10 @@ const envSchema = z.object({
   // ClickHouse DDL flavour: single node (MergeTree family) or a cluster (Replicated* + Distributed).
   HOLO_CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z0-9_]+$/).optional(),
   HOLO_SHARED_DATA_DIR: z.string().min(1).default('../shared/data'),
+  // Temporal: an external cluster's frontend (host:port); unset starts Temporal's dev server.
+  TEMPORAL_ADDRESS: z.string().regex(/^[A-Za-z0-9.-]+:\d+$/).optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  HOLO_TEMPORAL_BIN: z.string().min(1).optional(),
   // Namespace of every Redis key and channel, so several installations can share one Redis.
   HOLO_REDIS_PREFIX: z.string().regex(/^[a-z0-9_-]{1,32}$/).default('holo'),
 });
@@ -50,6 +54,9 @@ export type Config = {
   clickhouseCluster: string | undefined;
   sharedDataDir: string;
   redisPrefix: string;
+  temporalAddress: string | undefined;
+  temporalNamespace: string;
+  temporalBin: string | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -79,5 +86,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clickhouseCluster: e.HOLO_CLICKHOUSE_CLUSTER,
     sharedDataDir: path.resolve(e.HOLO_SHARED_DATA_DIR),
     redisPrefix: e.HOLO_REDIS_PREFIX,
+    temporalAddress: e.TEMPORAL_ADDRESS,
+    temporalNamespace: e.TEMPORAL_NAMESPACE,
+    temporalBin: e.HOLO_TEMPORAL_BIN,
   };
 }

@@ -1,0 +1,35 @@
+// Activities: all I/O of the workflows, built from injected dependencies and calling ingest/.
+import { heartbeat } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { ClickHouseClient } from '@clickhouse/client';
+import { fetchFeed } from '../ingest/fetchFeed.js';
+import { loadFxRates } from '../ingest/load/fxRates.js';
+import { parseEcbRates } from '../ingest/sources/ecbRates.js';
+import { FeedFormatError } from '../ingest/sources/types.js';
+
+export type ActivityDeps = { ch: ClickHouseClient };
+
+export type FxRatesResult = { fetched: number; loaded: number; rejected: number; days: string[] };
+
+export function createActivities(deps: ActivityDeps) {
+  return {
+    /** Reads an ECB reference-rate feed and loads it; a malformed feed fails without retries. */
+    async loadEcbRates(input: { location: string; batchId: string }): Promise<FxRatesResult> {
+      heartbeat('fetching');
+      const feed = await fetchFeed(input.location, { timeoutMs: 30_000 });
+      if (feed.status !== 'fresh') return { fetched: 0, loaded: 0, rejected: 0, days: [] };
+      let parsed;
+      try {
+        parsed = parseEcbRates(feed.body);
+      } catch (err) {
+        if (err instanceof FeedFormatError) throw ApplicationFailure.nonRetryable(err.message, 'FeedFormatError');
+        throw err;
+      }
+      heartbeat('loading');
+      const loaded = await loadFxRates(deps.ch, parsed.rates, { id: input.batchId, ingestedAt: new Date(), source: 'ecb' });
+      return { fetched: parsed.rates.length + parsed.rejected.length, loaded, rejected: parsed.rejected.length, days: [...new Set(parsed.rates.map((r) => r.day))].sort() };
+    },
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

@@ -1,0 +1,8 @@
+// Task queue and workflow ids, built from business keys in one place.
+export const TASK_QUEUE = 'holo-ingest';
+
+export const workflowIds = {
+  fxRates: (day: string) => `fx-rates/${day}`,
+  ingestSource: (source: string, game: string, asOf: string) => `ingest/${source}/${game}/${asOf}`,
+  scrapeAll: (asOf: string) => `scrape-all/${asOf}`,
+};

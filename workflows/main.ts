@@ -1,0 +1,24 @@
+// The worker process for deployments with a ClickHouse server (compose.yaml's worker service).
+// With embedded chDB, one process owns the data directory, so the worker must run inside the API
+// process instead.
+import { loadConfig } from '../api/core/config.js';
+import { createLogger } from '../api/core/log.js';
+import { openClickHouse } from '../api/core/stores/clickhouse.js';
+import { startTemporal } from './temporalServer.js';
+import { createIngestWorker } from './worker.js';
+
+const config = loadConfig();
+const log = createLogger(config.logLevel);
+if (!config.clickhouseUrl) {
+  log.error('the standalone worker needs CLICKHOUSE_URL: embedded chDB belongs to the API process');
+  process.exit(2);
+}
+const ch = await openClickHouse(config, log);
+const temporal = await startTemporal(config, log);
+const { worker, connection } = await createIngestWorker(temporal.address, config.temporalNamespace, { ch: ch.client });
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => worker.shutdown());
+log.info('worker: running', { address: temporal.address });
+await worker.run();
+await connection.close();
+await ch.close();
+await temporal.stop();

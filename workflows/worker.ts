@@ -1,0 +1,20 @@
+// The Temporal worker: runs the workflows in workflows.ts and the activities built from the stores.
+import { createRequire } from 'node:module';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from './activities.js';
+import { TASK_QUEUE } from './ids.js';
+
+const require = createRequire(import.meta.url);
+
+export async function createIngestWorker(address: string, namespace: string, deps: ActivityDeps): Promise<{ worker: Worker; connection: NativeConnection }> {
+  const connection = await NativeConnection.connect({ address });
+  const worker = await Worker.create({
+    connection,
+    namespace,
+    taskQueue: TASK_QUEUE,
+    workflowsPath: require.resolve('./workflows.js'),
+    activities: createActivities(deps),
+    maxConcurrentActivityTaskExecutions: 4,
+  });
+  return { worker, connection };
+}
