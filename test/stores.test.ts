@@ -47,7 +47,7 @@ describe('migrations', () => {
     const ledger = (await stack.stores.pg.pool.query('SELECT name FROM schema_migrations ORDER BY name')).rows.map((r) => r.name);
     assert.deepEqual(ledger, ['001_catalogue.sql', '002_service_state.sql']);
     const rs = await stack.stores.ch.client.query({ query: 'SELECT name FROM holo.schema_migrations FINAL ORDER BY name', format: 'JSONEachRow' });
-    assert.deepEqual((await rs.json<{ name: string }>()).map((r) => r.name), ['001_price_points.sql', '002_price_latest.sql', '003_price_daily.sql', '004_fx_rates.sql']);
+    assert.deepEqual((await rs.json<{ name: string }>()).map((r) => r.name), ['001_price_points.sql', '002_price_latest.sql', '003_price_daily.sql', '004_fx_rates.sql', '005_ingest_rejects.sql']);
   });
 
   it('keep the materialised view and its target table in step', async () => {

@@ -11,7 +11,10 @@ import { repoRoot } from '../api/core/paths.js';
 import { TASK_QUEUE, workflowIds } from '../workflows/ids.js';
 import { startTemporal, type TemporalServer } from '../workflows/temporalServer.js';
 import { createIngestWorker } from '../workflows/worker.js';
-import { fxRates } from '../workflows/workflows.js';
+import { fxRates, scrapeAll, progressQuery } from '../workflows/workflows.js';
+import { startFeedServer, type FeedServer } from '../ingest/feeds/server.js';
+import { basePrice, quote } from '../ingest/feeds/priceModel.js';
+import { feedPairs } from '../ingest/sources/registry.js';
 import { chRows } from './support/chq.js';
 import { startStack, type Stack } from './support/stack.js';
 
@@ -24,11 +27,18 @@ let worker: Worker;
 let workerConnection: NativeConnection;
 let running: Promise<void>;
 let client: Client;
+let feeds: FeedServer;
 
 before(async () => {
-  stack = await startStack({ demo: 'none' });
+  stack = await startStack({ demo: 'small' });
+  feeds = await startFeedServer(stack.stores.pg.pool);
   temporal = await startTemporal({ ...stack.config, temporalAddress: process.env.TEMPORAL_ADDRESS }, silent);
-  ({ worker, connection: workerConnection } = await createIngestWorker(temporal.address, 'default', { ch: stack.stores.ch.client }));
+  ({ worker, connection: workerConnection } = await createIngestWorker(temporal.address, 'default', {
+    ch: stack.stores.ch.client,
+    pool: stack.stores.pg.pool,
+    redis: stack.stores.redis,
+    redisPrefix: stack.config.redisPrefix,
+  }));
   running = worker.run();
   client = new Client({ connection: await Connection.connect({ address: temporal.address }), namespace: 'default' });
 });
@@ -38,6 +48,7 @@ after(async () => {
   await workerConnection?.close();
   await client?.connection.close();
   await temporal?.stop();
+  await feeds?.close();
   await stack?.close();
 });
 
@@ -63,5 +74,63 @@ describe('fxRates workflow', () => {
       (err: unknown) => err instanceof WorkflowFailedError && /no <Cube time/.test(String((err.cause as { cause?: { message?: string } } | undefined)?.cause?.message)),
     );
     assert.ok(Date.now() - started < 10_000, 'no retry backoff was spent on a non-retryable failure');
+  });
+});
+
+describe('scrapeAll workflow', () => {
+  const asOf = '2030-01-15';
+  const count = async () =>
+    Number(
+      (await chRows<{ n: string }>(stack.stores.ch.client, `SELECT toString(count()) AS n FROM holo.price_points WHERE as_of = {d:Date}`, { d: asOf }))[0]!.n,
+    );
+
+  it('ingests every feed from the feed server through the production path, exactly once', async () => {
+    const pairs = feedPairs();
+    const handle = await client.workflow.start(scrapeAll, {
+      args: [{ asOf, feedsUrl: feeds.url, pairs, concurrency: 2 }],
+      taskQueue: TASK_QUEUE,
+      workflowId: `${workflowIds.scrapeAll(asOf)}/${Date.now()}`,
+    });
+    const result = await handle.result();
+    assert.equal(result.failed, 0, JSON.stringify(result.failures));
+    assert.equal(result.done, pairs.length);
+    const progress = await handle.query(progressQuery);
+    assert.equal(progress.done, pairs.length);
+    const loaded = result.results.reduce((n, r) => n + r.loaded, 0);
+    assert.ok(loaded > 5000);
+    assert.equal(await count(), loaded);
+
+    // The value a reader sees is the feed's quote, computed here from the price model alone.
+    const card = (await stack.stores.pg.pool.query(`SELECT id FROM cards WHERE external_key = 'pokemontcg:base1-4'`)).rows[0];
+    const rarity = 'Rare Holo';
+    const expected = quote('base1-4', 'holofoil|market', 'tcgplayer', basePrice('base1-4', rarity), asOf, 1);
+    const [stored] = await chRows<{ amount: string; variant: string }>(
+      stack.stores.ch.client,
+      `SELECT toString(p.amount) AS amount, toString(p.variant_id) AS variant FROM holo.price_points AS p
+       WHERE card_id = {c:UInt32} AND source = 'tcgplayer' AND price_type = 'market' AND p.as_of = {d:Date}`,
+      { c: card.id, d: asOf },
+    );
+    assert.equal(Number(stored!.amount), expected);
+    const unlimited = (await stack.stores.pg.pool.query(`SELECT id FROM variants WHERE external_key = 'pokemontcg:base1-4:en:unlimited:holofoil'`)).rows[0];
+    assert.equal(Number(stored!.variant), unlimited.id);
+
+    // Running the whole scrape again changes nothing.
+    await client.workflow.execute(scrapeAll, {
+      args: [{ asOf, feedsUrl: feeds.url, pairs, concurrency: 2 }],
+      taskQueue: TASK_QUEUE,
+      workflowId: `${workflowIds.scrapeAll(asOf)}/again-${Date.now()}`,
+    });
+    assert.equal(await count(), loaded);
+  });
+
+  it('reports a failing feed without stopping the others', async () => {
+    const result = await client.workflow.execute(scrapeAll, {
+      args: [{ asOf, feedsUrl: feeds.url, pairs: [...feedPairs(), { source: 'pokemontcg', game: 'lorcana' }], concurrency: 2 }],
+      taskQueue: TASK_QUEUE,
+      workflowId: `${workflowIds.scrapeAll(asOf)}/with-failure-${Date.now()}`,
+    });
+    assert.equal(result.failed, 1);
+    assert.equal(result.done, feedPairs().length);
+    assert.match(result.failures[0]!.error, /no pokemontcg feed for lorcana|Activity task failed|Child Workflow execution failed/);
   });
 });

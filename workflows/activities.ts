@@ -2,17 +2,30 @@
 import { heartbeat } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ClickHouseClient } from '@clickhouse/client';
+import type pg from 'pg';
+import type { RedisStore } from '../api/core/stores/redis.js';
 import { fetchFeed } from '../ingest/fetchFeed.js';
+import { ingestFeed, UnknownFeedError, type IngestInput, type IngestSummary } from '../ingest/ingestFeed.js';
 import { loadFxRates } from '../ingest/load/fxRates.js';
 import { parseEcbRates } from '../ingest/sources/ecbRates.js';
 import { FeedFormatError } from '../ingest/sources/types.js';
 
-export type ActivityDeps = { ch: ClickHouseClient };
+export type ActivityDeps = { ch: ClickHouseClient; pool: pg.Pool; redis: RedisStore; redisPrefix: string };
 
 export type FxRatesResult = { fetched: number; loaded: number; rejected: number; days: string[] };
 
 export function createActivities(deps: ActivityDeps) {
   return {
+    /** One source's feed for one game and day, end to end; heartbeats name the current step. */
+    async ingestPriceFeed(input: IngestInput): Promise<IngestSummary> {
+      try {
+        return await ingestFeed(deps, input, (step) => heartbeat(step));
+      } catch (err) {
+        if (err instanceof FeedFormatError || err instanceof UnknownFeedError) throw ApplicationFailure.nonRetryable(err.message, err.name);
+        throw err;
+      }
+    },
+
     /** Reads an ECB reference-rate feed and loads it; a malformed feed fails without retries. */
     async loadEcbRates(input: { location: string; batchId: string }): Promise<FxRatesResult> {
       heartbeat('fetching');

@@ -3,7 +3,7 @@
 // process instead.
 import { loadConfig } from '../api/core/config.js';
 import { createLogger } from '../api/core/log.js';
-import { openClickHouse } from '../api/core/stores/clickhouse.js';
+import { openStores } from '../api/core/stores/index.js';
 import { startTemporal } from './temporalServer.js';
 import { createIngestWorker } from './worker.js';
 
@@ -13,12 +13,17 @@ if (!config.clickhouseUrl) {
   log.error('the standalone worker needs CLICKHOUSE_URL: embedded chDB belongs to the API process');
   process.exit(2);
 }
-const ch = await openClickHouse(config, log);
+const stores = await openStores(config, log);
 const temporal = await startTemporal(config, log);
-const { worker, connection } = await createIngestWorker(temporal.address, config.temporalNamespace, { ch: ch.client });
+const { worker, connection } = await createIngestWorker(temporal.address, config.temporalNamespace, {
+  ch: stores.ch.client,
+  pool: stores.pg.pool,
+  redis: stores.redis,
+  redisPrefix: config.redisPrefix,
+});
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => worker.shutdown());
 log.info('worker: running', { address: temporal.address });
 await worker.run();
 await connection.close();
-await ch.close();
+await stores.close();
 await temporal.stop();

@@ -1,14 +1,57 @@
 // Workflow code only orchestrates: deterministic, no I/O, no clocks; activities do the work.
-import { proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, executeChild, proxyActivities, setHandler, defineQuery, workflowInfo } from '@temporalio/workflow';
 import type { Activities, FxRatesResult } from './activities.js';
+import type { IngestInput, IngestSummary } from '../ingest/ingestFeed.js';
 
-const { loadEcbRates } = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
-  heartbeatTimeout: '30 seconds',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
+const retry = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 };
+
+const { loadEcbRates, ingestPriceFeed } = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '60 seconds',
+  retry,
 });
+
+export const progressQuery = defineQuery<ScrapeProgress>('progress');
 
 /** Daily euro reference rates into ClickHouse, for region conversion. */
 export async function fxRates(input: { location: string; batchId: string }): Promise<FxRatesResult> {
   return loadEcbRates(input);
+}
+
+/** One source's prices for one game and day. */
+export async function ingestSource(input: IngestInput): Promise<IngestSummary> {
+  return ingestPriceFeed(input);
+}
+
+export type ScrapeProgress = { total: number; done: number; failed: number; running: string[]; results: IngestSummary[]; failures: { source: string; game: string; error: string }[] };
+
+/** Every (source, game) feed as child workflows, at most `concurrency` at a time; one failing feed does not stop the others. */
+export async function scrapeAll(input: { asOf: string; feedsUrl: string; pairs: { source: string; game: string }[]; concurrency?: number }): Promise<ScrapeProgress> {
+  const progress: ScrapeProgress = { total: input.pairs.length, done: 0, failed: 0, running: [], results: [], failures: [] };
+  setHandler(progressQuery, () => progress);
+  const queue = [...input.pairs];
+  const parent = workflowInfo().workflowId;
+  const lane = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const name = `${next.source}/${next.game}`;
+      progress.running.push(name);
+      try {
+        const result = await executeChild(ingestSource, {
+          args: [{ source: next.source, game: next.game, asOf: input.asOf, feedsUrl: input.feedsUrl }],
+          workflowId: `${parent}/${name}`,
+        });
+        progress.results.push(result);
+        progress.done++;
+      } catch (err) {
+        progress.failed++;
+        const cause = (err as { cause?: { message?: string } }).cause;
+        progress.failures.push({ ...next, error: cause?.message ?? (err as Error).message });
+      } finally {
+        progress.running = progress.running.filter((r) => r !== name);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, input.concurrency ?? 2) }, lane));
+  if (progress.done === 0 && progress.total > 0) throw ApplicationFailure.nonRetryable(`every feed failed: ${JSON.stringify(progress.failures)}`);
+  return progress;
 }

@@ -1,0 +1,177 @@
+// A local market feed server: deterministic daily feeds in the upstream formats Holo ingests,
+// for the real catalogue in PostgreSQL. The demo and the tests ingest from it over HTTP through
+// exactly the production path (fetch → parse → map → flag → load).
+//   GET /feeds/pokemontcg/pokemon/<day>.json    pokemontcg.io cards with tcgplayer + cardmarket blocks
+//   GET /feeds/tcgplayer/<game>/<day>.json      TCGplayer pricing results for the game's product ids
+//   GET /feeds/scryfall/mtg/<day>.json          Scryfall card objects with prices
+//   GET /feeds/ecb/fx/<day>.xml                 ECB euro reference rates, 90 days ending <day>
+// Responses carry an ETag, and If-None-Match answers 304.
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type pg from 'pg';
+import { basePrice, quote, unit } from './priceModel.js';
+
+type Product = { card_id: number; external_key: string; rarity: string | null; finishes: string[]; print_runs: string[] };
+
+const TCG_KEY: Record<string, string> = { normal: 'normal', holofoil: 'holofoil', 'reverse-holofoil': 'reverseHolofoil' };
+
+async function products(pool: pg.Pool, game: string): Promise<Product[]> {
+  return (
+    await pool.query<Product>(
+      `SELECT c.id AS card_id, c.external_key, c.rarity,
+              array_agg(DISTINCT v.finish) AS finishes, array_agg(DISTINCT p.print_run) AS print_runs
+       FROM cards c JOIN games g ON g.id = c.game_id JOIN printings p ON p.card_id = c.id JOIN variants v ON v.printing_id = p.id
+       WHERE g.slug = $1 GROUP BY c.id ORDER BY c.id`,
+      [game],
+    )
+  ).rows;
+}
+
+async function pokemontcgFeed(pool: pg.Pool, day: string): Promise<string> {
+  const slash = day.replaceAll('-', '/');
+  const data = (await products(pool, 'pokemon')).map((p) => {
+    const id = p.external_key.replace(/^pokemontcg:/, '');
+    const base = basePrice(id, p.rarity);
+    const prices: Record<string, Record<string, number | null>> = {};
+    for (const finish of p.finishes) {
+      const key = TCG_KEY[finish];
+      if (!key) continue;
+      const f = finish === 'reverse-holofoil' ? 1.5 : 1;
+      const market = quote(id, `${finish}|market`, 'tcgplayer', base, day, f);
+      prices[key] = {
+        low: quote(id, `${finish}|low`, 'tcgplayer', base, day, f * 0.8),
+        mid: quote(id, `${finish}|mid`, 'tcgplayer', base, day, f * 1.05),
+        high: quote(id, `${finish}|high`, 'tcgplayer', base, day, f * 1.7),
+        market,
+        directLow: unit(`${id}|dl`) < 0.5 ? quote(id, `${finish}|directLow`, 'tcgplayer', base, day, f * 0.95) : null,
+      };
+    }
+    const eur = (series: string, factor: number) => quote(id, series, 'cardmarket', base, day, 0.92 * factor);
+    return {
+      id,
+      tcgplayer: { url: `https://prices.example/tcgplayer/${id}`, updatedAt: slash, prices },
+      cardmarket: {
+        url: `https://prices.example/cardmarket/${id}`,
+        updatedAt: slash,
+        prices: {
+          averageSellPrice: eur('avg', 1.02), lowPrice: eur('low', 0.78), trendPrice: eur('trend', 1), avg1: eur('avg1', 1), avg7: eur('avg7', 1), avg30: eur('avg30', 1),
+          ...(p.finishes.includes('reverse-holofoil') ? { reverseHoloTrend: eur('rh-trend', 1.5), reverseHoloAvg1: eur('rh-avg1', 1.5) } : {}),
+        },
+      },
+    };
+  });
+  return JSON.stringify({ data, page: 1, pageSize: data.length, count: data.length, totalCount: data.length });
+}
+
+async function tcgplayerFeed(pool: pg.Pool, game: string, day: string): Promise<string> {
+  const rows = (
+    await pool.query<{ ref_value: string; rarity: string | null; finish: string; print_run: string }>(
+      `SELECT r.ref_value, c.rarity, v.finish, p.print_run
+       FROM cross_refs r JOIN cards c ON c.id = r.card_id JOIN games g ON g.id = c.game_id
+       JOIN printings p ON p.id = r.printing_id JOIN variants v ON v.printing_id = p.id
+       WHERE g.slug = $1 AND r.ref_key = 'us_marketplace_product_id'
+       ORDER BY r.ref_value::bigint, v.id`,
+      [game],
+    )
+  ).rows;
+  const SUB: Record<string, string> = { normal: 'Normal', 'rainbow-foil': 'Rainbow Foil', 'cold-foil': 'Cold Foil', 'gold-cold-foil': 'Cold Foil', foil: 'Foil' };
+  const seen = new Set<string>();
+  const results = [];
+  for (const r of rows) {
+    const sub = r.print_run === '1st-edition' && r.finish === 'normal' ? '1st Edition' : (SUB[r.finish] ?? 'Normal');
+    const key = `${r.ref_value}|${sub}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const base = basePrice(r.ref_value, r.rarity) * (r.finish === 'normal' ? 1 : 2.2);
+    results.push({
+      productId: Number(r.ref_value),
+      lowPrice: quote(key, 'low', 'tcgplayer', base, day, 0.82),
+      midPrice: quote(key, 'mid', 'tcgplayer', base, day, 1.06),
+      highPrice: quote(key, 'high', 'tcgplayer', base, day, 1.7),
+      marketPrice: quote(key, 'market', 'tcgplayer', base, day),
+      directLowPrice: null,
+      subTypeName: sub,
+    });
+  }
+  return JSON.stringify({ success: true, errors: [], results });
+}
+
+async function scryfallFeed(pool: pg.Pool, day: string): Promise<string> {
+  const cards = (
+    await pool.query<{ ref_value: string; rarity: string | null; finishes: string[] }>(
+      `SELECT r.ref_value, c.rarity, array_agg(DISTINCT v.finish) AS finishes
+       FROM cross_refs r JOIN cards c ON c.id = r.card_id JOIN printings p ON p.card_id = c.id JOIN variants v ON v.printing_id = p.id
+       WHERE r.ref_key = 'mtg_card_db_id' GROUP BY r.ref_value, c.rarity ORDER BY r.ref_value`,
+    )
+  ).rows;
+  const out = cards.map((c) => {
+    const base = basePrice(c.ref_value, c.rarity);
+    const usd = (f: string, factor: number) => (c.finishes.includes(f) ? quote(c.ref_value, `usd-${f}`, 'scryfall', base, day, factor).toFixed(2) : null);
+    const eur = (f: string, factor: number) => (c.finishes.includes(f) ? quote(c.ref_value, `eur-${f}`, 'scryfall-eu', base, day, 0.9 * factor).toFixed(2) : null);
+    return {
+      object: 'card', id: c.ref_value,
+      prices: { usd: usd('normal', 1), usd_foil: usd('foil', 2), usd_etched: usd('etched', 2.5), eur: eur('normal', 1), eur_foil: eur('foil', 2), tix: null },
+    };
+  });
+  return JSON.stringify(out);
+}
+
+function ecbFeed(day: string): string {
+  const end = Date.parse(`${day}T00:00:00Z`);
+  const cubes: string[] = [];
+  for (let i = 0; i < 90; i++) {
+    const d = new Date(end - i * 86_400_000);
+    if (d.getUTCDay() === 0 || d.getUTCDay() === 6) continue; // the ECB publishes on business days
+    const iso = d.toISOString().slice(0, 10);
+    const t = d.getTime() / 86_400_000;
+    const rate = (level: number, phase: number) => (level * (1 + 0.04 * Math.sin((2 * Math.PI * t) / 190 + phase))).toFixed(4);
+    cubes.push(`<Cube time='${iso}'><Cube currency='USD' rate='${rate(1.0856, 0)}'/><Cube currency='JPY' rate='${rate(162.5, 1.3)}'/><Cube currency='GBP' rate='${rate(0.8535, 2.1)}'/></Cube>`);
+  }
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
+<gesmes:subject>Reference rates</gesmes:subject><gesmes:Sender><gesmes:name>European Central Bank</gesmes:name></gesmes:Sender>
+<Cube>${cubes.join('')}</Cube></gesmes:Envelope>`;
+}
+
+export type FeedServer = { url: string; close(): Promise<void> };
+
+export async function startFeedServer(pool: pg.Pool, port = 0): Promise<FeedServer> {
+  const server = http.createServer(async (req, res) => {
+    const m = /^\/feeds\/([a-z]+)\/([a-z-]+)\/(\d{4}-\d{2}-\d{2})\.(json|xml)$/.exec(req.url ?? '');
+    if (!m || Number.isNaN(Date.parse(m[3]!))) {
+      res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"detail":"no such feed"}');
+      return;
+    }
+    const [, source, game, day] = m;
+    try {
+      const body =
+        source === 'pokemontcg' && game === 'pokemon' ? await pokemontcgFeed(pool, day!)
+        : source === 'tcgplayer' ? await tcgplayerFeed(pool, game!, day!)
+        : source === 'scryfall' && game === 'mtg' ? await scryfallFeed(pool, day!)
+        : source === 'ecb' && game === 'fx' ? ecbFeed(day!)
+        : null;
+      if (body === null) {
+        res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"detail":"no such feed"}');
+        return;
+      }
+      const etag = `"${crypto.createHash('sha1').update(body).digest('hex')}"`;
+      if (req.headers['if-none-match'] === etag) {
+        res.writeHead(304, { ETag: etag }).end();
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': m[4] === 'xml' ? 'application/xml' : 'application/json', ETag: etag }).end(body);
+    } catch (err) {
+      res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ detail: (err as Error).message }));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
