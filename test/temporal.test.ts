@@ -134,3 +134,25 @@ describe('scrapeAll workflow', () => {
     assert.match(result.failures[0]!.error, /no pokemontcg feed for lorcana|Activity task failed|Child Workflow execution failed/);
   });
 });
+
+describe('schedules', () => {
+  it('are created once, updated in place, and run scrapeAll every 6 hours and fxRates daily', async () => {
+    const { ensureSchedules, SCHEDULE_IDS } = await import('../workflows/schedules.js');
+    const opts = { feedsUrl: feeds.url, pairs: feedPairs() };
+    assert.deepEqual(await ensureSchedules(client, opts), [SCHEDULE_IDS.scrapeAll, SCHEDULE_IDS.fxRates]);
+    await ensureSchedules(client, opts);
+    const scrape = await client.schedule.getHandle(SCHEDULE_IDS.scrapeAll).describe();
+    assert.equal(scrape.spec.intervals?.[0]?.every, 6 * 3600 * 1000);
+    const fx = await client.schedule.getHandle(SCHEDULE_IDS.fxRates).describe();
+    assert.equal(fx.spec.intervals?.[0]?.every, 24 * 3600 * 1000);
+    // A triggered run of the fx schedule really loads rates for its own day.
+    await client.schedule.getHandle(SCHEDULE_IDS.fxRates).trigger();
+    const day = new Date().toISOString().slice(0, 10);
+    let n = 0;
+    for (let i = 0; i < 100 && n === 0; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      n = Number((await chRows<{ n: string }>(stack.stores.ch.client, `SELECT toString(count()) AS n FROM holo.fx_rates WHERE source = 'ecb' AND day >= today() - 7`))[0]!.n);
+    }
+    assert.ok(n > 0, `rates of the days before ${day} were loaded by the scheduled run`);
+  });
+});

@@ -13,9 +13,13 @@ const { loadEcbRates, ingestPriceFeed } = proxyActivities<Activities>({
 
 export const progressQuery = defineQuery<ScrapeProgress>('progress');
 
-/** Daily euro reference rates into ClickHouse, for region conversion. */
-export async function fxRates(input: { location: string; batchId: string }): Promise<FxRatesResult> {
-  return loadEcbRates(input);
+/**
+ * Daily euro reference rates into ClickHouse, for region conversion. `location` may hold {day},
+ * filled with the run's day (scheduled runs pass no batch id: the day names the batch).
+ */
+export async function fxRates(input: { location: string; batchId?: string }): Promise<FxRatesResult> {
+  const day = new Date(workflowInfo().startTime).toISOString().slice(0, 10);
+  return loadEcbRates({ location: input.location.replace('{day}', day), batchId: input.batchId ?? `ecb/${day}` });
 }
 
 /** One source's prices for one game and day. */
@@ -25,8 +29,13 @@ export async function ingestSource(input: IngestInput): Promise<IngestSummary> {
 
 export type ScrapeProgress = { total: number; done: number; failed: number; running: string[]; results: IngestSummary[]; failures: { source: string; game: string; error: string }[] };
 
-/** Every (source, game) feed as child workflows, at most `concurrency` at a time; one failing feed does not stop the others. */
-export async function scrapeAll(input: { asOf: string; feedsUrl: string; pairs: { source: string; game: string }[]; concurrency?: number }): Promise<ScrapeProgress> {
+/**
+ * Every (source, game) feed as child workflows, at most `concurrency` at a time; one failing feed
+ * does not stop the others. Without asOf (a scheduled run) the day is the workflow's own start
+ * time, which Temporal keeps deterministic on replay.
+ */
+export async function scrapeAll(input: { asOf?: string; feedsUrl: string; pairs: { source: string; game: string }[]; concurrency?: number }): Promise<ScrapeProgress> {
+  const asOf = input.asOf ?? new Date(workflowInfo().startTime).toISOString().slice(0, 10);
   const progress: ScrapeProgress = { total: input.pairs.length, done: 0, failed: 0, running: [], results: [], failures: [] };
   setHandler(progressQuery, () => progress);
   const queue = [...input.pairs];
@@ -37,7 +46,7 @@ export async function scrapeAll(input: { asOf: string; feedsUrl: string; pairs: 
       progress.running.push(name);
       try {
         const result = await executeChild(ingestSource, {
-          args: [{ source: next.source, game: next.game, asOf: input.asOf, feedsUrl: input.feedsUrl }],
+          args: [{ source: next.source, game: next.game, asOf, feedsUrl: input.feedsUrl }],
           workflowId: `${parent}/${name}`,
         });
         progress.results.push(result);
