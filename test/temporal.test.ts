@@ -7,6 +7,9 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
+import protoPackage from '@temporalio/proto';
+
+const proto = protoPackage.temporal;
 import { repoRoot } from '../api/core/paths.js';
 import { TASK_QUEUE, workflowIds } from '../workflows/ids.js';
 import { startTemporal, type TemporalServer } from '../workflows/temporalServer.js';
@@ -28,6 +31,20 @@ let workerConnection: NativeConnection;
 let running: Promise<void>;
 let client: Client;
 let feeds: FeedServer;
+
+// HOLO_RECORD_HISTORIES=1 rewrites test/fixtures/histories from this run (after a deliberate,
+// patched() workflow change); normally the recorded files are only replayed.
+async function record(name: string, workflowId: string): Promise<void> {
+  if (!process.env.HOLO_RECORD_HISTORIES) return;
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  const dir = path.join(repoRoot, 'test', 'fixtures', 'histories');
+  fs.mkdirSync(dir, { recursive: true });
+  // Binary protobuf: the JSON form goes through a second protobufjs copy in the SDK's tree.
+  fs.writeFileSync(path.join(dir, `${name}.history.bin`), proto.api.history.v1.History.encode(history).finish());
+  const indexFile = path.join(dir, 'index.json');
+  const index = fs.existsSync(indexFile) ? JSON.parse(fs.readFileSync(indexFile, 'utf8')) : {};
+  fs.writeFileSync(indexFile, JSON.stringify({ ...index, [`${name}.history.bin`]: workflowId }, null, 2) + '\n');
+}
 
 before(async () => {
   stack = await startStack({ demo: 'small' });
@@ -54,11 +71,9 @@ after(async () => {
 
 describe('fxRates workflow', () => {
   it('loads the ECB reference rates through an activity', async () => {
-    const result = await client.workflow.execute(fxRates, {
-      args: [{ location: ecbFile, batchId: 'ecb-test-90d' }],
-      taskQueue: TASK_QUEUE,
-      workflowId: workflowIds.fxRates(`test-${Date.now()}`),
-    });
+    const workflowId = workflowIds.fxRates(`test-${Date.now()}`);
+    const result = await client.workflow.execute(fxRates, { args: [{ location: ecbFile, batchId: 'ecb-test-90d' }], taskQueue: TASK_QUEUE, workflowId });
+    await record('fxRates', workflowId);
     assert.equal(result.rejected, 0);
     assert.equal(result.days.length, 61);
     const [row] = await chRows<{ n: string }>(stack.stores.ch.client, `SELECT toString(count()) AS n FROM holo.fx_rates FINAL WHERE source = 'ecb'`);
@@ -92,6 +107,8 @@ describe('scrapeAll workflow', () => {
       workflowId: `${workflowIds.scrapeAll(asOf)}/${Date.now()}`,
     });
     const result = await handle.result();
+    await record('scrapeAll', handle.workflowId);
+    await record('ingestSource', `${handle.workflowId}/pokemontcg/pokemon`);
     assert.equal(result.failed, 0, JSON.stringify(result.failures));
     assert.equal(result.done, pairs.length);
     const progress = await handle.query(progressQuery);
@@ -154,5 +171,49 @@ describe('schedules', () => {
       n = Number((await chRows<{ n: string }>(stack.stores.ch.client, `SELECT toString(count()) AS n FROM holo.fx_rates WHERE source = 'ecb' AND day >= today() - 7`))[0]!.n);
     }
     assert.ok(n > 0, `rates of the days before ${day} were loaded by the scheduled run`);
+  });
+});
+
+describe('worker loss and replay', () => {
+  it('finishes a run whose worker died mid-activity, with no row lost or doubled', async () => {
+    const reference = Number((await chRows<{ n: string }>(stack.stores.ch.client, `SELECT toString(count()) AS n FROM holo.price_points WHERE as_of = '2030-01-15'`))[0]!.n);
+    assert.ok(reference > 0, 'the clean scrape above is the reference');
+    const asOf = '2030-02-01';
+    // A second worker on the same queue, which will die while it holds an activity.
+    const doomed = await createIngestWorker(temporal.address, 'default', { ch: stack.stores.ch.client, pool: stack.stores.pg.pool, redis: stack.stores.redis, redisPrefix: stack.config.redisPrefix }, { shutdownGraceTime: '1 ms' });
+    worker.shutdown();
+    await running;
+    const doomedRun = doomed.worker.run();
+    const handle = await client.workflow.start(scrapeAll, { args: [{ asOf, feedsUrl: feeds.url, pairs: feedPairs(), concurrency: 2 }], taskQueue: TASK_QUEUE, workflowId: `kill-${Date.now()}` });
+    // Kill it as soon as it is working on a feed.
+    for (let i = 0; i < 200; i++) {
+      const d = await client.workflowService.describeWorkflowExecution({ namespace: 'default', execution: { workflowId: `${handle.workflowId}/pokemontcg/pokemon` } }).catch(() => null);
+      if ((d?.pendingActivities?.length ?? 0) > 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    doomed.worker.shutdown();
+    await doomedRun.catch(() => undefined);
+    await doomed.connection.close();
+    ({ worker, connection: workerConnection } = await createIngestWorker(temporal.address, 'default', { ch: stack.stores.ch.client, pool: stack.stores.pg.pool, redis: stack.stores.redis, redisPrefix: stack.config.redisPrefix }));
+    running = worker.run();
+    const result = await handle.result();
+    assert.equal(result.failed, 0, JSON.stringify(result.failures));
+    const n = Number((await chRows<{ n: string }>(stack.stores.ch.client, `SELECT toString(count()) AS n FROM holo.price_points WHERE as_of = {d:Date}`, { d: asOf }))[0]!.n);
+    assert.equal(n, reference);
+  });
+
+  it('replays recorded histories deterministically', async () => {
+    const { Worker } = await import('@temporalio/worker');
+    const { createRequire } = await import('node:module');
+    const workflowsPath = createRequire(import.meta.url).resolve('../workflows/workflows.js');
+    const dir = path.join(repoRoot, 'test', 'fixtures', 'histories');
+    const files = fs.readdirSync(dir).filter((f) => f.endsWith('.history.bin'));
+    assert.deepEqual(files.sort(), ['fxRates.history.bin', 'ingestSource.history.bin', 'scrapeAll.history.bin']);
+    for (const f of files) {
+      const history = proto.api.history.v1.History.decode(fs.readFileSync(path.join(dir, f)));
+      assert.ok((history.events?.length ?? 0) > 5, f);
+      const ids = JSON.parse(fs.readFileSync(path.join(dir, 'index.json'), 'utf8')) as Record<string, string>;
+      await Worker.runReplayHistory({ workflowsPath }, history, ids[f]);
+    }
   });
 });

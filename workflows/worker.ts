@@ -6,7 +6,12 @@ import { TASK_QUEUE } from './ids.js';
 
 const require = createRequire(import.meta.url);
 
-export async function createIngestWorker(address: string, namespace: string, deps: ActivityDeps): Promise<{ worker: Worker; connection: NativeConnection }> {
+export async function createIngestWorker(
+  address: string,
+  namespace: string,
+  deps: ActivityDeps,
+  opts: { shutdownGraceTime?: string } = {},
+): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = await NativeConnection.connect({ address });
   const worker = await Worker.create({
     connection,
@@ -15,6 +20,7 @@ export async function createIngestWorker(address: string, namespace: string, dep
     workflowsPath: require.resolve('./workflows.js'),
     activities: createActivities(deps),
     maxConcurrentActivityTaskExecutions: 4,
+    shutdownGraceTime: (opts.shutdownGraceTime ?? '10 seconds') as '10 seconds',
   });
   return { worker, connection };
 }

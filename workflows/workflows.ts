@@ -5,9 +5,10 @@ import type { IngestInput, IngestSummary } from '../ingest/ingestFeed.js';
 
 const retry = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 };
 
+// A worker that dies mid-activity stops heartbeating; 20 s later the attempt is retried elsewhere.
 const { loadEcbRates, ingestPriceFeed } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '60 seconds',
+  heartbeatTimeout: '20 seconds',
   retry,
 });
 
