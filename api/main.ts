@@ -6,6 +6,7 @@ import { migrateClickHouse, migratePostgres } from './core/migrate.js';
 import { openStores } from './core/stores/index.js';
 import { buildDeps, startServer } from './server.js';
 import { loadDemoDataIfEmpty } from '../ingest/demo/index.js';
+import { startIngestion, type Ingestion } from '../workflows/ingestion.js';
 
 let config;
 try {
@@ -31,6 +32,19 @@ try {
 }
 const deps = await buildDeps(config, stores, log);
 const server = await startServer(deps, config.port, config.host);
+// With embedded chDB the worker must live here; with a ClickHouse server it runs as its own
+// service (workflows/main.ts) unless HOLO_INGEST=on asks for it here too.
+let ingestion: Ingestion | null = null;
+if (config.ingest === 'on' || (config.ingest === 'auto' && !config.clickhouseUrl)) {
+  try {
+    ingestion = await startIngestion(config, stores, log);
+  } catch (err) {
+    log.error('ingestion failed to start (the API keeps serving; set HOLO_INGEST=off to run without it)', errorFields(err));
+    await server.close();
+    await stores.close();
+    process.exit(1);
+  }
+}
 const base = server.url;
 process.stdout.write(
   [
@@ -42,6 +56,13 @@ process.stdout.write(
     `  Stats          ${base}/api/v2/stats`,
     `  Health         ${base}/api/health`,
     `  OpenAPI        ${base}/openapi.json`,
+    ...(ingestion
+      ? [
+          `  Temporal UI    ${ingestion.temporal.uiUrl ?? `(external cluster ${ingestion.temporal.address})`}`,
+          `  Market feeds   ${ingestion.feedsUrl}/feeds/pokemontcg/pokemon/${new Date().toISOString().slice(0, 10)}.json`,
+          `  Operators      npm run ingest -- status | run | schedules | pause | resume | backfill`,
+        ]
+      : ['  Ingestion      off (HOLO_INGEST=off)']),
     '',
   ].join('\n') + '\n',
 );
@@ -51,6 +72,7 @@ async function shutdown(signal: string) {
   shuttingDown = true;
   log.info('shutting down', { signal });
   await server.close();
+  await ingestion?.stop().catch(() => undefined);
   await stores.close();
   process.exit(0);
 }

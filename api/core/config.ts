@@ -34,6 +34,16 @@ const envSchema = z.object({
   TEMPORAL_ADDRESS: z.string().regex(/^[A-Za-z0-9.-]+:\d+$/).optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   HOLO_TEMPORAL_BIN: z.string().min(1).optional(),
+  // Embedded mode: the dev server's ports, and the local market feed server's.
+  HOLO_TEMPORAL_PORT: z.coerce.number().int().min(1024).max(65535).default(7233),
+  HOLO_TEMPORAL_UI_PORT: z.coerce.number().int().min(1024).max(65535).default(8233),
+  HOLO_FEEDS_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
+  // Where price feeds are read from; unset: the local market feed server.
+  HOLO_FEEDS_URL: z.url().optional(),
+  // Ingestion (Temporal, the worker, schedules) inside the API process: auto = when ClickHouse is
+  // the embedded chDB, which only this process can open; on = always; off = never. Off by default
+  // for now: a full-catalogue scrape in the API process starves its event loop (see README).
+  HOLO_INGEST: z.enum(['auto', 'on', 'off']).default('off'),
   // Namespace of every Redis key and channel, so several installations can share one Redis.
   HOLO_REDIS_PREFIX: z.string().regex(/^[a-z0-9_-]{1,32}$/).default('holo'),
 });
@@ -57,6 +67,11 @@ export type Config = {
   temporalAddress: string | undefined;
   temporalNamespace: string;
   temporalBin: string | undefined;
+  temporalPort: number;
+  temporalUiPort: number;
+  feedsPort: number;
+  feedsUrl: string | undefined;
+  ingest: 'auto' | 'on' | 'off';
 };
 
 export class ConfigError extends Error {}
@@ -89,5 +104,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalAddress: e.TEMPORAL_ADDRESS,
     temporalNamespace: e.TEMPORAL_NAMESPACE,
     temporalBin: e.HOLO_TEMPORAL_BIN,
+    temporalPort: e.HOLO_TEMPORAL_PORT,
+    temporalUiPort: e.HOLO_TEMPORAL_UI_PORT,
+    feedsPort: e.HOLO_FEEDS_PORT,
+    feedsUrl: e.HOLO_FEEDS_URL?.replace(/\/$/, ''),
+    ingest: e.HOLO_INGEST,
   };
 }

@@ -61,6 +61,8 @@ export async function mapToVariants(pool: pg.Pool, rows: SourceRow[]): Promise<{
       [cardIds],
     )
   ).rows;
+  const variantsByCard = new Map<number, VariantRow[]>();
+  for (const v of variants) variantsByCard.set(v.card_id, [...(variantsByCard.get(v.card_id) ?? []), v]);
   const refIndex = new Map<string, RefHit[]>();
   for (const h of hits) {
     const key = `${h.ref_kind}:${h.ref_value}`;
@@ -80,7 +82,7 @@ export async function mapToVariants(pool: pg.Pool, rows: SourceRow[]): Promise<{
       continue;
     }
     const printings = new Set(refs.map((h) => h.printing_id).filter((p): p is number => p !== null));
-    const candidates = variants.filter((v) => v.card_id === refs[0]!.card_id && (printings.size === 0 || printings.has(v.printing_id)));
+    const candidates = (variantsByCard.get(refs[0]!.card_id) ?? []).filter((v) => printings.size === 0 || printings.has(v.printing_id));
     const chosen = chooseVariant(candidates, r.finish, r.printRun);
     if (!chosen) {
       rejected.push({ ref: `${r.ref.kind}:${r.ref.value}`, reason: `card has no ${r.printRun ?? ''} ${r.finish ?? 'default'} variant`.replace(/\s+/g, ' ') });
