@@ -4,5 +4,5 @@ SELECT variant_id, region, source, price_type, grading_company, grade,
        toString(argMax(p.amount, p.as_of)) AS amount,
        toString(max(p.as_of)) AS as_of
 FROM holo.price_latest AS p
-WHERE (empty({card_ids:Array(UInt32)}) OR has({card_ids:Array(UInt32)}, card_id))
+WHERE (empty({card_ids:Array(UInt32)}) OR card_id IN {card_ids:Array(UInt32)})
 GROUP BY variant_id, region, source, price_type, grading_company, grade

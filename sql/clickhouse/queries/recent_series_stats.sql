@@ -9,7 +9,7 @@ FROM
   SELECT variant_id, region, source, price_type, grading_company, grade, amount,
          median(toFloat64(amount)) OVER (PARTITION BY variant_id, region, source, price_type, grading_company, grade) AS med_all
   FROM holo.price_points FINAL
-  WHERE has({card_ids:Array(UInt32)}, card_id)
+  WHERE card_id IN {card_ids:Array(UInt32)}
     AND as_of < {as_of:Date} AND as_of >= {as_of:Date} - {window_days:UInt32}
     AND NOT is_outlier
 )
