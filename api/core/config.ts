@@ -41,9 +41,8 @@ const envSchema = z.object({
   // Where price feeds are read from; unset: the local market feed server.
   HOLO_FEEDS_URL: z.url().optional(),
   // Ingestion (Temporal, the worker, schedules) inside the API process: auto = when ClickHouse is
-  // the embedded chDB, which only this process can open; on = always; off = never. Off by default
-  // for now: a full-catalogue scrape in the API process starves its event loop (see README).
-  HOLO_INGEST: z.enum(['auto', 'on', 'off']).default('off'),
+  // the embedded chDB, which only this process can open; on = always; off = never.
+  HOLO_INGEST: z.enum(['auto', 'on', 'off']).default('auto'),
   // Namespace of every Redis key and channel, so several installations can share one Redis.
   HOLO_REDIS_PREFIX: z.string().regex(/^[a-z0-9_-]{1,32}$/).default('holo'),
 });
