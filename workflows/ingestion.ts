@@ -44,12 +44,15 @@ export async function startIngestion(config: Config, stores: Stores, log: Logger
     temporal,
     feedsUrl,
     stop: async () => {
-      worker.shutdown();
-      await running;
-      await connection.close();
-      await client.connection.close();
-      await temporal.stop();
-      await feedServer?.close();
+      try {
+        worker.shutdown();
+        await running;
+        await connection.close();
+        await client.connection.close();
+      } finally {
+        await temporal.stop();
+        await feedServer?.close();
+      }
     },
   };
 }

@@ -72,6 +72,9 @@ export async function startTemporal(config: Config, log: Logger, opts: { port?: 
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   child.stderr!.on('data', (d) => log.debug('temporal', { line: String(d).trim() }));
+  // The dev server never outlives the process that started it, however that process ends.
+  const killOnExit = () => child.kill('SIGTERM');
+  process.once('exit', killOnExit);
   await waitForPort(port, child, 60_000);
   log.info('temporal: dev server', { address: `127.0.0.1:${port}`, ui: `http://127.0.0.1:${uiPort}` });
   return {
@@ -79,6 +82,7 @@ export async function startTemporal(config: Config, log: Logger, opts: { port?: 
     uiUrl: `http://127.0.0.1:${uiPort}`,
     kind: 'dev-server',
     stop: async () => {
+      process.off('exit', killOnExit);
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
