@@ -9,6 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Config } from '../api/core/config.js';
 import type { Logger } from '../api/core/log.js';
+import { freePort } from '../api/core/ports.js';
 
 const TEMPORAL_CLI = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
 
@@ -27,17 +28,6 @@ export async function ensureTemporalCli(config: Config, log: Logger): Promise<st
   fs.mkdirSync(cacheBinDir(), { recursive: true });
   await promisify(execFile)('go', ['install', TEMPORAL_CLI], { env: { ...process.env, GOBIN: cacheBinDir() }, maxBuffer: 64 * 1024 * 1024 });
   return bin;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForPort(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {

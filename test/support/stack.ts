@@ -3,7 +3,6 @@
 // small demo catalogue with 365 days of history, and the API on a free port.
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -14,6 +13,7 @@ import { openStores, type Stores } from '../../api/core/stores/index.js';
 import { buildDeps, startServer, type RunningServer } from '../../api/server.js';
 import { loadDemoDataIfEmpty } from '../../ingest/demo/index.js';
 import { repoRoot } from '../../api/core/paths.js';
+import { freePort } from '../../api/core/ports.js';
 
 export type Stack = {
   config: Config;
@@ -25,17 +25,6 @@ export type Stack = {
   json<T = any>(pathAndQuery: string): Promise<{ status: number; body: T; headers: Headers }>;
   close(): Promise<void>;
 };
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function freshDatabase(serverUrl: string): Promise<string> {
   const name = `holo_test_${crypto.randomBytes(5).toString('hex')}`;
