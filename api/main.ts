@@ -39,7 +39,7 @@ if (config.ingest === 'on' || (config.ingest === 'auto' && !config.clickhouseUrl
   try {
     ingestion = await startIngestion(config, stores, log);
   } catch (err) {
-    log.error('ingestion failed to start (the API keeps serving; set HOLO_INGEST=off to run without it)', errorFields(err));
+    log.error('ingestion failed to start; set HOLO_INGEST=off to run the API without it', errorFields(err));
     await server.close();
     await stores.close();
     process.exit(1);

@@ -15,18 +15,12 @@ import { ImageStore } from './images/store.js';
 export type RunningServer = { url: string; port: number; deps: AppDeps; close(): Promise<void> };
 
 export async function buildDeps(config: Config, stores: Stores, log: Logger): Promise<AppDeps> {
-  let chClosed = false;
-  const closeCh = stores.ch.close;
-  stores.ch.close = async () => {
-    chClosed = true;
-    await closeCh();
-  };
   return {
     config,
     log,
     stores,
     db: createDb(stores.pg.pool),
-    analytics: createAnalytics(stores.ch.client, { readonly: stores.ch.kind === 'external', isClosed: () => chClosed }),
+    analytics: createAnalytics(stores.ch.client, { readonly: stores.ch.kind === 'external', isClosed: stores.ch.closed }),
     cache: await createCache(stores.redis, config.redisPrefix),
     images: new ImageStore(path.join(config.dataDir, 'images')),
     counters: { total: 0, inFlight: 0, byStatus: {}, startedAt: Date.now() },

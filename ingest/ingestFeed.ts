@@ -5,16 +5,15 @@
 // while a corrected feed for the same day is a new batch whose rows replace the old ones.
 import crypto from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
-import type pg from 'pg';
-import type { RedisStore } from '../api/core/stores/redis.js';
 import { fetchFeed } from './fetchFeed.js';
-import { loadPricePoints } from './load/pricePoints.js';
+import { loadPricePoints, type LoadTargets } from './load/pricePoints.js';
 import { mapToVariants } from './normalise/mapVariants.js';
 import { flagOutliers } from './normalise/outliers.js';
 import { PRICE_FEEDS } from './sources/registry.js';
 import type { RejectedRow } from './sources/types.js';
 
-export type IngestDeps = { ch: ClickHouseClient; pool: pg.Pool; redis: RedisStore; redisPrefix: string };
+/** The stores an ingestion writes to: the same targets as the price loader. */
+export type IngestDeps = LoadTargets;
 export type IngestInput = { source: string; game: string; asOf: string; feedsUrl: string };
 export type IngestSummary = {
   batchId: string;

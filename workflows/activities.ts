@@ -1,16 +1,13 @@
 // Activities: all I/O of the workflows, built from injected dependencies and calling ingest/.
 import { heartbeat } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { ClickHouseClient } from '@clickhouse/client';
-import type pg from 'pg';
-import type { RedisStore } from '../api/core/stores/redis.js';
 import { fetchFeed } from '../ingest/fetchFeed.js';
-import { ingestFeed, UnknownFeedError, type IngestInput, type IngestSummary } from '../ingest/ingestFeed.js';
+import { ingestFeed, UnknownFeedError, type IngestDeps, type IngestInput, type IngestSummary } from '../ingest/ingestFeed.js';
 import { loadFxRates } from '../ingest/load/fxRates.js';
 import { parseEcbRates } from '../ingest/sources/ecbRates.js';
 import { FeedFormatError } from '../ingest/sources/types.js';
 
-export type ActivityDeps = { ch: ClickHouseClient; pool: pg.Pool; redis: RedisStore; redisPrefix: string };
+export type ActivityDeps = IngestDeps;
 
 export type FxRatesResult = { fetched: number; loaded: number; rejected: number; days: string[] };
 

@@ -13,6 +13,8 @@ export type ClickHouseStore = {
   kind: 'external' | 'embedded';
   database: string;
   cluster: string | undefined;
+  /** True once close() was called: reads then fail fast as unavailable. */
+  closed(): boolean;
   close(): Promise<void>;
 };
 
@@ -50,6 +52,7 @@ export async function openClickHouse(config: Config, log: Logger): Promise<Click
     kind,
     database: CLICKHOUSE_DATABASE,
     cluster: config.clickhouseCluster,
+    closed: () => closed,
     close: async () => {
       if (closed) return;
       closed = true;
