@@ -1,5 +1,6 @@
 // First start on an empty data directory: import the real catalogues and generate demo history.
 // The marker is written last, so an interrupted load is simply redone (every step is idempotent).
+import type pg from 'pg';
 import type { Config } from '../../api/core/config.js';
 import type { Logger } from '../../api/core/log.js';
 import type { Stores } from '../../api/core/stores/index.js';
@@ -10,10 +11,29 @@ import { generateDemoHistory } from './priceHistory.js';
 
 const MARKER = 'demo_loaded_at';
 
+/** How many cards the demo's auction feed watches: the most valuable ones, by raw USD price. */
+export const DEMO_WATCHED_CARDS = 300;
+
+/** Seeds an empty watchlist; a list someone already keeps is left alone. */
+async function seedAuctionWatchlist(pool: pg.Pool): Promise<void> {
+  await pool.query(
+    `INSERT INTO auction_watchlist (card_id, reason)
+     SELECT p.card_id, 'demo: most valuable raw USD price' FROM variant_prices_latest l
+     JOIN variants v ON v.id = l.variant_id JOIN printings p ON p.id = v.printing_id
+     WHERE l.currency = 'USD' AND l.grading_company = 'raw' AND NOT EXISTS (SELECT 1 FROM auction_watchlist)
+     GROUP BY p.card_id ORDER BY max(l.amount) DESC, p.card_id LIMIT $1
+     ON CONFLICT (card_id) DO NOTHING`,
+    [DEMO_WATCHED_CARDS],
+  );
+}
+
 export async function loadDemoDataIfEmpty(config: Config, stores: Stores, log: Logger, today = new Date()): Promise<boolean> {
   if (config.demo === 'none') return false;
   const done = await stores.pg.pool.query('SELECT value FROM service_state WHERE key = $1', [MARKER]);
-  if (done.rowCount) return false;
+  if (done.rowCount) {
+    await seedAuctionWatchlist(stores.pg.pool); // data directories from before the watchlist existed
+    return false;
+  }
   const started = Date.now();
   log.info('demo data: loading (first start on this data directory)', { scope: config.demo, days: config.demoHistoryDays });
   await importCatalogues(stores.pg.pool, config.sharedDataDir, config.demo, log);
@@ -29,6 +49,7 @@ export async function loadDemoDataIfEmpty(config: Config, stores: Stores, log: L
   const latest = await refreshLatestPrices(stores.ch.client, stores.pg.pool);
   log.info('demo data: latest prices materialised', { series: latest, seconds: (Date.now() - started) / 1000 });
   await announcePricesLanded(stores.redis, config.redisPrefix);
+  await seedAuctionWatchlist(stores.pg.pool);
   await stores.pg.pool.query(
     `INSERT INTO service_state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
     [MARKER, new Date().toISOString()],

@@ -5,6 +5,9 @@
 //   GET /feeds/tcgplayer/<game>/<day>.json      TCGplayer pricing results for the game's product ids
 //   GET /feeds/scryfall/mtg/<day>.json          Scryfall card objects with prices
 //   GET /feeds/ecb/fx/<day>.xml                 ECB euro reference rates, 90 days ending <day>
+//   GET /feeds/cardmarket/<game>/<day>.json     Cardmarket price guide for the game's Cardmarket product ids
+//   GET /feeds/pricecharting/<game>/<day>.csv   PriceCharting price guide of the game's graded-worthy cards
+//   GET /feeds/ebay/<game>/<day>/<card>.json    eBay completed items of one card (pokemontcg.io id)
 // Responses carry an ETag, and If-None-Match answers 304.
 import crypto from 'node:crypto';
 import http from 'node:http';
@@ -75,7 +78,7 @@ async function tcgplayerFeed(pool: pg.Pool, game: string, day: string): Promise<
       [game],
     )
   ).rows;
-  const SUB: Record<string, string> = { normal: 'Normal', 'rainbow-foil': 'Rainbow Foil', 'cold-foil': 'Cold Foil', 'gold-cold-foil': 'Cold Foil', foil: 'Foil' };
+  const SUB: Record<string, string> = { normal: 'Normal', 'rainbow-foil': 'Rainbow Foil', 'cold-foil': 'Cold Foil', 'gold-cold-foil': 'Gold Cold Foil', foil: 'Foil' };
   const seen = new Set<string>();
   const results = [];
   for (const r of rows) {
@@ -117,6 +120,104 @@ async function scryfallFeed(pool: pg.Pool, day: string): Promise<string> {
   return JSON.stringify(out);
 }
 
+async function cardmarketFeed(pool: pg.Pool, game: string, day: string): Promise<string> {
+  const products = (
+    await pool.query<{ ref_value: string; rarity: string | null; finishes: string[] }>(
+      `SELECT r.ref_value, c.rarity, array_agg(DISTINCT v.finish) AS finishes
+       FROM cross_refs r JOIN cards c ON c.id = r.card_id JOIN games g ON g.id = c.game_id
+       JOIN printings p ON p.card_id = c.id JOIN variants v ON v.printing_id = p.id
+       WHERE g.slug = $1 AND r.ref_key = 'eu_marketplace_product_id' GROUP BY r.ref_value, c.rarity ORDER BY r.ref_value::bigint`,
+      [game],
+    )
+  ).rows;
+  const priceGuides = products.map((p) => {
+    const base = basePrice(p.ref_value, p.rarity) * 0.92;
+    const eur = (field: string, factor: number) => quote(p.ref_value, field, 'cardmarket', base, day, factor);
+    const foil = p.finishes.some((f) => f !== 'normal');
+    // A foil-only product has no non-foil sales: the guide leaves those fields null.
+    const plain = (field: string, factor: number) => (p.finishes.includes('normal') ? eur(field, factor) : null);
+    const foilEur = (field: string, factor: number) => (foil ? eur(`${field}-foil`, 2.1 * factor) : null);
+    return {
+      idProduct: Number(p.ref_value), idCategory: 1,
+      avg: plain('avg', 1.02), low: plain('low', 0.7), trend: plain('trend', 1), avg1: plain('avg1', 1), avg7: plain('avg7', 1), avg30: plain('avg30', 1),
+      'avg-foil': foilEur('avg', 1.02), 'low-foil': foilEur('low', 0.7), 'trend-foil': foil ? foilEur('trend', 1) : 0,
+      'avg1-foil': foilEur('avg1', 1), 'avg7-foil': foilEur('avg7', 1), 'avg30-foil': foilEur('avg30', 1),
+    };
+  });
+  return JSON.stringify({ version: 1, createdAt: `${day}T02:44:49+0100`, priceGuides });
+}
+
+// Graded guides track the cards worth slabbing: the same rule as the demo history (base >= $8).
+async function gradedWorthyCards(pool: pg.Pool, game: string) {
+  const rows = (
+    await pool.query<{ ext: string; name: string; number: string; rarity: string | null; set_name: string; print_runs: string[] }>(
+      `SELECT c.external_key AS ext, c.name, c.collector_number AS number, c.rarity, s.name AS set_name, array_agg(DISTINCT p.print_run) AS print_runs
+       FROM cards c JOIN games g ON g.id = c.game_id JOIN sets s ON s.id = c.set_id JOIN printings p ON p.card_id = c.id
+       WHERE g.slug = $1 GROUP BY c.id, s.name ORDER BY c.id`,
+      [game],
+    )
+  ).rows;
+  return rows.filter((r) => basePrice(r.ext, r.rarity) >= 8);
+}
+
+const csvCell = (v: string) => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
+const usd = (n: number) => `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+async function priceChartingFeed(pool: pg.Pool, game: string, day: string): Promise<string> {
+  const header =
+    'id,console-name,product-name,loose-price,cib-price,new-price,graded-price,box-only-price,manual-only-price,bgs-10-price,condition-17-price,condition-18-price,gamestop-price,gamestop-trade-price,retail-loose-buy,retail-loose-sell,retail-cib-buy,retail-cib-sell,retail-new-buy,retail-new-sell,upc,sales-volume,genre,tcg-id,asin,epid,release-date';
+  const lines = [header];
+  const gameName = game === 'pokemon' ? 'Pokemon' : game;
+  for (const card of await gradedWorthyCards(pool, game)) {
+    for (const run of card.print_runs.filter((r) => r === 'unlimited' || r === '1st-edition')) {
+      const product = `${card.ext}|${run}`;
+      const base = basePrice(card.ext, card.rarity) * (run === '1st-edition' ? 6 : 1);
+      const q = (series: string, factor: number) => usd(quote(product, series, 'pricecharting', base, day, factor));
+      // PriceCharting ids are its own; the feed derives stable ones from the card.
+      const id = 1_000_000 + Math.floor(unit(product) * 8_999_999);
+      const name = `${card.name}${run === '1st-edition' ? ' [1st Edition]' : ''} #${card.number}`;
+      lines.push(
+        [String(id), `${gameName} ${card.set_name}`, name, q('loose', 1), q('g7', 1.6), q('g8', 2.2), q('g9', 3.5), q('g95', 5.5), q('psa10', 12), q('bgs10', 20), q('c17', 8), q('c18', 10),
+          '', '', '', '', '', '', '', '', '', String(Math.floor(unit(`${product}|vol`) * 400)), 'Pokemon Card', '', '', '', '']
+          .map(csvCell)
+          .join(','),
+      );
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+const GRADES = [
+  { label: 'PSA 10 GEM MINT', factor: 12 }, { label: 'PSA 9', factor: 3.5 }, { label: 'BGS 9.5 Gem Mint', factor: 5.5 },
+  { label: 'CGC 9', factor: 3 }, { label: 'NM', factor: 1 }, { label: 'Near Mint', factor: 1 },
+];
+
+async function ebayCompletedFeed(pool: pg.Pool, game: string, day: string, cardRef: string): Promise<string | null> {
+  const card = (
+    await pool.query<{ ext: string; name: string; number: string; rarity: string | null; set_name: string }>(
+      `SELECT c.external_key AS ext, c.name, c.collector_number AS number, c.rarity, s.name AS set_name
+       FROM cards c JOIN games g ON g.id = c.game_id JOIN sets s ON s.id = c.set_id WHERE g.slug = $1 AND c.external_key = $2`,
+      [game, `pokemontcg:${cardRef}`],
+    )
+  ).rows[0];
+  if (!card) return null;
+  const base = basePrice(card.ext, card.rarity);
+  const sales = Math.floor(unit(`${card.ext}|${day}|sales`) * 5); // 0-4 listings ended that day
+  const item = Array.from({ length: sales }, (_, i) => {
+    const grade = GRADES[Math.floor(unit(`${card.ext}|${day}|${i}|grade`) * GRADES.length)]!;
+    const sold = unit(`${card.ext}|${day}|${i}|sold`) < 0.8;
+    const id = String(100_000_000_000 + Math.floor(unit(`${card.ext}|${day}|${i}`) * 899_999_999_999));
+    const ended = new Date(Date.parse(`${day}T00:00:00Z`) + Math.floor(unit(`${id}|t`) * 86_399) * 1000).toISOString();
+    return {
+      itemId: [id],
+      title: [`${card.name} ${card.number} ${card.set_name} ${grade.label}`],
+      sellingStatus: [{ currentPrice: [{ '@currencyId': 'USD', __value__: quote(card.ext, `ebay|${i}`, 'ebay', base, day, grade.factor).toFixed(2) }], sellingState: [sold ? 'EndedWithSales' : 'EndedWithoutSales'] }],
+      listingInfo: [{ endTime: [ended] }],
+    };
+  });
+  return JSON.stringify({ findCompletedItemsResponse: [{ ack: ['Success'], version: ['1.13.0'], timestamp: [`${day}T23:59:59.000Z`], searchResult: [{ '@count': String(item.length), item }] }] });
+}
+
 function ecbFeed(day: string): string {
   const end = Date.parse(`${day}T00:00:00Z`);
   const cubes: string[] = [];
@@ -138,17 +239,20 @@ export type FeedServer = { url: string; close(): Promise<void> };
 
 export async function startFeedServer(pool: pg.Pool, port = 0): Promise<FeedServer> {
   const server = http.createServer(async (req, res) => {
-    const m = /^\/feeds\/([a-z]+)\/([a-z-]+)\/(\d{4}-\d{2}-\d{2})\.(json|xml)$/.exec(req.url ?? '');
+    const m = /^\/feeds\/([a-z]+)\/([a-z-]+)\/(\d{4}-\d{2}-\d{2})(?:\/([A-Za-z0-9_.%-]+))?\.(json|xml|csv)$/.exec(req.url ?? '');
     if (!m || Number.isNaN(Date.parse(m[3]!))) {
       res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"detail":"no such feed"}');
       return;
     }
-    const [, source, game, day] = m;
+    const [, source, game, day, item, ext] = m;
     try {
       const body =
-        source === 'pokemontcg' && game === 'pokemon' ? await pokemontcgFeed(pool, day!)
+        item !== undefined ? (source === 'ebay' && ext === 'json' ? await ebayCompletedFeed(pool, game!, day!, decodeURIComponent(item)) : null)
+        : source === 'pokemontcg' && game === 'pokemon' ? await pokemontcgFeed(pool, day!)
         : source === 'tcgplayer' ? await tcgplayerFeed(pool, game!, day!)
         : source === 'scryfall' && game === 'mtg' ? await scryfallFeed(pool, day!)
+        : source === 'cardmarket' && ext === 'json' ? await cardmarketFeed(pool, game!, day!)
+        : source === 'pricecharting' && ext === 'csv' ? await priceChartingFeed(pool, game!, day!)
         : source === 'ecb' && game === 'fx' ? ecbFeed(day!)
         : null;
       if (body === null) {
@@ -160,7 +264,7 @@ export async function startFeedServer(pool: pg.Pool, port = 0): Promise<FeedServ
         res.writeHead(304, { ETag: etag }).end();
         return;
       }
-      res.writeHead(200, { 'Content-Type': m[4] === 'xml' ? 'application/xml' : 'application/json', ETag: etag }).end(body);
+      res.writeHead(200, { 'Content-Type': ext === 'xml' ? 'application/xml' : ext === 'csv' ? 'text/csv' : 'application/json', ETag: etag }).end(body);
     } catch (err) {
       res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ detail: (err as Error).message }));
     }

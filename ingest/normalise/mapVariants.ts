@@ -29,6 +29,45 @@ export function chooseVariant(candidates: VariantRow[], finish: string | null, p
   return null;
 }
 
+/**
+ * Links references no cross_ref knows yet by the rows' hints (game, set name, collector number):
+ * a unique match is stored as a cross reference, printing-agnostic, and used from then on.
+ */
+async function linkByHint(pool: pg.Pool, rows: SourceRow[], known: Set<string>): Promise<RefHit[]> {
+  const wanted = new Map<string, { kind: string; value: string; game: string; set: string; number: string }>();
+  for (const r of rows) {
+    const key = `${r.ref.kind}:${r.ref.value}`;
+    if (r.hint && !known.has(key) && !wanted.has(key)) wanted.set(key, { kind: r.ref.kind, value: r.ref.value, ...r.hint });
+  }
+  if (wanted.size === 0) return [];
+  const list = [...wanted.values()];
+  const matches = (
+    await pool.query<{ i: number; card_id: number }>(
+      `SELECT w.i, c.id AS card_id
+       FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS w (game, set_name, number, i)
+       JOIN games g ON g.slug = w.game
+       JOIN sets s ON s.game_id = g.id AND lower(s.name) = lower(w.set_name)
+       JOIN cards c ON c.set_id = s.id AND lower(c.collector_number) = lower(w.number)`,
+      [list.map((w) => w.game), list.map((w) => w.set), list.map((w) => w.number)],
+    )
+  ).rows;
+  const byWanted = new Map<number, number[]>();
+  for (const m of matches) byWanted.set(Number(m.i), [...(byWanted.get(Number(m.i)) ?? []), m.card_id]);
+  const links: RefHit[] = [];
+  for (const [i, cards] of byWanted) {
+    const w = list[i - 1]!;
+    if (cards.length === 1) links.push({ ref_kind: w.kind, ref_value: w.value, card_id: cards[0]!, printing_id: null });
+  }
+  if (links.length)
+    await pool.query(
+      `INSERT INTO cross_refs (card_id, printing_id, ref_key, ref_value)
+       SELECT card_id, NULL, ref_key, ref_value FROM unnest($1::int[], $2::text[], $3::text[]) AS l (card_id, ref_key, ref_value)
+       ON CONFLICT DO NOTHING`,
+      [links.map((l) => l.card_id), links.map((l) => l.ref_kind), links.map((l) => l.ref_value)],
+    );
+  return links;
+}
+
 export async function mapToVariants(pool: pg.Pool, rows: SourceRow[]): Promise<{ points: PricePointRow[]; rejected: RejectedRow[] }> {
   const byKind = new Map<string, Set<string>>();
   for (const r of rows) {
@@ -52,6 +91,7 @@ export async function mapToVariants(pool: pg.Pool, rows: SourceRow[]): Promise<{
           );
     hits.push(...res.rows);
   }
+  hits.push(...(await linkByHint(pool, rows, new Set(hits.map((h) => `${h.ref_kind}:${h.ref_value}`)))));
   const cardIds = [...new Set(hits.map((h) => h.card_id))];
   const variants = (
     await pool.query<VariantRow>(
@@ -104,5 +144,20 @@ export async function mapToVariants(pool: pg.Pool, rows: SourceRow[]): Promise<{
       is_outlier: false,
     });
   }
-  return { points, rejected };
+  return dropCollisions(points, rejected);
+}
+
+// Two upstream products that land on the same variant and series on the same day would overwrite
+// each other in ClickHouse (same key); which one is right is unknowable, so neither is loaded.
+function dropCollisions(points: PricePointRow[], rejected: RejectedRow[]): { points: PricePointRow[]; rejected: RejectedRow[] } {
+  const key = (p: PricePointRow) => `${p.variant_id}|${p.region}|${p.source}|${p.price_type}|${p.grading_company}|${p.grade}|${p.as_of}|${p.observation_id ?? ''}`;
+  const counts = new Map<string, number>();
+  for (const p of points) counts.set(key(p), (counts.get(key(p)) ?? 0) + 1);
+  if (counts.size === points.length) return { points, rejected };
+  const kept: PricePointRow[] = [];
+  for (const p of points) {
+    if (counts.get(key(p)) === 1) kept.push(p);
+    else rejected.push({ ref: `variant:${p.variant_id}`, reason: `several products price the same variant (${p.price_type || `${p.grading_company} ${p.grade}`})` });
+  }
+  return { points: kept, rejected };
 }

@@ -8,8 +8,6 @@ import type { PricePointRow } from '../load/pricePoints.js';
 
 export const OUTLIER_RULE = { windowDays: 30, minHistory: 5, madK: 6, minRatio: 3 } as const;
 
-type Stats = { variant_id: number; region: string; source: string; price_type: string; grading_company: string; grade: string; n: string; med: number; mad: number };
-
 const seriesKey = (r: { variant_id: number; region: string; source: string; price_type: string; grading_company: string; grade: string }) =>
   `${r.variant_id}|${r.region}|${r.source}|${r.price_type}|${r.grading_company}|${r.grade}`;
 
@@ -25,15 +23,26 @@ export async function flagOutliers(ch: ClickHouseClient, points: PricePointRow[]
   if (points.length === 0) return 0;
   const rs = await ch.query({
     query: sqlFile('clickhouse/queries/recent_series_stats.sql'),
-    query_params: { card_ids: [...new Set(points.map((p) => p.card_id))], as_of: asOf, window_days: OUTLIER_RULE.windowDays },
-    format: 'JSONEachRow',
+    query_params: {
+      card_ids: [...new Set(points.map((p) => p.card_id))],
+      sources: [...new Set(points.map((p) => p.source))],
+      as_of: asOf,
+      window_days: OUTLIER_RULE.windowDays,
+      min_history: OUTLIER_RULE.minHistory,
+    },
+    format: 'TabSeparated',
   });
-  const stats = new Map((await rs.json<Stats>()).map((s) => [seriesKey({ ...s, variant_id: Number(s.variant_id) }), s]));
+  // Text, not JSON: a whole game's baseline is a few hundred thousand short lines.
+  const stats = new Map<string, { med: number; mad: number }>();
+  for (const line of (await rs.text()).split('\n')) {
+    if (!line) continue;
+    const [series, med, mad] = line.split('\t');
+    stats.set(series!.replaceAll('\\\\', '\\'), { med: Number(med), mad: Number(mad) });
+  }
   let flagged = 0;
   for (const p of points) {
     const s = stats.get(seriesKey(p));
-    if (!s || Number(s.n) < OUTLIER_RULE.minHistory) continue;
-    if (isOutlier(Number(p.amount), s.med, s.mad)) {
+    if (s && isOutlier(Number(p.amount), s.med, s.mad)) {
       p.is_outlier = true;
       flagged++;
     }

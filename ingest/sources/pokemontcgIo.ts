@@ -38,7 +38,8 @@ export function parsePokemontcgIo(json: string): ParseResult {
   const cards = Array.isArray(doc.data) ? doc.data : [doc.data];
   const out: ParseResult = { rows: [], rejected: [] };
   for (const c of cards) {
-    if (typeof c.id !== 'string' || !/^[a-z0-9]+-[A-Za-z0-9]+$/.test(c.id)) {
+    // Real ids include cel25c-15_A1 and ex10-? (the unown cards): set id, dash, any visible number.
+    if (typeof c.id !== 'string' || !/^[a-z0-9.]+-[^\s/]{1,16}$/.test(c.id)) {
       out.rejected.push({ ref: JSON.stringify(c.id ?? null), reason: 'card without a valid id' });
       continue;
     }

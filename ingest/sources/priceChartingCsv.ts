@@ -18,7 +18,12 @@ const COLUMNS: [string, { price_type: string; grading_company: string; grade: st
 ];
 const REQUIRED = ['id', 'product-name', ...COLUMNS.map(([c]) => c)];
 
-export function parsePriceChartingCsv(csv: string, asOf: string): ParseResult {
+/**
+ * `game`, when given, names the catalogue game and `consolePrefix` the word PriceCharting puts
+ * before the set name in console-name ("Pokemon Base Set"): rows then carry a name hint, so
+ * products without a known price_guide_id can be linked by set name and number.
+ */
+export function parsePriceChartingCsv(csv: string, asOf: string, link?: { game: string; consolePrefix: string }): ParseResult {
   let records: Record<string, string>[];
   try {
     records = parse(csv, { columns: true, skip_empty_lines: true, bom: true, relax_column_count: true });
@@ -40,8 +45,12 @@ export function parsePriceChartingCsv(csv: string, asOf: string): ParseResult {
     const finish = /\[reverse holo\]/i.test(name) ? 'reverse-holofoil' : null;
     const printRun = /\[1st edition\]/i.test(name) ? '1st-edition' : null;
     const ref = { kind: 'price_guide_id' as const, value: id };
+    const number = /#\s*([^\s#]+)\s*$/.exec(name)?.[1];
+    const console = r['console-name'] ?? '';
+    const hint =
+      link && number && console.startsWith(link.consolePrefix) ? { game: link.game, set: console.slice(link.consolePrefix.length).trim(), number } : undefined;
     for (const [column, kind] of COLUMNS)
-      collect(out, id, r[column], { ref, finish, printRun, region: 'us', source: 'pricecharting', ...kind, currency: 'USD', as_of: asOf });
+      collect(out, id, r[column], { ref, finish, printRun, region: 'us', source: 'pricecharting', ...kind, currency: 'USD', as_of: asOf, ...(hint ? { hint } : {}) });
   }
   return out;
 }

@@ -1,15 +1,56 @@
-// The price feeds Holo ingests: where each lives (relative to the feeds base URL) and its parser.
+// The price feeds Holo ingests: which documents make up one (source, game, day) feed, relative to
+// the feeds base URL, and the parser of each. Most feeds are one document per game and day; the
+// auction feed is one search per watched card, as the upstream's API works.
+import type pg from 'pg';
+import { parseAuctionSold } from './auctionSold.js';
+import { parseCardmarketGuide } from './cardmarketGuide.js';
 import { parsePokemontcgIo } from './pokemontcgIo.js';
+import { parsePriceChartingCsv } from './priceChartingCsv.js';
 import { parseScryfallPrices } from './scryfallPrices.js';
 import { parseTcgplayerPricing } from './tcgplayerPricing.js';
-import type { ParseResult } from './types.js';
+import type { ParseResult, SourceRow } from './types.js';
 
-export type FeedSpec = { games: string[]; path(game: string, day: string): string; parse(body: string, day: string): ParseResult };
+export type FeedDocument = { path: string; ref?: SourceRow['ref'] };
+export type FeedContext = { pool: pg.Pool; game: string; day: string };
+
+export type FeedSpec = {
+  games: string[];
+  documents(ctx: FeedContext): Promise<FeedDocument[]>;
+  parse(body: string, ctx: { game: string; day: string; ref?: SourceRow['ref'] }): ParseResult;
+};
+
+const single = (path: (game: string, day: string) => string) => async (ctx: FeedContext) => [{ path: path(ctx.game, ctx.day) }];
+
+async function watchedCards(ctx: FeedContext): Promise<FeedDocument[]> {
+  const rows = (
+    await ctx.pool.query<{ ref: string }>(
+      `SELECT substr(c.external_key, 12) AS ref
+       FROM auction_watchlist w JOIN cards c ON c.id = w.card_id JOIN games g ON g.id = c.game_id
+       WHERE g.slug = $1 AND c.external_key LIKE 'pokemontcg:%' ORDER BY c.id`,
+      [ctx.game],
+    )
+  ).rows;
+  return rows.map((r) => ({ path: `/feeds/ebay/${ctx.game}/${ctx.day}/${encodeURIComponent(r.ref)}.json`, ref: { kind: 'pokemontcg_id', value: r.ref } }));
+}
 
 export const PRICE_FEEDS: Record<string, FeedSpec> = {
-  pokemontcg: { games: ['pokemon'], path: (g, d) => `/feeds/pokemontcg/${g}/${d}.json`, parse: (body) => parsePokemontcgIo(body) },
-  tcgplayer: { games: ['flesh-and-blood'], path: (g, d) => `/feeds/tcgplayer/${g}/${d}.json`, parse: (body, d) => parseTcgplayerPricing(body, d) },
-  scryfall: { games: ['mtg'], path: (g, d) => `/feeds/scryfall/${g}/${d}.json`, parse: (body, d) => parseScryfallPrices(body, d) },
+  pokemontcg: { games: ['pokemon'], documents: single((g, d) => `/feeds/pokemontcg/${g}/${d}.json`), parse: (body) => parsePokemontcgIo(body) },
+  tcgplayer: { games: ['flesh-and-blood'], documents: single((g, d) => `/feeds/tcgplayer/${g}/${d}.json`), parse: (body, c) => parseTcgplayerPricing(body, c.day) },
+  scryfall: { games: ['mtg'], documents: single((g, d) => `/feeds/scryfall/${g}/${d}.json`), parse: (body, c) => parseScryfallPrices(body, c.day) },
+  cardmarket: { games: ['mtg'], documents: single((g, d) => `/feeds/cardmarket/${g}/${d}.json`), parse: (body) => parseCardmarketGuide(body) },
+  pricecharting: {
+    games: ['pokemon'],
+    documents: single((g, d) => `/feeds/pricecharting/${g}/${d}.csv`),
+    parse: (body, c) => parsePriceChartingCsv(body, c.day, { game: c.game, consolePrefix: 'Pokemon ' }),
+  },
+  ebay: {
+    games: ['pokemon'],
+    documents: watchedCards,
+    parse: (body, c) => {
+      if (!c.ref) throw new Error('an auction search result belongs to one card');
+      return parseAuctionSold(body, c.ref);
+    },
+  },
 };
 
 export const FX_FEED_PATH = (day: string) => `/feeds/ecb/fx/${day}.xml`;

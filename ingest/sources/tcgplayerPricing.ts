@@ -15,6 +15,7 @@ const SUBTYPE: Record<string, { finish: string; printRun: string | null }> = {
   Unlimited: { finish: 'normal', printRun: 'unlimited' },
   'Rainbow Foil': { finish: 'rainbow-foil', printRun: null },
   'Cold Foil': { finish: 'cold-foil', printRun: null },
+  'Gold Cold Foil': { finish: 'gold-cold-foil', printRun: null },
 };
 const FIELDS: [string, string][] = [['lowPrice', 'low'], ['midPrice', 'mid'], ['highPrice', 'high'], ['marketPrice', 'market'], ['directLowPrice', 'direct_low']];
 

@@ -23,6 +23,12 @@ export type SourceRow = {
   amount: string;
   as_of: string;
   observation_id?: string;
+  /**
+   * How to find the card when no cross reference names it yet: the game, the set's name and the
+   * collector number, as a guide that has its own ids prints them (PriceCharting). A unique match
+   * is recorded as a cross reference, so later batches map by id.
+   */
+  hint?: { game: string; set: string; number: string };
 };
 
 export type RejectedRow = { ref: string; reason: string };
