@@ -13,8 +13,9 @@ const proto = protoPackage.temporal;
 import { repoRoot } from '../api/core/paths.js';
 import { TASK_QUEUE, workflowIds } from '../workflows/ids.js';
 import { startTemporal, type TemporalServer } from '../workflows/temporalServer.js';
+import { activityDeps } from '../workflows/activities.js';
 import { createIngestWorker } from '../workflows/worker.js';
-import { fxRates, scrapeAll, progressQuery } from '../workflows/workflows.js';
+import { catalogueSync, fxRates, scrapeAll, progressQuery } from '../workflows/workflows.js';
 import { startFeedServer, type FeedServer } from '../ingest/feeds/server.js';
 import { basePrice, quote } from '../ingest/feeds/priceModel.js';
 import { feedPairs } from '../ingest/sources/registry.js';
@@ -50,12 +51,7 @@ before(async () => {
   stack = await startStack({ demo: 'small' });
   feeds = await startFeedServer(stack.stores.pg.pool);
   temporal = await startTemporal({ ...stack.config, temporalAddress: process.env.TEMPORAL_ADDRESS }, silent);
-  ({ worker, connection: workerConnection } = await createIngestWorker(temporal.address, 'default', {
-    ch: stack.stores.ch.client,
-    pool: stack.stores.pg.pool,
-    redis: stack.stores.redis,
-    redisPrefix: stack.config.redisPrefix,
-  }));
+  ({ worker, connection: workerConnection } = await createIngestWorker(temporal.address, 'default', activityDeps(stack.config, stack.stores)));
   running = worker.run();
   client = new Client({ connection: await Connection.connect({ address: temporal.address }), namespace: 'default' });
 });
@@ -166,7 +162,7 @@ describe('schedules', () => {
   it('are created once, updated in place, and run scrapeAll every 6 hours and fxRates daily', async () => {
     const { ensureSchedules, SCHEDULE_IDS } = await import('../workflows/schedules.js');
     const opts = { feedsUrl: feeds.url, pairs: feedPairs() };
-    assert.deepEqual(await ensureSchedules(client, opts), [SCHEDULE_IDS.scrapeAll, SCHEDULE_IDS.fxRates]);
+    assert.deepEqual(await ensureSchedules(client, opts), [SCHEDULE_IDS.scrapeAll, SCHEDULE_IDS.fxRates, SCHEDULE_IDS.catalogueSync]);
     await ensureSchedules(client, opts);
     const scrape = await client.schedule.getHandle(SCHEDULE_IDS.scrapeAll).describe();
     assert.equal(scrape.spec.intervals?.[0]?.every, 6 * 3600 * 1000);
@@ -184,11 +180,52 @@ describe('schedules', () => {
   });
 });
 
+describe('catalogueSync workflow', () => {
+  it('adds the sets, cards, printings and variants new upstream, and keeps every existing id', async () => {
+    // An upstream mirror with the demo's Base Set plus Jungle, which the small demo lacks.
+    const real = path.join(stack.config.sharedDataDir, 'pokemon-tcg-data');
+    const mirror = fs.mkdtempSync(path.join(os.tmpdir(), 'holo-catalogue-'));
+    fs.mkdirSync(path.join(mirror, 'pokemon-tcg-data', 'cards', 'en'), { recursive: true });
+    const sets = JSON.parse(fs.readFileSync(path.join(real, 'sets', 'en.json'), 'utf8')) as { id: string }[];
+    fs.mkdirSync(path.join(mirror, 'pokemon-tcg-data', 'sets'));
+    fs.writeFileSync(path.join(mirror, 'pokemon-tcg-data', 'sets', 'en.json'), JSON.stringify(sets.filter((x) => x.id === 'base1' || x.id === 'base2')));
+    for (const id of ['base1', 'base2']) fs.copyFileSync(path.join(real, 'cards', 'en', `${id}.json`), path.join(mirror, 'pokemon-tcg-data', 'cards', 'en', `${id}.json`));
+    const jungleCards = (JSON.parse(fs.readFileSync(path.join(real, 'cards', 'en', 'base2.json'), 'utf8')) as unknown[]).length;
+    const idsBefore = (await stack.stores.pg.pool.query(`SELECT external_key, id FROM cards WHERE external_key LIKE 'pokemontcg:base1-%' ORDER BY id`)).rows;
+    assert.ok(idsBefore.length > 50);
+
+    // A worker whose activities read the mirror, in place of the suite's worker for this test.
+    worker.shutdown();
+    await running;
+    await workerConnection.close();
+    ({ worker, connection: workerConnection } = await createIngestWorker(temporal.address, 'default', { ...activityDeps(stack.config, stack.stores), catalogueDir: mirror, catalogueScope: 'full' }));
+    running = worker.run();
+    try {
+      const first = await client.workflow.execute(catalogueSync, { taskQueue: TASK_QUEUE, workflowId: `${workflowIds.catalogueSync('2030-01-01')}/${Date.now()}` });
+      assert.deepEqual(first.added['pokemon']!.sets, 1);
+      assert.equal(first.added['pokemon']!.cards, jungleCards);
+      assert.ok(first.added['pokemon']!.printings >= jungleCards && first.added['pokemon']!.variants >= jungleCards);
+      const idsAfter = (await stack.stores.pg.pool.query(`SELECT external_key, id FROM cards WHERE external_key LIKE 'pokemontcg:base1-%' ORDER BY id`)).rows;
+      assert.deepEqual(idsAfter, idsBefore);
+      // Nothing new upstream: a second sync adds nothing.
+      const second = await client.workflow.execute(catalogueSync, { taskQueue: TASK_QUEUE, workflowId: `${workflowIds.catalogueSync('2030-01-02')}/${Date.now()}` });
+      assert.deepEqual(second.added['pokemon'], { sets: 0, cards: 0, printings: 0, variants: 0 });
+    } finally {
+      worker.shutdown();
+      await running;
+      await workerConnection.close();
+      ({ worker, connection: workerConnection } = await createIngestWorker(temporal.address, 'default', activityDeps(stack.config, stack.stores)));
+      running = worker.run();
+      fs.rmSync(mirror, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('worker loss and replay', () => {
   it('finishes a run whose worker died mid-activity, with no row lost or doubled', async () => {
     const asOf = '2030-02-01';
     // A second worker on the same queue, which will die while it holds an activity.
-    const doomed = await createIngestWorker(temporal.address, 'default', { ch: stack.stores.ch.client, pool: stack.stores.pg.pool, redis: stack.stores.redis, redisPrefix: stack.config.redisPrefix }, { shutdownGraceTime: '1 ms' });
+    const doomed = await createIngestWorker(temporal.address, 'default', activityDeps(stack.config, stack.stores), { shutdownGraceTime: '1 ms' });
     worker.shutdown();
     await running;
     const doomedRun = doomed.worker.run();
@@ -202,7 +239,7 @@ describe('worker loss and replay', () => {
     doomed.worker.shutdown();
     await doomedRun.catch(() => undefined);
     await doomed.connection.close();
-    ({ worker, connection: workerConnection } = await createIngestWorker(temporal.address, 'default', { ch: stack.stores.ch.client, pool: stack.stores.pg.pool, redis: stack.stores.redis, redisPrefix: stack.config.redisPrefix }));
+    ({ worker, connection: workerConnection } = await createIngestWorker(temporal.address, 'default', activityDeps(stack.config, stack.stores)));
     running = worker.run();
     const result = await handle.result();
     assert.equal(result.failed, 0, JSON.stringify(result.failures));

@@ -3,13 +3,54 @@ import { heartbeat } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { fetchFeed } from '../ingest/fetchFeed.js';
 import { ingestFeed, UnknownFeedError, type IngestDeps, type IngestInput, type IngestSummary } from '../ingest/ingestFeed.js';
+import type pg from 'pg';
+import type { Config } from '../api/core/config.js';
+import { createLogger } from '../api/core/log.js';
+import type { Stores } from '../api/core/stores/index.js';
+import { importCatalogues, type CatalogueScope } from '../ingest/catalogue/index.js';
 import { loadFxRates } from '../ingest/load/fxRates.js';
 import { parseEcbRates } from '../ingest/sources/ecbRates.js';
 import { FeedFormatError } from '../ingest/sources/types.js';
 
-export type ActivityDeps = IngestDeps;
+export type ActivityDeps = IngestDeps & {
+  /** The upstream catalogue files (shared/data in the demo), read by catalogueSync. */
+  catalogueDir: string;
+  catalogueScope: CatalogueScope;
+};
+
+/** The activities' dependencies from the configuration and the open stores. */
+export function activityDeps(config: Config, stores: Stores): ActivityDeps {
+  return {
+    ch: stores.ch.client,
+    pool: stores.pg.pool,
+    redis: stores.redis,
+    redisPrefix: config.redisPrefix,
+    catalogueDir: config.sharedDataDir,
+    catalogueScope: config.demo === 'small' ? 'small' : 'full',
+  };
+}
+
+export type CatalogueCounts = Record<string, { sets: number; cards: number; printings: number; variants: number }>;
+export type CatalogueSyncResult = { before: CatalogueCounts; after: CatalogueCounts; added: CatalogueCounts };
+
+async function catalogueCounts(pool: pg.Pool): Promise<CatalogueCounts> {
+  const rows = (
+    await pool.query<{ game: string; sets: number; cards: number; printings: number; variants: number }>(
+      `SELECT g.slug AS game,
+              (SELECT count(*) FROM sets s WHERE s.game_id = g.id)::int AS sets,
+              (SELECT count(*) FROM cards c WHERE c.game_id = g.id)::int AS cards,
+              (SELECT count(*) FROM printings p JOIN cards c ON c.id = p.card_id WHERE c.game_id = g.id)::int AS printings,
+              (SELECT count(*) FROM variants v JOIN printings p ON p.id = v.printing_id JOIN cards c ON c.id = p.card_id WHERE c.game_id = g.id)::int AS variants
+       FROM games g ORDER BY g.slug`,
+    )
+  ).rows;
+  return Object.fromEntries(rows.map(({ game, ...counts }) => [game, counts]));
+}
 
 export type FxRatesResult = { fetched: number; loaded: number; rejected: number; days: string[] };
+
+// Progress of activities goes to Temporal as heartbeats and results, not to the process log.
+const silentLog = createLogger('error');
 
 export function createActivities(deps: ActivityDeps) {
   return {
@@ -21,6 +62,24 @@ export function createActivities(deps: ActivityDeps) {
         if (err instanceof FeedFormatError || err instanceof UnknownFeedError) throw ApplicationFailure.nonRetryable(err.message, err.name);
         throw err;
       }
+    },
+
+    /**
+     * Imports the upstream catalogue files: new sets, cards, printings and variants are added and
+     * existing rows updated in place (upserts on upstream keys, so ids never change).
+     */
+    async syncCatalogue(): Promise<CatalogueSyncResult> {
+      const before = await catalogueCounts(deps.pool);
+      heartbeat('importing');
+      await importCatalogues(deps.pool, deps.catalogueDir, deps.catalogueScope, silentLog, (game) => heartbeat(`imported ${game}`));
+      const after = await catalogueCounts(deps.pool);
+      const added = Object.fromEntries(
+        Object.entries(after).map(([game, a]) => {
+          const b = before[game] ?? { sets: 0, cards: 0, printings: 0, variants: 0 };
+          return [game, { sets: a.sets - b.sets, cards: a.cards - b.cards, printings: a.printings - b.printings, variants: a.variants - b.variants }];
+        }),
+      );
+      return { before, after, added };
     },
 
     /** Reads an ECB reference-rate feed and loads it; a malformed feed fails without retries. */

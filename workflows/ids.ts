@@ -3,6 +3,7 @@ export const TASK_QUEUE = 'holo-ingest';
 
 export const workflowIds = {
   fxRates: (day: string) => `fx-rates/${day}`,
+  catalogueSync: (day: string) => `catalogue-sync/${day}`,
   ingestSource: (source: string, game: string, asOf: string) => `ingest/${source}/${game}/${asOf}`,
   scrapeAll: (asOf: string) => `scrape-all/${asOf}`,
 };

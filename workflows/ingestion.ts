@@ -10,6 +10,7 @@ import { feedPairs } from '../ingest/sources/registry.js';
 import { TASK_QUEUE, workflowIds } from './ids.js';
 import { ensureSchedules } from './schedules.js';
 import { startTemporal, type TemporalServer } from './temporalServer.js';
+import { activityDeps } from './activities.js';
 import { createIngestWorker } from './worker.js';
 
 export type Ingestion = { temporal: TemporalServer; feedsUrl: string; stop(): Promise<void> };
@@ -23,12 +24,7 @@ export async function startIngestion(config: Config, stores: Stores, log: Logger
     log.info('feeds: local market feed server', { url: feedsUrl });
   }
   const temporal = await startTemporal(config, log, { port: config.temporalPort, uiPort: config.temporalUiPort });
-  const { worker, connection } = await createIngestWorker(temporal.address, config.temporalNamespace, {
-    ch: stores.ch.client,
-    pool: stores.pg.pool,
-    redis: stores.redis,
-    redisPrefix: config.redisPrefix,
-  });
+  const { worker, connection } = await createIngestWorker(temporal.address, config.temporalNamespace, activityDeps(config, stores));
   const running = worker.run().catch((err) => log.error('worker stopped', { error: (err as Error).message }));
   const client = new Client({ connection: await Connection.connect({ address: temporal.address }), namespace: config.temporalNamespace });
   const pairs = feedPairs();

@@ -5,6 +5,7 @@ import { loadConfig } from '../api/core/config.js';
 import { createLogger } from '../api/core/log.js';
 import { openStores } from '../api/core/stores/index.js';
 import { startTemporal } from './temporalServer.js';
+import { activityDeps } from './activities.js';
 import { createIngestWorker } from './worker.js';
 
 const config = loadConfig();
@@ -15,12 +16,7 @@ if (!config.clickhouseUrl) {
 }
 const stores = await openStores(config, log);
 const temporal = await startTemporal(config, log);
-const { worker, connection } = await createIngestWorker(temporal.address, config.temporalNamespace, {
-  ch: stores.ch.client,
-  pool: stores.pg.pool,
-  redis: stores.redis,
-  redisPrefix: config.redisPrefix,
-});
+const { worker, connection } = await createIngestWorker(temporal.address, config.temporalNamespace, activityDeps(config, stores));
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => worker.shutdown());
 log.info('worker: running', { address: temporal.address });
 await worker.run();

@@ -1,9 +1,10 @@
-// Temporal Schedules instead of in-process cron: scrapeAll every 6 hours, fxRates daily.
+// Temporal Schedules instead of in-process cron: scrapeAll every 6 hours, fxRates and
+// catalogueSync daily.
 // Created idempotently at start: an existing schedule is updated to the current definition.
 import { ScheduleAlreadyRunning, type Client, type ScheduleOptions } from '@temporalio/client';
 import { TASK_QUEUE } from './ids.js';
 
-export const SCHEDULE_IDS = { scrapeAll: 'holo-scrape-all', fxRates: 'holo-fx-rates' } as const;
+export const SCHEDULE_IDS = { scrapeAll: 'holo-scrape-all', fxRates: 'holo-fx-rates', catalogueSync: 'holo-catalogue-sync' } as const;
 
 export async function ensureSchedules(client: Client, opts: { feedsUrl: string; pairs: { source: string; game: string }[] }): Promise<string[]> {
   const definitions: ScheduleOptions[] = [
@@ -17,6 +18,12 @@ export async function ensureSchedules(client: Client, opts: { feedsUrl: string; 
       scheduleId: SCHEDULE_IDS.fxRates,
       spec: { intervals: [{ every: '24h', offset: '16h' }] }, // after the ECB's ~16:00 CET publication
       action: { type: 'startWorkflow', workflowType: 'fxRates', taskQueue: TASK_QUEUE, args: [{ location: `${opts.feedsUrl}/feeds/ecb/fx/{day}.xml` }] },
+      policies: { overlap: 'SKIP', catchupWindow: '1 day' },
+    },
+    {
+      scheduleId: SCHEDULE_IDS.catalogueSync,
+      spec: { intervals: [{ every: '24h', offset: '3h' }] }, // new sets before the morning scrapes
+      action: { type: 'startWorkflow', workflowType: 'catalogueSync', taskQueue: TASK_QUEUE, args: [] },
       policies: { overlap: 'SKIP', catchupWindow: '1 day' },
     },
   ];

@@ -1,12 +1,12 @@
 // Workflow code only orchestrates: deterministic, no I/O, no clocks; activities do the work.
 import { ApplicationFailure, executeChild, proxyActivities, setHandler, defineQuery, workflowInfo } from '@temporalio/workflow';
-import type { Activities, FxRatesResult } from './activities.js';
+import type { Activities, CatalogueSyncResult, FxRatesResult } from './activities.js';
 import type { IngestInput, IngestSummary } from '../ingest/ingestFeed.js';
 
 const retry = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 };
 
 // A worker that dies mid-activity stops heartbeating; 20 s later the attempt is retried elsewhere.
-const { loadEcbRates, ingestPriceFeed } = proxyActivities<Activities>({
+const { loadEcbRates, ingestPriceFeed, syncCatalogue } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '20 seconds',
   retry,
@@ -21,6 +21,11 @@ export const progressQuery = defineQuery<ScrapeProgress>('progress');
 export async function fxRates(input: { location: string; batchId?: string }): Promise<FxRatesResult> {
   const day = new Date(workflowInfo().startTime).toISOString().slice(0, 10);
   return loadEcbRates({ location: input.location.replace('{day}', day), batchId: input.batchId ?? `ecb/${day}` });
+}
+
+/** The catalogue from the upstream catalogue files: new sets, cards, printings and variants. */
+export async function catalogueSync(): Promise<CatalogueSyncResult> {
+  return syncCatalogue();
 }
 
 /** One source's prices for one game and day. */
