@@ -1,12 +1,14 @@
 // The Koa application: middleware declared once, in order, then every resource's routes.
 import Router from '@koa/router';
-import Koa from 'koa';
+import Koa, { type Context } from 'koa';
+import { koaBody } from 'koa-body';
 import type { AppDeps } from './deps.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import type { Route } from './http/route.js';
 import { cors } from './middleware/cors.js';
 import { errorHandler } from './middleware/errors.js';
 import { requestContext } from './middleware/requestContext.js';
+import { adminIngestRoutes } from './routes/admin/ingest.js';
 import { healthRoutes } from './routes/health.js';
 import { mountImageRoutes } from './routes/images.js';
 import { cardRoutes } from './routes/v2/cards.js';
@@ -24,9 +26,13 @@ export function createApp(deps: AppDeps): Koa {
     ...gameRoutes(deps),
     ...setRoutes(deps),
     ...cardRoutes(deps),
+    ...adminIngestRoutes(deps),
   ];
   const router = new Router();
-  for (const r of routes) r.mount(router);
+  const checkAccess = (access: 'free' | 'admin', ctx: Context) => {
+    if (access === 'admin') deps.admin.check(ctx);
+  };
+  for (const r of routes) r.mount(router, checkAccess);
   mountImageRoutes(router, deps, deps.images);
   const openapi = JSON.stringify(buildOpenApiDocument(routes, VERSION));
   router.get('/openapi.json', (ctx) => {
@@ -38,6 +44,8 @@ export function createApp(deps: AppDeps): Koa {
   app.use(requestContext(deps.log, deps.counters));
   app.use(errorHandler(deps.log));
   app.use(cors(deps.config.siteOrigin));
+  // JSON bodies only, small: no route takes more than a few fields yet.
+  app.use(koaBody({ json: true, urlencoded: false, multipart: false, text: false, jsonLimit: '64kb', jsonStrict: true }));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

@@ -4,7 +4,9 @@ import type { Config } from './core/config.js';
 import type { Analytics, Db } from './core/data.js';
 import type { Logger } from './core/log.js';
 import type { Stores } from './core/stores/index.js';
+import type { AdminGuard } from './http/adminToken.js';
 import type { ImageStore } from './images/store.js';
+import type { IngestOperations } from '../workflows/operations.js';
 
 export type RequestCounters = { total: number; inFlight: number; byStatus: Record<string, number>; startedAt: number };
 
@@ -17,4 +19,7 @@ export type AppDeps = {
   cache: Cache;
   images: ImageStore;
   counters: RequestCounters;
+  /** Operator actions on ingestion, over Temporal (connected on first use). */
+  ingest: IngestOperations;
+  admin: AdminGuard;
 };

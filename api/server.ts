@@ -10,7 +10,9 @@ import { createAnalytics, createDb } from './core/data.js';
 import type { Logger } from './core/log.js';
 import type { Stores } from './core/stores/index.js';
 import type { AppDeps } from './deps.js';
+import { adminGuard } from './http/adminToken.js';
 import { ImageStore } from './images/store.js';
+import { ingestOperations } from '../workflows/operations.js';
 
 export type RunningServer = { url: string; port: number; deps: AppDeps; close(): Promise<void> };
 
@@ -24,6 +26,8 @@ export async function buildDeps(config: Config, stores: Stores, log: Logger): Pr
     cache: await createCache(stores.redis, config.redisPrefix),
     images: new ImageStore(path.join(config.dataDir, 'images')),
     counters: { total: 0, inFlight: 0, byStatus: {}, startedAt: Date.now() },
+    ingest: ingestOperations(config),
+    admin: await adminGuard(config),
   };
 }
 
@@ -50,6 +54,7 @@ export async function startServer(deps: AppDeps, port: number, host: string): Pr
       await closed;
       clearTimeout(timer);
       await deps.cache.close();
+      await deps.ingest.close();
     },
   };
 }

@@ -44,4 +44,8 @@ export const ValidationErrorResponse = z
   })
   .openapi('ValidationError');
 
-export const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).openapi({ format: 'date', example: '2026-06-04' });
+export const IsoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), { message: 'not a calendar date' })
+  .openapi({ format: 'date', example: '2026-06-04' });

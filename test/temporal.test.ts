@@ -13,6 +13,9 @@ const proto = protoPackage.temporal;
 import { repoRoot } from '../api/core/paths.js';
 import { TASK_QUEUE, workflowIds } from '../workflows/ids.js';
 import { startTemporal, type TemporalServer } from '../workflows/temporalServer.js';
+import { freePort } from '../api/core/ports.js';
+import { insertTabSeparated } from '../api/core/stores/clickhouse.js';
+import { buildDeps, startServer, type RunningServer } from '../api/server.js';
 import { activityDeps } from '../workflows/activities.js';
 import { createIngestWorker } from '../workflows/worker.js';
 import { catalogueSync, fxRates, scrapeAll, progressQuery } from '../workflows/workflows.js';
@@ -177,6 +180,115 @@ describe('schedules', () => {
       n = Number((await chRows<{ n: string }>(stack.stores.ch.client, `SELECT toString(count()) AS n FROM holo.fx_rates WHERE source = 'ecb' AND day >= today() - 7`))[0]!.n);
     }
     assert.ok(n > 0, `rates of the days before ${day} were loaded by the scheduled run`);
+  });
+});
+
+describe('admin ingestion endpoints', () => {
+  let api: RunningServer;
+  let token: string;
+  const call = async (method: string, pathAndQuery: string, opts: { body?: unknown; auth?: string | null } = {}) => {
+    const headers: Record<string, string> = {};
+    const auth = opts.auth === undefined ? `Bearer ${token}` : opts.auth;
+    if (auth) headers['Authorization'] = auth;
+    if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+    const res = await fetch(api.url + pathAndQuery, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+    return { status: res.status, body: (await res.json()) as any, headers: res.headers };
+  };
+  before(async () => {
+    const deps = await buildDeps({ ...stack.config, temporalAddress: temporal.address, feedsUrl: feeds.url }, stack.stores, silent);
+    api = await startServer(deps, 0, '127.0.0.1');
+    // No HOLO_ADMIN_TOKEN: the token was generated into the data directory, readable by its owner only.
+    const file = path.join(stack.config.dataDir, 'admin-token');
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    token = fs.readFileSync(file, 'utf8').trim();
+  });
+  after(async () => {
+    await api?.close();
+  });
+
+  it('refuse callers without the operator token, and say so in the OpenAPI document', async () => {
+    assert.equal((await call('GET', '/api/admin/ingest/runs', { auth: null })).status, 401);
+    assert.equal((await call('GET', '/api/admin/ingest/runs', { auth: 'Bearer holo_admin_wrong' })).status, 401);
+    const started = await call('POST', '/api/admin/ingest/runs', { auth: `Bearer ${token}x`, body: { kind: 'fx' } });
+    assert.deepEqual([started.status, started.body], [401, { detail: 'Invalid credentials' }]);
+    const doc = (await (await fetch(`${api.url}/openapi.json`)).json()) as any;
+    assert.deepEqual(doc.paths['/api/admin/ingest/runs'].post.security, [{ adminToken: [] }]);
+    assert.equal(doc.components.securitySchemes.adminToken.scheme, 'bearer');
+  });
+
+  it('validate the run request in the 422 shape and start nothing', async () => {
+    const before = (await call('GET', '/api/admin/ingest/runs?limit=200')).body.items.length;
+    const missing = await call('POST', '/api/admin/ingest/runs', { body: {} });
+    assert.equal(missing.status, 422);
+    assert.deepEqual(missing.body.detail[0], { loc: ['body', 'kind'], msg: 'field required', type: 'value_error.missing' });
+    const extra = await call('POST', '/api/admin/ingest/runs', { body: { kind: 'scrape', sorce: 'x' } });
+    assert.deepEqual(extra.body.detail[0].loc, ['body', 'sorce']);
+    assert.equal((await call('POST', '/api/admin/ingest/runs', { body: { kind: 'fx', source: 'ebay' } })).status, 422);
+    assert.equal((await call('POST', '/api/admin/ingest/runs', { body: { kind: 'scrape', day: '2030-13-45' } })).status, 422);
+    const unknownFeed = await call('POST', '/api/admin/ingest/runs', { body: { kind: 'scrape', source: 'nosuchfeed' } });
+    assert.deepEqual([unknownFeed.status, unknownFeed.body.detail[0].loc], [422, ['body', 'source']]);
+    const bad = await fetch(`${api.url}/api/admin/ingest/runs`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{"kind":' });
+    assert.equal(bad.status, 400);
+    assert.equal((await call('GET', '/api/admin/ingest/runs?limit=200')).body.items.length, before);
+  });
+
+  it('start a scrape, report its progress and per-feed counts, and list it', async () => {
+    const started = await call('POST', '/api/admin/ingest/runs', { body: { kind: 'scrape', source: 'scryfall', game: 'mtg', day: '2030-03-01' } });
+    assert.equal(started.status, 202);
+    assert.match(started.body.workflow_id, /^scrape-all\/2030-03-01\//);
+    const path_ = `/api/admin/ingest/runs/${encodeURIComponent(started.body.workflow_id)}`;
+    let run = (await call('GET', path_)).body;
+    for (let i = 0; i < 300 && run.status === 'RUNNING'; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      run = (await call('GET', path_)).body;
+    }
+    assert.equal(run.status, 'COMPLETED', JSON.stringify(run));
+    assert.equal(run.progress.done, 1);
+    const [feed] = run.progress.results;
+    assert.deepEqual([feed.source, feed.game, feed.status], ['scryfall', 'mtg', 'loaded']);
+    const [stored] = await chRows<{ n: string }>(stack.stores.ch.client, `SELECT toString(count()) AS n FROM holo.price_points WHERE source = 'scryfall' AND as_of = '2030-03-01'`);
+    assert.equal(feed.loaded, Number(stored!.n));
+    assert.ok(feed.parsed >= feed.loaded && feed.loaded > 0);
+    assert.deepEqual(Object.keys(feed.timings).sort(), ['fetch', 'insert', 'latest', 'map', 'outliers', 'parse', 'publish']);
+    const listed = (await call('GET', '/api/admin/ingest/runs?limit=200')).body.items;
+    assert.ok(listed.some((r: any) => r.workflow_id === started.body.workflow_id && r.type === 'scrapeAll' && r.status === 'COMPLETED'));
+    assert.equal((await call('GET', `/api/admin/ingest/runs/${encodeURIComponent('scrape-all/1999-01-01/none')}`)).status, 404);
+  });
+
+  it('pause and resume every schedule', async () => {
+    const { ensureSchedules } = await import('../workflows/schedules.js');
+    await ensureSchedules(client, { feedsUrl: feeds.url, pairs: feedPairs() });
+    const paused = await call('POST', '/api/admin/ingest/schedules/pause', { body: { note: 'feed maintenance' } });
+    assert.equal(paused.status, 200);
+    assert.ok(paused.body.items.length >= 3 && paused.body.items.every((s: any) => s.paused && s.note === 'feed maintenance'));
+    const resumed = await call('POST', '/api/admin/ingest/schedules/resume', { body: {} });
+    assert.ok(resumed.body.items.every((s: any) => !s.paused));
+    assert.deepEqual((await call('GET', '/api/admin/ingest/schedules')).body.items.map((s: any) => s.paused), resumed.body.items.map(() => false));
+  });
+
+  it('show quarantined rows with their reasons', async () => {
+    const batch = `admin-test/${Date.now()}`;
+    await insertTabSeparated(stack.stores.ch.client, {
+      table: 'holo.ingest_rejects',
+      columns: ['batch_id', 'source', 'game', 'ref', 'reason', 'rejected_at'],
+      body: Buffer.from(`${batch}\tebay\tpokemon\t123\tsale without a price\t2030-03-01 12:00:00.000\n${batch}\tebay\tpokemon\t124\tsale without a price\t2030-03-01 12:00:00.000\n`),
+    });
+    const res = await call('GET', `/api/admin/ingest/rejects?batch_id=${encodeURIComponent(batch)}`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.items.map((r: any) => r.ref).sort(), ['123', '124']);
+    assert.deepEqual(res.body.by_reason, [{ source: 'ebay', reason: 'sale without a price', rows: 2 }]);
+    assert.equal((await call('GET', '/api/admin/ingest/rejects?limit=0')).status, 422);
+  });
+
+  it('answer 503 holo_ingestion_unavailable when Temporal is unreachable', async () => {
+    const deps = await buildDeps({ ...stack.config, temporalAddress: `127.0.0.1:${await freePort()}` }, stack.stores, silent);
+    const down = await startServer(deps, 0, '127.0.0.1');
+    try {
+      const res = await fetch(`${down.url}/api/admin/ingest/schedules`, { headers: { Authorization: `Bearer ${token}` } });
+      assert.deepEqual([res.status, await res.json()], [503, { detail: 'holo_ingestion_unavailable' }]);
+    } finally {
+      await down.close();
+    }
   });
 });
 

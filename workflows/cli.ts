@@ -2,38 +2,34 @@
 //   run [--source S --game G] [--day D]   start a scrape (all feeds, or one) and follow its progress
 //   status [workflowId]                   recent ingestion runs, or one run's progress and summary
 //   schedules                             the schedules, their next runs and whether paused
-//   pause | resume                        pause or resume both schedules
+//   pause | resume                        pause or resume every schedule
 //   backfill --from D --to D              one scrapeAll per day, oldest first
+//   catalogue | fx [--day D]              run catalogueSync or fxRates now and follow it
 import { parseArgs } from 'node:util';
-import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../api/core/config.js';
-import { feedPairs } from '../ingest/sources/registry.js';
-import { TASK_QUEUE, workflowIds } from './ids.js';
-import { SCHEDULE_IDS } from './schedules.js';
+import { IsoDate } from '../schemas/common.js';
+import { ingestOperations, NoMatchingFeedError, type RunDetail } from './operations.js';
 import type { ScrapeProgress } from './workflows.js';
 
 const config = loadConfig();
-const address = config.temporalAddress ?? `127.0.0.1:${config.temporalPort}`;
-const feedsUrl = config.feedsUrl ?? `http://127.0.0.1:${config.feedsPort}`;
+const ops = ingestOperations(config);
 const { positionals, values } = parseArgs({
   allowPositionals: true,
   options: { source: { type: 'string' }, game: { type: 'string' }, day: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } },
 });
 const [command, arg] = positionals;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const isDay = (d: string) => IsoDate.safeParse(d).success;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(2);
 }
 
-let connection: Connection;
 try {
-  connection = await Connection.connect({ address, connectTimeout: '5 seconds' });
+  await ops.client();
 } catch {
-  fail(`cannot reach Temporal at ${address}: is Holo running (npm start), or TEMPORAL_ADDRESS set?`);
+  fail(`cannot reach Temporal at ${config.temporalAddress ?? `127.0.0.1:${config.temporalPort}`}: is Holo running (npm start), or TEMPORAL_ADDRESS set?`);
 }
-const client = new Client({ connection, namespace: config.temporalNamespace });
 
 function bar(p: ScrapeProgress): string {
   const width = 30;
@@ -49,80 +45,66 @@ function printSummary(p: ScrapeProgress): void {
 }
 
 async function follow(workflowId: string): Promise<void> {
-  const handle = client.workflow.getHandle(workflowId);
-  const result = handle.result();
-  let done = false;
-  void result.finally(() => (done = true)).catch(() => undefined);
-  while (!done) {
-    const p = await handle.query<ScrapeProgress>('progress').catch(() => null);
-    if (p && process.stdout.isTTY) process.stdout.write(`\r${bar(p)}\x1b[K`);
+  let run: RunDetail;
+  for (;;) {
+    run = await ops.describe(workflowId);
+    if (run.progress && process.stdout.isTTY) process.stdout.write(`\r${bar(run.progress)}\x1b[K`);
+    if (run.status !== 'RUNNING') break;
     await new Promise((r) => setTimeout(r, 500));
   }
-  const final = (await result) as ScrapeProgress;
-  process.stdout.write(`${process.stdout.isTTY ? '\r' : ''}${bar(final)}\x1b[K\n`);
-  printSummary(final);
+  printRun(run);
 }
 
-async function startScrape(day: string, pairs: { source: string; game: string }[], suffix = ''): Promise<string> {
-  const workflowId = `${workflowIds.scrapeAll(day)}/manual-${Date.now()}${suffix}`;
-  await client.workflow.start('scrapeAll', { args: [{ asOf: day, feedsUrl, pairs, concurrency: 2 }], taskQueue: TASK_QUEUE, workflowId });
-  return workflowId;
+function printRun(run: RunDetail): void {
+  process.stdout.write(`${process.stdout.isTTY && run.progress ? '\r' : ''}${run.workflow_id}: ${run.status}, started ${run.started_at}${run.closed_at ? `, closed ${run.closed_at}` : ''}\x1b[K\n`);
+  const progress = run.progress ?? (run.type === 'scrapeAll' ? (run.result as ScrapeProgress | null) : null);
+  if (progress) {
+    process.stdout.write(`${bar(progress)}\n`);
+    printSummary(progress);
+  } else if (run.result) process.stdout.write(`${JSON.stringify(run.result, null, 2)}\n`);
+  if (run.failure) process.stdout.write(`  FAILED: ${run.failure}\n`);
+}
+
+async function start(kind: 'scrape' | 'catalogue' | 'fx', day: string, suffix = ''): Promise<string> {
+  try {
+    const { workflow_id } = await ops.start({ kind, day, source: values.source, game: values.game, suffix });
+    process.stdout.write(`started ${workflow_id}\n`);
+    return workflow_id;
+  } catch (err) {
+    if (err instanceof NoMatchingFeedError) fail(err.message);
+    throw err;
+  }
 }
 
 switch (command) {
-  case 'run': {
+  case 'run':
+  case 'catalogue':
+  case 'fx': {
     const day = values.day ?? new Date().toISOString().slice(0, 10);
-    if (!DAY.test(day)) fail('--day takes YYYY-MM-DD');
-    const pairs = feedPairs().filter((p) => (!values.source || p.source === values.source) && (!values.game || p.game === values.game));
-    if (pairs.length === 0) fail(`no feed matches; feeds: ${feedPairs().map((p) => `${p.source}/${p.game}`).join(', ')}`);
-    const id = await startScrape(day, pairs);
-    process.stdout.write(`started ${id}\n`);
-    await follow(id);
+    if (!isDay(day)) fail('--day takes YYYY-MM-DD');
+    await follow(await start(command === 'run' ? 'scrape' : command, day));
     break;
   }
-  case 'status': {
-    if (arg) {
-      const handle = client.workflow.getHandle(arg);
-      const d = await handle.describe();
-      process.stdout.write(`${arg}: ${d.status.name}, started ${d.startTime.toISOString()}${d.closeTime ? `, closed ${d.closeTime.toISOString()}` : ''}\n`);
-      const p = await handle.query<ScrapeProgress>('progress').catch(() => null);
-      if (p) {
-        process.stdout.write(`${bar(p)}\n`);
-        printSummary(p);
-      }
-    } else {
-      for await (const w of client.workflow.list({ query: `WorkflowType = 'scrapeAll' OR WorkflowType = 'fxRates'` })) {
-        process.stdout.write(`${w.startTime.toISOString()}  ${w.status.name.padEnd(10)}  ${w.type.padEnd(10)}  ${w.workflowId}\n`);
-      }
-    }
+  case 'status':
+    if (arg) printRun(await ops.describe(arg));
+    else for (const w of await ops.list(30)) process.stdout.write(`${w.started_at}  ${w.status.padEnd(10)}  ${w.type.padEnd(13)}  ${w.workflow_id}\n`);
     break;
-  }
   case 'schedules':
-    for (const id of Object.values(SCHEDULE_IDS)) {
-      const d = await client.schedule.getHandle(id).describe();
-      const next = d.info.nextActionTimes[0]?.toISOString() ?? '-';
-      process.stdout.write(`${id}: ${d.state.paused ? 'PAUSED' : 'active'}, every ${(d.spec.intervals?.[0]?.every ?? 0) / 3_600_000} h, next ${next}, runs so far ${d.info.numActionsTaken}\n`);
-    }
+    for (const s of await ops.schedules())
+      process.stdout.write(`${s.id}: ${s.paused ? 'PAUSED' : 'active'}, every ${s.every_hours} h, next ${s.next_run_at ?? '-'}, runs so far ${s.runs_so_far}\n`);
     break;
   case 'pause':
   case 'resume':
-    for (const id of Object.values(SCHEDULE_IDS)) {
-      const handle = client.schedule.getHandle(id);
-      if (command === 'pause') await handle.pause('paused by an operator');
-      else await handle.unpause('resumed by an operator');
-      process.stdout.write(`${id}: ${command}d\n`);
-    }
+    for (const s of await ops.setPaused(command === 'pause', `${command}d by an operator (CLI)`)) process.stdout.write(`${s.id}: ${s.paused ? 'paused' : 'active'}\n`);
     break;
   case 'backfill': {
-    if (!values.from || !values.to || !DAY.test(values.from) || !DAY.test(values.to) || values.from > values.to) fail('backfill needs --from YYYY-MM-DD --to YYYY-MM-DD, from <= to');
+    if (!values.from || !values.to || !isDay(values.from) || !isDay(values.to) || values.from > values.to) fail('backfill needs --from YYYY-MM-DD --to YYYY-MM-DD, from <= to');
     for (let t = Date.parse(`${values.from}T00:00:00Z`); t <= Date.parse(`${values.to}T00:00:00Z`); t += 86_400_000) {
-      const day = new Date(t).toISOString().slice(0, 10);
-      process.stdout.write(`${day}\n`);
-      await follow(await startScrape(day, feedPairs(), '-backfill'));
+      await follow(await start('scrape', new Date(t).toISOString().slice(0, 10), '-backfill'));
     }
     break;
   }
   default:
-    fail('usage: npm run ingest -- run [--source S --game G --day D] | status [workflowId] | schedules | pause | resume | backfill --from D --to D');
+    fail('usage: npm run ingest -- run [--source S --game G --day D] | catalogue | fx [--day D] | status [workflowId] | schedules | pause | resume | backfill --from D --to D');
 }
-await connection.close();
+await ops.close();

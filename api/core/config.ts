@@ -45,6 +45,9 @@ const envSchema = z.object({
   HOLO_INGEST: z.enum(['auto', 'on', 'off']).default('auto'),
   // Namespace of every Redis key and channel, so several installations can share one Redis.
   HOLO_REDIS_PREFIX: z.string().regex(/^[a-z0-9_-]{1,32}$/).default('holo'),
+  // Bearer token of the operator endpoints (/api/admin/...); unset: one is generated into
+  // HOLO_DATA_DIR/admin-token (mode 0600) on first start.
+  HOLO_ADMIN_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
 });
 
 export type Config = {
@@ -71,6 +74,7 @@ export type Config = {
   feedsPort: number;
   feedsUrl: string | undefined;
   ingest: 'auto' | 'on' | 'off';
+  adminToken: string | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -108,5 +112,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     feedsPort: e.HOLO_FEEDS_PORT,
     feedsUrl: e.HOLO_FEEDS_URL?.replace(/\/$/, ''),
     ingest: e.HOLO_INGEST,
+    adminToken: e.HOLO_ADMIN_TOKEN,
   };
 }

@@ -42,6 +42,8 @@ const valueAt = (input: unknown, path: PropertyKey[]): unknown =>
 // zod issue → the FastAPI-style error type names the spec's clients already know. zod does not
 // report the offending input, so "missing" is decided from the request's own value.
 function issueType(issue: z.core.$ZodIssue, missing: boolean): string {
+  // A required enum field that is absent is "missing" too, not an invalid choice.
+  if (missing && issue.code === 'invalid_value') return 'value_error.missing';
   switch (issue.code) {
     case 'invalid_type':
       return missing ? 'value_error.missing' : `type_error.${issue.expected}`;
@@ -61,7 +63,7 @@ function issueType(issue: z.core.$ZodIssue, missing: boolean): string {
 }
 
 function issueMessage(issue: z.core.$ZodIssue, value: unknown): string {
-  if (issue.code === 'invalid_type' && value === undefined) return 'field required';
+  if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && value === undefined) return 'field required';
   if (issue.code === 'invalid_type' && Array.isArray(value)) return 'expected a single value, got the parameter repeated';
   if (issue.code === 'unrecognized_keys') return 'extra fields not permitted';
   return issue.message;

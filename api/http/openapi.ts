@@ -4,6 +4,11 @@ import type { Route } from './route.js';
 
 export function buildOpenApiDocument(routes: Route[], version: string): object {
   const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'adminToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Operator token: HOLO_ADMIN_TOKEN, or the one generated into HOLO_DATA_DIR/admin-token. Admin accounts replace it when accounts land.',
+  });
   for (const r of routes) r.document(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

@@ -9,7 +9,7 @@ import { fromZod } from './errors.js';
 
 type AnyObject = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
-export type RouteSpec<P extends AnyObject, Q extends AnyObject, R extends z.ZodType> = {
+export type RouteSpec<P extends AnyObject, Q extends AnyObject, R extends z.ZodType, B extends z.ZodType = z.ZodType> = {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI-style path, e.g. /api/v2/cards/{card_id} */
   path: string;
@@ -18,15 +18,24 @@ export type RouteSpec<P extends AnyObject, Q extends AnyObject, R extends z.ZodT
   tags: string[];
   params?: P;
   query?: Q;
+  /** JSON request body; validated like params and query (422 with loc ['body', ...]). */
+  body?: B;
   response: R;
+  /** Status of a successful response: 200 unless said (202 for a started run). */
+  status?: 200 | 201 | 202;
+  /** Who may call: anyone (default) or an operator holding the admin token. */
+  access?: 'free' | 'admin';
   /** Cache-Control max-age for successful responses; undefined sends no-store. */
   maxAge?: number;
   errors?: number[];
-  handler: (input: { params: z.output<P>; query: z.output<Q>; ctx: Context }) => Promise<z.input<R> | string>;
+  handler: (input: { params: z.output<P>; query: z.output<Q>; body: z.output<B>; ctx: Context }) => Promise<z.input<R> | string>;
 };
 
+/** Checks a route's access tag against the request; throws 401/403. */
+export type AccessCheck = (access: 'free' | 'admin', ctx: Context) => void;
+
 export type Route = {
-  mount(router: Router): void;
+  mount(router: Router, checkAccess: AccessCheck): void;
   document(registry: OpenAPIRegistry): void;
 };
 
@@ -40,20 +49,25 @@ function ownQuery(ctx: Context): Record<string, unknown> {
   return rest;
 }
 
-export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject = AnyObject, R extends z.ZodType = z.ZodType>(
-  spec: RouteSpec<P, Q, R>,
+export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject = AnyObject, R extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
+  spec: RouteSpec<P, Q, R, B>,
 ): Route {
+  const access = spec.access ?? 'free';
   return {
-    mount(router) {
+    mount(router, checkAccess) {
       const cacheControl = spec.maxAge ? `public, max-age=${spec.maxAge}` : 'no-store';
       router[spec.method](koaPath(spec.path), async (ctx) => {
+        checkAccess(access, ctx);
         const params = spec.params ? spec.params.safeParse(ctx.params) : { success: true as const, data: {} };
         if (!params.success) throw fromZod('path', params.error, ctx.params);
         const rawQuery = ownQuery(ctx);
         const query = spec.query ? spec.query.safeParse(rawQuery) : { success: true as const, data: {} };
         if (!query.success) throw fromZod('query', query.error, rawQuery);
-        const body = await spec.handler({ params: params.data as z.output<P>, query: query.data as z.output<Q>, ctx });
-        ctx.status = 200;
+        const rawBody = (ctx.request as { body?: unknown }).body ?? {};
+        const input = spec.body ? spec.body.safeParse(rawBody) : { success: true as const, data: undefined };
+        if (!input.success) throw fromZod('body', input.error, rawBody);
+        const body = await spec.handler({ params: params.data as z.output<P>, query: query.data as z.output<Q>, body: input.data as z.output<B>, ctx });
+        ctx.status = spec.status ?? 200;
         ctx.set('Cache-Control', cacheControl);
         if (typeof body === 'string') {
           // Pre-serialised JSON from the cache: sent as is, never parsed again.
@@ -66,10 +80,10 @@ export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject
     },
     document(registry) {
       const responses: RouteConfig['responses'] = {
-        200: { description: 'OK', content: { 'application/json': { schema: spec.response } } },
+        [spec.status ?? 200]: { description: spec.status === 202 ? 'Accepted' : 'OK', content: { 'application/json': { schema: spec.response } } },
         422: { description: 'Validation error', content: { 'application/json': { schema: ValidationErrorResponse } } },
       };
-      for (const status of spec.errors ?? []) {
+      for (const status of [...(access === 'admin' ? [401] : []), ...(spec.errors ?? [])]) {
         responses[status] = { description: statusText[status] ?? 'Error', content: { 'application/json': { schema: ErrorResponse } } };
       }
       registry.registerPath({
@@ -78,7 +92,12 @@ export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject
         summary: spec.summary,
         description: spec.description,
         tags: spec.tags,
-        request: { params: spec.params as never, query: spec.query as never },
+        request: {
+          params: spec.params as never,
+          query: spec.query as never,
+          ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } } } } : {}),
+        },
+        ...(access === 'admin' ? { security: [{ adminToken: [] }] } : {}),
         responses,
       });
     },
@@ -86,6 +105,7 @@ export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject
 }
 
 const statusText: Record<number, string> = {
+  401: 'Missing or invalid credentials',
   404: 'Not found',
   503: 'Data store unavailable: detail is holo_data_unavailable',
 };

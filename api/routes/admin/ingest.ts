@@ -1,0 +1,117 @@
+// Operator endpoints over ingestion (admin): the HTTP face of workflows/operations.ts, which the
+// `npm run ingest` CLI uses too, plus the quarantine in ClickHouse.
+import type { AppDeps } from '../../deps.js';
+import { HttpError, NotFoundError, ValidationError } from '../../http/errors.js';
+import { defineRoute } from '../../http/route.js';
+import { sqlFile } from '../../core/sqlFiles.js';
+import {
+  PauseBody,
+  RejectsQuery,
+  RejectsResponse,
+  RunDetail,
+  RunList,
+  RunListQuery,
+  RunParams,
+  ScheduleList,
+  StartedRun,
+  StartRunBody,
+} from '../../../schemas/admin.js';
+import { NoMatchingFeedError, UnknownRunError } from '../../../workflows/operations.js';
+
+export const INGESTION_UNAVAILABLE = 'holo_ingestion_unavailable';
+
+// Temporal being unreachable is a 503 of its own: the data stores may be fine.
+async function temporal<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof UnknownRunError) throw new NotFoundError('run');
+    if (err instanceof NoMatchingFeedError) throw new ValidationError([{ loc: ['body', 'source'], msg: err.message, type: 'value_error' }]);
+    if (err instanceof HttpError) throw err;
+    throw new HttpError(503, INGESTION_UNAVAILABLE);
+  }
+}
+
+const common = { tags: ['admin'], access: 'admin' as const };
+
+export const adminIngestRoutes = (deps: AppDeps) => [
+  defineRoute({
+    ...common,
+    method: 'post',
+    path: '/api/admin/ingest/runs',
+    summary: 'Start an ingestion run (scrape, catalogue or fx) now',
+    body: StartRunBody,
+    response: StartedRun,
+    status: 202,
+    errors: [503],
+    handler: ({ body }) => temporal(() => deps.ingest.start(body)),
+  }),
+  defineRoute({
+    ...common,
+    method: 'get',
+    path: '/api/admin/ingest/runs',
+    summary: 'Recent ingestion runs, newest first',
+    query: RunListQuery,
+    response: RunList,
+    errors: [503],
+    handler: async ({ query }) => ({ items: await temporal(() => deps.ingest.list(query.limit)) }),
+  }),
+  defineRoute({
+    ...common,
+    method: 'get',
+    path: '/api/admin/ingest/runs/{workflow_id}',
+    summary: "One run: status, live progress (rows fetched, parsed, loaded, flagged and rejected per feed) and result or failure",
+    params: RunParams,
+    response: RunDetail,
+    errors: [404, 503],
+    handler: ({ params }) => temporal(() => deps.ingest.describe(params.workflow_id)),
+  }),
+  defineRoute({
+    ...common,
+    method: 'get',
+    path: '/api/admin/ingest/schedules',
+    summary: 'The ingestion schedules: interval, next run, paused or not',
+    response: ScheduleList,
+    errors: [503],
+    handler: async () => ({ items: await temporal(() => deps.ingest.schedules()) }),
+  }),
+  ...(['pause', 'resume'] as const).map((action) =>
+    defineRoute({
+      ...common,
+      method: 'post',
+      path: `/api/admin/ingest/schedules/${action}`,
+      summary: `${action === 'pause' ? 'Pause' : 'Resume'} every ingestion schedule`,
+      body: PauseBody,
+      response: ScheduleList,
+      errors: [503],
+      handler: async ({ body }) => ({ items: await temporal(() => deps.ingest.setPaused(action === 'pause', body.note ?? `${action}d by an operator (API)`)) }),
+    }),
+  ),
+  defineRoute({
+    ...common,
+    method: 'get',
+    path: '/api/admin/ingest/rejects',
+    summary: 'Quarantined feed rows with the reason, and counts per reason',
+    query: RejectsQuery,
+    response: RejectsResponse,
+    errors: [503],
+    handler: async ({ query }) => {
+      const params = { batch_id: query.batch_id ?? '', source: query.source ?? '', limit: query.limit };
+      const [items, byReason] = await Promise.all([
+        deps.analytics.rows<{ batch_id: string; source: string; game: string; ref: string; reason: string; rejected_at: string }>(sqlFile('clickhouse/queries/ingest_rejects.sql'), params),
+        deps.analytics.rows<{ source: string; reason: string; rows: string }>(sqlFile('clickhouse/queries/ingest_rejects_by_reason.sql'), params),
+      ]);
+      return { items, by_reason: byReason.map((r) => ({ ...r, rows: Number(r.rows) })) };
+    },
+  }),
+  defineRoute({
+    ...common,
+    method: 'post',
+    path: '/api/price-intelligence/fx/update',
+    summary: "Fetch and load today's euro reference rates now (starts an fxRates run)",
+    response: StartedRun,
+    status: 202,
+    errors: [503],
+    handler: () => temporal(() => deps.ingest.start({ kind: 'fx' })),
+  }),
+];

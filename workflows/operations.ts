@@ -1,0 +1,150 @@
+// What operators do with ingestion, in one place for the CLI and the admin HTTP endpoints: start
+// runs, read their progress and summaries, list and pause the schedules. Talks to Temporal only.
+import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
+import { feedPairs } from '../ingest/sources/registry.js';
+import { FX_FEED_PATH } from '../ingest/sources/registry.js';
+import { TASK_QUEUE, workflowIds } from './ids.js';
+import { SCHEDULE_IDS } from './schedules.js';
+import type { ScrapeProgress } from './workflows.js';
+
+export const RUN_KINDS = ['scrape', 'catalogue', 'fx'] as const;
+export type RunKind = (typeof RUN_KINDS)[number];
+
+const WORKFLOW_TYPES: Record<RunKind, string> = { scrape: 'scrapeAll', catalogue: 'catalogueSync', fx: 'fxRates' };
+const INGESTION_TYPES = [...Object.values(WORKFLOW_TYPES), 'ingestSource'];
+
+export type RunStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TERMINATED' | 'CONTINUED_AS_NEW' | 'TIMED_OUT' | 'UNKNOWN' | 'UNSPECIFIED';
+
+export type RunListItem = { workflow_id: string; type: string; status: RunStatus; started_at: string; closed_at: string | null };
+export type RunDetail = RunListItem & { progress: ScrapeProgress | null; result: unknown; failure: string | null };
+export type ScheduleState = { id: string; paused: boolean; every_hours: number; next_run_at: string | null; runs_so_far: number; note: string | null };
+
+export class UnknownRunError extends Error {}
+export class NoMatchingFeedError extends Error {}
+
+export type StartRun = { kind: RunKind; day?: string; source?: string; game?: string; suffix?: string };
+
+export class IngestOperations {
+  #client: Promise<Client> | null = null;
+
+  constructor(
+    private readonly address: string,
+    private readonly namespace: string,
+    private readonly feedsUrl: string,
+  ) {}
+
+  /** Connects on first use, so an API without a reachable Temporal still serves everything else. */
+  client(): Promise<Client> {
+    this.#client ??= Connection.connect({ address: this.address, connectTimeout: '5 seconds' })
+      .then((connection) => new Client({ connection, namespace: this.namespace }))
+      .catch((err) => {
+        this.#client = null;
+        throw err;
+      });
+    return this.#client;
+  }
+
+  async start(run: StartRun): Promise<{ workflow_id: string; type: string }> {
+    const client = await this.client();
+    const day = run.day ?? new Date().toISOString().slice(0, 10);
+    const stamp = `manual-${Date.now()}${run.suffix ?? ''}`;
+    const type = WORKFLOW_TYPES[run.kind];
+    let workflowId: string;
+    let args: unknown[];
+    if (run.kind === 'scrape') {
+      const pairs = feedPairs().filter((p) => (!run.source || p.source === run.source) && (!run.game || p.game === run.game));
+      if (pairs.length === 0) throw new NoMatchingFeedError(`no feed matches; feeds: ${feedPairs().map((p) => `${p.source}/${p.game}`).join(', ')}`);
+      workflowId = `${workflowIds.scrapeAll(day)}/${stamp}`;
+      args = [{ asOf: day, feedsUrl: this.feedsUrl, pairs, concurrency: 2 }];
+    } else if (run.kind === 'fx') {
+      workflowId = `${workflowIds.fxRates(day)}/${stamp}`;
+      args = [{ location: this.feedsUrl + FX_FEED_PATH(day), batchId: `ecb/${day}` }];
+    } else {
+      workflowId = `${workflowIds.catalogueSync(day)}/${stamp}`;
+      args = [];
+    }
+    await client.workflow.start(type, { args, taskQueue: TASK_QUEUE, workflowId });
+    return { workflow_id: workflowId, type };
+  }
+
+  async list(limit: number): Promise<RunListItem[]> {
+    const client = await this.client();
+    const out: RunListItem[] = [];
+    const query = INGESTION_TYPES.map((t) => `WorkflowType = '${t}'`).join(' OR ');
+    for await (const w of client.workflow.list({ query, pageSize: limit })) {
+      out.push({ workflow_id: w.workflowId, type: w.type, status: w.status.name as RunStatus, started_at: w.startTime.toISOString(), closed_at: w.closeTime?.toISOString() ?? null });
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  async describe(workflowId: string): Promise<RunDetail> {
+    const client = await this.client();
+    const handle = client.workflow.getHandle(workflowId);
+    let d;
+    try {
+      d = await handle.describe();
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) throw new UnknownRunError(`run ${workflowId} not found`);
+      throw err;
+    }
+    if (!INGESTION_TYPES.includes(d.type)) throw new UnknownRunError(`run ${workflowId} not found`);
+    const status = d.status.name as RunStatus;
+    const progress = d.type === 'scrapeAll' ? await handle.query<ScrapeProgress>('progress').catch(() => null) : null;
+    let result: unknown = null;
+    let failure: string | null = null;
+    if (status !== 'RUNNING') {
+      try {
+        result = await handle.result();
+      } catch (err) {
+        const cause = (err as { cause?: { message?: string } }).cause;
+        failure = cause?.message ?? (err as Error).message;
+      }
+    }
+    return { workflow_id: workflowId, type: d.type, status, started_at: d.startTime.toISOString(), closed_at: d.closeTime?.toISOString() ?? null, progress, result, failure };
+  }
+
+  async schedules(): Promise<ScheduleState[]> {
+    const client = await this.client();
+    const out: ScheduleState[] = [];
+    for (const id of Object.values(SCHEDULE_IDS)) {
+      try {
+        const d = await client.schedule.getHandle(id).describe();
+        out.push({
+          id,
+          paused: d.state.paused,
+          every_hours: (d.spec.intervals?.[0]?.every ?? 0) / 3_600_000,
+          next_run_at: d.info.nextActionTimes[0]?.toISOString() ?? null,
+          runs_so_far: d.info.numActionsTaken,
+          note: d.state.note ?? null,
+        });
+      } catch (err) {
+        if ((err as Error).name !== 'ScheduleNotFoundError') throw err;
+      }
+    }
+    return out;
+  }
+
+  async setPaused(paused: boolean, note: string): Promise<ScheduleState[]> {
+    const client = await this.client();
+    for (const s of await this.schedules()) {
+      const handle = client.schedule.getHandle(s.id);
+      if (paused) await handle.pause(note);
+      else await handle.unpause(note);
+    }
+    return this.schedules();
+  }
+
+  async close(): Promise<void> {
+    const client = await this.#client?.catch(() => null);
+    await client?.connection.close();
+  }
+}
+
+export function ingestOperations(config: { temporalAddress?: string; temporalPort: number; temporalNamespace: string; feedsUrl?: string; feedsPort: number }): IngestOperations {
+  return new IngestOperations(
+    config.temporalAddress ?? `127.0.0.1:${config.temporalPort}`,
+    config.temporalNamespace,
+    config.feedsUrl ?? `http://127.0.0.1:${config.feedsPort}`,
+  );
+}
