@@ -61,6 +61,7 @@ process.stdout.write(
           `  Temporal UI    ${ingestion.temporal.uiUrl ?? `(external cluster ${ingestion.temporal.address})`}`,
           `  Market feeds   ${ingestion.feedsUrl}/feeds/pokemontcg/pokemon/${new Date().toISOString().slice(0, 10)}.json`,
           `  Operators      npm run ingest -- status | run | schedules | pause | resume | backfill`,
+          `  Admin API      ${base}/api/admin/ingest/runs  (Authorization: Bearer ${deps.admin.tokenFile ? `$(cat ${deps.admin.tokenFile})` : '$HOLO_ADMIN_TOKEN'})`,
         ]
       : ['  Ingestion      off (HOLO_INGEST=off)']),
     '',

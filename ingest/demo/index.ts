@@ -5,7 +5,7 @@ import type { Config } from '../../api/core/config.js';
 import type { Logger } from '../../api/core/log.js';
 import type { Stores } from '../../api/core/stores/index.js';
 import { importCatalogues } from '../catalogue/index.js';
-import { refreshLatestPrices } from '../load/refreshLatest.js';
+import { refreshCardBestPrices, refreshLatestPrices } from '../load/refreshLatest.js';
 import { announcePricesLanded } from '../../api/core/cache.js';
 import { generateDemoHistory } from './priceHistory.js';
 
@@ -31,7 +31,10 @@ export async function loadDemoDataIfEmpty(config: Config, stores: Stores, log: L
   if (config.demo === 'none') return false;
   const done = await stores.pg.pool.query('SELECT value FROM service_state WHERE key = $1', [MARKER]);
   if (done.rowCount) {
-    await seedAuctionWatchlist(stores.pg.pool); // data directories from before the watchlist existed
+    // Data directories from before these tables existed get them filled once.
+    await seedAuctionWatchlist(stores.pg.pool);
+    const best = await stores.pg.pool.query('SELECT 1 FROM card_best_prices LIMIT 1');
+    if (!best.rowCount) await refreshCardBestPrices(stores.pg.pool, null);
     return false;
   }
   const started = Date.now();
@@ -47,6 +50,7 @@ export async function loadDemoDataIfEmpty(config: Config, stores: Stores, log: L
   });
   log.info('demo data: price history generated', { variants, seconds: (Date.now() - started) / 1000 });
   const latest = await refreshLatestPrices(stores.ch.client, stores.pg.pool);
+  await refreshCardBestPrices(stores.pg.pool, null);
   log.info('demo data: latest prices materialised', { series: latest, seconds: (Date.now() - started) / 1000 });
   await announcePricesLanded(stores.redis, config.redisPrefix);
   await seedAuctionWatchlist(stores.pg.pool);

@@ -6,7 +6,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { announcePricesLanded } from '../../api/core/cache.js';
 import { insertTabSeparated, tsvField } from '../../api/core/stores/clickhouse.js';
 import type { RedisStore } from '../../api/core/stores/redis.js';
-import { upsertLatestPrices } from './refreshLatest.js';
+import { refreshCardBestPrices, upsertLatestPrices } from './refreshLatest.js';
 
 export type PricePointRow = {
   card_id: number;
@@ -61,10 +61,11 @@ export async function loadPricePoints(
     });
   }
   const inserted = performance.now();
-  const cards = new Set(rows.map((r) => r.card_id)).size;
+  const cardIds = [...new Set(rows.map((r) => r.card_id))];
   if (rows.length) {
     await upsertLatestPrices(targets.pool, rows);
+    await refreshCardBestPrices(targets.pool, cardIds);
     await announcePricesLanded(targets.redis, targets.redisPrefix);
   }
-  return { inserted: rows.length, cards, timings: { insertMs: inserted - started, latestMs: performance.now() - inserted } };
+  return { inserted: rows.length, cards: cardIds.length, timings: { insertMs: inserted - started, latestMs: performance.now() - inserted } };
 }

@@ -90,3 +90,8 @@ export async function upsertLatestPrices(pool: pg.Pool, rows: PricePointRow[]): 
   }));
   return series.length;
 }
+
+/** Moves card_best_prices (the one reference price per card) forward; every card when null. */
+export async function refreshCardBestPrices(pool: pg.Pool, cardIds: number[] | null): Promise<void> {
+  await pool.query(sqlFile('postgres/queries/refresh_card_best_prices.sql'), [cardIds]);
+}
