@@ -10,6 +10,7 @@ import { errorHandler } from './middleware/errors.js';
 import { requestContext } from './middleware/requestContext.js';
 import { adminIngestRoutes } from './routes/admin/ingest.js';
 import { healthRoutes } from './routes/health.js';
+import { legacyCatalogueRoutes } from './routes/legacy/catalogue.js';
 import { mountImageRoutes } from './routes/images.js';
 import { cardRoutes } from './routes/v2/cards.js';
 import { gameRoutes } from './routes/v2/games.js';
@@ -27,6 +28,8 @@ export function createApp(deps: AppDeps): Koa {
     ...setRoutes(deps),
     ...cardRoutes(deps),
     ...adminIngestRoutes(deps),
+    // Last: its /{tcg_slug}/... paths would otherwise shadow fixed two-segment paths.
+    ...legacyCatalogueRoutes(deps),
   ];
   const router = new Router();
   const checkAccess = (access: 'free' | 'admin', ctx: Context) => {

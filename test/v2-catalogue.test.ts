@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CardDetail, GameResponse, GamesResponse, ResolveResponse, SetResponse } from '../schemas/v2.js';
 import { upsertCatalogue } from '../ingest/catalogue/upsert.js';
+import { expect422 as expect422At } from './support/assertions.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
@@ -15,14 +16,7 @@ after(async () => {
 
 const pgOne = async <T>(sql: string, params: unknown[] = []) => (await stack.stores.pg.pool.query(sql, params)).rows[0] as T;
 
-async function expect422(path: string, loc: (string | number)[], type?: string) {
-  const { status, body } = await stack.json(path);
-  assert.equal(status, 422, `${path} should be 422`);
-  const issue = body.detail.find((d: { loc: unknown[] }) => JSON.stringify(d.loc) === JSON.stringify(loc));
-  assert.ok(issue, `${path}: expected an issue at ${JSON.stringify(loc)}, got ${JSON.stringify(body)}`);
-  assert.equal(typeof issue.msg, 'string');
-  if (type) assert.equal(issue.type, type);
-}
+const expect422 = (path: string, loc: (string | number)[], type?: string) => expect422At(stack, path, loc, type);
 
 describe('GET /api/v2/games', () => {
   it('lists only games with cards, with counts matching the catalogue', async () => {

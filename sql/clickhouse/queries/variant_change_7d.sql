@@ -10,10 +10,10 @@ WITH daily AS (
   GROUP BY variant_id, day
 ),
 newest AS (
-  SELECT variant_id, argMax(price, day) AS price, max(day) AS day FROM daily GROUP BY variant_id
+  SELECT variant_id, argMax(price, day) AS newest_price, max(day) AS newest_day FROM daily GROUP BY variant_id
 )
-SELECT n.variant_id AS variant_id, n.price AS current, argMax(d.price, d.day) AS past
+SELECT n.variant_id AS variant_id, any(n.newest_price) AS current, argMax(d.price, d.day) AS past
 FROM newest AS n
 INNER JOIN daily AS d ON d.variant_id = n.variant_id
-WHERE d.day <= n.day - 7
-GROUP BY n.variant_id, n.price
+WHERE d.day <= n.newest_day - 7
+GROUP BY n.variant_id

@@ -1,0 +1,257 @@
+// The legacy catalogue (spec: "Legacy catalogue"), all free. Catalogue reads are PostgreSQL only;
+// search adds one ClickHouse query for the 7-day change of the page it returns.
+import type { AppDeps } from '../../deps.js';
+import { HttpError, NotFoundError } from '../../http/errors.js';
+import { defineRoute } from '../../http/route.js';
+import { sqlFile } from '../../core/sqlFiles.js';
+import {
+  cardDetails,
+  cardsAddedSince,
+  cardsOfTcg,
+  evolutionChain,
+  legacyCard,
+  listTcgs,
+  marketplaceRefs,
+  relatedLanguageSets,
+  searchCards,
+  setCompletion,
+  setLanguage,
+  setsOfTcg,
+  setStats,
+  tcgBySlug,
+  topCards,
+} from '../../legacy/catalogue.js';
+import { marketplaceUrls } from '../../legacy/marketplaceUrls.js';
+import {
+  CardIdParams,
+  CardListResponse,
+  CompareQuery,
+  CompareResponse,
+  EvolutionChain,
+  GameCardParams,
+  GameCardsParams,
+  GameCardsQuery,
+  GameSetParams,
+  GameSetsParams,
+  GameSetsQuery,
+  LegacyCardDetail,
+  LegacyCardList,
+  LegacySet,
+  LegacySetList,
+  MarketplaceUrls,
+  MarketplaceUrlsQuery,
+  NewCardsQuery,
+  RecentCardsQuery,
+  RelatedLanguages,
+  SearchQuery,
+  SearchResponse,
+  SetCardsQuery,
+  SetCompletion,
+  SetIdParams,
+  SetStats,
+  Tcg,
+  TcgList,
+  TcgParams,
+  TopCards,
+  TopCardsAllQuery,
+  TopCardsQuery,
+} from '../../../schemas/legacy.js';
+
+const CATALOGUE_TTL = 300;
+const PRICED_TTL = 120;
+const tags = ['legacy catalogue'];
+
+export const legacyCatalogueRoutes = (deps: AppDeps) => {
+  const { db, cache } = deps;
+  const requireTcg = async (slug: string) => {
+    const tcg = await tcgBySlug(db, slug);
+    if (!tcg) throw new NotFoundError('TCG');
+    return tcg;
+  };
+  return [
+    defineRoute({
+      method: 'get', path: '/tcgs', summary: 'Every game (TCG) of the catalogue', tags, response: TcgList, maxAge: CATALOGUE_TTL, errors: [503],
+      handler: () => cache.json('legacy:tcgs', CATALOGUE_TTL, async () => ({ items: await listTcgs(db) })),
+    }),
+    defineRoute({
+      method: 'get', path: '/tcgs/{slug}', summary: 'One game', tags, params: TcgParams, response: Tcg, maxAge: CATALOGUE_TTL, errors: [404, 503],
+      handler: ({ params }) => cache.json(`legacy:tcg:${params.slug}`, CATALOGUE_TTL, () => requireTcg(params.slug)),
+    }),
+    defineRoute({
+      method: 'get', path: '/cards/top', summary: 'The dearest cards across every game (or one), by reference price (USD)', tags,
+      query: TopCardsAllQuery, response: CardListResponse, maxAge: PRICED_TTL, errors: [503],
+      handler: ({ query }) =>
+        cache.json(`legacy:top:${query.tcg_slug ?? '*'}:${query.limit}`, PRICED_TTL, async () => {
+          const items = await topCards(db, { setId: null, slug: query.tcg_slug ?? null, limit: query.limit });
+          return { items, total: items.length };
+        }),
+    }),
+    defineRoute({
+      method: 'get', path: '/api/sets/{set_id}/stats', summary: 'Price statistics of a set (USD reference prices)', tags,
+      params: SetIdParams, response: SetStats, maxAge: PRICED_TTL, errors: [404, 503],
+      handler: ({ params }) =>
+        cache.json(`legacy:set-stats:${params.set_id}`, PRICED_TTL, async () => (await setStats(db, params.set_id)) ?? Promise.reject(new NotFoundError('set'))),
+    }),
+    defineRoute({
+      method: 'get', path: '/api/sets/{set_id}/top-cards', summary: 'The dearest cards of a set', tags,
+      params: SetIdParams, query: TopCardsQuery, response: TopCards, maxAge: PRICED_TTL, errors: [404, 503],
+      handler: ({ params, query }) =>
+        cache.json(`legacy:set-top:${params.set_id}:${query.limit}`, PRICED_TTL, async () => {
+          if (!(await setLanguage(db, params.set_id))) throw new NotFoundError('set');
+          const cards = await topCards(db, { setId: params.set_id, slug: null, limit: query.limit });
+          return cards.map((c) => ({ card_id: c.id, name: c.name, number: c.number, rarity: c.rarity, image_url: c.local_image_url, best_price: c.best_price!, currency: 'USD' as const, tcg_slug: c.tcg_slug }));
+        }),
+    }),
+    defineRoute({
+      method: 'get', path: '/api/sets/{set_id}/completion', summary: 'What completing a set takes: cards and value by rarity', tags,
+      params: SetIdParams, response: SetCompletion, maxAge: PRICED_TTL, errors: [404, 503],
+      handler: ({ params }) =>
+        cache.json(`legacy:set-completion:${params.set_id}`, PRICED_TTL, async () => (await setCompletion(db, params.set_id)) ?? Promise.reject(new NotFoundError('set'))),
+    }),
+    defineRoute({
+      method: 'get', path: '/api/sets/{set_id}/related-langs', summary: 'The same set in other languages', tags,
+      params: SetIdParams, response: RelatedLanguages, maxAge: CATALOGUE_TTL, errors: [404, 503],
+      handler: ({ params }) =>
+        cache.json(`legacy:set-langs:${params.set_id}`, CATALOGUE_TTL, async () => {
+          const language = await setLanguage(db, params.set_id);
+          if (!language) throw new NotFoundError('set');
+          return { set_id: params.set_id, language, related: await relatedLanguageSets(db, params.set_id) };
+        }),
+    }),
+    defineRoute({
+      method: 'get', path: '/api/recent-cards', summary: 'Cards added to the catalogue in the last 7 days', tags,
+      query: RecentCardsQuery, response: CardListResponse, maxAge: PRICED_TTL, errors: [503],
+      handler: ({ query }) =>
+        cache.json(`legacy:recent:${query.tcg_slug ?? '*'}:${query.limit}`, PRICED_TTL, () =>
+          cardsAddedSince(db, new Date(Date.now() - 7 * 86_400_000), query.tcg_slug ?? null, query.limit),
+        ),
+    }),
+    defineRoute({
+      method: 'get', path: '/api/new-cards', summary: 'Cards added since a day (default: 30 days ago)', tags,
+      query: NewCardsQuery, response: CardListResponse, maxAge: PRICED_TTL, errors: [503],
+      handler: ({ query }) => {
+        const since = query.since ? new Date(`${query.since}T00:00:00Z`) : new Date(Date.now() - 30 * 86_400_000);
+        const day = since.toISOString().slice(0, 10);
+        return cache.json(`legacy:new:${day}:${query.tcg_slug ?? '*'}:${query.limit}`, PRICED_TTL, () => cardsAddedSince(db, new Date(`${day}T00:00:00Z`), query.tcg_slug ?? null, query.limit));
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/api/compare', summary: 'Up to three cards side by side, with their prices', tags,
+      query: CompareQuery, response: CompareResponse, maxAge: PRICED_TTL, errors: [503],
+      handler: ({ query }) =>
+        cache.json(`legacy:compare:${query.ids.join(',')}`, PRICED_TTL, async () => {
+          const found = await cardDetails(db, query.ids);
+          const byId = new Map(found.map((c) => [c.id, c]));
+          const items = query.ids.flatMap((id) => (byId.has(id) ? [{ ...byId.get(id)!, currency: 'USD' as const }] : []));
+          const priced = items.filter((c) => c.best_price !== null).sort((a, b) => a.best_price! - b.best_price!);
+          return {
+            items: items.map(({ set_code: _code, ...c }) => c),
+            missing: query.ids.filter((id) => !byId.has(id)),
+            cheapest_card_id: priced[0]?.id ?? null,
+            dearest_card_id: priced.at(-1)?.id ?? null,
+          };
+        }),
+    }),
+    defineRoute({
+      method: 'get', path: '/api/cards/{card_id}/marketplace-urls', summary: 'Buy-now links: the European and US marketplaces and the auction site', tags,
+      params: CardIdParams, query: MarketplaceUrlsQuery, response: MarketplaceUrls, maxAge: CATALOGUE_TTL, errors: [404, 503],
+      handler: async ({ params, query }) => {
+        const refs = await marketplaceRefs(db, params.card_id);
+        if (!refs) throw new NotFoundError('card');
+        return { card_id: params.card_id, variant: query.variant, ...marketplaceUrls(refs, query.variant) };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/api/cards/{card_id}/evolution-chain', summary: "A Pokémon card's evolution line (Pokémon cards only: others answer 404)", tags,
+      params: CardIdParams, response: EvolutionChain, maxAge: CATALOGUE_TTL, errors: [404, 503],
+      handler: ({ params }) =>
+        cache.json(`legacy:evolution:${params.card_id}`, CATALOGUE_TTL, async () => {
+          const chain = await evolutionChain(db, params.card_id);
+          if (chain === null) throw new NotFoundError('card');
+          if (chain === 'not-pokemon') throw new HttpError(404, 'evolution chains exist for Pokémon cards only');
+          return { card_id: params.card_id, chain };
+        }),
+    }),
+    defineRoute({
+      method: 'get', path: '/api/search', summary: 'Card search: exact > prefix > all words > similar names; every filter ANDs', tags,
+      query: SearchQuery, response: SearchResponse, maxAge: PRICED_TTL, errors: [503],
+      handler: ({ query }) =>
+        cache.json(`legacy:search:${JSON.stringify(query)}`, PRICED_TTL, async () => {
+          const rows = await searchCards(db, query);
+          const withPrice = rows.filter((r) => r.price_variant_id !== null);
+          const changes = withPrice.length
+            ? await deps.analytics.rows<{ variant_id: string; current: number; past: number }>(sqlFile('clickhouse/queries/variant_change_7d.sql'), {
+                card_ids: withPrice.map((r) => r.id),
+                variant_ids: withPrice.map((r) => r.price_variant_id),
+              })
+            : [];
+          const change = new Map(changes.map((c) => [Number(c.variant_id), c.past > 0 ? Math.round(((c.current - c.past) / c.past) * 10000) / 100 : null]));
+          const MATCH = ['exact', 'prefix', 'words', 'similar'] as const;
+          return {
+            total: rows[0]?.total ?? 0,
+            items: rows.map((r) => ({
+              ...legacyCard(r),
+              display_image_url: legacyCard(r).local_image_url,
+              set_name: r.set_name,
+              set_code: r.set_code,
+              tcg_slug: r.tcg_slug,
+              best_price: r.best_price,
+              price_change_7d: r.price_variant_id === null ? null : (change.get(r.price_variant_id) ?? null),
+              match: MATCH[r.rank]!,
+            })),
+          };
+        }),
+    }),
+    defineRoute({
+      method: 'get', path: '/{tcg_slug}/sets', summary: "A game's sets, newest first", tags,
+      params: GameSetsParams, query: GameSetsQuery, response: LegacySetList, maxAge: CATALOGUE_TTL, errors: [404, 503],
+      handler: ({ params, query }) =>
+        cache.json(`legacy:sets:${params.tcg_slug}:${query.limit}:${query.offset}`, CATALOGUE_TTL, async () => {
+          await requireTcg(params.tcg_slug);
+          return { ...(await setsOfTcg(db, params.tcg_slug, query.limit, query.offset)), limit: query.limit, offset: query.offset };
+        }),
+    }),
+    defineRoute({
+      method: 'get', path: '/{tcg_slug}/sets/{set_id}', summary: 'One set of the game', tags,
+      params: GameSetParams, response: LegacySet, maxAge: CATALOGUE_TTL, errors: [404, 503],
+      handler: ({ params }) =>
+        cache.json(`legacy:set:${params.tcg_slug}:${params.set_id}`, CATALOGUE_TTL, async () => {
+          const { items } = await setsOfTcg(db, params.tcg_slug, 1, 0, params.set_id);
+          if (!items[0]) throw new NotFoundError('set');
+          return items[0];
+        }),
+    }),
+    defineRoute({
+      method: 'get', path: '/{tcg_slug}/sets/{set_id}/cards', summary: 'The cards of a set in collector-number order', tags,
+      params: GameSetParams, query: SetCardsQuery, response: LegacyCardList, maxAge: CATALOGUE_TTL, errors: [404, 503],
+      handler: ({ params, query }) =>
+        cache.json(`legacy:set-cards:${params.tcg_slug}:${params.set_id}:${query.limit}:${query.offset}`, CATALOGUE_TTL, async () => {
+          const { items: sets } = await setsOfTcg(db, params.tcg_slug, 1, 0, params.set_id);
+          if (!sets[0]) throw new NotFoundError('set');
+          const page = await cardsOfTcg(db, params.tcg_slug, { setId: params.set_id, limit: query.limit, offset: query.offset });
+          return { ...page, limit: query.limit, offset: query.offset };
+        }),
+    }),
+    defineRoute({
+      method: 'get', path: '/{tcg_slug}/cards', summary: "A game's cards; set_id, rarity and name (case-insensitive substring) filter together", tags,
+      params: GameCardsParams, query: GameCardsQuery, response: LegacyCardList, maxAge: CATALOGUE_TTL, errors: [404, 503],
+      handler: ({ params, query }) =>
+        cache.json(`legacy:cards:${params.tcg_slug}:${JSON.stringify(query)}`, CATALOGUE_TTL, async () => {
+          await requireTcg(params.tcg_slug);
+          const page = await cardsOfTcg(db, params.tcg_slug, { setId: query.set_id, rarity: query.rarity, name: query.name, limit: query.limit, offset: query.offset });
+          return { ...page, limit: query.limit, offset: query.offset };
+        }),
+    }),
+    defineRoute({
+      method: 'get', path: '/{tcg_slug}/cards/{card_id}', summary: 'One card with its current prices per source and variant', tags,
+      params: GameCardParams, response: LegacyCardDetail, maxAge: PRICED_TTL, errors: [404, 503],
+      handler: ({ params }) =>
+        cache.json(`legacy:card:${params.tcg_slug}:${params.card_id}`, PRICED_TTL, async () => {
+          const [card] = await cardDetails(db, [params.card_id], params.tcg_slug);
+          if (!card) throw new NotFoundError('card');
+          const { set_name: _s, set_code: _c, tcg_slug: _t, best_price: _b, ...detail } = card;
+          return detail;
+        }),
+    }),
+  ];
+};
