@@ -11,6 +11,7 @@ import { requestContext } from './middleware/requestContext.js';
 import { adminIngestRoutes } from './routes/admin/ingest.js';
 import { healthRoutes } from './routes/health.js';
 import { legacyCatalogueRoutes } from './routes/legacy/catalogue.js';
+import { legacyPriceRoutes } from './routes/legacy/prices.js';
 import { mountImageRoutes } from './routes/images.js';
 import { cardRoutes } from './routes/v2/cards.js';
 import { gameRoutes } from './routes/v2/games.js';
@@ -28,6 +29,7 @@ export function createApp(deps: AppDeps): Koa {
     ...setRoutes(deps),
     ...cardRoutes(deps),
     ...adminIngestRoutes(deps),
+    ...legacyPriceRoutes(deps),
     // Last: its /{tcg_slug}/... paths would otherwise shadow fixed two-segment paths.
     ...legacyCatalogueRoutes(deps),
   ];

@@ -1,0 +1,185 @@
+// Legacy prices, history and analytics of one card. Every aggregate over history is computed in
+// ClickHouse (sql/clickhouse/queries/legacy_*.sql over holo.card_market_daily_usd); this module
+// picks the variants, combines a handful of aggregates and applies the documented formulas.
+import type { Analytics, Db } from '../core/data.js';
+import { HttpError } from '../http/errors.js';
+import { sqlFile } from '../core/sqlFiles.js';
+import { variantMatches, variantName } from './variants.js';
+
+const DAY_MS = 86_400_000;
+export const daysAgo = (n: number, today = new Date()) =>
+  new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()) - n * DAY_MS).toISOString().slice(0, 10);
+
+export type CardScope = {
+  card: { id: number; name: string; rarity: string | null; game: string };
+  variants: { id: number; name: string; language: string }[];
+  /** The variants the request is about: the filter's matches, or the reference variant. */
+  selected: number[];
+  variantLabel: string;
+};
+
+/** The card and the variants a request names; null when the card does not exist. */
+export async function resolveScope(db: Db, cardId: number, variant?: string, language?: string): Promise<CardScope | null> {
+  const rows = await db.query<{ card_id: number; name: string; rarity: string | null; game: string; variant_id: number | null; finish: string; print_run: string; language: string; reference_variant_id: number | null }>(
+    sqlFile('postgres/queries/card_variants.sql'),
+    [cardId],
+  );
+  const first = rows[0];
+  if (!first) return null;
+  const all = rows.filter((r) => r.variant_id !== null);
+  const variants = all.map((r) => ({ id: r.variant_id!, name: variantName(r.finish, r.print_run), language: r.language }));
+  let selected: number[];
+  let variantLabel: string;
+  if (variant) {
+    selected = all.filter((r) => variantMatches(variant, r.finish, r.print_run) && (!language || r.language === language)).map((r) => r.variant_id!);
+    if (selected.length === 0) throw new HttpError(404, `card ${cardId} has no ${variant} variant${language ? ` in ${language}` : ''}`);
+    variantLabel = variant;
+  } else {
+    const candidates = language ? variants.filter((v) => v.language === language) : variants;
+    const reference = candidates.find((v) => v.id === first.reference_variant_id) ?? candidates[0];
+    selected = reference ? [reference.id] : [];
+    variantLabel = reference?.name ?? 'normal';
+  }
+  return { card: { id: first.card_id, name: first.name, rarity: first.rarity, game: first.game }, variants, selected, variantLabel };
+}
+
+export type Grading = { grading_company: string; grade: string };
+export const RAW: Grading = { grading_company: 'raw', grade: '' };
+
+export type SeriesStats = {
+  points: number; last_day: string | null; current: number | null;
+  before: Record<1 | 7 | 30 | 90 | 365, number | null>;
+  ath: { price: number; date: string } | null;
+  mean: number | null; volatility: number | null; drift: number | null; slope_per_day: number | null; intercept: number | null; last_day_number: number | null;
+};
+
+/** Statistics of a scope's cross-source daily USD series since a day (legacy_price_analysis.sql). */
+export async function seriesStats(analytics: Analytics, scope: CardScope, grading: Grading, since: string, source = ''): Promise<SeriesStats> {
+  const [r] = await analytics.rows<Record<string, number | string | null>>(sqlFile('clickhouse/queries/legacy_price_analysis.sql'), {
+    card_id: scope.card.id, variant_ids: scope.selected, since, source, ...grading,
+  });
+  const n = Number(r?.points ?? 0);
+  if (!r || n === 0) return { points: 0, last_day: null, current: null, before: { 1: null, 7: null, 30: null, 90: null, 365: null }, ath: null, mean: null, volatility: null, drift: null, slope_per_day: null, intercept: null, last_day_number: null };
+  const at = (k: 1 | 7 | 30 | 90 | 365) => (Number(r[`n${k}`]) > 0 ? Number(r[`p${k}`]) : null);
+  const num = (v: unknown) => (v === null || v === undefined || Number.isNaN(Number(v)) ? null : Number(v));
+  return {
+    points: n,
+    last_day: String(r.last_day),
+    current: Number(r.current),
+    before: { 1: at(1), 7: at(7), 30: at(30), 90: at(90), 365: at(365) },
+    ath: { price: Number(r.ath_price), date: String(r.ath_date) },
+    mean: num(r.mean_price),
+    volatility: num(r.volatility),
+    drift: num(r.drift),
+    slope_per_day: n >= 2 ? num(r.slope_per_day) : null,
+    intercept: n >= 2 ? num(r.intercept) : null,
+    last_day_number: num(r.last_day_number),
+  };
+}
+
+export const round2 = (x: number) => Math.round(x * 100) / 100;
+export const pctChange = (now: number | null, then: number | null) => (now === null || then === null || then === 0 ? null : round2(((now - then) / then) * 100));
+
+/** up / down / stable: the fitted line's slope as a share of the mean price, beyond ±0.1 % a day. */
+export function trendOf(s: Pick<SeriesStats, 'slope_per_day' | 'mean'>): 'up' | 'down' | 'stable' {
+  if (s.slope_per_day === null || !s.mean) return 'stable';
+  const perDay = s.slope_per_day / s.mean;
+  return perDay > 0.001 ? 'up' : perDay < -0.001 ? 'down' : 'stable';
+}
+
+/** Confidence of a regression by its daily data points: low < 10, medium 10–19, high ≥ 20. */
+export const confidenceOf = (points: number): 'low' | 'medium' | 'high' => (points < 10 ? 'low' : points < 20 ? 'medium' : 'high');
+
+export type SourceMedian = { source: string; region: string; median: number; sample_size: number };
+
+export async function sourceMedians(analytics: Analytics, scope: CardScope, grading: Grading, days: number): Promise<SourceMedian[]> {
+  const rows = await analytics.rows<{ source: string; region: string; median: number; sample_size: string }>(sqlFile('clickhouse/queries/legacy_source_medians.sql'), {
+    card_id: scope.card.id, variant_ids: scope.selected, since: daysAgo(days + 400), days, ...grading,
+  });
+  return rows.map((r) => ({ ...r, median: Number(r.median), sample_size: Number(r.sample_size) }));
+}
+
+const SOURCE_LABELS: Record<string, string> = {
+  tcgplayer: 'US marketplace', cardmarket: 'European marketplace', scryfall: 'Scryfall aggregate', pricecharting: 'Graded price guide',
+  auction_sold: 'Auction sales', us_market: 'US marketplace (history)', eu_market: 'European marketplace (history)',
+  graded_guide: 'Graded price guide (history)', jp_market: 'Japanese marketplace',
+};
+
+/** The agreement band: a source agrees with the verdict when within ±15 % of it. */
+export const AGREEMENT_BAND_PCT = 15;
+
+/**
+ * The market verdict: the weighted median of the sources' 30-day medians, each source weighted by
+ * ln(1 + its daily values); a source agrees within ±15 %; confidence is the agreeing share of the
+ * weight (high ≥ 0.75, medium ≥ 0.5, else low); spread is dearest over cheapest source; region bias
+ * is how far EU sources sit above (+) or below (−) US sources, in percent.
+ */
+export function marketVerdict(sources: SourceMedian[]) {
+  const weighted = sources.filter((s) => s.median > 0).map((s) => ({ ...s, weight: Math.log(1 + s.sample_size) }));
+  if (weighted.length === 0) return null;
+  const byPrice = [...weighted].sort((a, b) => a.median - b.median);
+  const totalWeight = byPrice.reduce((n, s) => n + s.weight, 0);
+  let acc = 0;
+  const verdict = byPrice.find((s) => (acc += s.weight) >= totalWeight / 2)!.median;
+  const rows = weighted.map((s) => {
+    const delta = ((s.median - verdict) / verdict) * 100;
+    return { source: s.source, label: SOURCE_LABELS[s.source] ?? s.source, median: round2(s.median), sample_size: s.sample_size, weight: round2(s.weight / totalWeight), agrees: Math.abs(delta) <= AGREEMENT_BAND_PCT, delta_pct: round2(delta) };
+  });
+  const agreeingWeight = rows.filter((r) => r.agrees).reduce((n, r) => n + r.weight, 0);
+  const side = (region: string) => {
+    const xs = weighted.filter((s) => s.region === region).map((s) => s.median);
+    return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
+  };
+  const [eu, us] = [side('eu'), side('us')];
+  return {
+    price: round2(verdict),
+    currency: 'USD' as const,
+    confidence: agreeingWeight >= 0.75 ? ('high' as const) : agreeingWeight >= 0.5 ? ('medium' as const) : ('low' as const),
+    agreeing_sources: rows.filter((r) => r.agrees).length,
+    considered_sources: rows.length,
+    spread_pct: round2(((byPrice.at(-1)!.median - byPrice[0]!.median) / byPrice[0]!.median) * 100),
+    region_bias: eu !== null && us !== null ? round2(((eu - us) / us) * 100) : null,
+    sources: rows,
+  };
+}
+
+export type AuctionSale = { date: string; variant_id: number; grading_company: string; grade: string; observation_id: string; currency: string; price: number; price_usd: number };
+
+export async function auctionSales(analytics: Analytics, scope: CardScope, since: string, grading: Partial<Grading> = {}, limit = 10_000): Promise<AuctionSale[]> {
+  const rows = await analytics.rows<AuctionSale & { variant_id: string }>(sqlFile('clickhouse/queries/legacy_auction_sales.sql'), {
+    card_id: scope.card.id, variant_ids: scope.selected, since, grading_company: grading.grading_company ?? '', grade: grading.grade ?? '', limit,
+  });
+  return rows.map((r) => ({ ...r, variant_id: Number(r.variant_id), price: Number(r.price), price_usd: Number(r.price_usd) }));
+}
+
+/** Sales velocity from the auction sales of the last 30 days. */
+export function velocityOf(sales30d: number): { label: string; sample_30d: number; tier: 'none' | 'low' | 'medium' | 'high' } {
+  const tier = sales30d >= 30 ? 'high' : sales30d >= 10 ? 'medium' : sales30d >= 1 ? 'low' : 'none';
+  const label = { high: 'sells daily', medium: 'sells weekly', low: 'sells rarely', none: 'no recent sales' }[tier];
+  return { label, sample_30d: sales30d, tier };
+}
+
+// Rarity as a 0–100 collectability score: the scarcer the printing class, the higher.
+export function rarityScore(rarity: string | null): number {
+  const r = (rarity ?? '').toLowerCase();
+  if (/secret|hyper|special illustration|gold|enchanted|fabled|mythic|legendary|marvel/.test(r)) return 100;
+  if (/illustration|ultra|ex|gx|vmax|vstar|majestic|super rare/.test(r)) return 80;
+  if (/holo|^rare$|rare/.test(r)) return 60;
+  if (/uncommon/.test(r)) return 30;
+  if (/common|basic|token/.test(r)) return 15;
+  return 40;
+}
+
+/** Daily volatility below which a series counts as this volatile: quotes move by cents and rounding. */
+export const MIN_DAILY_VOLATILITY = 0.01;
+
+/**
+ * Is an N-day move out of line with the series' own behaviour? Its log return differs from N days
+ * of the mean daily drift by more than 3 σ·√N, σ being the standard deviation of daily log returns
+ * (at least 1 %, so a very smooth series is not flagged for an ordinary move).
+ */
+export function isAnomaly(s: Pick<SeriesStats, 'volatility' | 'drift'>, now: number, then: number, days: number): boolean {
+  if (s.volatility === null || s.drift === null || now <= 0 || then <= 0) return false;
+  const sigma = Math.max(s.volatility, MIN_DAILY_VOLATILITY);
+  return Math.abs(Math.log(now / then) - s.drift * days) > 3 * sigma * Math.sqrt(days);
+}

@@ -1,0 +1,27 @@
+-- Parameterised view: the daily market price of each series of one card's variants since a day,
+-- in the series' own currency and in US dollars. "Market" means the price type each kind of source
+-- reports as its market value: market (US marketplaces), trend (EU marketplace), raw_us (graded
+-- guide, ungraded), raw_jp, last_sold (auction sales), and every graded row. One row per day,
+-- variant, region, source, grading company and grade; outliers excluded; days without a usable
+-- exchange rate left out. Use: SELECT … FROM holo.card_market_daily_usd(card_id = 1,
+-- variant_ids = [1, 2], since = '2026-01-01').
+CREATE VIEW IF NOT EXISTS holo.card_market_daily_usd {{ON_CLUSTER}} AS
+WITH daily AS (
+  SELECT p.as_of AS day, p.variant_id AS variant_id, p.region AS region, p.source AS source,
+         p.grading_company AS grading_company, p.grade AS grade, any(p.currency) AS currency,
+         quantileExactInclusive(0.5)(toFloat64(p.amount)) AS price, count() AS observations
+  FROM holo.price_points AS p FINAL
+  WHERE p.card_id = {card_id:UInt32}
+    AND p.variant_id IN {variant_ids:Array(UInt32)}
+    AND p.as_of >= {since:Date}
+    AND NOT p.is_outlier
+    AND (p.grading_company != 'raw' OR p.price_type IN ('market', 'trend', 'raw_us', 'raw_jp', 'last_sold'))
+  GROUP BY p.as_of, p.variant_id, p.region, p.source, p.grading_company, p.grade
+)
+SELECT d.day AS day, d.variant_id AS variant_id, d.region AS region, d.source AS source,
+       d.grading_company AS grading_company, d.grade AS grade, d.currency AS currency,
+       d.price AS price, if(d.currency = 'USD', d.price, d.price * fx.usd_per_unit) AS price_usd,
+       d.observations AS observations
+FROM daily AS d
+ASOF LEFT JOIN holo.fx_to_usd AS fx ON d.currency = fx.currency AND d.day >= fx.day
+WHERE d.currency = 'USD' OR fx.usd_per_unit > 0;
