@@ -12,6 +12,7 @@ import { adminIngestRoutes } from './routes/admin/ingest.js';
 import { healthRoutes } from './routes/health.js';
 import { legacyCatalogueRoutes } from './routes/legacy/catalogue.js';
 import { legacyPriceRoutes } from './routes/legacy/prices.js';
+import { marketRoutes } from './routes/market.js';
 import { mountImageRoutes } from './routes/images.js';
 import { cardRoutes } from './routes/v2/cards.js';
 import { gameRoutes } from './routes/v2/games.js';
@@ -30,6 +31,7 @@ export function createApp(deps: AppDeps): Koa {
     ...cardRoutes(deps),
     ...adminIngestRoutes(deps),
     ...legacyPriceRoutes(deps),
+    ...marketRoutes(deps),
     // Last: its /{tcg_slug}/... paths would otherwise shadow fixed two-segment paths.
     ...legacyCatalogueRoutes(deps),
   ];

@@ -206,7 +206,7 @@ export const SearchQuery = z.strictObject({
   rarity: text({ max: 100 }).optional(),
   min_price: z.coerce.number().min(0).max(1e9).optional().openapi({ description: 'USD, against best_price' }),
   max_price: z.coerce.number().min(0).max(1e9).optional(),
-  foil_status: z.enum(['nonfoil', 'foil', 'etched']).optional().openapi({ description: 'cards that exist in this finish class' }),
+  foil_status: z.enum(['nonfoil', 'foil', 'etched']).optional().openapi({ description: 'cards that exist with this foil status: nonfoil = the standard print (normal or holofoil), foil = any other foil finish (reverse holo, foil, rainbow, cold), etched' }),
   condition: z.enum(['NM', 'LP', 'MP', 'HP', 'DMG']).optional().openapi({ description: 'validated; reference prices are near-mint, so every card matches until marketplace listings are searched' }),
   language: z.string().regex(/^[a-z]{2}$/).optional().openapi({ description: 'cards printed in this language (ISO 639-1)' }),
   limit: intParam({ min: 1, max: 200 }).default(50),

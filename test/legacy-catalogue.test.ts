@@ -251,7 +251,7 @@ describe('search', () => {
     }
     const foil = await stack.json('/api/search?q=pikachu&foil_status=foil&limit=200');
     const foilCards = new Set(
-      (await pg<{ card_id: number }>(`SELECT DISTINCT p.card_id FROM printings p JOIN variants v ON v.printing_id = p.id WHERE v.finish NOT IN ('normal', 'etched')`)).map((r) => r.card_id),
+      (await pg<{ card_id: number }>(`SELECT DISTINCT p.card_id FROM printings p JOIN variants v ON v.printing_id = p.id WHERE v.finish NOT IN ('normal', 'holofoil', 'etched')`)).map((r) => r.card_id),
     );
     assert.ok(foil.body.items.length > 0 && foil.body.items.every((i: { id: number }) => foilCards.has(i.id)));
     assert.ok(foil.body.items.some((i: { price_change_7d: number | null }) => typeof i.price_change_7d === 'number'));

@@ -4,11 +4,11 @@
 // regression and its confidence, the market verdict, auction summaries, multi-series history.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { upsertCatalogue } from '../ingest/catalogue/upsert.js';
 import { loadFxRates } from '../ingest/load/fxRates.js';
 import { loadPricePoints, type PricePointRow } from '../ingest/load/pricePoints.js';
 import { EbaySold, Prediction, PriceAggregates, PriceHistory, PriceHistoryMulti, PriceSnapshots, StashScore } from '../schemas/legacyPrices.js';
 import { expect422 as expect422At } from './support/assertions.js';
+import { createTestCards } from './support/catalogue.js';
 import { daysAgo } from './support/chq.js';
 import { startStack, type Stack } from './support/stack.js';
 
@@ -29,25 +29,8 @@ const raw = { grading_company: 'raw', grade: '' };
 
 before(async () => {
   stack = await startStack({ demo: 'none' });
-  await upsertCatalogue(stack.stores.pg.pool, {
-    game: { slug: 'test-analytics', name: 'Analytics', publisher: 'Holo tests', websiteUrl: 'https://example.com', description: 'test' },
-    sets: [{ externalKey: 'test:analytics', code: 'ANA', name: 'Analytics Set', series: null, releaseDate: '2026-01-01', totalCards: 3, printedTotal: 3, isPromo: false, language: 'en', logoUrl: null, symbolUrl: null }],
-    cards: ['steady', 'short', 'jump'].map((name, n) => ({
-      externalKey: `test:analytics-${name}`, setExternalKey: 'test:analytics', name: `Analytics ${name}`, collectorNumber: String(n + 1), rarity: 'Rare Holo', cardType: null,
-      subtypes: [], artist: null, attributes: {}, legalities: {}, images: [], crossRefs: [],
-      printings: [{ externalKey: `test:analytics-${name}:en`, language: 'en', printRun: 'unlimited', collectorNumber: String(n + 1), isPromo: false, crossRefs: [],
-        variants: ['normal', 'holofoil'].map((f) => ({ externalKey: `test:analytics-${name}:en:${f}`, finish: f, variantLabel: f, printRarity: null, isEx: null, isV: null, imageUrl: null })) }],
-    })),
-  });
-  const rows = (await stack.stores.pg.pool.query(
-    `SELECT c.external_key, c.id AS card, v.id AS variant, v.finish FROM cards c JOIN printings p ON p.card_id = c.id JOIN variants v ON v.printing_id = p.id
-     WHERE c.external_key LIKE 'test:analytics-%' ORDER BY v.id`,
-  )).rows;
-  for (const r of rows) {
-    const name = r.external_key.replace('test:analytics-', '');
-    ids[name] ??= { card: r.card, normal: 0, holofoil: 0 };
-    ids[name]![r.finish as 'normal' | 'holofoil'] = r.variant;
-  }
+  const cards = await createTestCards(stack.stores.pg.pool, 'test-analytics', ['steady', 'short', 'jump']);
+  for (const [name, c] of Object.entries(cards)) ids[name] = { card: c.card, normal: c.variants['normal']!, holofoil: c.variants['holofoil']! };
   await loadFxRates(stack.stores.ch.client, Array.from({ length: 60 }, (_, i) => ({ day: daysAgo(i), currency: 'USD', rate: String(USD_PER_EUR) })), { id: 'test-fx', ingestedAt: new Date(), source: 'ecb' });
 
   const points: PricePointRow[] = [];

@@ -12,7 +12,7 @@ export const daysAgo = (n: number, today = new Date()) =>
 
 export type CardScope = {
   card: { id: number; name: string; rarity: string | null; game: string };
-  variants: { id: number; name: string; language: string }[];
+  variants: { id: number; name: string; language: string; finish: string; print_run: string }[];
   /** The variants the request is about: the filter's matches, or the reference variant. */
   selected: number[];
   variantLabel: string;
@@ -27,7 +27,7 @@ export async function resolveScope(db: Db, cardId: number, variant?: string, lan
   const first = rows[0];
   if (!first) return null;
   const all = rows.filter((r) => r.variant_id !== null);
-  const variants = all.map((r) => ({ id: r.variant_id!, name: variantName(r.finish, r.print_run), language: r.language }));
+  const variants = all.map((r) => ({ id: r.variant_id!, name: variantName(r.finish, r.print_run), language: r.language, finish: r.finish, print_run: r.print_run }));
   let selected: number[];
   let variantLabel: string;
   if (variant) {

@@ -30,3 +30,9 @@ export function variantMatches(filter: string, finish: string, printRun: string)
   if (filter === 'holo') return finish === 'holofoil';
   return filter === (FINISH_NAMES[finish] ?? finish) && printRun === 'unlimited';
 }
+
+/** The foil status of a finish, as Scryfall-style filters name it: a holo rare's standard print is nonfoil. */
+export function foilStatus(finish: string): 'nonfoil' | 'foil' | 'etched' {
+  if (finish === 'etched') return 'etched';
+  return finish === 'normal' || finish === 'holofoil' ? 'nonfoil' : 'foil';
+}

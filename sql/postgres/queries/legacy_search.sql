@@ -3,7 +3,7 @@
 -- every filter ANDs. Ranked exact > prefix > words > similar, then by similarity, then the
 -- priciest first. Parameters:
 --   $1 q, $2 tcg slug, $3 set id, $4 rarity, $5 min price, $6 max price (USD, best_price),
---   $7 finish class (nonfoil | foil | etched), $8 language, $9 limit, $10 offset.
+--   $7 foil status (nonfoil: normal or holofoil, the standard print | foil: any other foil | etched), $8 language, $9 limit, $10 offset.
 WITH q AS (
   SELECT lower($1::text) AS text, plainto_tsquery('simple', $1::text) AS words
 ),
@@ -35,9 +35,9 @@ WHERE ($2::text IS NULL OR g.slug = $2)
   AND ($7::text IS NULL OR EXISTS (
         SELECT 1 FROM printings p JOIN variants v ON v.printing_id = p.id
         WHERE p.card_id = c.id
-          AND CASE $7::text WHEN 'nonfoil' THEN v.finish = 'normal'
+          AND CASE $7::text WHEN 'nonfoil' THEN v.finish IN ('normal', 'holofoil')
                             WHEN 'etched' THEN v.finish = 'etched'
-                            ELSE v.finish NOT IN ('normal', 'etched') END))
+                            ELSE v.finish NOT IN ('normal', 'holofoil', 'etched') END))
   AND ($8::text IS NULL OR EXISTS (SELECT 1 FROM printings p WHERE p.card_id = c.id AND p.language = $8))
 ORDER BY m.rank, m.sim DESC, b.best_price DESC NULLS LAST, c.id
 LIMIT $9 OFFSET $10

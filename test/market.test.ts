@@ -1,0 +1,181 @@
+// Market and price-intelligence endpoints over real stores, on a synthetic game whose every price
+// this test loads through the production write path (no demo data: the market is exactly this).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { loadFxRates } from '../ingest/load/fxRates.js';
+import { loadPricePoints, type PricePointRow } from '../ingest/load/pricePoints.js';
+import { Deals, Movers, Overview, PiCard, Spread } from '../schemas/market.js';
+import { expect422 as expect422At } from './support/assertions.js';
+import { createTestCards, type TestCard } from './support/catalogue.js';
+import { chRows, daysAgo } from './support/chq.js';
+import { startStack, type Stack } from './support/stack.js';
+
+let stack: Stack;
+let cards: Record<string, TestCard>;
+const USD_PER_EUR = 1.25;
+const JPY_PER_EUR = 160;
+
+// Eight days of ungraded US market prices per card, index = days ago (0 = today).
+const SERIES: Record<string, number[]> = {
+  up: [15, 14, 13.5, 13, 12, 11.5, 11, 10],
+  down: [15, 16, 17, 18, 18, 19, 19.5, 20],
+  flat: [10, 10, 10, 10, 10, 10, 10, 10],
+  swing: [10, 14, 10, 14, 10, 14, 10, 10],
+  penny: [0.9, 0.8, 0.7, 0.6, 0.6, 0.5, 0.5, 0.5],
+  // 25 days on a straight line, +0.20 a day: the one series long enough to project.
+  climber: Array.from({ length: 25 }, (_, i) => 10 + 0.2 * (24 - i)),
+};
+
+before(async () => {
+  stack = await startStack({ demo: 'none' });
+  cards = await createTestCards(stack.stores.pg.pool, 'test-market', [...Object.keys(SERIES), 'newsource'], ['normal']);
+  await loadFxRates(
+    stack.stores.ch.client,
+    Array.from({ length: 20 }, (_, i) => [
+      { day: daysAgo(i), currency: 'USD', rate: String(USD_PER_EUR) },
+      { day: daysAgo(i), currency: 'JPY', rate: String(JPY_PER_EUR) },
+    ]).flat(),
+    { id: 'market-fx', ingestedAt: new Date(), source: 'ecb' },
+  );
+  const row = (name: string, p: Pick<PricePointRow, 'region' | 'source' | 'price_type' | 'currency' | 'amount' | 'as_of'>): PricePointRow => ({
+    card_id: cards[name]!.card, variant_id: cards[name]!.variants['normal']!, game: 'test-market', grading_company: 'raw', grade: '', is_outlier: false, ...p,
+  });
+  const points: PricePointRow[] = [];
+  for (const [name, prices] of Object.entries(SERIES))
+    prices.forEach((price, i) => points.push(row(name, { region: 'us', source: 'us_a', price_type: 'market', currency: 'USD', amount: price.toFixed(4), as_of: daysAgo(i) })));
+  // A second source that starts today far above the first: not a move of the card.
+  for (let i = 0; i < 8; i++) points.push(row('newsource', { region: 'us', source: 'us_a', price_type: 'market', currency: 'USD', amount: '10.0000', as_of: daysAgo(i) }));
+  points.push(row('newsource', { region: 'us', source: 'us_b', price_type: 'market', currency: 'USD', amount: '30.0000', as_of: daysAgo(0) }));
+  // A European quote for the flat card (EUR 10 = USD 12.50) and a cheap US ask for the up card.
+  points.push(row('flat', { region: 'eu', source: 'eu_c', price_type: 'trend', currency: 'EUR', amount: '10.0000', as_of: daysAgo(0) }));
+  points.push(row('up', { region: 'us', source: 'us_a', price_type: 'low', currency: 'USD', amount: '9.0000', as_of: daysAgo(0) }));
+  await loadPricePoints({ ch: stack.stores.ch.client, pool: stack.stores.pg.pool, redis: stack.stores.redis, redisPrefix: stack.config.redisPrefix }, points, { id: 'test-market', ingestedAt: new Date() });
+});
+after(async () => {
+  await stack?.close();
+});
+
+const change = (name: string, days: number) => ((SERIES[name]![0]! - SERIES[name]![days]!) / SERIES[name]![days]!) * 100;
+const close = (a: number | null, b: number, tolerance = 0.011) => assert.ok(a !== null && Math.abs(a - b) <= tolerance, `${a} ≈ ${b}`);
+
+describe('movers', () => {
+  it('rank gainers, losers and the most volatile, per source series, without pennies', async () => {
+    const { status, body } = await stack.json('/api/market/movers?tcg=test-market&period=7d&limit=50');
+    assert.equal(status, 200);
+    Movers.parse(body);
+    const byName = (list: { name: string }[]) => list.map((m) => m.name.replace('test-market ', ''));
+    assert.equal(byName(body.gainers)[0], 'up');
+    assert.equal(byName(body.losers)[0], 'down');
+    assert.equal(byName(body.most_volatile)[0], 'swing');
+    assert.ok(!byName(body.gainers).includes('penny'), 'under $1 now');
+    const up = body.gainers[0];
+    close(up.change_pct, change('up', 7));
+    close(up.change_abs, 5);
+    close(up.current_price, 15);
+    const newsource = body.gainers.find((m: { name: string }) => m.name.endsWith('newsource'));
+    close(newsource.change_pct, 0);
+    const sorted = body.gainers.map((m: { change_pct: number }) => m.change_pct);
+    assert.deepEqual(sorted, [...sorted].sort((a, b) => b - a));
+    assert.equal(body.as_of, daysAgo(0));
+    const one = await stack.json('/api/market-movers?tcg=test-market&limit=1');
+    assert.deepEqual([one.body.gainers.length, one.body.gainers[0].name], [1, up.name]);
+    await expect422At(stack, '/api/market/movers?period=1d', ['query', 'period']);
+    await expect422At(stack, '/api/market/movers?limit=51', ['query', 'limit']);
+    await expect422At(stack, '/api/market/movers?tcg=Not%20A%20Game', ['query', 'tcg']);
+    const older = await stack.json('/api/market/older-movers?direction=down&tcg_slug=test-market');
+    assert.ok(older.body.every((m: { change_pct: number }) => m.change_pct < 0));
+  });
+
+  it('sum the market index over series priced on both days', async () => {
+    const { body } = await stack.json('/api/market/overview?period=7d');
+    Overview.parse(body);
+    const game = body.games.find((g: { tcg_slug: string }) => g.tcg_slug === 'test-market');
+    // Every us_a series has both days (newsource's us_b only today); newsource's us_a is flat at 10.
+    const both = Object.keys(SERIES).map((n) => [SERIES[n]![0]!, SERIES[n]![7]!] as const).concat([[10, 10] as const]);
+    close(game.value_now, both.reduce((s, [now]) => s + now, 0));
+    close(game.value_then, both.reduce((s, [, then]) => s + then, 0));
+    const count = (f: (now: number, then: number) => boolean) => both.filter(([now, then]) => f(now, then)).length;
+    assert.deepEqual([game.rising, game.falling, game.holding], [count((n, t) => n > t * 1.01), count((n, t) => n < t * 0.99), count((n, t) => n >= t * 0.99 && n <= t * 1.01)]);
+    assert.equal(body.top_gainer.name, 'test-market up');
+    const radar = await stack.json('/api/market/radar-stats');
+    const r = radar.body.games.find((g: { tcg_slug: string }) => g.tcg_slug === 'test-market');
+    close(r.rising_pct, (count((n, t) => n > t * 1.01) / both.length) * 100);
+  });
+});
+
+describe('lists', () => {
+  it('find asks below the market, and sources that disagree', async () => {
+    const deals = await stack.json('/api/market/best-deals?tcg_slug=test-market');
+    Deals.parse(deals.body);
+    assert.deepEqual(deals.body.items.map((d: { name: string }) => d.name), ['test-market up']);
+    close(deals.body.items[0].discount_pct, (1 - 9 / 15) * 100);
+    const spread = await stack.json('/api/market/spread?tcg_slug=test-market&min_spread_pct=20');
+    Spread.parse(spread.body);
+    const names = spread.body.items.map((s: { name: string }) => s.name);
+    assert.deepEqual(names.sort(), ['test-market flat', 'test-market newsource']);
+    const flat = spread.body.items.find((s: { name: string }) => s.name === 'test-market flat');
+    close(flat.spread_pct, ((10 * USD_PER_EUR - 10) / 10) * 100);
+    assert.deepEqual([flat.cheapest_source, flat.dearest_source], ['us_a', 'eu_c']);
+  });
+
+  it('project the steadiest climbers along their least-squares line, and show the newest updates', async () => {
+    const { body } = await stack.json('/api/market/trending-predictions?tcg_slug=test-market&days_ahead=30');
+    // Only the climber has the 10 days a projection needs; its line is exact: +0.20 a day.
+    assert.deepEqual(body.items.map((t: { name: string }) => t.name), ['test-market climber']);
+    const t = body.items[0];
+    close(t.slope_per_day, 0.2, 0.0001);
+    close(t.predicted_price, SERIES['climber']![0]! + 0.2 * 30);
+    assert.deepEqual([t.data_points, t.confidence], [25, 'high']);
+    const rising = await stack.json('/api/market/rising?tcg_slug=test-market');
+    assert.deepEqual(rising.body.items.map((x: { name: string }) => x.name), ['test-market climber']);
+    const recent = await stack.json('/api/market/recent?tcg_slug=test-market&limit=100');
+    const up = recent.body.items.find((x: { name: string }) => x.name === 'test-market up');
+    assert.deepEqual([up.price, up.previous_price, up.date], [15, 14, daysAgo(0)]);
+    close(up.change_pct, ((15 - 14) / 14) * 100);
+  });
+});
+
+describe('price intelligence', () => {
+  it('converts with the newest reference rate, in both directions and across currencies', async () => {
+    const usdEur = await stack.json('/api/price-intelligence/fx/rate');
+    assert.deepEqual(usdEur.body, { from_currency: 'USD', to_currency: 'EUR', rate: 1 / USD_PER_EUR, date: daysAgo(0), source: 'ecb' });
+    const eurJpy = await stack.json('/api/price-intelligence/fx/rate?from_currency=EUR&to_currency=JPY');
+    assert.equal(eurJpy.body.rate, JPY_PER_EUR);
+    const usdJpy = await stack.json('/api/price-intelligence/fx/rate?from_currency=USD&to_currency=JPY');
+    assert.equal(usdJpy.body.rate, JPY_PER_EUR / USD_PER_EUR);
+    assert.equal((await stack.json('/api/price-intelligence/fx/rate?from_currency=XYZ')).status, 404);
+    await expect422At(stack, '/api/price-intelligence/fx/rate?from_currency=usd', ['query', 'from_currency']);
+  });
+
+  it("gives a card's euro price per source, adjusted for condition", async () => {
+    const id = cards['flat']!.card;
+    const nm = await stack.json(`/api/price-intelligence/card/${id}`);
+    PiCard.parse(nm.body);
+    const eu = nm.body.source_breakdown.find((s: { source: string }) => s.source === 'eu_c');
+    const us = nm.body.source_breakdown.find((s: { source: string }) => s.source === 'us_a');
+    close(eu.median_eur, 10);
+    close(us.median_eur, 10 / USD_PER_EUR);
+    assert.equal(us.n_listings, 8);
+    const lp = await stack.json(`/api/price-intelligence/card/${id}?condition=LP`);
+    close(lp.body.price_summary.high_eur, 10 * 0.85);
+    assert.equal(lp.body.scope.condition_factor, 0.85);
+    const foil = await stack.json(`/api/price-intelligence/card/${id}?foil_status=foil`);
+    assert.deepEqual(foil.body.source_breakdown, []);
+    assert.equal((await stack.json('/api/price-intelligence/card/99999999')).status, 404);
+    const history = await stack.json(`/api/price-intelligence/history?card_id=${cards['up']!.card}&days=2`);
+    assert.deepEqual(history.body.points, [{ date: daysAgo(1), market_price_eur: 14 / USD_PER_EUR }, { date: daysAgo(0), market_price_eur: 15 / USD_PER_EUR }]);
+  });
+
+  it('agree with the stores in every count', async () => {
+    const n = (await chRows<{ n: string }>(stack.stores.ch.client, 'SELECT toString(count()) AS n FROM holo.price_points'))[0]!.n;
+    const stats = await stack.json('/api/market/stats');
+    assert.equal(stats.body.total_prices, Number(n));
+    assert.equal(stats.body.total_users, null);
+    const detailed = await stack.json('/api/stats/detailed');
+    assert.equal(detailed.body.totals.price_points, Number(n));
+    const pi = await stack.json('/api/price-intelligence/stats');
+    assert.equal(pi.body.price_points, Number(n));
+    const sources = await stack.json('/api/price-intelligence/sources');
+    assert.deepEqual(sources.body.items.map((s: { source: string }) => s.source), ['eu_c', 'us_a', 'us_b']);
+  });
+});
