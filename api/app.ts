@@ -7,6 +7,7 @@ import { buildOpenApiDocument } from './http/openapi.js';
 import type { Route } from './http/route.js';
 import { cors } from './middleware/cors.js';
 import { errorHandler } from './middleware/errors.js';
+import { localeRedirect } from './middleware/localeRedirect.js';
 import { requestContext } from './middleware/requestContext.js';
 import { adminIngestRoutes } from './routes/admin/ingest.js';
 import { healthRoutes } from './routes/health.js';
@@ -51,6 +52,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(requestContext(deps.log, deps.counters));
   app.use(errorHandler(deps.log));
   app.use(cors(deps.config.siteOrigin));
+  app.use(localeRedirect());
   // JSON bodies only, small: no route takes more than a few fields yet.
   app.use(koaBody({ json: true, urlencoded: false, multipart: false, text: false, jsonLimit: '64kb', jsonStrict: true }));
   app.use(router.routes());

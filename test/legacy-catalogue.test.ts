@@ -258,3 +258,31 @@ describe('search', () => {
     assert.equal((await stack.json('/api/search?q=pikachu&language=ja')).body.total, 0);
   });
 });
+
+describe('HTML-style URLs', () => {
+  const get = (path: string, headers: Record<string, string>) => fetch(stack.url + path, { headers, redirect: 'manual' });
+  const browser = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+
+  it("send browsers to the page in their language, and serve API clients directly", async () => {
+    const res = await get('/tcgs/pokemon?x=1', browser);
+    assert.equal(res.status, 302);
+    assert.equal(res.headers.get('location'), '/en/tcgs/pokemon?x=1');
+    assert.match(res.headers.get('vary') ?? '', /Accept-Language/);
+    const dutch = await get('/pokemon/sets', { ...browser, 'Accept-Language': 'nl-NL,nl;q=0.9,en;q=0.5' });
+    assert.equal(dutch.headers.get('location'), '/nl/pokemon/sets');
+    assert.equal((await get('/cards/top', browser)).headers.get('location'), '/en/cards/top');
+    // The localised page is the same resource; API clients never see a redirect.
+    const localised = await get('/en/tcgs/pokemon', browser);
+    assert.equal(localised.status, 200);
+    assert.deepEqual(await localised.json(), (await stack.json('/tcgs/pokemon')).body);
+    assert.equal((await get('/tcgs/pokemon', { Accept: 'application/json' })).status, 200);
+    assert.equal((await get('/tcgs/pokemon', {})).status, 200);
+  });
+
+  it('never redirect the paths the spec exempts', async () => {
+    for (const path of ['/tcgs', '/api/search?q=pikachu', '/api/v2/games', '/openapi.json', '/health', '/stats', '/auth/login', '/users/1', '/seller/x', '/dl/t/f.csv']) {
+      const res = await get(path, browser);
+      assert.notEqual(res.status, 302, path);
+    }
+  });
+});
