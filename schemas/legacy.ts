@@ -222,3 +222,24 @@ export const SearchResult = LegacyCard.extend({
   match: z.enum(['exact', 'prefix', 'words', 'similar']),
 }).openapi('SearchResult');
 export const SearchResponse = z.object({ items: z.array(SearchResult), total: z.number().int() }).openapi('SearchResponse');
+
+export const SealedPrice = z.object({ region: z.string(), source: z.string(), price_type: z.string(), currency: z.string(), amount: z.number(), as_of: IsoDate });
+export const SealedProduct = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    category: z.string().openapi({ description: 'Booster, Booster Boxes, Starter Decks, Promo Products, Lots, …' }),
+    set_id: z.number().int().nullable(),
+    set_code: z.string().nullable(),
+    added_at: IsoDate.nullable(),
+    market_price_eur: z.number().nullable().openapi({ description: 'EU marketplace trend' }),
+    market_price_usd: z.number().nullable().openapi({ description: 'US marketplace market price' }),
+  })
+  .openapi('SealedProduct');
+export const SealedList = page(SealedProduct, 'SealedProductList');
+export const SealedQuery = z.strictObject({ ...limitOffset(200, 50), set_id: id().optional() });
+export const SealedParams = z.strictObject({ tcg_slug: TcgSlug, product_id: id() });
+export const SealedDetail = SealedProduct.extend({
+  prices: z.array(SealedPrice),
+  price_history: z.array(z.object({ date: IsoDate, price_type: z.string(), currency: z.string(), price: z.number() })).openapi({ description: 'daily, last 365 days: EU trend (EUR) and US market (USD)' }),
+}).openapi('SealedProductDetail');

@@ -2,6 +2,8 @@
 // prices checked against values computed here from the raw tables.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import fs from 'node:fs';
+import { SealedDetail, SealedList } from '../schemas/legacy.js';
 import { CardListResponse, CompareResponse, LegacyCardDetail, LegacyCardList, LegacySetList, SearchResponse, SetCompletion, SetStats, TcgList } from '../schemas/legacy.js';
 import { expect422 as expect422At } from './support/assertions.js';
 import { startStack, type Stack } from './support/stack.js';
@@ -53,7 +55,7 @@ describe('games (TCGs)', () => {
     const { status, body } = await stack.json('/tcgs');
     assert.equal(status, 200);
     TcgList.parse(body);
-    assert.deepEqual(body.items.map((t: { slug: string }) => t.slug).sort(), ['flesh-and-blood', 'lorcana', 'mtg', 'pokemon']);
+    assert.deepEqual(body.items.map((t: { slug: string }) => t.slug).sort(), ['digimon', 'flesh-and-blood', 'lorcana', 'mtg', 'pokemon']);
     assert.ok(body.items.every((t: { created_at: string }) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(t.created_at)));
     const one = await stack.json('/tcgs/pokemon');
     assert.equal(one.body.publisher, 'The Pokémon Company');
@@ -256,6 +258,35 @@ describe('search', () => {
     assert.ok(foil.body.items.length > 0 && foil.body.items.every((i: { id: number }) => foilCards.has(i.id)));
     assert.ok(foil.body.items.some((i: { price_change_7d: number | null }) => typeof i.price_change_7d === 'number'));
     assert.equal((await stack.json('/api/search?q=pikachu&language=ja')).body.total, 0);
+  });
+});
+
+describe('sealed products', () => {
+  it("list a game's sealed products with today's guide price, and read one with its history", async () => {
+    const dir = `${stack.config.sharedDataDir}/prices/cardmarket-digimon`;
+    const products = JSON.parse(fs.readFileSync(`${dir}/products_nonsingles_17.json`, 'utf8')).products as { idProduct: number; name: string }[];
+    const guide = new Map((JSON.parse(fs.readFileSync(`${dir}/price_guide_17.json`, 'utf8')).priceGuides as { idProduct: number; trend: number | null; avg: number | null; low: number | null }[])
+      .map((g) => [g.idProduct, g.trend || g.avg || g.low]));
+    const { status, body } = await stack.json('/digimon/sealed?limit=200');
+    assert.equal(status, 200);
+    SealedList.parse(body);
+    assert.equal(body.total, products.length);
+    const ids = (await pg<{ id: number; eu: string }>('SELECT id, eu_marketplace_product_id AS eu FROM sealed_products')).map((r) => [r.id, Number(r.eu)] as const);
+    const cardmarketId = new Map(ids);
+    for (const item of body.items) {
+      const expected = guide.get(cardmarketId.get(item.id)!);
+      if (expected) assert.equal(item.market_price_eur, Math.max(0.5, Math.round(expected * 100) / 100), item.name);
+      else assert.equal(item.market_price_eur, null);
+    }
+    const box = body.items.find((p: { category: string; market_price_eur: number | null }) => p.category === 'Booster Boxes' && p.market_price_eur !== null);
+    const one = await stack.json(`/digimon/sealed/${box.id}`);
+    SealedDetail.parse(one.body);
+    const trend = one.body.price_history.filter((h: { price_type: string }) => h.price_type === 'trend');
+    assert.equal(trend.length, 365);
+    assert.equal(trend.at(-1).price, box.market_price_eur);
+    assert.equal((await stack.json(`/pokemon/sealed/${box.id}`)).status, 404);
+    assert.deepEqual((await stack.json('/pokemon/sealed')).body, { items: [], total: 0, limit: 50, offset: 0 });
+    await expect422('/digimon/sealed?limit=201', ['query', 'limit']);
   });
 });
 

@@ -8,6 +8,7 @@ import { readLorcanaCatalogue } from './lorcana.js';
 import { readPokemonCatalogue } from './pokemon.js';
 import { readScryfallCatalogue } from './scryfall.js';
 import type { CatalogueBatch } from './model.js';
+import { importSealedProducts } from './sealed.js';
 import { upsertCatalogue, type UpsertSummary } from './upsert.js';
 
 export type CatalogueScope = 'full' | 'small';
@@ -43,5 +44,7 @@ export async function importCatalogues(
     onGame(summary.game);
     out.push(summary);
   }
+  const sealed = await importSealedProducts(pool, dataDir);
+  if (sealed) log.info('sealed products imported', sealed);
   return out;
 }

@@ -7,12 +7,21 @@ import type { Stores } from '../../api/core/stores/index.js';
 import { importCatalogues } from '../catalogue/index.js';
 import { refreshCardBestPrices, refreshLatestPrices } from '../load/refreshLatest.js';
 import { announcePricesLanded } from '../../api/core/cache.js';
+import { importSealedProducts } from '../catalogue/sealed.js';
 import { generateDemoHistory } from './priceHistory.js';
+import { generateSealedHistory } from './sealedHistory.js';
 
 const MARKER = 'demo_loaded_at';
 
 /** How many cards the demo's auction feed watches: the most valuable ones, by raw USD price. */
 export const DEMO_WATCHED_CARDS = 300;
+
+async function sealedHistory(config: Config, stores: Stores, today: Date): Promise<void> {
+  const endDate = today.toISOString().slice(0, 10);
+  await generateSealedHistory(stores.pg.pool, stores.ch.client, config.sharedDataDir, {
+    days: config.demoHistoryDays, endDate, batchId: `demo-sealed-${endDate}`, ingestedAt: new Date(`${endDate}T00:00:00Z`),
+  });
+}
 
 /** Seeds an empty watchlist; a list someone already keeps is left alone. */
 async function seedAuctionWatchlist(pool: pg.Pool): Promise<void> {
@@ -35,6 +44,8 @@ export async function loadDemoDataIfEmpty(config: Config, stores: Stores, log: L
     await seedAuctionWatchlist(stores.pg.pool);
     const best = await stores.pg.pool.query('SELECT 1 FROM card_best_prices LIMIT 1');
     if (!best.rowCount) await refreshCardBestPrices(stores.pg.pool, null);
+    const sealed = await stores.pg.pool.query('SELECT 1 FROM sealed_products LIMIT 1');
+    if (!sealed.rowCount && (await importSealedProducts(stores.pg.pool, config.sharedDataDir))) await sealedHistory(config, stores, today);
     return false;
   }
   const started = Date.now();
@@ -49,6 +60,7 @@ export async function loadDemoDataIfEmpty(config: Config, stores: Stores, log: L
     ingestedAt: new Date(`${endDate}T00:00:00Z`),
   });
   log.info('demo data: price history generated', { variants, seconds: (Date.now() - started) / 1000 });
+  await sealedHistory(config, stores, today);
   const latest = await refreshLatestPrices(stores.ch.client, stores.pg.pool);
   await refreshCardBestPrices(stores.pg.pool, null);
   log.info('demo data: latest prices materialised', { series: latest, seconds: (Date.now() - started) / 1000 });

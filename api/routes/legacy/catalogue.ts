@@ -22,6 +22,8 @@ import {
   topCards,
 } from '../../legacy/catalogue.js';
 import { marketplaceUrls } from '../../legacy/marketplaceUrls.js';
+import { daysAgo } from '../../legacy/prices.js';
+import { sealedHistory, sealedProducts } from '../../legacy/sealed.js';
 import {
   CardIdParams,
   CardListResponse,
@@ -43,6 +45,10 @@ import {
   NewCardsQuery,
   RecentCardsQuery,
   RelatedLanguages,
+  SealedDetail,
+  SealedList,
+  SealedParams,
+  SealedQuery,
   SearchQuery,
   SearchResponse,
   SetCardsQuery,
@@ -230,6 +236,26 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
           if (!sets[0]) throw new NotFoundError('set');
           const page = await cardsOfTcg(db, params.tcg_slug, { setId: params.set_id, limit: query.limit, offset: query.offset });
           return { ...page, limit: query.limit, offset: query.offset };
+        }),
+    }),
+    defineRoute({
+      method: 'get', path: '/{tcg_slug}/sealed', summary: "A game's sealed products (booster boxes, boosters, decks), newest first, with current prices", tags,
+      params: GameSetsParams, query: SealedQuery, response: SealedList, maxAge: PRICED_TTL, errors: [404, 503],
+      handler: ({ params, query }) =>
+        cache.json(`legacy:sealed:${params.tcg_slug}:${query.set_id ?? ''}:${query.limit}:${query.offset}`, PRICED_TTL, async () => {
+          await requireTcg(params.tcg_slug);
+          const page = await sealedProducts(deps.db, deps.analytics, { slug: params.tcg_slug, setId: query.set_id ?? null, limit: query.limit, offset: query.offset });
+          return { items: page.items.map(({ prices: _p, ...p }) => p), total: page.total, limit: query.limit, offset: query.offset };
+        }),
+    }),
+    defineRoute({
+      method: 'get', path: '/{tcg_slug}/sealed/{product_id}', summary: 'A sealed product with its prices per source and a year of daily history', tags,
+      params: SealedParams, response: SealedDetail, maxAge: PRICED_TTL, errors: [404, 503],
+      handler: ({ params }) =>
+        cache.json(`legacy:sealed-one:${params.tcg_slug}:${params.product_id}`, PRICED_TTL, async () => {
+          const { items } = await sealedProducts(deps.db, deps.analytics, { slug: params.tcg_slug, setId: null, limit: 1, offset: 0, productId: params.product_id });
+          if (!items[0]) throw new NotFoundError('sealed product');
+          return { ...items[0], price_history: await sealedHistory(deps.analytics, params.product_id, daysAgo(364)) };
         }),
     }),
     defineRoute({
