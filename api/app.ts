@@ -1,8 +1,9 @@
 // The Koa application: middleware declared once, in order, then every resource's routes.
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
-import { koaBody } from 'koa-body';
+import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { AppDeps } from './deps.js';
+import { guard, type Access } from './auth/principal.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import type { Route } from './http/route.js';
 import { cors } from './middleware/cors.js';
@@ -10,7 +11,9 @@ import { errorHandler } from './middleware/errors.js';
 import { localeRedirect } from './middleware/localeRedirect.js';
 import { requestContext } from './middleware/requestContext.js';
 import { adminIngestRoutes } from './routes/admin/ingest.js';
+import { authRoutes } from './routes/auth.js';
 import { healthRoutes } from './routes/health.js';
+import { keyRoutes } from './routes/keys.js';
 import { legacyCatalogueRoutes } from './routes/legacy/catalogue.js';
 import { legacyPriceRoutes } from './routes/legacy/prices.js';
 import { marketRoutes } from './routes/market.js';
@@ -31,15 +34,19 @@ export function createApp(deps: AppDeps): Koa {
     ...setRoutes(deps),
     ...cardRoutes(deps),
     ...adminIngestRoutes(deps),
+    ...authRoutes(deps),
+    ...keyRoutes(deps),
     ...legacyPriceRoutes(deps),
     ...marketRoutes(deps),
     // Last: its /{tcg_slug}/... paths would otherwise shadow fixed two-segment paths.
     ...legacyCatalogueRoutes(deps),
   ];
   const router = new Router();
-  const checkAccess = (access: 'free' | 'admin', ctx: Context) => {
-    if (access === 'admin') deps.admin.check(ctx);
+  const auth = {
+    db: deps.db, redis: deps.stores.redis, redisPrefix: deps.config.redisPrefix, sessionSecret: deps.sessionSecret,
+    admin: deps.admin, anonymousPerMinute: deps.config.anonymousPerMinute,
   };
+  const checkAccess = (access: Access, ctx: Context) => guard(ctx, access, auth);
   for (const r of routes) r.mount(router, checkAccess);
   mountImageRoutes(router, deps, deps.images);
   const openapi = JSON.stringify(buildOpenApiDocument(routes, VERSION));
@@ -54,7 +61,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(cors(deps.config.siteOrigin));
   app.use(localeRedirect());
   // JSON bodies only, small: no route takes more than a few fields yet.
-  app.use(koaBody({ json: true, urlencoded: false, multipart: false, text: false, jsonLimit: '64kb', jsonStrict: true }));
+  app.use(koaBody({ json: true, urlencoded: false, multipart: false, text: false, jsonLimit: '64kb', jsonStrict: true, parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE] }));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

@@ -22,4 +22,6 @@ export type AppDeps = {
   /** Operator actions on ingestion, over Temporal (connected on first use). */
   ingest: IngestOperations;
   admin: AdminGuard;
+  /** Key of the session cookie's signature. */
+  sessionSecret: string;
 };

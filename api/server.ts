@@ -11,6 +11,7 @@ import type { Logger } from './core/log.js';
 import type { Stores } from './core/stores/index.js';
 import type { AppDeps } from './deps.js';
 import { adminGuard } from './http/adminToken.js';
+import { loadOrCreateSecret } from './core/secrets.js';
 import { ImageStore } from './images/store.js';
 import { ingestOperations } from '../workflows/operations.js';
 
@@ -28,6 +29,7 @@ export async function buildDeps(config: Config, stores: Stores, log: Logger): Pr
     counters: { total: 0, inFlight: 0, byStatus: {}, startedAt: Date.now() },
     ingest: ingestOperations(config),
     admin: await adminGuard(config),
+    sessionSecret: (await loadOrCreateSecret(config.dataDir, 'session-secret', config.sessionSecret)).value,
   };
 }
 

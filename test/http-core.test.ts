@@ -2,6 +2,8 @@
 // the OpenAPI document, health counters, and graceful shutdown of in-flight requests.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { createDb } from '../api/core/data.js';
+import { createKey, createUser } from '../api/auth/accounts.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
@@ -71,7 +73,10 @@ describe('caching and errors', () => {
 
 describe('request ids and access log', () => {
   it('echoes a well-formed X-Request-Id, makes one otherwise, and logs the path without the query', async () => {
-    const res = await stack.get('/api/v2/games/pokemon?size=5&api_key=holo_secretvalue123', { 'X-Request-Id': 'abc12345-trace' });
+    const db = createDb(stack.stores.pg.pool);
+    const user = await createUser(db, { username: 'logcheck', email: 'logcheck@example.com', password: 'a long password' });
+    const { key } = await createKey(db, user, { name: 'log check' });
+    const res = await stack.get(`/api/v2/games/pokemon?size=5&api_key=${key}`, { 'X-Request-Id': 'abc12345-trace' });
     assert.equal(res.headers.get('x-request-id'), 'abc12345-trace');
     const fresh = await stack.get('/api/v2/games', { 'X-Request-Id': 'bad id with spaces' });
     assert.match(fresh.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
@@ -79,7 +84,10 @@ describe('request ids and access log', () => {
     assert.ok(line);
     assert.equal(line.path, '/api/v2/games/pokemon');
     assert.equal(line.status, 200, 'api_key is accepted beside a route\'s own strict parameters');
-    assert.ok(!stack.logLines.some((l) => l.includes('holo_secretvalue123')), 'keys never reach the log');
+    assert.ok(!stack.logLines.some((l) => l.includes(key)), 'keys never reach the log');
+    const invalid = await stack.get('/api/v2/games?api_key=holo_notarealkey123', { 'X-Request-Id': 'abc12345-bad' });
+    assert.equal(invalid.status, 401, 'an invalid key is refused, even where none is needed');
+    assert.ok(!stack.logLines.some((l) => l.includes('holo_notarealkey123')));
   });
 });
 

@@ -210,9 +210,9 @@ describe('admin ingestion endpoints', () => {
     assert.equal((await call('GET', '/api/admin/ingest/runs', { auth: null })).status, 401);
     assert.equal((await call('GET', '/api/admin/ingest/runs', { auth: 'Bearer holo_admin_wrong' })).status, 401);
     const started = await call('POST', '/api/admin/ingest/runs', { auth: `Bearer ${token}x`, body: { kind: 'fx' } });
-    assert.deepEqual([started.status, started.body], [401, { detail: 'Invalid credentials' }]);
+    assert.deepEqual([started.status, started.body], [401, { detail: 'Invalid or revoked API key' }]);
     const doc = (await (await fetch(`${api.url}/openapi.json`)).json()) as any;
-    assert.deepEqual(doc.paths['/api/admin/ingest/runs'].post.security, [{ adminToken: [] }]);
+    assert.deepEqual(doc.paths['/api/admin/ingest/runs'].post.security, [{ adminToken: [] }, { sessionCookie: [] }]);
     assert.equal(doc.components.securitySchemes.adminToken.scheme, 'bearer');
   });
 

@@ -48,6 +48,11 @@ const envSchema = z.object({
   // Bearer token of the operator endpoints (/api/admin/...); unset: one is generated into
   // HOLO_DATA_DIR/admin-token (mode 0600) on first start.
   HOLO_ADMIN_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  // Key of the session cookie's HS256 signature; unset: generated into HOLO_DATA_DIR/session-secret.
+  // Several API instances must share it (set it, or share the data directory).
+  HOLO_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  // Requests a minute per client IP without credentials (spec: 30).
+  HOLO_ANONYMOUS_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(30),
 });
 
 export type Config = {
@@ -75,6 +80,8 @@ export type Config = {
   feedsUrl: string | undefined;
   ingest: 'auto' | 'on' | 'off';
   adminToken: string | undefined;
+  sessionSecret: string | undefined;
+  anonymousPerMinute: number;
 };
 
 export class ConfigError extends Error {}
@@ -113,5 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     feedsUrl: e.HOLO_FEEDS_URL?.replace(/\/$/, ''),
     ingest: e.HOLO_INGEST,
     adminToken: e.HOLO_ADMIN_TOKEN,
+    sessionSecret: e.HOLO_SESSION_SECRET,
+    anonymousPerMinute: e.HOLO_ANONYMOUS_RATE_LIMIT,
   };
 }

@@ -4,10 +4,13 @@ import type { Route } from './route.js';
 
 export function buildOpenApiDocument(routes: Route[], version: string): object {
   const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer', description: 'An API key (holo_…) as a bearer token; the api_key query parameter also works but leaks into logs' });
+  registry.registerComponent('securitySchemes', 'apiKeyHeader', { type: 'apiKey', in: 'header', name: 'X-API-Key' });
+  registry.registerComponent('securitySchemes', 'sessionCookie', { type: 'apiKey', in: 'cookie', name: 'tcg_session', description: 'The website session (POST /auth/login); not rate limited' });
   registry.registerComponent('securitySchemes', 'adminToken', {
     type: 'http',
     scheme: 'bearer',
-    description: 'Operator token: HOLO_ADMIN_TOKEN, or the one generated into HOLO_DATA_DIR/admin-token. Admin accounts replace it when accounts land.',
+    description: 'Operator token (HOLO_ADMIN_TOKEN, or the one generated into HOLO_DATA_DIR/admin-token); admin accounts work too',
   });
   for (const r of routes) r.document(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({

@@ -5,7 +5,8 @@ import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openap
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { ErrorResponse, ValidationErrorResponse } from '../../schemas/common.js';
-import { fromZod } from './errors.js';
+import { fromZod, HttpError } from './errors.js';
+import type { Access } from '../auth/principal.js';
 
 type AnyObject = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
@@ -21,18 +22,20 @@ export type RouteSpec<P extends AnyObject, Q extends AnyObject, R extends z.ZodT
   /** JSON request body; validated like params and query (422 with loc ['body', ...]). */
   body?: B;
   response: R;
+  /** 400 {detail} instead of 422 for an invalid body (registration, as the spec says). */
+  invalidBody?: 400;
   /** Status of a successful response: 200 unless said (202 for a started run). */
   status?: 200 | 201 | 202;
-  /** Who may call: anyone (default) or an operator holding the admin token. */
-  access?: 'free' | 'admin';
+  /** Who may call (spec access tags): free (default), auth, starter+, pro+, admin. */
+  access?: Access;
   /** Cache-Control max-age for successful responses; undefined sends no-store. */
   maxAge?: number;
   errors?: number[];
   handler: (input: { params: z.output<P>; query: z.output<Q>; body: z.output<B>; ctx: Context }) => Promise<z.input<R> | string>;
 };
 
-/** Checks a route's access tag against the request; throws 401/403. */
-export type AccessCheck = (access: 'free' | 'admin', ctx: Context) => void;
+/** Resolves the caller, checks the route's access tag and counts the call; throws 401/403/429. */
+export type AccessCheck = (access: Access, ctx: Context) => Promise<unknown>;
 
 export type Route = {
   mount(router: Router, checkAccess: AccessCheck): void;
@@ -57,7 +60,7 @@ export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject
     mount(router, checkAccess) {
       const cacheControl = spec.maxAge ? `public, max-age=${spec.maxAge}` : 'no-store';
       router[spec.method](koaPath(spec.path), async (ctx) => {
-        checkAccess(access, ctx);
+        await checkAccess(access, ctx);
         const params = spec.params ? spec.params.safeParse(ctx.params) : { success: true as const, data: {} };
         if (!params.success) throw fromZod('path', params.error, ctx.params);
         const rawQuery = ownQuery(ctx);
@@ -65,7 +68,14 @@ export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject
         if (!query.success) throw fromZod('query', query.error, rawQuery);
         const rawBody = (ctx.request as { body?: unknown }).body ?? {};
         const input = spec.body ? spec.body.safeParse(rawBody) : { success: true as const, data: undefined };
-        if (!input.success) throw fromZod('body', input.error, rawBody);
+        if (!input.success) {
+          const validation = fromZod('body', input.error, rawBody);
+          if (spec.invalidBody === 400) {
+            const first = validation.issues[0]!;
+            throw new HttpError(400, first.type === 'value_error.missing' ? `Missing field: ${first.loc.slice(1).join('.')}` : first.msg);
+          }
+          throw validation;
+        }
         const body = await spec.handler({ params: params.data as z.output<P>, query: query.data as z.output<Q>, body: input.data as z.output<B>, ctx });
         ctx.status = spec.status ?? 200;
         ctx.set('Cache-Control', cacheControl);
@@ -83,7 +93,8 @@ export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject
         [spec.status ?? 200]: { description: spec.status === 202 ? 'Accepted' : 'OK', content: { 'application/json': { schema: spec.response } } },
         422: { description: 'Validation error', content: { 'application/json': { schema: ValidationErrorResponse } } },
       };
-      for (const status of [...(access === 'admin' ? [401] : []), ...(spec.errors ?? [])]) {
+      const accessErrors = access === 'free' ? [429] : access === 'auth' ? [401, 429] : [401, 403, 429];
+      for (const status of [...accessErrors, ...(spec.errors ?? [])]) {
         responses[status] = { description: statusText[status] ?? 'Error', content: { 'application/json': { schema: ErrorResponse } } };
       }
       registry.registerPath({
@@ -97,7 +108,8 @@ export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject
           query: spec.query as never,
           ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } } } } : {}),
         },
-        ...(access === 'admin' ? { security: [{ adminToken: [] }] } : {}),
+        ...(access === 'free' ? {} : { security: access === 'admin' ? [{ adminToken: [] }, { sessionCookie: [] }] : [{ apiKey: [] }, { apiKeyHeader: [] }, { sessionCookie: [] }] }),
+        'x-access': access,
         responses,
       });
     },
@@ -105,7 +117,11 @@ export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject
 }
 
 const statusText: Record<number, string> = {
+  400: 'Bad request',
   401: 'Missing or invalid credentials',
+  403: 'Tier too low, not the owner, or not an administrator',
+  409: 'Conflict',
+  429: 'Rate limit exceeded: see Retry-After',
   404: 'Not found',
   503: 'Data store unavailable: detail is holo_data_unavailable',
 };

@@ -14,7 +14,7 @@ import { announcePricesLanded } from '../../api/core/cache.js';
 import { buildDeps, startServer } from '../../api/server.js';
 import { loadDemoDataIfEmpty } from '../../ingest/demo/index.js';
 
-const config = loadConfig();
+const config = loadConfig({ ...process.env, HOLO_ANONYMOUS_RATE_LIMIT: '1000000' });
 if (config.databaseUrl) throw new Error('bench:analytics loads its PostgreSQL copy with a server-side COPY: run it on the embedded PostgreSQL (unset DATABASE_URL)');
 const log = createLogger('warn');
 console.log(`analytics benchmark: data in ${config.dataDir} (first run loads the full demo, then copies every price point into PostgreSQL: about 10 minutes)`);

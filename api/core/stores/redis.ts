@@ -15,6 +15,8 @@ export type RedisStore = {
   del(...keys: string[]): Promise<number>;
   /** Atomic increment; a new key gets ttlSeconds (existing TTLs are kept). */
   incr(key: string, ttlSeconds?: number): Promise<number>;
+  /** Several atomic increments in one round trip (rate-limit windows); each new key gets its TTL. */
+  incrMany(entries: { key: string; ttlSeconds: number }[]): Promise<number[]>;
   publish(channel: string, message: string): Promise<void>;
   subscribe(channel: string, handler: MessageHandler): Promise<() => Promise<void>>;
   ping(): Promise<boolean>;
@@ -38,6 +40,15 @@ local v = redis.call('INCR', KEYS[1])
 if v == 1 and tonumber(ARGV[1]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return v`;
 
+const INCR_MANY_WITH_TTL = `
+local out = {}
+for i, key in ipairs(KEYS) do
+  local v = redis.call('INCR', key)
+  if v == 1 and tonumber(ARGV[i]) > 0 then redis.call('EXPIRE', key, ARGV[i]) end
+  out[i] = v
+end
+return out`;
+
 function externalRedis(url: string): RedisStore {
   const client = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
   client.on('error', () => undefined); // reported by the failing command instead
@@ -52,6 +63,8 @@ function externalRedis(url: string): RedisStore {
     },
     del: (...keys) => (keys.length ? client.del(...keys) : Promise.resolve(0)),
     incr: async (key, ttl = 0) => Number(await client.eval(INCR_WITH_TTL, 1, key, String(ttl))),
+    incrMany: async (entries) =>
+      ((await client.eval(INCR_MANY_WITH_TTL, entries.length, ...entries.map((e) => e.key), ...entries.map((e) => String(e.ttlSeconds)))) as number[]).map(Number),
     publish: async (channel, message) => {
       await client.publish(channel, message);
     },
@@ -96,6 +109,13 @@ export function inProcessRedis(now: () => number = Date.now): RedisStore {
     for (const [k, e] of values) if (e.expiresAt <= t) values.delete(k);
   }, 30_000);
   sweep.unref();
+  // Synchronous, so each call is atomic within the one process this stand-in serves.
+  const increment = (key: string, ttl = 0) => {
+    const e = live(key);
+    const next = (e ? Number(e.value) : 0) + 1;
+    values.set(key, { value: String(next), expiresAt: e ? e.expiresAt : ttl > 0 ? now() + ttl * 1000 : Infinity });
+    return next;
+  };
   return {
     kind: 'in-process',
     get: async (key) => live(key)?.value ?? null,
@@ -103,12 +123,8 @@ export function inProcessRedis(now: () => number = Date.now): RedisStore {
       values.set(key, { value, expiresAt: ttl && ttl > 0 ? now() + ttl * 1000 : Infinity });
     },
     del: async (...keys) => keys.reduce((n, k) => n + (values.delete(k) ? 1 : 0), 0),
-    incr: async (key, ttl = 0) => {
-      const e = live(key);
-      const next = (e ? Number(e.value) : 0) + 1;
-      values.set(key, { value: String(next), expiresAt: e ? e.expiresAt : ttl > 0 ? now() + ttl * 1000 : Infinity });
-      return next;
-    },
+    incr: async (key, ttl = 0) => increment(key, ttl),
+    incrMany: async (entries) => entries.map((e) => increment(e.key, e.ttlSeconds)),
     publish: async (channel, message) => {
       // Delivered asynchronously, as a Redis subscriber would see it.
       const set = handlers.get(channel);

@@ -1,0 +1,109 @@
+// Accounts and the session cookie (spec: "Accounts and session", "Account deletion"). Paths the
+// spec does not give: GET /auth/me, POST /auth/logout, POST /auth/change-password,
+// POST /auth/register-seller, POST /auth/account/delete-cancel.
+import type { Context } from 'koa';
+import type { AppDeps } from '../deps.js';
+import { HttpError } from '../http/errors.js';
+import { defineRoute } from '../http/route.js';
+import {
+  cancelDeletion, changePassword, checkCredentials, createSession, createUser, deleteAccount, publicUser, requestDeletion, revokeSession, type User,
+} from '../auth/accounts.js';
+import type { Principal } from '../auth/principal.js';
+import { SESSION_COOKIE, SESSION_DAYS, signSession } from '../auth/sessionTokens.js';
+import { ChangePasswordBody, ConfirmBody, DeletionRequested, LoginBody, Ok, Registered, RegisterBody, SellerRegisterBody, UserOut } from '../../schemas/auth.js';
+
+const tags = ['accounts'];
+
+/** The account behind the request (session or key); the operator token has none. */
+export function accountOf(ctx: Context): User {
+  const principal = ctx.state.principal as Principal | undefined;
+  if (principal?.kind === 'session' || principal?.kind === 'key') return principal.user;
+  throw new HttpError(403, 'This needs a user account (a session or an API key), not the operator token');
+}
+
+export const authRoutes = (deps: AppDeps) => {
+  const { db } = deps;
+  const setSessionCookie = async (ctx: Context, user: User) => {
+    const session = await createSession(db, user.id);
+    const now = Math.floor(Date.now() / 1000);
+    const token = signSession(deps.sessionSecret, { sid: session.id, sub: user.id, iat: now, exp: Math.floor(session.expiresAt.getTime() / 1000) });
+    ctx.append('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; Max-Age=${SESSION_DAYS * 86_400}; HttpOnly; Secure; SameSite=Lax`);
+  };
+  const clearSessionCookie = (ctx: Context) => ctx.append('Set-Cookie', `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Lax`);
+  const register = (isSeller: boolean) => async ({ body, ctx }: { body: { username: string; email: string; password: string; display_name?: string; country?: string }; ctx: Context }) => {
+    const user = await createUser(db, { ...body, isSeller, displayName: body.display_name });
+    await setSessionCookie(ctx, user);
+    return { ok: true as const, user_id: user.id, username: user.username };
+  };
+  const confirmed = (user: User, confirm: string) => {
+    if (confirm !== `DELETE ${user.username}`) throw new HttpError(400, `confirm must be exactly "DELETE ${user.username}"`);
+  };
+  return [
+    defineRoute({
+      method: 'post', path: '/auth/register', summary: 'Create an account and start a session', tags, body: RegisterBody, invalidBody: 400, response: Registered, status: 201, errors: [400],
+      handler: register(false),
+    }),
+    defineRoute({
+      method: 'post', path: '/auth/register-seller', summary: 'Create a seller account (the register-as-seller variant) and start a session', tags,
+      body: SellerRegisterBody, invalidBody: 400, response: Registered, status: 201, errors: [400],
+      handler: register(true),
+    }),
+    defineRoute({
+      method: 'post', path: '/auth/login', summary: 'Start a session (username or e-mail); sets the tcg_session cookie', tags, body: LoginBody, invalidBody: 400, response: Registered, errors: [400],
+      handler: async ({ body, ctx }) => {
+        const user = await checkCredentials(db, body.username, body.password);
+        if (!user) throw new HttpError(401, 'Invalid username or password');
+        await setSessionCookie(ctx, user);
+        return { ok: true as const, user_id: user.id, username: user.username };
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/auth/logout', summary: 'End the session (revoked server-side) and clear the cookie', tags, access: 'auth', response: Ok,
+      handler: async ({ ctx }) => {
+        const principal = ctx.state.principal as Principal;
+        if (principal.kind === 'session') await revokeSession(db, principal.sessionId);
+        clearSessionCookie(ctx);
+        return { ok: true as const };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/auth/me', summary: 'Read own user', tags, access: 'auth', response: UserOut,
+      handler: async ({ ctx }) => publicUser(accountOf(ctx)),
+    }),
+    defineRoute({
+      method: 'post', path: '/auth/change-password', summary: 'Change the password; every session is revoked and this one renewed', tags, access: 'auth', body: ChangePasswordBody, response: Ok, errors: [400],
+      handler: async ({ body, ctx }) => {
+        const user = accountOf(ctx);
+        await changePassword(db, user, body.current_password, body.new_password);
+        if ((ctx.state.principal as Principal).kind === 'session') await setSessionCookie(ctx, user);
+        return { ok: true as const };
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/auth/account/delete-request', summary: 'Flag the account for deletion; it can be cancelled for 24 hours, then deleted', tags,
+      access: 'auth', body: ConfirmBody, response: DeletionRequested, errors: [400],
+      handler: async ({ body, ctx }) => {
+        const user = accountOf(ctx);
+        confirmed(user, body.confirm);
+        return { ok: true as const, delete_after: await requestDeletion(db, user) };
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/auth/account/delete-cancel', summary: 'Cancel a deletion request', tags, access: 'auth', response: Ok, errors: [400],
+      handler: async ({ ctx }) => {
+        await cancelDeletion(db, accountOf(ctx));
+        return { ok: true as const };
+      },
+    }),
+    defineRoute({
+      method: 'delete', path: '/auth/account', summary: 'Delete the account, at least 24 hours after the request (before: 400)', tags, access: 'auth', body: ConfirmBody, response: Ok, errors: [400],
+      handler: async ({ body, ctx }) => {
+        const user = accountOf(ctx);
+        confirmed(user, body.confirm);
+        await deleteAccount(db, user);
+        clearSessionCookie(ctx);
+        return { ok: true as const };
+      },
+    }),
+  ];
+};

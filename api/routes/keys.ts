@@ -1,0 +1,59 @@
+// API key management (spec: "API key record", the key rows of "Operations whose path is not
+// given"): list, create (the full key once), by name, revoke; and the developer's own summary.
+import type { AppDeps } from '../deps.js';
+import { NotFoundError } from '../http/errors.js';
+import { defineRoute } from '../http/route.js';
+import { createKey, listKeys, publicUser, revokeKey, type ApiKeyRecord as ApiKey } from '../auth/accounts.js';
+import { callsToday } from '../auth/principal.js';
+import { TIERS, type Tier } from '../auth/tiers.js';
+import { ApiKeyCreated, ApiKeyList, ApiKeyRecord, CreateKeyBody, DeveloperInfo, KeyByNameQuery, KeyIdParams, Ok } from '../../schemas/auth.js';
+import { accountOf } from './auth.js';
+
+const tags = ['api keys'];
+
+export const keyRoutes = (deps: AppDeps) => {
+  const { db } = deps;
+  // calls_today as the rate limiter counts it right now (PostgreSQL holds a once-a-minute copy).
+  const withLiveCalls = async (keys: ApiKey[]) => {
+    const live = await Promise.all(keys.map((k) => callsToday({ redis: deps.stores.redis, redisPrefix: deps.config.redisPrefix }, k.id)));
+    return keys.map((k, i) => ({ ...k, calls_today: live[i] ?? k.calls_today }));
+  };
+  return [
+    defineRoute({
+      method: 'get', path: '/api/keys/', summary: 'List own API keys (never the secret)', tags, access: 'auth', response: ApiKeyList,
+      handler: async ({ ctx }) => ({ items: await withLiveCalls(await listKeys(db, accountOf(ctx).id)) }),
+    }),
+    defineRoute({
+      method: 'post', path: '/api/keys/', summary: 'Create an API key; the full key is in this response only', tags, access: 'auth', body: CreateKeyBody, response: ApiKeyCreated, status: 201, errors: [403],
+      handler: async ({ body, ctx }) => createKey(db, accountOf(ctx), { name: body.name, tier: body.tier as Tier | undefined, expires_at: body.expires_at }),
+    }),
+    defineRoute({
+      method: 'get', path: '/api/keys/by-name', summary: 'One own key by its name', tags, access: 'auth', query: KeyByNameQuery, response: ApiKeyRecord, errors: [404],
+      handler: async ({ query, ctx }) => {
+        const key = (await listKeys(db, accountOf(ctx).id)).find((k) => k.name === query.name);
+        if (!key) throw new NotFoundError('API key');
+        return (await withLiveCalls([key]))[0]!;
+      },
+    }),
+    defineRoute({
+      method: 'delete', path: '/api/keys/{key_id}', summary: 'Revoke an own key: it stops working at once', tags, access: 'auth', params: KeyIdParams, response: Ok, errors: [404],
+      handler: async ({ params, ctx }) => {
+        // Another user's key id is "not found": ownership is part of the lookup.
+        if (!(await revokeKey(db, accountOf(ctx).id, params.key_id))) throw new NotFoundError('API key');
+        return { ok: true as const };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/api/developer/info', summary: 'Own account, tier, limits and key count', tags, access: 'auth', response: DeveloperInfo,
+      handler: async ({ ctx }) => {
+        const user = accountOf(ctx);
+        const tier = TIERS[user.tier];
+        return {
+          user: publicUser(user), tier: user.tier,
+          limits: { requests_per_day: tier.perDay, requests_per_minute: tier.perMinute, api_keys: tier.keys },
+          keys: (await listKeys(db, user.id)).length,
+        };
+      },
+    }),
+  ];
+};
