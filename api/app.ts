@@ -25,9 +25,9 @@ import { statsRoutes } from './routes/v2/stats.js';
 
 export const VERSION = '0.1.0';
 
-export function createApp(deps: AppDeps): Koa {
-  const app = new Koa({ proxy: false });
-  const routes: Route[] = [
+/** Every route of the API, in mount order (also what the access tests walk). */
+export function allRoutes(deps: AppDeps): Route[] {
+  return [
     ...healthRoutes(deps, VERSION),
     ...statsRoutes(deps),
     ...gameRoutes(deps),
@@ -41,6 +41,11 @@ export function createApp(deps: AppDeps): Koa {
     // Last: its /{tcg_slug}/... paths would otherwise shadow fixed two-segment paths.
     ...legacyCatalogueRoutes(deps),
   ];
+}
+
+export function createApp(deps: AppDeps): Koa {
+  const app = new Koa({ proxy: false });
+  const routes = allRoutes(deps);
   const router = new Router();
   const auth = {
     db: deps.db, redis: deps.stores.redis, redisPrefix: deps.config.redisPrefix, sessionSecret: deps.sessionSecret,

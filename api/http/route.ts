@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ErrorResponse, ValidationErrorResponse } from '../../schemas/common.js';
 import { fromZod, HttpError } from './errors.js';
 import type { Access } from '../auth/principal.js';
+import { deprecationHeaders, deprecationOf } from './deprecations.js';
 
 type AnyObject = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
@@ -38,6 +39,9 @@ export type RouteSpec<P extends AnyObject, Q extends AnyObject, R extends z.ZodT
 export type AccessCheck = (access: Access, ctx: Context) => Promise<unknown>;
 
 export type Route = {
+  access: Access;
+  method: RouteSpec<AnyObject, AnyObject, z.ZodType>['method'];
+  path: string;
   mount(router: Router, checkAccess: AccessCheck): void;
   document(registry: OpenAPIRegistry): void;
 };
@@ -56,10 +60,15 @@ export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject
   spec: RouteSpec<P, Q, R, B>,
 ): Route {
   const access = spec.access ?? 'free';
+  const deprecation = deprecationOf(spec.method, spec.path);
   return {
+    access,
+    method: spec.method,
+    path: spec.path,
     mount(router, checkAccess) {
       const cacheControl = spec.maxAge ? `public, max-age=${spec.maxAge}` : 'no-store';
       router[spec.method](koaPath(spec.path), async (ctx) => {
+        if (deprecation) ctx.set(deprecationHeaders(deprecation));
         await checkAccess(access, ctx);
         const params = spec.params ? spec.params.safeParse(ctx.params) : { success: true as const, data: {} };
         if (!params.success) throw fromZod('path', params.error, ctx.params);
@@ -101,7 +110,8 @@ export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject
         method: spec.method,
         path: spec.path,
         summary: spec.summary,
-        description: spec.description,
+        description: deprecation ? `${spec.description ?? ''} Deprecated: use ${deprecation.successor}; sunset ${deprecation.sunset}.`.trim() : spec.description,
+        deprecated: deprecation ? true : undefined,
         tags: spec.tags,
         request: {
           params: spec.params as never,
