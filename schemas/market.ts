@@ -48,8 +48,8 @@ export const MarketStats = z
   .object({
     total_cards: z.number().int(),
     total_prices: z.number().int().openapi({ description: 'price points in ClickHouse' }),
-    total_users: z.number().int().nullable().openapi({ description: 'null until accounts exist' }),
-    total_sellers: z.number().int().nullable().openapi({ description: 'null until the marketplace exists' }),
+    total_users: z.number().int().openapi({ description: 'accounts, deleted ones excepted' }),
+    total_sellers: z.number().int().openapi({ description: 'accounts registered as sellers' }),
     tcgs_covered: z.number().int(),
     last_update: z.string().nullable(),
   })

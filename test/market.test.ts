@@ -168,9 +168,10 @@ describe('price intelligence', () => {
 
   it('agree with the stores in every count', async () => {
     const n = (await chRows<{ n: string }>(stack.stores.ch.client, 'SELECT toString(count()) AS n FROM holo.price_points'))[0]!.n;
+    await stack.stores.pg.pool.query(`INSERT INTO users (username, email, password_hash, is_seller) VALUES ('seller1', 's1@example.com', 'x', true), ('buyer1', 'b1@example.com', 'x', false)`);
     const stats = await stack.json('/api/market/stats');
     assert.equal(stats.body.total_prices, Number(n));
-    assert.equal(stats.body.total_users, null);
+    assert.deepEqual([stats.body.total_users, stats.body.total_sellers], [2, 1]);
     const detailed = await stack.json('/api/stats/detailed');
     assert.equal(detailed.body.totals.price_points, Number(n));
     const pi = await stack.json('/api/price-intelligence/stats');

@@ -177,11 +177,15 @@ export const marketRoutes = (deps: AppDeps) => {
       method: 'get', path: '/api/market/stats', summary: 'Totals: cards, price points, games covered, newest price', tags, response: MarketStats, maxAge: TTL, errors: [503],
       handler: () =>
         cache.json('market:stats', TTL, async () => {
-          const [counts, [prices]] = await Promise.all([
+          const [counts, [prices], [people]] = await Promise.all([
             catalogueCounts(db),
             analytics.rows<{ price_points: string; updated_at: string }>(sqlFile('clickhouse/queries/price_point_totals.sql')),
+            db.query<{ users: number; sellers: number }>('SELECT count(*)::int AS users, (count(*) FILTER (WHERE is_seller))::int AS sellers FROM users WHERE deleted_at IS NULL'),
           ]);
-          return { total_cards: counts.cards, total_prices: Number(prices?.price_points ?? 0), total_users: null, total_sellers: null, tcgs_covered: counts.games, last_update: prices?.updated_at ?? null };
+          return {
+            total_cards: counts.cards, total_prices: Number(prices?.price_points ?? 0), total_users: people?.users ?? 0, total_sellers: people?.sellers ?? 0,
+            tcgs_covered: counts.games, last_update: prices?.updated_at ?? null,
+          };
         }),
     }),
     defineRoute({
