@@ -49,7 +49,7 @@ export function createApp(deps: AppDeps): Koa {
   const router = new Router();
   const auth = {
     db: deps.db, redis: deps.stores.redis, redisPrefix: deps.config.redisPrefix, sessionSecret: deps.sessionSecret,
-    admin: deps.admin, anonymousPerMinute: deps.config.anonymousPerMinute,
+    admin: deps.admin, anonymousPerMinute: deps.config.anonymousPerMinute, keyCache: deps.keyCache,
   };
   const checkAccess = (access: Access, ctx: Context) => guard(ctx, access, auth);
   for (const r of routes) r.mount(router, checkAccess);
@@ -66,7 +66,8 @@ export function createApp(deps: AppDeps): Koa {
   app.use(cors(deps.config.siteOrigin));
   app.use(localeRedirect());
   // JSON bodies only, small: no route takes more than a few fields yet.
-  app.use(koaBody({ json: true, urlencoded: false, multipart: false, text: false, jsonLimit: '64kb', jsonStrict: true, parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE] }));
+  const bodyParser = koaBody({ json: true, urlencoded: false, multipart: false, text: false, jsonLimit: '64kb', jsonStrict: true, parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE] });
+  app.use((ctx, next) => (ctx.method === 'GET' || ctx.method === 'HEAD' ? next() : bodyParser(ctx, next)));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

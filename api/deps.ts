@@ -5,6 +5,7 @@ import type { Analytics, Db } from './core/data.js';
 import type { Logger } from './core/log.js';
 import type { Stores } from './core/stores/index.js';
 import type { AdminGuard } from './http/adminToken.js';
+import type { KeyCache } from './auth/keyCache.js';
 import type { ImageStore } from './images/store.js';
 import type { IngestOperations } from '../workflows/operations.js';
 
@@ -24,4 +25,5 @@ export type AppDeps = {
   admin: AdminGuard;
   /** Key of the session cookie's signature. */
   sessionSecret: string;
+  keyCache: KeyCache;
 };

@@ -12,6 +12,7 @@ import type { Stores } from './core/stores/index.js';
 import type { AppDeps } from './deps.js';
 import { adminGuard } from './http/adminToken.js';
 import { loadOrCreateSecret } from './core/secrets.js';
+import { createKeyCache } from './auth/keyCache.js';
 import { ImageStore } from './images/store.js';
 import { ingestOperations } from '../workflows/operations.js';
 
@@ -30,6 +31,7 @@ export async function buildDeps(config: Config, stores: Stores, log: Logger): Pr
     ingest: ingestOperations(config),
     admin: await adminGuard(config),
     sessionSecret: (await loadOrCreateSecret(config.dataDir, 'session-secret', config.sessionSecret)).value,
+    keyCache: await createKeyCache(stores.redis, config.redisPrefix),
   };
 }
 
@@ -57,6 +59,7 @@ export async function startServer(deps: AppDeps, port: number, host: string): Pr
       clearTimeout(timer);
       await deps.cache.close();
       await deps.ingest.close();
+      await deps.keyCache.close();
     },
   };
 }

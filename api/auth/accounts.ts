@@ -161,17 +161,17 @@ export async function revokeKey(db: Db, userId: number, keyId: number): Promise<
   return rows.length === 1;
 }
 
-export type KeyOwner = { keyId: number; tier: Tier; user: User };
+export type KeyOwner = { keyId: number; tier: Tier; user: User; expiresAt: string | null };
 
 /** The live key a presented secret names (active, not revoked, not expired, owner not deleted). */
 export async function keyOwner(db: Db, key: string): Promise<KeyOwner | null> {
   if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null;
-  const [row] = await db.query<{ key_id: number; key_tier: Tier; user_id: number }>(
-    `SELECT k.id AS key_id, k.tier AS key_tier, k.user_id FROM api_keys k JOIN users u ON u.id = k.user_id
+  const [row] = await db.query<{ key_id: number; key_tier: Tier; user_id: number; expires_at: string | null }>(
+    `SELECT k.id AS key_id, k.tier AS key_tier, k.user_id, k.expires_at::text AS expires_at FROM api_keys k JOIN users u ON u.id = k.user_id
      WHERE k.key_hash = $1 AND k.is_active AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now()) AND u.deleted_at IS NULL`,
     [keyDigest(key)],
   );
   if (!row) return null;
   const user = await userById(db, row.user_id);
-  return user ? { keyId: row.key_id, tier: row.key_tier, user } : null;
+  return user ? { keyId: row.key_id, tier: row.key_tier, user, expiresAt: row.expires_at } : null;
 }

@@ -7,7 +7,8 @@ import type { Db } from '../core/data.js';
 import type { RedisStore } from '../core/stores/redis.js';
 import type { AdminGuard } from '../http/adminToken.js';
 import { HttpError } from '../http/errors.js';
-import { keyOwner, sessionUser, type User } from './accounts.js';
+import { keyDigest, keyOwner, sessionUser, type User } from './accounts.js';
+import type { KeyCache } from './keyCache.js';
 import { SESSION_COOKIE, verifySession } from './sessionTokens.js';
 import { atLeast, TIERS, type Tier } from './tiers.js';
 
@@ -19,7 +20,7 @@ export type Principal =
   | { kind: 'session'; user: User; sessionId: string }
   | { kind: 'key'; user: User; keyId: number; tier: Tier };
 
-export type AuthDeps = { db: Db; redis: RedisStore; redisPrefix: string; sessionSecret: string; admin: AdminGuard; anonymousPerMinute: number };
+export type AuthDeps = { db: Db; redis: RedisStore; redisPrefix: string; sessionSecret: string; admin: AdminGuard; anonymousPerMinute: number; keyCache: KeyCache };
 
 function presentedKey(ctx: Context): string | null {
   const bearer = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'))?.[1];
@@ -38,7 +39,12 @@ export async function principalOf(ctx: Context, deps: AuthDeps): Promise<Princip
   if (key) {
     if (deps.admin.isOperatorToken(key)) principal = { kind: 'operator' };
     else {
-      const owner = await keyOwner(deps.db, key);
+      const digest = keyDigest(key).toString('hex');
+      let owner = deps.keyCache.get(digest) ?? null;
+      if (!owner) {
+        owner = await keyOwner(deps.db, key);
+        if (owner) deps.keyCache.set(digest, owner, owner.expiresAt);
+      }
       if (!owner) {
         ctx.set('WWW-Authenticate', 'Bearer realm="holo"');
         throw new HttpError(401, 'Invalid or revoked API key');
@@ -96,7 +102,7 @@ export async function rateLimit(ctx: Context, principal: Principal, deps: Pick<A
   const perDay = principal.kind === 'key' ? TIERS[principal.tier].perDay : null;
   const who = principal.kind === 'key' ? `k:${principal.keyId}` : `ip:${ctx.ip}`;
   const base = `${deps.redisPrefix}:rl:${who}`;
-  const day = new Date(now).toISOString().slice(0, 10);
+  const day = principal.kind === 'key' ? new Date(now).toISOString().slice(0, 10) : '';
   const windows = [{ key: `${base}:m:${minute}`, ttlSeconds: 120 }];
   if (perDay !== null) windows.push({ key: `${base}:d:${day}`, ttlSeconds: 2 * 86_400 });
   const [usedMinute, usedDay] = await deps.redis.incrMany(windows);

@@ -9,8 +9,9 @@ export const TIERS = {
   shop_basic: { label: 'Shop Basic', segment: 'business', perDay: 250_000, perMinute: 500, keys: 10, recognitionPerDay: 1_000, eurPerMonth: 99 },
   shop_pro: { label: 'Shop Pro', segment: 'business', perDay: 500_000, perMinute: 1_000, keys: 15, recognitionPerDay: 2_500, eurPerMonth: 249 },
   enterprise: { label: 'Enterprise', segment: 'business', perDay: 1_000_000, perMinute: 3_000, keys: 25, recognitionPerDay: 10_000, eurPerMonth: 499 },
-  // The spec leaves Unlimited's request limits open: no daily cap, and a per-minute guard against runaway clients.
-  unlimited: { label: 'Unlimited', segment: 'business', perDay: null, perMinute: 10_000, keys: 50, recognitionPerDay: null, eurPerMonth: 999 },
+  // The spec leaves Unlimited's request limits open: no daily cap, and a per-minute ceiling far
+  // above any real client, there only to stop a runaway loop.
+  unlimited: { label: 'Unlimited', segment: 'business', perDay: null, perMinute: 1_000_000, keys: 50, recognitionPerDay: null, eurPerMonth: 999 },
 } as const;
 
 export type Tier = keyof typeof TIERS;

@@ -21,6 +21,7 @@ export function isHtmlStylePage(path: string): boolean {
 
 export function localeRedirect(): Middleware {
   return async (ctx, next) => {
+    if (ctx.path.startsWith('/api/')) return next(); // the hot path: never a page
     const prefixed = LANGUAGE_PREFIX.exec(ctx.path);
     if (prefixed && isHtmlStylePage(prefixed[2]!)) {
       ctx.state.language = prefixed[1];

@@ -101,6 +101,7 @@ export const authRoutes = (deps: AppDeps) => {
         const user = accountOf(ctx);
         confirmed(user, body.confirm);
         await deleteAccount(db, user);
+        await deps.keyCache.changed(`user:${user.id}`);
         clearSessionCookie(ctx);
         return { ok: true as const };
       },

@@ -40,6 +40,7 @@ export const keyRoutes = (deps: AppDeps) => {
       handler: async ({ params, ctx }) => {
         // Another user's key id is "not found": ownership is part of the lookup.
         if (!(await revokeKey(db, accountOf(ctx).id, params.key_id))) throw new NotFoundError('API key');
+        await deps.keyCache.changed(`key:${params.key_id}`);
         return { ok: true as const };
       },
     }),

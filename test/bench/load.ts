@@ -1,9 +1,9 @@
 // The load generator, in its own process so it never shares an event loop with a server.
-// argv[2]: a JSON file {url, paths, connections, duration?, amount?}; prints one JSON result line.
+// argv[2]: a JSON file {url, paths, connections, duration?, amount?, accept?, headers?}; prints one JSON result line.
 import fs from 'node:fs';
 import autocannon from 'autocannon';
 
-type Job = { url: string; paths: string[]; connections: number; duration?: number; amount?: number; accept?: string };
+type Job = { url: string; paths: string[]; connections: number; duration?: number; amount?: number; accept?: string; headers?: Record<string, string> };
 const job = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as Job;
 let i = 0;
 const result = await autocannon({
@@ -11,7 +11,7 @@ const result = await autocannon({
   connections: job.connections,
   duration: job.duration ?? 10,
   amount: job.amount,
-  headers: job.accept ? { accept: job.accept } : {},
+  headers: { ...(job.headers ?? {}), ...(job.accept ? { accept: job.accept } : {}) },
   requests: [
     {
       setupRequest: (req) => {

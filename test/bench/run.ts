@@ -13,6 +13,8 @@ import { openStores } from '../../api/core/stores/index.js';
 import { buildDeps, startServer } from '../../api/server.js';
 import { loadDemoDataIfEmpty } from '../../ingest/demo/index.js';
 import { announcePricesLanded } from '../../api/core/cache.js';
+import { createDb } from '../../api/core/data.js';
+import { createKey, createUser } from '../../api/auth/accounts.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const DURATION = Number(process.env.HOLO_BENCH_SECONDS ?? 5);
@@ -43,16 +45,16 @@ function cpuMicros(pid?: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // utime + stime, in 1/100 s ticks
 }
 
-async function load(url: string, paths: string[], connections: number, opts: { amount?: number; accept?: string; serverPid?: number } = {}): Promise<Result & { cpuPerRequestUs: number }> {
+async function load(url: string, paths: string[], connections: number, opts: { amount?: number; accept?: string; serverPid?: number; headers?: Record<string, string> } = {}): Promise<Result & { cpuPerRequestUs: number }> {
   const before = cpuMicros(opts.serverPid);
   const result = await loadOnly(url, paths, connections, opts);
   return { ...result, cpuPerRequestUs: (cpuMicros(opts.serverPid) - before) / Math.max(1, result.requests) };
 }
 
-async function loadOnly(url: string, paths: string[], connections: number, opts: { amount?: number; accept?: string }): Promise<Result> {
+async function loadOnly(url: string, paths: string[], connections: number, opts: { amount?: number; accept?: string; headers?: Record<string, string> }): Promise<Result> {
   // The job goes through a file: tens of thousands of paths do not fit in argv.
   const jobFile = path.join(os.tmpdir(), `holo-bench-job-${process.pid}.json`);
-  fs.writeFileSync(jobFile, JSON.stringify({ url, paths, connections, duration: DURATION, amount: opts.amount, accept: opts.accept }));
+  fs.writeFileSync(jobFile, JSON.stringify({ url, paths, connections, duration: DURATION, amount: opts.amount, accept: opts.accept, headers: opts.headers }));
   const { firstLine } = runChild('load.js', [jobFile]);
   try {
     return JSON.parse(await firstLine) as Result;
@@ -131,6 +133,22 @@ const historyPaths = cardIds.slice(half, half + 3000).map((id) => `/api/v2/cards
 const history = report('v2 365-day history, uncached, 1 conn', await load(server.url, historyPaths.slice(0, 1500), 1, { amount: 1500 }));
 report('v2 365-day history, uncached, 4 conns', await load(server.url, historyPaths.slice(1500), 4, { amount: 1500 }));
 
+// Authentication and rate limiting: the same cached route with an API key (a tier whose limits the
+// run cannot reach) and anonymously, in interleaved rounds; the overhead is the server CPU per
+// request the key path adds, and the p50 latency difference.
+const db = createDb(pool);
+const benchUser = await createUser(db, { username: `bench${Date.now()}`, email: `bench${Date.now()}@example.com`, password: 'benchmark password' });
+await pool.query(`UPDATE users SET tier = 'unlimited' WHERE id = $1`, [benchUser.id]);
+const { key: benchKey } = await createKey(db, { ...benchUser, tier: 'unlimited' }, { name: 'benchmark' });
+const keyCpu: number[] = [];
+const keyP50: number[] = [];
+for (let round = 1; round <= 3; round++) {
+  const anon = report(`[${round}] v2 card detail, cached, anonymous`, await load(server.url, [detailPath], 10));
+  const keyed = report(`[${round}] v2 card detail, cached, with API key`, await load(server.url, [detailPath], 10, { headers: { Authorization: `Bearer ${benchKey}` } }));
+  keyCpu.push(keyed.cpuPerRequestUs - anon.cpuPerRequestUs);
+  keyP50.push(keyed.p50 - anon.p50);
+}
+
 const verdict = (ok: boolean) => (ok ? 'meets goal' : 'MISSES goal');
 const r = (xs: number[]) => `${median(xs).toFixed(2)} (rounds: ${xs.map((x) => x.toFixed(2)).join(' ')})`;
 console.log('\nratios and goals');
@@ -140,6 +158,7 @@ console.log(`  cached card detail / bare node:http   ${r(cachedVsBare)}`);
 console.log(`  CPU capacity, cached / minimal Koa    ${r(cpuCachedVsKoa)}  (server CPU per request, Koa's over ours)`);
 console.log(`  uncached card detail p99              ${uncached.p99} ms  goal <= 20 ms: ${verdict(uncached.p99 <= 20)}`);
 console.log(`  365-day history p99 (1 connection)    ${history.p99} ms  goal <= 30 ms: ${verdict(history.p99 <= 30)}`);
+console.log(`  API key auth + rate limit, per request ${(median(keyCpu) / 1000).toFixed(3)} ms server CPU (rounds: ${keyCpu.map((x) => (x / 1000).toFixed(3)).join(' ')}), p50 latency +${median(keyP50)} ms  goal <= 0.2 ms: ${verdict(median(keyCpu) / 1000 <= 0.2)}`);
 
 for (const c of ceilings) c.child.kill();
 fs.rmSync(bodyFile, { force: true });
