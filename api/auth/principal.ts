@@ -51,7 +51,7 @@ export async function principalOf(ctx: Context, deps: AuthDeps): Promise<Princip
       }
       principal = { kind: 'key', user: owner.user, keyId: owner.keyId, tier: owner.tier };
     }
-  } else {
+  } else if (ctx.headers.cookie) {
     const cookie = ctx.cookies.get(SESSION_COOKIE);
     const claims = cookie ? verifySession(deps.sessionSecret, cookie) : null;
     const user = claims ? await sessionUser(deps.db, claims.sid) : null;
@@ -85,6 +85,18 @@ export async function guard(ctx: Context, access: Access, deps: AuthDeps): Promi
 
 export type RateDecision = { limit: number; remaining: number; reset: number; policy: string; state: string } | null;
 
+// The RateLimit-Policy value of each pair of limits, built once.
+const policies = new Map<string, string>();
+function policyOf(perMinute: number, perDay: number | null): string {
+  const id = `${perMinute}|${perDay}`;
+  let policy = policies.get(id);
+  if (policy === undefined) {
+    policy = [`"minute";q=${perMinute};w=60`, ...(perDay === null ? [] : [`"day";q=${perDay};w=86400`])].join(', ');
+    policies.set(id, policy);
+  }
+  return policy;
+}
+
 const midnightUtc = (now: number) => Math.ceil((now + 1) / 86_400_000) * 86_400_000;
 
 /**
@@ -113,7 +125,7 @@ export async function rateLimit(ctx: Context, principal: Principal, deps: Pick<A
   const nowSeconds = Math.ceil(now / 1000);
   const minuteLeft = perMinute - usedMinute!;
   const dayLeft = perDay === null ? Infinity : perDay - usedDay!;
-  const policy = [`"minute";q=${perMinute};w=60`, ...(perDay === null ? [] : [`"day";q=${perDay};w=86400`])].join(', ');
+  const policy = policyOf(perMinute, perDay);
   const tight = dayLeft < minuteLeft ? { name: 'day', left: dayLeft, reset: dayReset } : { name: 'minute', left: minuteLeft, reset: minuteReset };
   const decision = {
     limit: perMinute,
