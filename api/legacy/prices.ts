@@ -99,7 +99,8 @@ export async function sourceMedians(analytics: Analytics, scope: CardScope, grad
   return rows.map((r) => ({ ...r, median: Number(r.median), sample_size: Number(r.sample_size) }));
 }
 
-const SOURCE_LABELS: Record<string, string> = {
+/** What each price source is, for people: the verdict's rows and the source list. */
+export const SOURCE_LABELS: Record<string, string> = {
   tcgplayer: 'US marketplace', cardmarket: 'European marketplace', scryfall: 'Scryfall aggregate', pricecharting: 'Graded price guide',
   auction_sold: 'Auction sales', us_market: 'US marketplace (history)', eu_market: 'European marketplace (history)',
   graded_guide: 'Graded price guide (history)', jp_market: 'Japanese marketplace',

@@ -7,7 +7,7 @@ import { defineRoute } from '../http/route.js';
 import { sqlFile } from '../core/sqlFiles.js';
 import { catalogueCounts } from '../v2/catalogue.js';
 import { searchCards } from '../legacy/catalogue.js';
-import { confidenceOf, daysAgo, marketVerdict, resolveScope, round2, sourceMedians, RAW, type CardScope } from '../legacy/prices.js';
+import { confidenceOf, daysAgo, marketVerdict, resolveScope, round2, sourceMedians, RAW, SOURCE_LABELS, type CardScope } from '../legacy/prices.js';
 import { foilStatus, variantName } from '../legacy/variants.js';
 import {
   CONDITION_FACTORS,
@@ -289,8 +289,7 @@ export const marketRoutes = (deps: AppDeps) => {
       handler: () =>
         cache.json('pi:sources', TTL, async () => {
           const rows = await analytics.rows<{ source: string; region: string; currencies: string[]; cards: string; variants: string; last_day: string; values: string }>(sqlFile('clickhouse/queries/source_coverage.sql'));
-          const LABEL: Record<string, string> = { tcgplayer: 'US marketplace', cardmarket: 'European marketplace', scryfall: 'Scryfall aggregate', pricecharting: 'Graded price guide', auction_sold: 'Auction sales', us_market: 'US marketplace (history)', eu_market: 'European marketplace (history)', jp_market: 'Japanese marketplace' };
-          return { items: rows.map((r) => ({ ...r, label: LABEL[r.source] ?? r.source, cards: Number(r.cards), variants: Number(r.variants), values: Number(r.values) })) };
+          return { items: rows.map((r) => ({ ...r, label: SOURCE_LABELS[r.source] ?? r.source, cards: Number(r.cards), variants: Number(r.variants), values: Number(r.values) })) };
         }),
     }),
     defineRoute({

@@ -24,6 +24,13 @@ export type PricePointRow = {
   is_outlier: boolean;
 };
 
+/**
+ * A series' identity as text: variant|region|source|price_type|grading_company|grade. The outlier
+ * baseline (recent_series_stats.sql) returns the same concatenation.
+ */
+export const seriesKey = (r: Pick<PricePointRow, 'variant_id' | 'region' | 'source' | 'price_type' | 'grading_company' | 'grade'>) =>
+  `${r.variant_id}|${r.region}|${r.source}|${r.price_type}|${r.grading_company}|${r.grade}`;
+
 export type LoadTargets = { ch: ClickHouseClient; pool: pg.Pool; redis: RedisStore; redisPrefix: string };
 
 export type LoadTimings = { insertMs: number; latestMs: number };

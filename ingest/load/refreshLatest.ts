@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { sqlFile } from '../../api/core/sqlFiles.js';
-import type { PricePointRow } from './pricePoints.js';
+import { seriesKey, type PricePointRow } from './pricePoints.js';
 
 type LatestRow = {
   variant_id: string;
@@ -78,7 +78,7 @@ export async function upsertLatestPrices(pool: pg.Pool, rows: PricePointRow[]): 
   const newest = new Map<string, PricePointRow>();
   for (const r of rows) {
     if (r.is_outlier) continue;
-    const key = `${r.variant_id}|${r.region}|${r.source}|${r.price_type}|${r.grading_company}|${r.grade}`;
+    const key = seriesKey(r);
     const seen = newest.get(key);
     if (!seen || seen.as_of <= r.as_of) newest.set(key, r);
   }

@@ -2,7 +2,7 @@
 // choosing the variant by finish and print run. Rows that name no known product, or a finish the
 // card does not have, are refused with the reason: nothing is guessed.
 import type pg from 'pg';
-import type { PricePointRow } from '../load/pricePoints.js';
+import { seriesKey, type PricePointRow } from '../load/pricePoints.js';
 import type { RejectedRow, SourceRow } from '../sources/types.js';
 
 type VariantRow = { card_id: number; game: string; printing_id: number; print_run: string; variant_id: number; finish: string };
@@ -150,7 +150,7 @@ export async function mapToVariants(pool: pg.Pool, rows: SourceRow[]): Promise<{
 // Two upstream products that land on the same variant and series on the same day would overwrite
 // each other in ClickHouse (same key); which one is right is unknowable, so neither is loaded.
 function dropCollisions(points: PricePointRow[], rejected: RejectedRow[]): { points: PricePointRow[]; rejected: RejectedRow[] } {
-  const key = (p: PricePointRow) => `${p.variant_id}|${p.region}|${p.source}|${p.price_type}|${p.grading_company}|${p.grade}|${p.as_of}|${p.observation_id ?? ''}`;
+  const key = (p: PricePointRow) => `${seriesKey(p)}|${p.as_of}|${p.observation_id ?? ''}`;
   const counts = new Map<string, number>();
   for (const p of points) counts.set(key(p), (counts.get(key(p)) ?? 0) + 1);
   if (counts.size === points.length) return { points, rejected };

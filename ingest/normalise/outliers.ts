@@ -4,12 +4,10 @@
 // than MIN_HISTORY points are never flagged. Flagged rows are kept, marked, and excluded from reads.
 import type { ClickHouseClient } from '@clickhouse/client';
 import { sqlFile } from '../../api/core/sqlFiles.js';
-import type { PricePointRow } from '../load/pricePoints.js';
+import { seriesKey, type PricePointRow } from '../load/pricePoints.js';
 
 export const OUTLIER_RULE = { windowDays: 30, minHistory: 5, madK: 6, minRatio: 3 } as const;
 
-const seriesKey = (r: { variant_id: number; region: string; source: string; price_type: string; grading_company: string; grade: string }) =>
-  `${r.variant_id}|${r.region}|${r.source}|${r.price_type}|${r.grading_company}|${r.grade}`;
 
 export function isOutlier(amount: number, median: number, mad: number): boolean {
   if (median <= 0) return false;
