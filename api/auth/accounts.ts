@@ -74,15 +74,15 @@ export async function revokeSession(db: Db, sessionId: string): Promise<void> {
   await db.query('UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [sessionId]);
 }
 
-export async function revokeAllSessions(db: Db, userId: number): Promise<void> {
-  await db.query('UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
-}
-
 export async function changePassword(db: Db, user: User, current: string, next: string): Promise<void> {
   const [row] = await db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [user.id]);
   if (!(await verifyPassword(current, row?.password_hash ?? null))) throw new HttpError(400, 'Current password is wrong');
-  await db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [user.id, await hashPassword(next)]);
-  await revokeAllSessions(db, user.id);
+  // One statement: the new password and the end of every session land together or not at all.
+  await db.query(
+    `WITH changed AS (UPDATE users SET password_hash = $2 WHERE id = $1 RETURNING id)
+     UPDATE sessions SET revoked_at = now() WHERE user_id IN (SELECT id FROM changed) AND revoked_at IS NULL`,
+    [user.id, await hashPassword(next)],
+  );
 }
 
 export const DELETION_COOLDOWN_HOURS = 24;
@@ -146,14 +146,19 @@ export async function listKeys(db: Db, userId: number): Promise<ApiKeyRecord[]> 
 export async function createKey(db: Db, user: User, input: { name: string; tier?: Tier; expires_at?: string }): Promise<ApiKeyRecord & { key: string }> {
   const tier = input.tier ?? user.tier;
   if (input.tier && input.tier !== user.tier) throw new HttpError(403, `Your subscription is ${user.tier}: keys can only be created on it`);
-  const active = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL`, [user.id]);
-  if (active[0]!.n >= TIERS[tier].keys) throw new HttpError(403, `The ${TIERS[tier].label} tier allows ${TIERS[tier].keys} API key${TIERS[tier].keys === 1 ? '' : 's'}; revoke one first`);
   const key = `${KEY_PREFIX}${crypto.randomBytes(32).toString('base64url')}`;
-  const [row] = await db.query<Omit<ApiKeyRecord, 'daily_limit' | 'rate_limit_per_minute'>>(
-    `INSERT INTO api_keys (user_id, name, prefix, key_hash, tier, expires_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${KEY_COLUMNS}`,
-    [user.id, input.name, key.slice(0, 12), keyDigest(key), tier, input.expires_at ?? null],
-  );
-  return { ...withLimits(row!), key };
+  // The account row is locked while counting, so two concurrent creations cannot both pass the cap.
+  const row = await db.transaction(async (tx) => {
+    await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [user.id]);
+    const [active] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL`, [user.id]);
+    if (active!.n >= TIERS[tier].keys) throw new HttpError(403, `The ${TIERS[tier].label} tier allows ${TIERS[tier].keys} API key${TIERS[tier].keys === 1 ? '' : 's'}; revoke one first`);
+    const [inserted] = await tx.query<Omit<ApiKeyRecord, 'daily_limit' | 'rate_limit_per_minute'>>(
+      `INSERT INTO api_keys (user_id, name, prefix, key_hash, tier, expires_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${KEY_COLUMNS}`,
+      [user.id, input.name, key.slice(0, 12), keyDigest(key), tier, input.expires_at ?? null],
+    );
+    return inserted!;
+  });
+  return { ...withLimits(row), key };
 }
 
 export async function revokeKey(db: Db, userId: number, keyId: number): Promise<boolean> {

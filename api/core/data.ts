@@ -22,16 +22,46 @@ export function isClickHouseUnavailable(err: unknown): boolean {
   return typeof e?.type !== 'string' && typeof e?.clickhouseCode !== 'number';
 }
 
-export type Db = { query<T extends pg.QueryResultRow>(text: string, params?: unknown[]): Promise<T[]> };
+export type Db = {
+  query<T extends pg.QueryResultRow>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Runs `work` in one transaction on one connection: committed if it returns, rolled back if it throws. */
+  transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
+};
+
+type Queryable = { query<T extends pg.QueryResultRow>(text: string, params?: unknown[]): Promise<pg.QueryResult<T>> };
+
+function unavailableAware(client: Queryable): Db['query'] {
+  return async <T extends pg.QueryResultRow>(text: string, params: unknown[] = []) => {
+    try {
+      return (await client.query<T>(text, params)).rows;
+    } catch (err) {
+      if (isPgUnavailable(err)) throw new StoreUnavailableError('postgres', err);
+      throw err;
+    }
+  };
+}
 
 export function createDb(pool: pg.Pool): Db {
   return {
-    async query<T extends pg.QueryResultRow>(text: string, params: unknown[] = []) {
+    query: unavailableAware(pool),
+    async transaction(work) {
+      let client: pg.PoolClient;
       try {
-        return (await pool.query<T>(text, params)).rows;
+        client = await pool.connect();
       } catch (err) {
-        if (isPgUnavailable(err)) throw new StoreUnavailableError('postgres', err);
+        throw new StoreUnavailableError('postgres', err);
+      }
+      const tx: Db = { query: unavailableAware(client), transaction: (inner) => inner(tx) };
+      try {
+        await tx.query('BEGIN');
+        const result = await work(tx);
+        await tx.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
         throw err;
+      } finally {
+        client.release();
       }
     },
   };
