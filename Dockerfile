@@ -6,5 +6,5 @@ RUN npm install --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 USER node
-EXPOSE 8000
+EXPOSE 8000 8001
 CMD ["node", "dist/api/main.js"]

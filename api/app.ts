@@ -4,11 +4,12 @@ import Koa, { type Context } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { AppDeps } from './deps.js';
 import { guard, type Access } from './auth/principal.js';
-import { buildOpenApiDocument } from './http/openapi.js';
+import { API_DESCRIPTION, buildOpenApiDocument } from './http/openapi.js';
 import type { Route } from './http/route.js';
 import { cors } from './middleware/cors.js';
 import { errorHandler } from './middleware/errors.js';
 import { localeRedirect } from './middleware/localeRedirect.js';
+import { portalRedirect } from './middleware/portalRedirect.js';
 import { requestContext } from './middleware/requestContext.js';
 import { adminIngestRoutes } from './routes/admin/ingest.js';
 import { authRoutes } from './routes/auth.js';
@@ -43,7 +44,10 @@ export function allRoutes(deps: AppDeps): Route[] {
   ];
 }
 
-export function createApp(deps: AppDeps): Koa {
+/** The main service's OpenAPI document (also rendered by the developer portal's /docs). */
+export const apiDocument = (deps: AppDeps) => buildOpenApiDocument(allRoutes(deps), { title: 'Holo API', version: VERSION, description: API_DESCRIPTION });
+
+export function createApp(deps: AppDeps, opts: { portalUrl: string }): Koa {
   const app = new Koa({ proxy: false });
   const routes = allRoutes(deps);
   const router = new Router();
@@ -54,7 +58,7 @@ export function createApp(deps: AppDeps): Koa {
   const checkAccess = (access: Access, ctx: Context) => guard(ctx, access, auth);
   for (const r of routes) r.mount(router, checkAccess);
   mountImageRoutes(router, deps, deps.images);
-  const openapi = JSON.stringify(buildOpenApiDocument(routes, VERSION));
+  const openapi = JSON.stringify(buildOpenApiDocument(routes, { title: 'Holo API', version: VERSION, description: API_DESCRIPTION }));
   router.get('/openapi.json', (ctx) => {
     ctx.type = 'application/json';
     ctx.set('Cache-Control', 'public, max-age=300');
@@ -65,6 +69,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(errorHandler(deps.log));
   app.use(cors(deps.config.siteOrigin));
   app.use(localeRedirect());
+  app.use(portalRedirect(opts.portalUrl));
   // JSON bodies only, small: no route takes more than a few fields yet.
   const bodyParser = koaBody({ json: true, urlencoded: false, multipart: false, text: false, jsonLimit: '64kb', jsonStrict: true, parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE] });
   app.use((ctx, next) => (ctx.method === 'GET' || ctx.method === 'HEAD' ? next() : bodyParser(ctx, next)));

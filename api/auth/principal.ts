@@ -7,9 +7,9 @@ import type { Db } from '../core/data.js';
 import type { RedisStore } from '../core/stores/redis.js';
 import type { AdminGuard } from '../http/adminToken.js';
 import { HttpError } from '../http/errors.js';
-import { keyDigest, keyOwner, sessionUser, type User } from './accounts.js';
+import { keyDigest, keyOwner, type User } from './accounts.js';
 import type { KeyCache } from './keyCache.js';
-import { SESSION_COOKIE, verifySession } from './sessionTokens.js';
+import { cookieSession } from './sessionCookie.js';
 import { atLeast, TIERS, type Tier } from './tiers.js';
 
 export type Access = 'free' | 'auth' | 'starter+' | 'pro+' | 'admin';
@@ -51,11 +51,9 @@ export async function principalOf(ctx: Context, deps: AuthDeps): Promise<Princip
       }
       principal = { kind: 'key', user: owner.user, keyId: owner.keyId, tier: owner.tier };
     }
-  } else if (ctx.headers.cookie) {
-    const cookie = ctx.cookies.get(SESSION_COOKIE);
-    const claims = cookie ? verifySession(deps.sessionSecret, cookie) : null;
-    const user = claims ? await sessionUser(deps.db, claims.sid) : null;
-    if (claims && user && user.id === claims.sub) principal = { kind: 'session', user, sessionId: claims.sid };
+  } else {
+    const session = await cookieSession(ctx, deps.db, deps.sessionSecret);
+    if (session) principal = { kind: 'session', ...session };
   }
   ctx.state.principal = principal;
   return principal;
@@ -156,4 +154,10 @@ function setRateHeaders(ctx: Context, d: NonNullable<RateDecision>): void {
 export async function callsToday(deps: Pick<AuthDeps, 'redis' | 'redisPrefix'>, keyId: number, now = Date.now()): Promise<number | null> {
   const value = await deps.redis.get(`${deps.redisPrefix}:rl:k:${keyId}:d:${new Date(now).toISOString().slice(0, 10)}`).catch(() => null);
   return value === null ? null : Number(value);
+}
+
+/** Keys with calls_today as the rate limiter counts it right now (PostgreSQL holds a once-a-minute copy). */
+export async function withLiveCalls<K extends { id: number; calls_today: number }>(deps: { stores: { redis: RedisStore }; config: { redisPrefix: string } }, keys: K[]): Promise<K[]> {
+  const live = await Promise.all(keys.map((k) => callsToday({ redis: deps.stores.redis, redisPrefix: deps.config.redisPrefix }, k.id)));
+  return keys.map((k, i) => ({ ...k, calls_today: live[i] ?? k.calls_today }));
 }

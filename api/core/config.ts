@@ -23,6 +23,10 @@ const envSchema = z.object({
   HOLO_EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
   // Public origin of the main site; the CORS allow-list is derived from it (spec: Authentication 14).
   HOLO_SITE_ORIGIN: z.url().default('https://holo.example'),
+  // The developer portal listens on its own port (its own origin); HOLO_PORTAL_URL is its public
+  // origin behind a proxy (e.g. https://developer.holo.example), else http://HOST:PORTAL_PORT.
+  HOLO_PORTAL_PORT: z.coerce.number().int().min(0).max(65535).default(8001),
+  HOLO_PORTAL_URL: z.url().optional(),
   HOLO_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   // Demo data loaded into an empty data directory: which games, and how many days of history.
   HOLO_DEMO: z.enum(['full', 'small', 'none']).default('full'),
@@ -65,6 +69,8 @@ export type Config = {
   redisUrl: string | undefined;
   embeddedPgPort: number;
   siteOrigin: string;
+  portalPort: number;
+  portalUrl: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   demo: 'full' | 'small' | 'none';
   demoHistoryDays: number;
@@ -105,6 +111,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     embeddedPgPort: e.HOLO_EMBEDDED_PG_PORT,
     siteOrigin: e.HOLO_SITE_ORIGIN.replace(/\/$/, ''),
+    portalPort: e.HOLO_PORTAL_PORT,
+    portalUrl: e.HOLO_PORTAL_URL?.replace(/\/$/, ''),
     logLevel: e.HOLO_LOG_LEVEL,
     demo: e.HOLO_DEMO,
     demoHistoryDays: e.HOLO_DEMO_HISTORY_DAYS,

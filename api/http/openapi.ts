@@ -2,7 +2,12 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { Route } from './route.js';
 
-export function buildOpenApiDocument(routes: Route[], version: string): object {
+export type DocumentInfo = { title: string; version: string; description: string };
+
+export const API_DESCRIPTION =
+  'Trading-card market data. The v2 data surface is read-only and needs no credentials. Errors are `{detail}`; validation errors are 422 `{detail: [{loc, msg, type}]}`; 503 `{detail: "holo_data_unavailable"}` when a data store is unreachable. v2 query parameters are strict: an unknown parameter is a 422 with type `value_error.extra`, so a misspelt filter never silently returns unfiltered data.';
+
+export function buildOpenApiDocument(routes: Route[], info: DocumentInfo): object {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer', description: 'An API key (holo_…) as a bearer token; the api_key query parameter also works but leaks into logs' });
   registry.registerComponent('securitySchemes', 'apiKeyHeader', { type: 'apiKey', in: 'header', name: 'X-API-Key' });
@@ -15,12 +20,7 @@ export function buildOpenApiDocument(routes: Route[], version: string): object {
   for (const r of routes) r.document(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
-    info: {
-      title: 'Holo API',
-      version,
-      description:
-        'Trading-card market data. The v2 data surface is read-only and needs no credentials. Errors are `{detail}`; validation errors are 422 `{detail: [{loc, msg, type}]}`; 503 `{detail: "holo_data_unavailable"}` when a data store is unreachable. v2 query parameters are strict: an unknown parameter is a 422 with type `value_error.extra`, so a misspelt filter never silently returns unfiltered data.',
-    },
+    info,
     servers: [{ url: '/' }],
   });
 }

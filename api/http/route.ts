@@ -20,13 +20,18 @@ export type RouteSpec<P extends AnyObject, Q extends AnyObject, R extends z.ZodT
   tags: string[];
   params?: P;
   query?: Q;
-  /** JSON request body; validated like params and query (422 with loc ['body', ...]). */
+  /** Request body; validated like params and query (422 with loc ['body', ...]). */
   body?: B;
+  /** How the body arrives: JSON (default) or an HTML form (application/x-www-form-urlencoded). */
+  bodyType?: 'json' | 'form';
+  /** What a success returns: JSON (default), or an HTML page the handler renders as a string. */
+  produces?: 'json' | 'html';
   response: R;
   /** 400 {detail} instead of 422 for an invalid body (registration, as the spec says). */
   invalidBody?: 400;
-  /** Status of a successful response: 200 unless said (202 for a started run). */
-  status?: 200 | 201 | 202;
+  /** Status of a successful response: 200 unless said (202 for a started run, 303 after a form
+   *  post that continues elsewhere: the handler sets Location). */
+  status?: 200 | 201 | 202 | 303;
   /** Who may call (spec access tags): free (default), auth, starter+, pro+, admin. */
   access?: Access;
   /** Cache-Control max-age for successful responses; undefined sends no-store. */
@@ -61,6 +66,7 @@ export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject
 ): Route {
   const access = spec.access ?? 'free';
   const deprecation = deprecationOf(spec.method, spec.path);
+  const html = spec.produces === 'html';
   return {
     access,
     method: spec.method,
@@ -89,8 +95,8 @@ export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject
         ctx.status = spec.status ?? 200;
         ctx.set('Cache-Control', cacheControl);
         if (typeof body === 'string') {
-          // Pre-serialised JSON from the cache: sent as is, never parsed again.
-          ctx.type = 'application/json';
+          // An HTML page, or pre-serialised JSON from the cache: sent as is, never parsed again.
+          ctx.type = html ? 'text/html; charset=utf-8' : 'application/json';
           ctx.body = body;
         } else {
           ctx.body = body;
@@ -99,7 +105,7 @@ export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject
     },
     document(registry) {
       const responses: RouteConfig['responses'] = {
-        [spec.status ?? 200]: { description: spec.status === 202 ? 'Accepted' : 'OK', content: { 'application/json': { schema: spec.response } } },
+        [spec.status ?? 200]: { description: successText[spec.status ?? 200]!, content: { [html ? 'text/html' : 'application/json']: { schema: spec.response } } },
         422: { description: 'Validation error', content: { 'application/json': { schema: ValidationErrorResponse } } },
       };
       const accessErrors = access === 'free' ? [429] : access === 'auth' ? [401, 429] : [401, 403, 429];
@@ -116,7 +122,7 @@ export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject
         request: {
           params: spec.params as never,
           query: spec.query as never,
-          ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } } } } : {}),
+          ...(spec.body ? { body: { content: { [spec.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: spec.body } } } } : {}),
         },
         ...(access === 'free' ? {} : { security: access === 'admin' ? [{ adminToken: [] }, { sessionCookie: [] }] : [{ apiKey: [] }, { apiKeyHeader: [] }, { sessionCookie: [] }] }),
         'x-access': access,
@@ -125,6 +131,8 @@ export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject
     },
   };
 }
+
+const successText: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 303: 'See Other: continue at the Location header' };
 
 const statusText: Record<number, string> = {
   400: 'Bad request',

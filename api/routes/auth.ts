@@ -6,10 +6,10 @@ import type { AppDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import {
-  cancelDeletion, changePassword, checkCredentials, createSession, createUser, deleteAccount, publicUser, requestDeletion, revokeSession, type User,
+  cancelDeletion, changePassword, checkCredentials, createUser, deleteAccount, publicUser, requestDeletion, type User,
 } from '../auth/accounts.js';
 import type { Principal } from '../auth/principal.js';
-import { SESSION_COOKIE, SESSION_DAYS, signSession } from '../auth/sessionTokens.js';
+import { clearSessionCookie, endSession, startSession } from '../auth/sessionCookie.js';
 import { ChangePasswordBody, ConfirmBody, DeletionRequested, LoginBody, Ok, Registered, RegisterBody, SellerRegisterBody, UserOut } from '../../schemas/auth.js';
 
 const tags = ['accounts'];
@@ -23,13 +23,7 @@ export function accountOf(ctx: Context): User {
 
 export const authRoutes = (deps: AppDeps) => {
   const { db } = deps;
-  const setSessionCookie = async (ctx: Context, user: User) => {
-    const session = await createSession(db, user.id);
-    const now = Math.floor(Date.now() / 1000);
-    const token = signSession(deps.sessionSecret, { sid: session.id, sub: user.id, iat: now, exp: Math.floor(session.expiresAt.getTime() / 1000) });
-    ctx.append('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; Max-Age=${SESSION_DAYS * 86_400}; HttpOnly; Secure; SameSite=Lax`);
-  };
-  const clearSessionCookie = (ctx: Context) => ctx.append('Set-Cookie', `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Lax`);
+  const setSessionCookie = (ctx: Context, user: User) => startSession(ctx, db, deps.sessionSecret, user);
   const register = (isSeller: boolean) => async ({ body, ctx }: { body: { username: string; email: string; password: string; display_name?: string; country?: string }; ctx: Context }) => {
     const user = await createUser(db, { ...body, isSeller, displayName: body.display_name });
     await setSessionCookie(ctx, user);
@@ -61,8 +55,7 @@ export const authRoutes = (deps: AppDeps) => {
       method: 'post', path: '/auth/logout', summary: 'End the session (revoked server-side) and clear the cookie', tags, access: 'auth', response: Ok,
       handler: async ({ ctx }) => {
         const principal = ctx.state.principal as Principal;
-        if (principal.kind === 'session') await revokeSession(db, principal.sessionId);
-        clearSessionCookie(ctx);
+        await endSession(ctx, db, principal.kind === 'session' ? principal.sessionId : null);
         return { ok: true as const };
       },
     }),

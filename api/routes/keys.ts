@@ -3,8 +3,8 @@
 import type { AppDeps } from '../deps.js';
 import { NotFoundError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
-import { createKey, listKeys, publicUser, revokeKey, type ApiKeyRecord as ApiKey } from '../auth/accounts.js';
-import { callsToday } from '../auth/principal.js';
+import { createKey, listKeys, publicUser, revokeKey} from '../auth/accounts.js';
+import { withLiveCalls } from '../auth/principal.js';
 import { TIERS, type Tier } from '../auth/tiers.js';
 import { ApiKeyCreated, ApiKeyList, ApiKeyRecord, CreateKeyBody, DeveloperInfo, KeyByNameQuery, KeyIdParams, Ok } from '../../schemas/auth.js';
 import { accountOf } from './auth.js';
@@ -13,15 +13,10 @@ const tags = ['api keys'];
 
 export const keyRoutes = (deps: AppDeps) => {
   const { db } = deps;
-  // calls_today as the rate limiter counts it right now (PostgreSQL holds a once-a-minute copy).
-  const withLiveCalls = async (keys: ApiKey[]) => {
-    const live = await Promise.all(keys.map((k) => callsToday({ redis: deps.stores.redis, redisPrefix: deps.config.redisPrefix }, k.id)));
-    return keys.map((k, i) => ({ ...k, calls_today: live[i] ?? k.calls_today }));
-  };
   return [
     defineRoute({
       method: 'get', path: '/api/keys/', summary: 'List own API keys (never the secret)', tags, access: 'auth', response: ApiKeyList,
-      handler: async ({ ctx }) => ({ items: await withLiveCalls(await listKeys(db, accountOf(ctx).id)) }),
+      handler: async ({ ctx }) => ({ items: await withLiveCalls(deps, await listKeys(db, accountOf(ctx).id)) }),
     }),
     defineRoute({
       method: 'post', path: '/api/keys/', summary: 'Create an API key; the full key is in this response only', tags, access: 'auth', body: CreateKeyBody, response: ApiKeyCreated, status: 201, errors: [403],
@@ -32,7 +27,7 @@ export const keyRoutes = (deps: AppDeps) => {
       handler: async ({ query, ctx }) => {
         const key = (await listKeys(db, accountOf(ctx).id)).find((k) => k.name === query.name);
         if (!key) throw new NotFoundError('API key');
-        return (await withLiveCalls([key]))[0]!;
+        return (await withLiveCalls(deps, [key]))[0]!;
       },
     }),
     defineRoute({

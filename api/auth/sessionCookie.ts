@@ -1,0 +1,34 @@
+// Issuing and clearing the tcg_session cookie, for the site's /auth routes and the developer
+// portal alike: a server-side session row, named by an HS256-signed token.
+import type { Context } from 'koa';
+import type { Db } from '../core/data.js';
+import { createSession, revokeSession, sessionUser, type User } from './accounts.js';
+import { SESSION_COOKIE, SESSION_DAYS, signSession, verifySession } from './sessionTokens.js';
+
+const ATTRIBUTES = 'Path=/; HttpOnly; Secure; SameSite=Lax';
+
+export async function startSession(ctx: Context, db: Db, secret: string, user: User): Promise<string> {
+  const session = await createSession(db, user.id);
+  const now = Math.floor(Date.now() / 1000);
+  const token = signSession(secret, { sid: session.id, sub: user.id, iat: now, exp: Math.floor(session.expiresAt.getTime() / 1000) });
+  ctx.append('Set-Cookie', `${SESSION_COOKIE}=${token}; Max-Age=${SESSION_DAYS * 86_400}; ${ATTRIBUTES}`);
+  return session.id;
+}
+
+export function clearSessionCookie(ctx: Context): void {
+  ctx.append('Set-Cookie', `${SESSION_COOKIE}=; Max-Age=0; ${ATTRIBUTES}`);
+}
+
+/** The live session the request's cookie names, if any (a bad or revoked cookie is no session). */
+export async function cookieSession(ctx: Context, db: Db, secret: string): Promise<{ user: User; sessionId: string } | null> {
+  if (!ctx.headers.cookie) return null;
+  const cookie = ctx.cookies.get(SESSION_COOKIE);
+  const claims = cookie ? verifySession(secret, cookie) : null;
+  const user = claims ? await sessionUser(db, claims.sid) : null;
+  return claims && user && user.id === claims.sub ? { user, sessionId: claims.sid } : null;
+}
+
+export async function endSession(ctx: Context, db: Db, sessionId: string | null): Promise<void> {
+  if (sessionId) await revokeSession(db, sessionId);
+  clearSessionCookie(ctx);
+}

@@ -1,0 +1,25 @@
+// Server-rendered HTML without a template engine: a tagged template that escapes every
+// interpolated value unless it is already Html, so markup can only come from our own literals.
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export class Html {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+
+function render(value: unknown): string {
+  if (value instanceof Html) return value.value;
+  if (Array.isArray(value)) return value.map(render).join('');
+  if (value === null || value === undefined || value === false) return '';
+  return escapeHtml(String(value));
+}
+
+export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+  let out = strings[0]!;
+  for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1]!;
+  return new Html(out);
+}

@@ -1,0 +1,160 @@
+// The developer portal's routes (spec: "Developer portal"), declared like the API's: zod forms
+// validate and document them. Pages adapt to the visitor (a signed-out visitor gets the sign-in
+// forms); the form posts that change something need a session and a valid csrf_token.
+// Beyond the spec's list: POST /login and POST /register (form sign-in and sign-up, 303 to the
+// next step), /static/portal.css and /openapi.json.
+import type { Context } from 'koa';
+import type { AppDeps } from '../deps.js';
+import { checkCredentials, createKey, createUser, enableDeveloperAccess, listKeys, revokeKey, userById, type User } from '../auth/accounts.js';
+import { withLiveCalls } from '../auth/principal.js';
+import { cookieSession, endSession, startSession } from '../auth/sessionCookie.js';
+import { DEPRECATIONS } from '../http/deprecations.js';
+import { HttpError, NotFoundError } from '../http/errors.js';
+import { defineRoute, type Route } from '../http/route.js';
+import { CreateKeyForm, EnableForm, HtmlPage, LoginForm, PortalLogin, PortalLogout, RegisterForm, RevokeKeyForm, RevokeKeyParams } from '../../schemas/portal.js';
+import { changelog } from './changelog.js';
+import type { Csrf } from './csrf.js';
+import { docsPage, type OpenApiDocument } from './docs.js';
+import { changelogPage, continuePage, dashboardPage, enablePage, homePage, pricingPage, signInPage, type DashboardData, type View } from './pages.js';
+
+const tags = ['developer portal'];
+// Deprecations whose sunset is this close get a dashboard banner (spec: 90 days' notice).
+const BANNER_DAYS = 365;
+
+export type PortalSession = { user: User; sessionId: string } | null;
+
+/** The visitor's session, resolved once per request (API keys do not sign in to the portal). */
+export async function portalSession(ctx: Context, deps: AppDeps): Promise<PortalSession> {
+  if (ctx.state.portalSession === undefined) ctx.state.portalSession = await cookieSession(ctx, deps.db, deps.sessionSecret);
+  return ctx.state.portalSession as PortalSession;
+}
+
+export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocument: OpenApiDocument; csrf: Csrf }): Route[] {
+  const { db } = deps;
+  const view = async (ctx: Context, user?: User | null): Promise<View> => {
+    const session = await portalSession(ctx, deps);
+    return { user: user === undefined ? (session?.user ?? null) : user, csrf: portal.csrf.token(ctx, session?.sessionId ?? null), path: ctx.path, apiUrl: portal.apiUrl };
+  };
+  /** The signed-in user of a form post whose csrf_token checks out; 401 / 422 otherwise. */
+  const signedInPost = async (ctx: Context, csrfToken: string) => {
+    const session = await portalSession(ctx, deps);
+    if (!session) throw new HttpError(401, 'Sign in first: your session has ended or you are not signed in');
+    portal.csrf.verify(ctx, session.sessionId, csrfToken);
+    return session;
+  };
+  const dashboard = async (ctx: Context, user: User, extra: Omit<DashboardData, 'keys' | 'deprecations'> = {}) => {
+    const keys = await withLiveCalls(deps, await listKeys(db, user.id));
+    const horizon = Date.now() + BANNER_DAYS * 86_400_000;
+    const deprecations = DEPRECATIONS.filter((d) => Date.parse(`${d.sunset}T00:00:00Z`) <= horizon);
+    return dashboardPage({ ...(await view(ctx, user)), user }, { keys, deprecations, ...extra });
+  };
+  const page = (path: string, summary: string, render: (ctx: Context) => Promise<string>) =>
+    defineRoute({ method: 'get', path, summary, tags, produces: 'html', response: HtmlPage, handler: async ({ ctx }) => render(ctx) });
+  const changelogHtml = async (ctx: Context) => changelogPage(await view(ctx), changelog());
+  const docsHtml = async (ctx: Context) => docsPage(await view(ctx), portal.apiDocument);
+  const logout = (method: 'get' | 'post') =>
+    defineRoute({
+      method, path: '/logout', summary: 'Sign out: the session is revoked server-side and the cookie cleared', tags, response: PortalLogout,
+      handler: async ({ ctx }) => {
+        const session = await portalSession(ctx, deps);
+        await endSession(ctx, db, session?.sessionId ?? null);
+        return { ok: true as const, signed_out: session !== null };
+      },
+    });
+  const afterSignIn = (user: User) => (user.developer_enabled_at ? '/dashboard' : '/enable');
+  const continueTo = async (ctx: Context, to: string) => {
+    ctx.set('Location', to);
+    return continuePage(await view(ctx), to);
+  };
+
+  return [
+    page('/', 'Portal home: what the API offers, sign-in and sign-up', async (ctx) => homePage(await view(ctx))),
+    defineRoute({
+      method: 'get', path: '/login', summary: 'Who is signed in, and how to sign in (JSON)', tags, response: PortalLogin,
+      description: 'A successful POST /login answers 303 to /dashboard (or /enable before API access is enabled).',
+      handler: async ({ ctx }) => {
+        const session = await portalSession(ctx, deps);
+        const user = session?.user ?? null;
+        return {
+          authenticated: user !== null,
+          user: user && { id: user.id, username: user.username, tier: user.tier, developer_enabled: user.developer_enabled_at !== null },
+          csrf_token: portal.csrf.token(ctx, session?.sessionId ?? null),
+          login: { method: 'POST' as const, action: '/login', fields: ['username', 'password', 'csrf_token'] },
+          register: { method: 'POST' as const, action: '/register', fields: ['username', 'email', 'password', 'csrf_token'] },
+          after_login: user ? afterSignIn(user) : '/dashboard',
+        };
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/login', summary: 'Sign in with a form (username or e-mail); 303 to the dashboard', tags, body: LoginForm, bodyType: 'form', produces: 'html', response: HtmlPage, status: 303, errors: [401],
+      handler: async ({ body, ctx }) => {
+        const current = await portalSession(ctx, deps);
+        portal.csrf.verify(ctx, current?.sessionId ?? null, body.csrf_token);
+        const user = await checkCredentials(db, body.username, body.password);
+        if (!user) throw new HttpError(401, 'Invalid username or password');
+        // A new session on every sign-in; one that was already open ends here.
+        if (current) await endSession(ctx, db, current.sessionId);
+        const sessionId = await startSession(ctx, db, deps.sessionSecret, user);
+        ctx.state.portalSession = { user, sessionId };
+        return continueTo(ctx, afterSignIn(user));
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/register', summary: 'Create an account with a form and sign in; 303 to /enable', tags, body: RegisterForm, bodyType: 'form', produces: 'html', response: HtmlPage, status: 303, errors: [400],
+      handler: async ({ body, ctx }) => {
+        const current = await portalSession(ctx, deps);
+        portal.csrf.verify(ctx, current?.sessionId ?? null, body.csrf_token);
+        const user = await createUser(db, body);
+        if (current) await endSession(ctx, db, current.sessionId);
+        const sessionId = await startSession(ctx, db, deps.sessionSecret, user);
+        ctx.state.portalSession = { user, sessionId };
+        return continueTo(ctx, '/enable');
+      },
+    }),
+    page('/enable', 'Enable API access (accept the API terms)', async (ctx) => {
+      const session = await portalSession(ctx, deps);
+      if (!session) return signInPage(await view(ctx), 'Enable API access', 'Sign in or create an account to enable API access.');
+      return enablePage({ ...(await view(ctx)), user: session.user }, false);
+    }),
+    defineRoute({
+      method: 'post', path: '/enable', summary: 'Enable API access for the signed-in account', tags, body: EnableForm, bodyType: 'form', produces: 'html', response: HtmlPage, errors: [401],
+      handler: async ({ body, ctx }) => {
+        const session = await signedInPost(ctx, body.csrf_token);
+        await enableDeveloperAccess(db, session.user.id);
+        const user = (await userById(db, session.user.id))!;
+        return enablePage({ ...(await view(ctx, user)), user }, true);
+      },
+    }),
+    page('/dashboard', 'Keys, usage and limits of the signed-in account', async (ctx) => {
+      const session = await portalSession(ctx, deps);
+      if (!session) return signInPage(await view(ctx), 'Dashboard', 'Sign in to see your keys and usage.');
+      return dashboard(ctx, session.user);
+    }),
+    defineRoute({
+      method: 'post', path: '/keys/create', summary: 'Create an API key; the page shows the full key this once', tags, body: CreateKeyForm, bodyType: 'form', produces: 'html', response: HtmlPage, errors: [401, 403],
+      handler: async ({ body, ctx }) => {
+        const { user } = await signedInPost(ctx, body.csrf_token);
+        if (!user.developer_enabled_at) throw new HttpError(403, 'Enable API access first (/enable)');
+        const created = await createKey(db, user, { name: body.key_name });
+        return dashboard(ctx, user, { created });
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/keys/{key_id}/revoke', summary: 'Revoke an own API key: it stops working at once', tags, params: RevokeKeyParams, body: RevokeKeyForm, bodyType: 'form', produces: 'html', response: HtmlPage, errors: [401, 404],
+      handler: async ({ params, body, ctx }) => {
+        const { user } = await signedInPost(ctx, body.csrf_token);
+        const key = (await listKeys(db, user.id)).find((k) => k.id === params.key_id);
+        // Another account's key is "not found": ownership is part of the lookup.
+        if (!key || !(await revokeKey(db, user.id, key.id))) throw new NotFoundError('API key');
+        await deps.keyCache.changed(`key:${key.id}`);
+        return dashboard(ctx, user, { revoked: key });
+      },
+    }),
+    page('/pricing', 'The tiers and their limits', async (ctx) => pricingPage(await view(ctx))),
+    page('/docs', 'API reference, rendered from the OpenAPI document', docsHtml),
+    page('/changelog', 'API change log: dated, typed entries, newest first', changelogHtml),
+    page('/dev/changelog', 'API change log (same as /changelog)', changelogHtml),
+    logout('get'),
+    logout('post'),
+  ];
+}
