@@ -14,6 +14,7 @@ import { requestContext } from './middleware/requestContext.js';
 import { adminIngestRoutes } from './routes/admin/ingest.js';
 import { authRoutes } from './routes/auth.js';
 import { healthRoutes } from './routes/health.js';
+import { streamRoutes } from './routes/stream.js';
 import { keyRoutes } from './routes/keys.js';
 import { legacyCatalogueRoutes } from './routes/legacy/catalogue.js';
 import { legacyPriceRoutes } from './routes/legacy/prices.js';
@@ -30,6 +31,7 @@ export const VERSION = '0.1.0';
 export function allRoutes(deps: AppDeps): Route[] {
   return [
     ...healthRoutes(deps, VERSION),
+    ...streamRoutes(),
     ...statsRoutes(deps),
     ...gameRoutes(deps),
     ...setRoutes(deps),

@@ -7,6 +7,7 @@ import type { Stores } from './core/stores/index.js';
 import type { AdminGuard } from './http/adminToken.js';
 import type { KeyCache } from './auth/keyCache.js';
 import type { ImageStore } from './images/store.js';
+import type { PriceStream } from './stream/priceStream.js';
 import type { IngestOperations } from '../workflows/operations.js';
 
 export type RequestCounters = { total: number; inFlight: number; byStatus: Record<string, number>; startedAt: number };
@@ -26,4 +27,6 @@ export type AppDeps = {
   /** Key of the session cookie's signature. */
   sessionSecret: string;
   keyCache: KeyCache;
+  /** The WebSocket price stream of this instance. */
+  stream: PriceStream;
 };

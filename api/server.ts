@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { apiDocument, createApp } from './app.js';
 import { createPortalApp } from './portal/app.js';
+import { createPriceStream } from './stream/priceStream.js';
 import { createCache } from './core/cache.js';
 import type { Config } from './core/config.js';
 import { createAnalytics, createDb } from './core/data.js';
@@ -20,11 +21,13 @@ import { ingestOperations } from '../workflows/operations.js';
 export type RunningServer = { url: string; port: number; portalUrl: string; deps: AppDeps; close(): Promise<void> };
 
 export async function buildDeps(config: Config, stores: Stores, log: Logger): Promise<AppDeps> {
+  const db = createDb(stores.pg.pool);
+  const keyCache = await createKeyCache(stores.redis, config.redisPrefix);
   return {
     config,
     log,
     stores,
-    db: createDb(stores.pg.pool),
+    db,
     analytics: createAnalytics(stores.ch.client, { readonly: stores.ch.kind === 'external', isClosed: stores.ch.closed }),
     cache: await createCache(stores.redis, config.redisPrefix),
     images: new ImageStore(path.join(config.dataDir, 'images')),
@@ -32,7 +35,11 @@ export async function buildDeps(config: Config, stores: Stores, log: Logger): Pr
     ingest: ingestOperations(config),
     admin: await adminGuard(config),
     sessionSecret: (await loadOrCreateSecret(config.dataDir, 'session-secret', config.sessionSecret)).value,
-    keyCache: await createKeyCache(stores.redis, config.redisPrefix),
+    keyCache,
+    stream: await createPriceStream(
+      { db, redis: stores.redis, redisPrefix: config.redisPrefix, keyCache, log },
+      { pingIntervalMs: config.wsPingSeconds * 1000, maxConnectionsPerKey: config.wsMaxConnectionsPerKey },
+    ),
   };
 }
 
@@ -73,6 +80,7 @@ export async function startServer(deps: AppDeps, port: number, host: string, por
   // Behind a proxy (production) the portal links to the site's public origin, else to this server.
   const publicApiUrl = deps.config.env === 'production' ? deps.config.siteOrigin : url;
   api.on('request', createApp(deps, { portalUrl }).callback());
+  deps.stream.attach(api);
   portal.on('request', createPortalApp(deps, { apiUrl: publicApiUrl, apiDocument: apiDocument(deps) }).callback());
   return {
     url,
@@ -80,6 +88,7 @@ export async function startServer(deps: AppDeps, port: number, host: string, por
     portalUrl,
     deps,
     close: async () => {
+      await deps.stream.close();
       await Promise.all([closeServer(api), closeServer(portal)]);
       await deps.cache.close();
       await deps.ingest.close();

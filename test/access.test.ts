@@ -4,13 +4,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { allRoutes } from '../api/app.js';
-import { createDb } from '../api/core/data.js';
-import { createKey, createUser } from '../api/auth/accounts.js';
 import type { Access } from '../api/auth/principal.js';
 import type { Tier } from '../api/auth/tiers.js';
 import { DEPRECATIONS } from '../api/http/deprecations.js';
 import fs from 'node:fs';
 import path from 'node:path';
+import { accountWithKey } from './support/accounts.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
@@ -18,13 +17,7 @@ const callers: Record<string, Record<string, string>> = { anonymous: {} };
 
 before(async () => {
   stack = await startStack({ demo: 'none' });
-  const db = createDb(stack.stores.pg.pool);
-  const keyFor = async (name: string, tier: Tier, admin = false) => {
-    const user = await createUser(db, { username: name, email: `${name}@example.com`, password: 'long enough password' });
-    await stack.stores.pg.pool.query('UPDATE users SET tier = $2, is_admin = $3 WHERE id = $1', [user.id, tier, admin]);
-    const { key } = await createKey(db, { ...user, tier }, { name: 'access test' });
-    return { Authorization: `Bearer ${key}` };
-  };
+  const keyFor = async (name: string, tier: Tier, admin = false) => (await accountWithKey(stack, name, tier, { admin })).headers;
   callers['free key'] = await keyFor('freeuser', 'free');
   callers['starter key'] = await keyFor('starteruser', 'starter');
   callers['pro key'] = await keyFor('prouser', 'pro');

@@ -13,14 +13,19 @@ export type KeyCache = {
   set(digest: string, owner: KeyOwner, expiresAt: string | null): void;
   /** Evicts here and announces to every instance: `key:<id>` or `user:<id>`. */
   changed(what: `key:${number}` | `user:${number}`): Promise<void>;
+  /** Called on every instance for each announced change (open streams of a revoked key close). */
+  onChange(listener: (kind: 'key' | 'user', id: number) => void): void;
   close(): Promise<void>;
 };
 
 export async function createKeyCache(redis: RedisStore, prefix: string): Promise<KeyCache> {
   const entries = new Map<string, { owner: KeyOwner; until: number }>();
+  const listeners: ((kind: 'key' | 'user', id: number) => void)[] = [];
   const evict = (what: string) => {
     const [kind, id] = what.split(':');
+    if ((kind !== 'key' && kind !== 'user') || !/^\d+$/.test(id ?? '')) return;
     for (const [digest, e] of entries) if ((kind === 'key' && e.owner.keyId === Number(id)) || (kind === 'user' && e.owner.user.id === Number(id))) entries.delete(digest);
+    for (const listener of listeners) listener(kind, Number(id));
   };
   const channel = `${prefix}:auth:changed`;
   const unsubscribe = await redis.subscribe(channel, evict);
@@ -39,8 +44,13 @@ export async function createKeyCache(redis: RedisStore, prefix: string): Promise
       entries.set(digest, { owner, until: Math.min(Date.now() + TTL_MS, expiresAt ? Date.parse(expiresAt) : Infinity) });
     },
     async changed(what) {
+      // Redis delivers the announcement here too (the in-process stand-in as well): evict now
+      // anyway, so this instance never waits for its own message.
       evict(what);
       await redis.publish(channel, what).catch(() => undefined);
+    },
+    onChange(listener) {
+      listeners.push(listener);
     },
     close: unsubscribe,
   };

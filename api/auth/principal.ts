@@ -7,7 +7,7 @@ import type { Db } from '../core/data.js';
 import type { RedisStore } from '../core/stores/redis.js';
 import type { AdminGuard } from '../http/adminToken.js';
 import { HttpError } from '../http/errors.js';
-import { keyDigest, keyOwner, type User } from './accounts.js';
+import { keyDigest, keyOwner, type KeyOwner, type User } from './accounts.js';
 import type { KeyCache } from './keyCache.js';
 import { cookieSession } from './sessionCookie.js';
 import { atLeast, TIERS, type Tier } from './tiers.js';
@@ -31,6 +31,17 @@ function presentedKey(ctx: Context): string | null {
   return typeof query === 'string' && query ? query : null;
 }
 
+/** The live key a presented secret names, from this process's cache or PostgreSQL. */
+export async function resolveApiKey(deps: Pick<AuthDeps, 'db' | 'keyCache'>, key: string): Promise<KeyOwner | null> {
+  const digest = keyDigest(key).toString('hex');
+  let owner = deps.keyCache.get(digest) ?? null;
+  if (!owner) {
+    owner = await keyOwner(deps.db, key);
+    if (owner) deps.keyCache.set(digest, owner, owner.expiresAt);
+  }
+  return owner;
+}
+
 /** Resolves the caller once per request (ctx.state.principal); invalid credentials are a 401. */
 export async function principalOf(ctx: Context, deps: AuthDeps): Promise<Principal> {
   if (ctx.state.principal) return ctx.state.principal as Principal;
@@ -39,12 +50,7 @@ export async function principalOf(ctx: Context, deps: AuthDeps): Promise<Princip
   if (key) {
     if (deps.admin.isOperatorToken(key)) principal = { kind: 'operator' };
     else {
-      const digest = keyDigest(key).toString('hex');
-      let owner = deps.keyCache.get(digest) ?? null;
-      if (!owner) {
-        owner = await keyOwner(deps.db, key);
-        if (owner) deps.keyCache.set(digest, owner, owner.expiresAt);
-      }
+      const owner = await resolveApiKey(deps, key);
       if (!owner) {
         ctx.set('WWW-Authenticate', 'Bearer realm="holo"');
         throw new HttpError(401, 'Invalid or revoked API key');

@@ -57,6 +57,10 @@ const envSchema = z.object({
   HOLO_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   // Requests a minute per client IP without credentials (spec: 30).
   HOLO_ANONYMOUS_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(30),
+  // WebSocket price stream: seconds between server pings (a connection silent for two is closed),
+  // and open streams per API key on one instance.
+  HOLO_WS_PING_SECONDS: z.coerce.number().min(0.05).max(300).default(30),
+  HOLO_WS_MAX_CONNECTIONS_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(20),
 });
 
 export type Config = {
@@ -88,6 +92,8 @@ export type Config = {
   adminToken: string | undefined;
   sessionSecret: string | undefined;
   anonymousPerMinute: number;
+  wsPingSeconds: number;
+  wsMaxConnectionsPerKey: number;
 };
 
 export class ConfigError extends Error {}
@@ -130,5 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminToken: e.HOLO_ADMIN_TOKEN,
     sessionSecret: e.HOLO_SESSION_SECRET,
     anonymousPerMinute: e.HOLO_ANONYMOUS_RATE_LIMIT,
+    wsPingSeconds: e.HOLO_WS_PING_SECONDS,
+    wsMaxConnectionsPerKey: e.HOLO_WS_MAX_CONNECTIONS_PER_KEY,
   };
 }

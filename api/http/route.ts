@@ -139,6 +139,7 @@ const statusText: Record<number, string> = {
   401: 'Missing or invalid credentials',
   403: 'Tier too low, not the owner, or not an administrator',
   409: 'Conflict',
+  426: 'Upgrade Required: a WebSocket endpoint',
   429: 'Rate limit exceeded: see Retry-After',
   404: 'Not found',
   503: 'Data store unavailable: detail is holo_data_unavailable',

@@ -13,6 +13,9 @@ const HealthResponse = z
     requests: z.object({ total: z.number().int(), in_flight: z.number().int(), by_status: z.record(z.string(), z.number().int()) }),
     stores: z.object({ postgres: StoreHealth, clickhouse: StoreHealth, redis: StoreHealth }),
     prices_epoch: z.string(),
+    stream: z
+      .object({ connections: z.number().int(), subscriptions: z.number().int(), delivered: z.number().int(), dropped_slow: z.number().int(), reaped: z.number().int() })
+      .openapi({ description: "this instance's WebSocket price stream: open connections, card subscriptions, updates delivered, slow consumers dropped, dead connections reaped" }),
   })
   .openapi('Health');
 
@@ -48,7 +51,9 @@ export const healthRoutes = (deps: AppDeps, version: string) => [
         requests: { total: counters.total, in_flight: counters.inFlight, by_status: counters.byStatus },
         stores: { postgres, clickhouse, redis },
         prices_epoch: deps.cache.epoch(),
+        stream: deps.stream.stats(),
       };
     },
   }),
 ];
+

@@ -37,7 +37,7 @@ async function freshDatabase(serverUrl: string): Promise<string> {
   return u.toString();
 }
 
-export type StackOptions = { embeddedPostgres?: boolean; demo?: 'small' | 'none'; anonymousPerMinute?: number };
+export type StackOptions = { embeddedPostgres?: boolean; demo?: 'small' | 'none'; anonymousPerMinute?: number; env?: Record<string, string> };
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'holo-test-'));
@@ -56,6 +56,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     HOLO_LOG_LEVEL: 'info',
     // Tests call far more than 30 times a minute from one address; the limiter's own tests set it.
     HOLO_ANONYMOUS_RATE_LIMIT: String(opts.anonymousPerMinute ?? 1_000_000),
+    ...opts.env,
   });
   const logLines: string[] = [];
   const log: Logger = createLogger(config.logLevel, {}, (line) => {

@@ -13,6 +13,8 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 export type PostgresStore = {
   pool: pg.Pool;
   kind: 'external' | 'embedded';
+  /** Connection string of this database (for a second process sharing it: other API instances). */
+  url: string;
   /** The embedded server process, for operators and tests that stop and restart it. */
   embedded?: { stop(): Promise<void>; start(): Promise<void> };
   /** Stops the pool and, when embedded, the PostgreSQL server itself. */
@@ -28,7 +30,7 @@ export async function openPostgres(config: Config, log: Logger): Promise<Postgre
     const pool = newPool(config.databaseUrl);
     await pool.query('SELECT 1');
     log.info('postgres: external server', { url: redactUrl(config.databaseUrl) });
-    return { pool, kind: 'external', close: () => pool.end() };
+    return { pool, kind: 'external', url: config.databaseUrl, close: () => pool.end() };
   }
   const dir = path.join(config.dataDir, 'postgres');
   const server = new EmbeddedPostgres({
@@ -61,6 +63,7 @@ export async function openPostgres(config: Config, log: Logger): Promise<Postgre
   return {
     pool,
     kind: 'embedded',
+    url: url + EMBEDDED_DB,
     embedded: {
       stop: () => server.stop(),
       start: async () => {

@@ -1,0 +1,227 @@
+// The WebSocket price stream at /api/v1/stream?api_key=… (spec: Events, WebSocket), attached to
+// the API's HTTP server. Every API instance subscribes once to the Redis channel ingestion
+// publishes on and delivers to its own sockets, so any number of instances share the load.
+//
+// The key is checked before the handshake completes; a refused connection is still upgraded and
+// then closed at once with a close code and a reason a client can read (browsers cannot read the
+// status of a failed handshake). Memory per connection is bounded: topics, message size, and the
+// bytes queued for a slow reader.
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer } from 'ws';
+import type { Db } from '../core/data.js';
+import type { Logger } from '../core/log.js';
+import { errorFields } from '../core/log.js';
+import type { RedisStore } from '../core/stores/redis.js';
+import type { KeyOwner } from '../auth/accounts.js';
+import type { KeyCache } from '../auth/keyCache.js';
+import { resolveApiKey } from '../auth/principal.js';
+import { atLeast, TIERS } from '../auth/tiers.js';
+import { PRICE_UPDATES_CHANNEL } from '../../ingest/ingestFeed.js';
+import { ClientMessage, PriceUpdatesMessage, STREAM_LIMITS, type ServerMessage } from '../../schemas/stream.js';
+
+export const STREAM_PATH = '/api/v1/stream';
+
+/** Close codes (4000–4999 are the application's own). */
+export const CLOSE = {
+  goingAway: 1001, // the server is shutting down: reconnect
+  tooBig: 1009, // a client message over the size limit
+  internal: 1011, // a data store was unreachable while checking the key
+  unauthorized: 4401, // no key, an invalid key, or a key revoked while connected
+  forbidden: 4403, // the key's tier is below Starter
+  tooManyConnections: 4429, // the key's open streams on this instance are at the limit
+  heartbeat: 4408, // no message (not even a pong) for two ping intervals
+  slowConsumer: 4409, // more than maxBufferedBytes waiting to be sent
+} as const;
+
+export type PriceStreamOptions = { pingIntervalMs: number; maxConnectionsPerKey: number };
+
+export type PriceStreamStats = { connections: number; subscriptions: number; delivered: number; dropped_slow: number; reaped: number };
+
+export type PriceStream = {
+  attach(server: http.Server): void;
+  stats(): PriceStreamStats;
+  close(): Promise<void>;
+};
+
+type Client = { socket: WebSocket; keyId: number; userId: number; topics: Set<number>; alive: boolean };
+
+export async function createPriceStream(
+  deps: { db: Db; redis: RedisStore; redisPrefix: string; keyCache: KeyCache; log: Logger },
+  options: PriceStreamOptions,
+): Promise<PriceStream> {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: STREAM_LIMITS.maxMessageBytes, clientTracking: false });
+  const clients = new Set<Client>();
+  const byCard = new Map<number, Set<Client>>();
+  const byKey = new Map<number, Set<Client>>();
+  const counters = { delivered: 0, dropped_slow: 0, reaped: 0 };
+
+  const send = (c: Client, message: ServerMessage | string) => {
+    if (c.socket.readyState !== WebSocket.OPEN) return;
+    if (c.socket.bufferedAmount > STREAM_LIMITS.maxBufferedBytes) {
+      counters.dropped_slow++;
+      drop(c, CLOSE.slowConsumer, `slow consumer: more than ${STREAM_LIMITS.maxBufferedBytes} bytes unread`);
+      return;
+    }
+    c.socket.send(typeof message === 'string' ? message : JSON.stringify(message));
+  };
+
+  const forget = (c: Client) => {
+    if (!clients.delete(c)) return;
+    for (const card of c.topics) {
+      const set = byCard.get(card);
+      set?.delete(c);
+      if (set?.size === 0) byCard.delete(card);
+    }
+    const own = byKey.get(c.keyId);
+    own?.delete(c);
+    if (own?.size === 0) byKey.delete(c.keyId);
+  };
+
+  // A close frame waits behind queued data, so a connection that does not finish closing in 2 s
+  // is cut.
+  const drop = (c: Client, code: number, reason: string) => {
+    forget(c);
+    c.socket.close(code, reason);
+    setTimeout(() => c.socket.terminate(), 2_000).unref();
+  };
+
+  const onMessage = (c: Client, data: Buffer, isBinary: boolean) => {
+    c.alive = true;
+    if (isBinary) return send(c, { type: 'error', error: 'messages are JSON text' });
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data.toString('utf8'));
+    } catch {
+      return send(c, { type: 'error', error: 'not JSON: send {"type":"subscribe","topics":["card:<card_id>"]}' });
+    }
+    const message = ClientMessage.safeParse(parsed);
+    if (!message.success) {
+      const issue = message.error.issues[0]!;
+      return send(c, { type: 'error', error: `${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}` });
+    }
+    const m = message.data;
+    if (m.type === 'pong') return;
+    const cards = m.topics.map((t) => Number(t.slice('card:'.length)));
+    if (m.type === 'subscribe') {
+      const added = cards.filter((card) => !c.topics.has(card));
+      if (c.topics.size + added.length > STREAM_LIMITS.maxTopics) {
+        return send(c, { type: 'error', error: `at most ${STREAM_LIMITS.maxTopics} topics per connection; unsubscribe some first` });
+      }
+      for (const card of added) {
+        c.topics.add(card);
+        const set = byCard.get(card) ?? new Set<Client>();
+        set.add(c);
+        byCard.set(card, set);
+      }
+    } else {
+      for (const card of cards) {
+        if (!c.topics.delete(card)) continue;
+        const set = byCard.get(card);
+        set?.delete(c);
+        if (set?.size === 0) byCard.delete(card);
+      }
+    }
+    send(c, { type: 'subscribed', topics: [...c.topics].map((card) => `card:${card}`) });
+  };
+
+  const accept = (socket: WebSocket, owner: KeyOwner) => {
+    const c: Client = { socket, keyId: owner.keyId, userId: owner.user.id, topics: new Set(), alive: true };
+    clients.add(c);
+    const own = byKey.get(c.keyId) ?? new Set<Client>();
+    own.add(c);
+    byKey.set(c.keyId, own);
+    socket.on('message', (data: Buffer, isBinary) => onMessage(c, data, isBinary));
+    socket.on('close', () => forget(c));
+    socket.on('error', () => forget(c));
+  };
+
+  /** Why a key may not stream, as a close code and reason; null when it may. */
+  const refusal = async (key: string | null): Promise<{ code: number; reason: string } | { owner: KeyOwner }> => {
+    if (!key) return { code: CLOSE.unauthorized, reason: `missing api_key: connect to ${STREAM_PATH}?api_key=<API_KEY>` };
+    let owner: KeyOwner | null;
+    try {
+      owner = await resolveApiKey(deps, key);
+    } catch (err) {
+      deps.log.warn('stream: key check failed', errorFields(err));
+      return { code: CLOSE.internal, reason: 'holo_data_unavailable' };
+    }
+    if (!owner) return { code: CLOSE.unauthorized, reason: 'invalid or revoked API key' };
+    if (!atLeast(owner.tier, 'starter')) return { code: CLOSE.forbidden, reason: `the stream needs the Starter tier or higher; this key is ${TIERS[owner.tier].label}` };
+    if ((byKey.get(owner.keyId)?.size ?? 0) >= options.maxConnectionsPerKey) {
+      return { code: CLOSE.tooManyConnections, reason: `at most ${options.maxConnectionsPerKey} open streams per key` };
+    }
+    return { owner };
+  };
+
+  const onUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://stream');
+    if (url.pathname !== STREAM_PATH) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    socket.on('error', () => socket.destroy());
+    void refusal(url.searchParams.get('api_key')).then((verdict) => {
+      if (socket.destroyed) return;
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        if ('owner' in verdict) accept(ws, verdict.owner);
+        else ws.close(verdict.code, verdict.reason);
+      });
+    });
+  };
+
+  // Updates arrive 500 cards a message; each subscribed card becomes one price_update, serialised
+  // once for all of its subscribers.
+  const unsubscribe = await deps.redis.subscribe(PRICE_UPDATES_CHANNEL(deps.redisPrefix), (raw) => {
+    let message;
+    try {
+      message = PriceUpdatesMessage.safeParse(JSON.parse(raw));
+    } catch {
+      return;
+    }
+    if (!message.success) return;
+    for (const update of message.data.data) {
+      const subscribers = byCard.get(update.card_id);
+      if (!subscribers) continue;
+      const payload = JSON.stringify({ type: 'price_update', data: { card_id: update.card_id, market_price: update.market_price, currency: update.currency } });
+      for (const c of [...subscribers]) {
+        send(c, payload);
+        counters.delivered++;
+      }
+    }
+  });
+
+  // Revoking a key (or deleting its account) ends its open streams on every instance.
+  deps.keyCache.onChange((kind, id) => {
+    for (const c of [...clients]) if ((kind === 'key' && c.keyId === id) || (kind === 'user' && c.userId === id)) drop(c, CLOSE.unauthorized, 'API key revoked');
+  });
+
+  const heartbeat = setInterval(() => {
+    for (const c of [...clients]) {
+      if (!c.alive) {
+        counters.reaped++;
+        drop(c, CLOSE.heartbeat, 'no pong: connection considered dead');
+        continue;
+      }
+      c.alive = false;
+      send(c, { type: 'ping' });
+    }
+  }, options.pingIntervalMs);
+  heartbeat.unref();
+
+  const servers: http.Server[] = [];
+  return {
+    attach(server) {
+      server.on('upgrade', onUpgrade);
+      servers.push(server);
+    },
+    stats: () => ({ connections: clients.size, subscriptions: [...byCard.values()].reduce((n, s) => n + s.size, 0), ...counters }),
+    async close() {
+      clearInterval(heartbeat);
+      for (const server of servers) server.off('upgrade', onUpgrade);
+      for (const c of [...clients]) drop(c, CLOSE.goingAway, 'server shutting down');
+      await unsubscribe();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

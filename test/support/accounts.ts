@@ -1,0 +1,16 @@
+// Accounts on a given tier with one API key, made through the same functions the API uses.
+import { createKey, createUser, type User } from '../../api/auth/accounts.js';
+import type { Tier } from '../../api/auth/tiers.js';
+import { createDb } from '../../api/core/data.js';
+import type { Stack } from './stack.js';
+
+export type KeyedAccount = { user: User; key: string; headers: Record<string, string> };
+
+export async function accountWithKey(stack: Stack, username: string, tier: Tier, opts: { admin?: boolean } = {}): Promise<KeyedAccount> {
+  const db = createDb(stack.stores.pg.pool);
+  const created = await createUser(db, { username, email: `${username}@example.com`, password: 'long enough password' });
+  await stack.stores.pg.pool.query('UPDATE users SET tier = $2, is_admin = $3 WHERE id = $1', [created.id, tier, opts.admin ?? false]);
+  const user = { ...created, tier, is_admin: opts.admin ?? false };
+  const { key } = await createKey(db, user, { name: `${username} key` });
+  return { user, key, headers: { Authorization: `Bearer ${key}` } };
+}
