@@ -12,6 +12,8 @@ import { loadPricePoints, type LoadTargets } from './load/pricePoints.js';
 import { mapToVariants } from './normalise/mapVariants.js';
 import { flagOutliers } from './normalise/outliers.js';
 import { PRICE_FEEDS } from './sources/registry.js';
+import type { RedisStore } from '../api/core/stores/redis.js';
+import type { PriceUpdate } from '../schemas/stream.js';
 import type { ParseResult, RejectedRow } from './sources/types.js';
 
 /** The stores an ingestion writes to: the same targets as the price loader. */
@@ -172,9 +174,13 @@ const UPDATES_PER_MESSAGE = 500;
  * round trip per 500 cards rather than per card.
  */
 async function publishUpdates(deps: IngestDeps, points: { card_id: number; amount: string; currency: string }[]): Promise<void> {
-  const perCard = new Map<number, { card_id: number; market_price: number; currency: string }>();
+  const perCard = new Map<number, PriceUpdate>();
   for (const p of points) if (!perCard.has(p.card_id)) perCard.set(p.card_id, { card_id: p.card_id, market_price: Number(p.amount), currency: p.currency });
-  const updates = [...perCard.values()];
+  await publishPriceUpdates(deps.redis, deps.redisPrefix, [...perCard.values()]);
+}
+
+/** Announces updated market prices to every API instance (WebSocket delivery). */
+export async function publishPriceUpdates(redis: RedisStore, redisPrefix: string, updates: PriceUpdate[]): Promise<void> {
   for (let i = 0; i < updates.length; i += UPDATES_PER_MESSAGE)
-    await deps.redis.publish(PRICE_UPDATES_CHANNEL(deps.redisPrefix), JSON.stringify({ type: 'price_updates', data: updates.slice(i, i + UPDATES_PER_MESSAGE) }));
+    await redis.publish(PRICE_UPDATES_CHANNEL(redisPrefix), JSON.stringify({ type: 'price_updates', data: updates.slice(i, i + UPDATES_PER_MESSAGE) }));
 }
