@@ -16,6 +16,10 @@ import { authRoutes } from './routes/auth.js';
 import { healthRoutes } from './routes/health.js';
 import { streamRoutes } from './routes/stream.js';
 import { keyRoutes } from './routes/keys.js';
+import { alertRoutes } from './routes/alerts.js';
+import { notificationRoutes } from './routes/notifications.js';
+import { webhookRoutes } from './routes/webhooks.js';
+import { adminOutboxRoutes } from './routes/admin/outbox.js';
 import { legacyCatalogueRoutes } from './routes/legacy/catalogue.js';
 import { legacyPriceRoutes } from './routes/legacy/prices.js';
 import { marketRoutes } from './routes/market.js';
@@ -39,6 +43,10 @@ export function allRoutes(deps: AppDeps): Route[] {
     ...adminIngestRoutes(deps),
     ...authRoutes(deps),
     ...keyRoutes(deps),
+    ...alertRoutes(deps),
+    ...notificationRoutes(deps),
+    ...webhookRoutes(deps),
+    ...adminOutboxRoutes(deps),
     ...legacyPriceRoutes(deps),
     ...marketRoutes(deps),
     // Last: its /{tcg_slug}/... paths would otherwise shadow fixed two-segment paths.

@@ -8,6 +8,7 @@ import type { AdminGuard } from './http/adminToken.js';
 import type { KeyCache } from './auth/keyCache.js';
 import type { ImageStore } from './images/store.js';
 import type { PriceStream } from './stream/priceStream.js';
+import type { SecretBox } from './events/signing.js';
 import type { IngestOperations } from '../workflows/operations.js';
 
 export type RequestCounters = { total: number; inFlight: number; byStatus: Record<string, number>; startedAt: number };
@@ -27,6 +28,8 @@ export type AppDeps = {
   /** Key of the session cookie's signature. */
   sessionSecret: string;
   keyCache: KeyCache;
+  /** Seals and opens webhook signing secrets (key shared by API instances and workers). */
+  webhookBox: SecretBox;
   /** The WebSocket price stream of this instance. */
   stream: PriceStream;
 };

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { apiDocument, createApp } from './app.js';
 import { createPortalApp } from './portal/app.js';
 import { createPriceStream } from './stream/priceStream.js';
+import { secretBox } from './events/signing.js';
 import { createCache } from './core/cache.js';
 import type { Config } from './core/config.js';
 import { createAnalytics, createDb } from './core/data.js';
@@ -36,6 +37,7 @@ export async function buildDeps(config: Config, stores: Stores, log: Logger): Pr
     admin: await adminGuard(config),
     sessionSecret: (await loadOrCreateSecret(config.dataDir, 'session-secret', config.sessionSecret)).value,
     keyCache,
+    webhookBox: secretBox((await loadOrCreateSecret(config.dataDir, 'webhook-key', config.webhookKey)).value),
     stream: await createPriceStream(
       { db, redis: stores.redis, redisPrefix: config.redisPrefix, keyCache, log },
       { pingIntervalMs: config.wsPingSeconds * 1000, maxConnectionsPerKey: config.wsMaxConnectionsPerKey },

@@ -16,8 +16,11 @@ import type { RedisStore } from '../api/core/stores/redis.js';
 import type { PriceUpdate } from '../schemas/stream.js';
 import type { ParseResult, RejectedRow } from './sources/types.js';
 
-/** The stores an ingestion writes to: the same targets as the price loader. */
-export type IngestDeps = LoadTargets;
+/**
+ * The stores an ingestion writes to (the same targets as the price loader), and what runs once
+ * the new prices are announced (alerts, webhooks: see api/events/dispatch.ts).
+ */
+export type IngestDeps = LoadTargets & { afterPublish?: (batchId: string, updates: PriceUpdate[]) => Promise<void> };
 export type IngestInput = { source: string; game: string; asOf: string; feedsUrl: string };
 export type IngestSummary = {
   batchId: string;
@@ -99,7 +102,8 @@ export async function ingestFeed(deps: IngestDeps, input: IngestInput, progress:
   // Only now: a run that failed before loading must fetch in full next time.
   await rememberValidators(deps.pool, fetched);
   progress('publishing');
-  await publishUpdates(deps, mapped.points.filter((p) => !p.is_outlier && p.price_type === 'market'));
+  const updates = await publishUpdates(deps, mapped.points.filter((p) => !p.is_outlier && p.price_type === 'market'));
+  if (deps.afterPublish) await deps.afterPublish(batchId, updates);
   lap('publish');
   return summary;
 }
@@ -173,10 +177,12 @@ const UPDATES_PER_MESSAGE = 500;
  * message (`{type: 'price_updates', data: [{card_id, market_price, currency}]}`): one Redis
  * round trip per 500 cards rather than per card.
  */
-async function publishUpdates(deps: IngestDeps, points: { card_id: number; amount: string; currency: string }[]): Promise<void> {
+async function publishUpdates(deps: IngestDeps, points: { card_id: number; amount: string; currency: string }[]): Promise<PriceUpdate[]> {
   const perCard = new Map<number, PriceUpdate>();
   for (const p of points) if (!perCard.has(p.card_id)) perCard.set(p.card_id, { card_id: p.card_id, market_price: Number(p.amount), currency: p.currency });
-  await publishPriceUpdates(deps.redis, deps.redisPrefix, [...perCard.values()]);
+  const updates = [...perCard.values()];
+  await publishPriceUpdates(deps.redis, deps.redisPrefix, updates);
+  return updates;
 }
 
 /** Announces updated market prices to every API instance (WebSocket delivery). */

@@ -21,6 +21,7 @@ before(async () => {
   callers['free key'] = await keyFor('freeuser', 'free');
   callers['starter key'] = await keyFor('starteruser', 'starter');
   callers['pro key'] = await keyFor('prouser', 'pro');
+  callers['business key'] = await keyFor('shopuser', 'shop_basic');
   callers['admin key'] = await keyFor('adminuser', 'free', true);
   callers['operator token'] = { Authorization: `Bearer ${fs.readFileSync(path.join(stack.config.dataDir, 'admin-token'), 'utf8').trim()}` };
 });
@@ -36,7 +37,8 @@ function allowed(access: Access, caller: string): boolean {
   if (access === 'admin') return false;
   if (access === 'auth') return true;
   if (access === 'starter+') return caller !== 'free key' && caller !== 'admin key';
-  return caller === 'pro key'; // pro+
+  if (access === 'business+') return caller === 'business key';
+  return caller === 'pro key' || caller === 'business key'; // pro+
 }
 
 // Ids that name nothing: a walk that may call DELETE and POST routes must not change anything.
@@ -50,7 +52,7 @@ describe('access tags', () => {
     for (const route of routes) {
       for (const [caller, headers] of Object.entries(callers)) {
         // Auth routes need an account: the operator token has none (403 by design).
-        if (caller === 'operator token' && route.access === 'auth') continue;
+        if (caller === 'operator token' && (route.access === 'auth' || route.access === 'business+')) continue;
         const res = await fetch(stack.url + fill(route.path), { method: route.method.toUpperCase(), headers: { ...headers, Accept: 'application/json' } });
         await res.arrayBuffer();
         const refused = res.status === 401 || res.status === 403;

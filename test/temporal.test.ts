@@ -165,7 +165,7 @@ describe('schedules', () => {
   it('are created once, updated in place, and run scrapeAll every 6 hours and fxRates daily', async () => {
     const { ensureSchedules, SCHEDULE_IDS } = await import('../workflows/schedules.js');
     const opts = { feedsUrl: feeds.url, pairs: feedPairs() };
-    assert.deepEqual(await ensureSchedules(client, opts), [SCHEDULE_IDS.scrapeAll, SCHEDULE_IDS.fxRates, SCHEDULE_IDS.catalogueSync]);
+    assert.deepEqual(await ensureSchedules(client, opts), [SCHEDULE_IDS.scrapeAll, SCHEDULE_IDS.fxRates, SCHEDULE_IDS.catalogueSync, SCHEDULE_IDS.dailyDigest]);
     await ensureSchedules(client, opts);
     const scrape = await client.schedule.getHandle(SCHEDULE_IDS.scrapeAll).describe();
     assert.equal(scrape.spec.intervals?.[0]?.every, 6 * 3600 * 1000);

@@ -1,5 +1,6 @@
 // Activities: all I/O of the workflows, built from injected dependencies and calling ingest/.
-import { heartbeat } from '@temporalio/activity';
+import { activityInfo, getClient, heartbeat } from '@temporalio/activity';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { fetchFeed } from '../ingest/fetchFeed.js';
 import { ingestFeed, UnknownFeedError, type IngestDeps, type IngestInput, type IngestSummary } from '../ingest/ingestFeed.js';
@@ -11,11 +12,29 @@ import { importCatalogues, type CatalogueScope } from '../ingest/catalogue/index
 import { loadFxRates } from '../ingest/load/fxRates.js';
 import { parseEcbRates } from '../ingest/sources/ecbRates.js';
 import { FeedFormatError } from '../ingest/sources/types.js';
+import { loadOrCreateSecret } from '../api/core/secrets.js';
+import { sqlFile } from '../api/core/sqlFiles.js';
+import { dispatchPriceEvents } from '../api/events/dispatch.js';
+import { queueDigests } from '../api/events/digest.js';
+import { createMailer, type Mailer } from '../api/events/email.js';
+import { logPushSender, type PushSender } from '../api/events/push.js';
+import { secretBox, type SecretBox } from '../api/events/signing.js';
+import { attemptDelivery, failDelivery } from '../api/events/webhooks.js';
+import type { PriceUpdate } from '../schemas/stream.js';
+import { TASK_QUEUE, workflowIds } from './ids.js';
+import type { WebhookRetry } from './workflows.js';
 
 export type ActivityDeps = IngestDeps & {
   /** The upstream catalogue files (shared/data in the demo), read by catalogueSync. */
   catalogueDir: string;
   catalogueScope: CatalogueScope;
+  /** What price loads set off: alerts, notifications, e-mail, push, webhooks. */
+  events: {
+    webhookBox(): Promise<SecretBox>;
+    webhookRetry: WebhookRetry;
+    mailer: Mailer;
+    push: PushSender;
+  };
 };
 
 /** The activities' dependencies from the configuration and the open stores. */
@@ -27,7 +46,21 @@ export function activityDeps(config: Config, stores: Stores): ActivityDeps {
     redisPrefix: config.redisPrefix,
     catalogueDir: config.sharedDataDir,
     catalogueScope: config.demo === 'small' ? 'small' : 'full',
+    events: {
+      webhookBox: once(async () => secretBox((await loadOrCreateSecret(config.dataDir, 'webhook-key', config.webhookKey)).value)),
+      webhookRetry: { maxAttempts: config.webhookMaxAttempts, initialRetrySeconds: config.webhookRetrySeconds, disableAfter: config.webhookDisableAfter },
+      mailer: createMailer(stores.pg.pool, config.smtpUrl, config.mailFrom),
+      push: logPushSender(createLogger(config.logLevel)),
+    },
   };
+}
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | null = null;
+  return () => (value ??= make().catch((err) => {
+    value = null;
+    throw err;
+  }));
 }
 
 export type CatalogueCounts = Record<string, { sets: number; cards: number; printings: number; variants: number }>;
@@ -53,11 +86,54 @@ export type FxRatesResult = { fetched: number; loaded: number; rejected: number;
 const silentLog = createLogger('error');
 
 export function createActivities(deps: ActivityDeps) {
+  // Delivery workflows are started with the worker's own client; an id already started is fine.
+  const startDeliveries = async (ids: number[]) => {
+    const client = getClient();
+    await Promise.all(
+      ids.map((deliveryId) =>
+        client.workflow
+          .start('deliverWebhook', { taskQueue: TASK_QUEUE, workflowId: workflowIds.webhookDelivery(deliveryId), args: [{ deliveryId, retry: deps.events.webhookRetry }] })
+          .catch((err) => {
+            if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+          }),
+      ),
+    );
+  };
+  const usdPerUnit = async (): Promise<Record<string, number>> => {
+    const result = await deps.ch.query({ query: sqlFile('clickhouse/queries/fx_latest.sql'), query_params: { currencies: ['EUR', 'GBP', 'JPY', 'CAD', 'AUD', 'CHF'] }, format: 'JSONEachRow' });
+    const rows = await result.json<{ currency: string; usd_per_unit: number }>();
+    return Object.fromEntries(rows.map((r) => [r.currency, Number(r.usd_per_unit)]));
+  };
+  const dispatchAfterLoad = async (batchId: string, updates: PriceUpdate[]) => {
+    heartbeat('dispatching alerts and webhooks');
+    await dispatchPriceEvents({ pool: deps.pool, push: deps.events.push, log: silentLog, startDeliveries }, { batchId, updates, usdPerUnit: await usdPerUnit() });
+    await deps.events.mailer.sendUnsent();
+  };
+
   return {
+    /** One attempt of a webhook delivery; a non-2xx answer or a timeout is retried by the workflow's policy. */
+    async attemptWebhookDelivery(deliveryId: number): Promise<'delivered' | 'gone'> {
+      const result = await attemptDelivery(deps.pool, await deps.events.webhookBox(), deliveryId, activityInfo().attempt);
+      if (result.outcome === 'retry') throw ApplicationFailure.retryable(result.error ?? 'failed', 'WebhookAttemptFailed');
+      return result.outcome;
+    },
+
+    async failWebhookDelivery(input: { deliveryId: number; disableAfter: number }): Promise<{ disabled: boolean }> {
+      return failDelivery(deps.pool, input.deliveryId, input.disableAfter);
+    },
+
+    async queueDailyDigests(): Promise<number> {
+      return queueDigests(deps.pool, null);
+    },
+
+    async sendEmailOutbox(): Promise<{ sent: number; failed: number }> {
+      return deps.events.mailer.sendUnsent();
+    },
+
     /** One source's feed for one game and day, end to end; heartbeats name the current step. */
     async ingestPriceFeed(input: IngestInput): Promise<IngestSummary> {
       try {
-        return await ingestFeed(deps, input, (step) => heartbeat(step));
+        return await ingestFeed({ ...deps, afterPublish: (batchId, updates) => dispatchAfterLoad(batchId, updates) }, input, (step) => heartbeat(step));
       } catch (err) {
         if (err instanceof FeedFormatError || err instanceof UnknownFeedError) throw ApplicationFailure.nonRetryable(err.message, err.name);
         throw err;

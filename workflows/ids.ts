@@ -6,4 +6,7 @@ export const workflowIds = {
   catalogueSync: (day: string) => `catalogue-sync/${day}`,
   ingestSource: (source: string, game: string, asOf: string) => `ingest/${source}/${game}/${asOf}`,
   scrapeAll: (asOf: string) => `scrape-all/${asOf}`,
+  webhookDelivery: (deliveryId: number) => `webhook-delivery/${deliveryId}`,
+  dailyDigest: (day: string) => `daily-digest/${day}`,
+  emailOutbox: (stamp: string) => `email-outbox/${stamp}`,
 };

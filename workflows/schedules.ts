@@ -1,10 +1,10 @@
-// Temporal Schedules instead of in-process cron: scrapeAll every 6 hours, fxRates and
-// catalogueSync daily.
+// Temporal Schedules instead of in-process cron: scrapeAll every 6 hours, fxRates,
+// catalogueSync and the alert digest daily.
 // Created idempotently at start: an existing schedule is updated to the current definition.
 import { ScheduleAlreadyRunning, type Client, type ScheduleOptions } from '@temporalio/client';
 import { TASK_QUEUE } from './ids.js';
 
-export const SCHEDULE_IDS = { scrapeAll: 'holo-scrape-all', fxRates: 'holo-fx-rates', catalogueSync: 'holo-catalogue-sync' } as const;
+export const SCHEDULE_IDS = { scrapeAll: 'holo-scrape-all', fxRates: 'holo-fx-rates', catalogueSync: 'holo-catalogue-sync', dailyDigest: 'holo-daily-digest' } as const;
 
 export async function ensureSchedules(client: Client, opts: { feedsUrl: string; pairs: { source: string; game: string }[] }): Promise<string[]> {
   const definitions: ScheduleOptions[] = [
@@ -25,6 +25,12 @@ export async function ensureSchedules(client: Client, opts: { feedsUrl: string; 
       spec: { intervals: [{ every: '24h', offset: '3h' }] }, // new sets before the morning scrapes
       action: { type: 'startWorkflow', workflowType: 'catalogueSync', taskQueue: TASK_QUEUE, args: [] },
       policies: { overlap: 'SKIP', catchupWindow: '1 day' },
+    },
+    {
+      scheduleId: SCHEDULE_IDS.dailyDigest,
+      spec: { intervals: [{ every: '24h', offset: '8h' }] }, // 08:00 UTC, after the night's scrapes
+      action: { type: 'startWorkflow', workflowType: 'dailyDigest', taskQueue: TASK_QUEUE, args: [] },
+      policies: { overlap: 'SKIP', catchupWindow: '6 hours' },
     },
   ];
   for (const def of definitions) {

@@ -19,7 +19,8 @@ export async function createIngestWorker(
     taskQueue: TASK_QUEUE,
     workflowsPath: require.resolve('./workflows.js'),
     activities: createActivities(deps),
-    maxConcurrentActivityTaskExecutions: 4,
+    // Ingestion runs two feeds at a time (scrapeAll's lanes); the rest is webhook attempts, which wait on the network.
+    maxConcurrentActivityTaskExecutions: 16,
     shutdownGraceTime: (opts.shutdownGraceTime ?? '10 seconds') as '10 seconds',
   });
   return { worker, connection };

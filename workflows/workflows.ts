@@ -70,3 +70,37 @@ export async function scrapeAll(input: { asOf?: string; feedsUrl: string; pairs:
   if (progress.done === 0 && progress.total > 0) throw ApplicationFailure.nonRetryable(`every feed failed: ${JSON.stringify(progress.failures)}`);
   return progress;
 }
+
+export type WebhookRetry = { maxAttempts: number; initialRetrySeconds: number; disableAfter: number };
+
+/**
+ * One webhook delivery: attempts with exponential backoff (Temporal's retry policy) until a 2xx,
+ * the attempts run out (the delivery fails; the endpoint may be disabled), or the endpoint is
+ * gone or disabled.
+ */
+export async function deliverWebhook(input: { deliveryId: number; retry: WebhookRetry }): Promise<'delivered' | 'failed' | 'gone'> {
+  const { attemptWebhookDelivery } = proxyActivities<Activities>({
+    startToCloseTimeout: '30 seconds',
+    retry: { initialInterval: `${input.retry.initialRetrySeconds} seconds`, backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: input.retry.maxAttempts },
+  });
+  const { failWebhookDelivery } = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry });
+  try {
+    return await attemptWebhookDelivery(input.deliveryId);
+  } catch {
+    await failWebhookDelivery({ deliveryId: input.deliveryId, disableAfter: input.retry.disableAfter });
+    return 'failed';
+  }
+}
+
+const { queueDailyDigests, sendEmailOutbox } = proxyActivities<Activities>({ startToCloseTimeout: '10 minutes', retry });
+
+/** The daily digest e-mails (scheduled), then the outbox is sent when SMTP is configured. */
+export async function dailyDigest(): Promise<{ queued: number; sent: number; failed: number }> {
+  const queued = await queueDailyDigests();
+  return { queued, ...(await sendEmailOutbox()) };
+}
+
+/** Sends what waits in the e-mail outbox (started after the API queues mail). */
+export async function emailOutbox(): Promise<{ sent: number; failed: number }> {
+  return sendEmailOutbox();
+}

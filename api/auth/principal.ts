@@ -12,7 +12,9 @@ import type { KeyCache } from './keyCache.js';
 import { cookieSession } from './sessionCookie.js';
 import { atLeast, TIERS, type Tier } from './tiers.js';
 
-export type Access = 'free' | 'auth' | 'starter+' | 'pro+' | 'admin';
+// business+ (Business-segment tiers: legacy Business, Shop Basic and up) is ours: the spec sells
+// webhooks to "Business and up" without naming a tag for it.
+export type Access = 'free' | 'auth' | 'starter+' | 'pro+' | 'business+' | 'admin';
 
 export type Principal =
   | { kind: 'anonymous' }
@@ -72,6 +74,11 @@ export function authorize(principal: Principal, access: Access): void {
   if (principal.kind === 'operator') return;
   if (access === 'admin') {
     if (!principal.user.is_admin) throw new HttpError(403, 'Administrators only');
+    return;
+  }
+  if (access === 'business+') {
+    const tier = principal.kind === 'key' ? principal.tier : principal.user.tier;
+    if (TIERS[tier].segment !== 'business') throw new HttpError(403, `This endpoint needs a Business tier (Shop Basic or higher); this ${principal.kind === 'key' ? 'key' : 'account'} is ${TIERS[tier].label}`);
     return;
   }
   if (access === 'auth' || principal.kind === 'session') return;

@@ -61,6 +61,17 @@ const envSchema = z.object({
   // and open streams per API key on one instance.
   HOLO_WS_PING_SECONDS: z.coerce.number().min(0.05).max(300).default(30),
   HOLO_WS_MAX_CONNECTIONS_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  // Webhooks: the key that encrypts endpoint secrets at rest (unset: generated into
+  // HOLO_DATA_DIR/webhook-key; API instances and workers must share it), attempts per delivery,
+  // the first retry delay (doubling up to 10 minutes), and consecutive failed deliveries after
+  // which an endpoint is disabled.
+  HOLO_WEBHOOK_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  HOLO_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  HOLO_WEBHOOK_RETRY_SECONDS: z.coerce.number().min(0.01).max(3600).default(5),
+  HOLO_WEBHOOK_DISABLE_AFTER: z.coerce.number().int().min(1).max(1000).default(10),
+  // E-mail: an SMTP server (smtp://user:pass@host:587 or smtps://…); unset: the outbox only.
+  HOLO_SMTP_URL: optionalUrl(['smtp://', 'smtps://']),
+  HOLO_MAIL_FROM: z.string().min(3).default('Holo <alerts@holo.example>'),
 });
 
 export type Config = {
@@ -94,6 +105,12 @@ export type Config = {
   anonymousPerMinute: number;
   wsPingSeconds: number;
   wsMaxConnectionsPerKey: number;
+  webhookKey: string | undefined;
+  webhookMaxAttempts: number;
+  webhookRetrySeconds: number;
+  webhookDisableAfter: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
 };
 
 export class ConfigError extends Error {}
@@ -138,5 +155,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     anonymousPerMinute: e.HOLO_ANONYMOUS_RATE_LIMIT,
     wsPingSeconds: e.HOLO_WS_PING_SECONDS,
     wsMaxConnectionsPerKey: e.HOLO_WS_MAX_CONNECTIONS_PER_KEY,
+    webhookKey: e.HOLO_WEBHOOK_KEY,
+    webhookMaxAttempts: e.HOLO_WEBHOOK_MAX_ATTEMPTS,
+    webhookRetrySeconds: e.HOLO_WEBHOOK_RETRY_SECONDS,
+    webhookDisableAfter: e.HOLO_WEBHOOK_DISABLE_AFTER,
+    smtpUrl: e.HOLO_SMTP_URL,
+    mailFrom: e.HOLO_MAIL_FROM,
   };
 }

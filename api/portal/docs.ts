@@ -17,6 +17,7 @@ const ACCESS_TEXT: Record<string, string> = {
   auth: 'auth: session cookie or API key',
   'starter+': 'starter+: Starter tier or higher, or a session',
   'pro+': 'pro+: Pro tier or higher, or a session',
+  'business+': 'business+: a Business tier (Shop Basic or higher), by key or session',
   admin: 'admin: administrators and the operator token',
 };
 

@@ -1,0 +1,70 @@
+// Price alerts (spec: "Price alert", "Alert"): armed until a price scrape crosses the target —
+// at or below it for `below`, at or above it for `above` — then triggered exactly once: the
+// UPDATE … WHERE triggered_at IS NULL decides, so concurrent runs cannot trigger one alert twice.
+import type pg from 'pg';
+import type { Db } from '../core/data.js';
+import { HttpError, NotFoundError } from '../http/errors.js';
+import type { PriceUpdate } from '../../schemas/stream.js';
+
+export type Alert = {
+  id: number; card_id: number; card_name: string; target_price: number; condition: 'below' | 'above'; currency: string;
+  is_active: boolean; triggered_at: string | null; created_at: string;
+};
+
+const ts = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+const ALERT_COLUMNS = `a.id, a.card_id, c.name AS card_name, a.target_price::float8 AS target_price, a.condition, a.currency, a.is_active,
+  ${ts('a.triggered_at')} AS triggered_at, ${ts('a.created_at')} AS created_at`;
+
+/** Alerts per account: enough for any collector, bounded so evaluation stays cheap. */
+export const MAX_ALERTS_PER_USER = 500;
+
+export async function listAlerts(db: Db, userId: number): Promise<Alert[]> {
+  return db.query<Alert>(`SELECT ${ALERT_COLUMNS} FROM price_alerts a JOIN cards c ON c.id = a.card_id WHERE a.user_id = $1 ORDER BY a.id`, [userId]);
+}
+
+export async function createAlert(db: Db, userId: number, input: { card_id: number; target_price: number; condition: 'below' | 'above'; currency: string }): Promise<Alert> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+    const [count] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM price_alerts WHERE user_id = $1', [userId]);
+    if (count!.n >= MAX_ALERTS_PER_USER) throw new HttpError(400, `At most ${MAX_ALERTS_PER_USER} alerts per account; delete some first`);
+    const [card] = await tx.query<{ id: number }>('SELECT id FROM cards WHERE id = $1', [input.card_id]);
+    if (!card) throw new NotFoundError('Card');
+    const [row] = await tx.query<{ id: number }>(
+      'INSERT INTO price_alerts (user_id, card_id, target_price, condition, currency) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+      [userId, input.card_id, input.target_price, input.condition, input.currency],
+    );
+    const [alert] = await tx.query<Alert>(`SELECT ${ALERT_COLUMNS} FROM price_alerts a JOIN cards c ON c.id = a.card_id WHERE a.id = $1`, [row!.id]);
+    return alert!;
+  });
+}
+
+export async function deleteAlert(db: Db, userId: number, alertId: number): Promise<boolean> {
+  return (await db.query('DELETE FROM price_alerts WHERE id = $1 AND user_id = $2 RETURNING id', [alertId, userId])).length === 1;
+}
+
+export type TriggeredAlert = Alert & { user_id: number; username: string; email: string | null; email_alerts: boolean; market_price: number };
+
+/**
+ * Triggers the armed alerts the new prices cross. `prices` holds each update in every currency an
+ * alert may use (converted with the latest FX rates by the caller).
+ */
+export async function triggerCrossedAlerts(client: pg.PoolClient, prices: PriceUpdate[]): Promise<TriggeredAlert[]> {
+  if (prices.length === 0) return [];
+  const { rows } = await client.query<TriggeredAlert>(
+    `WITH prices AS (
+       SELECT DISTINCT ON (card_id, currency) card_id, price, currency
+       FROM unnest($1::int[], $2::numeric[], $3::text[]) AS u (card_id, price, currency)
+     ), crossed AS (
+       UPDATE price_alerts a SET triggered_at = now(), triggered_price = p.price
+       FROM prices p
+       WHERE a.card_id = p.card_id AND a.currency = p.currency AND a.is_active AND a.triggered_at IS NULL
+         AND ((a.condition = 'below' AND p.price <= a.target_price) OR (a.condition = 'above' AND p.price >= a.target_price))
+       RETURNING a.*
+     )
+     SELECT ${ALERT_COLUMNS}, a.user_id, u.username, u.email, u.email_alerts, a.triggered_price::float8 AS market_price
+     FROM crossed a JOIN cards c ON c.id = a.card_id JOIN users u ON u.id = a.user_id
+     ORDER BY a.id`,
+    [prices.map((p) => p.card_id), prices.map((p) => p.market_price), prices.map((p) => p.currency)],
+  );
+  return rows;
+}

@@ -1,0 +1,113 @@
+// What a price load sets off besides the WebSocket stream: alerts that the new prices cross are
+// triggered (once), each becomes a notification, an outbox e-mail, pushes and webhook
+// deliveries; endpoints watching the priced cards get price.updated. Deliveries are rows first,
+// then Temporal workflows; a delivery whose workflow could not be started is started by the
+// next dispatch.
+import type pg from 'pg';
+import type { Logger } from '../core/log.js';
+import type { PriceUpdate } from '../../schemas/stream.js';
+import { triggerCrossedAlerts, type TriggeredAlert } from './alerts.js';
+import { pushToDevices, recordNotice } from './notify.js';
+import type { PushSender } from './push.js';
+import { endpointsFor, eventId, markStarted, queueDeliveries, unstartedDeliveries, type WebhookEvent } from './webhooks.js';
+
+export type DispatchDeps = {
+  pool: pg.Pool;
+  push: PushSender;
+  log: Logger;
+  /** Starts the delivery workflow of each id (idempotent per id). */
+  startDeliveries(ids: number[]): Promise<void>;
+};
+
+export type DispatchResult = { triggered: number; deliveries: number; started: number };
+
+/** Every update also in each other currency it can be converted to (US dollars per unit of each). */
+export function inEveryCurrency(updates: PriceUpdate[], usdPerUnit: Record<string, number>): PriceUpdate[] {
+  const out: PriceUpdate[] = [];
+  for (const u of updates) {
+    out.push(u);
+    const from = u.currency === 'USD' ? 1 : usdPerUnit[u.currency];
+    if (!from) continue;
+    for (const [currency, rate] of Object.entries({ USD: 1, ...usdPerUnit })) {
+      if (currency !== u.currency && rate > 0) out.push({ card_id: u.card_id, currency, market_price: Math.round(((u.market_price * from) / rate) * 10_000) / 10_000 });
+    }
+  }
+  return out;
+}
+
+const alertEvent = (a: TriggeredAlert): WebhookEvent => ({
+  id: eventId(`price.alert.triggered:${a.id}:${a.triggered_at}`),
+  type: 'price.alert.triggered',
+  created_at: a.triggered_at!,
+  data: { card_id: a.card_id, market_price: a.market_price, currency: a.currency, card_name: a.card_name, alert_id: a.id, target_price: a.target_price, condition: a.condition },
+});
+
+function alertText(a: TriggeredAlert): { title: string; body: string } {
+  const direction = a.condition === 'below' ? 'fell to' : 'rose to';
+  return {
+    title: `${a.card_name}: ${a.currency} ${a.market_price.toFixed(2)}`,
+    body: `${a.card_name} ${direction} ${a.currency} ${a.market_price.toFixed(2)}, crossing your ${a.condition} ${a.currency} ${a.target_price.toFixed(2)} alert.`,
+  };
+}
+
+export async function dispatchPriceEvents(deps: DispatchDeps, run: { batchId: string; updates: PriceUpdate[]; usdPerUnit: Record<string, number> }): Promise<DispatchResult> {
+  let triggered: TriggeredAlert[] = [];
+  let deliveries = 0;
+  const client = await deps.pool.connect();
+  try {
+    await client.query('BEGIN');
+    triggered = await triggerCrossedAlerts(client, inEveryCurrency(run.updates, run.usdPerUnit));
+    const endpoints = await endpointsFor(client, 'price.alert.triggered', [...new Set(triggered.map((a) => a.user_id))]);
+    for (const a of triggered) {
+      const text = alertText(a);
+      await recordNotice(client, {
+        userId: a.user_id, kind: 'price_alert', ...text, data: { alert_id: a.id, card_id: a.card_id, market_price: a.market_price, currency: a.currency },
+        email: a.email && a.email_alerts ? { to: a.email, subject: `Price alert: ${text.title}`, text: `${text.body}\n\nManage your alerts in your Holo account.` } : null,
+      });
+      deliveries += (await queueDeliveries(client, endpoints.filter((e) => e.user_id === a.user_id).map((e) => e.id), alertEvent(a))).length;
+    }
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+  for (const a of triggered) {
+    const text = alertText(a);
+    await pushToDevices(deps.pool, deps.push, a.user_id, { ...text, data: { kind: 'price_alert', alert_id: a.id, card_id: a.card_id } }).catch((err) =>
+      deps.log.warn('push failed', { user_id: a.user_id, error: String(err) }),
+    );
+  }
+  deliveries += await queuePriceUpdated(deps.pool, run.batchId, run.updates);
+  const pending = await unstartedDeliveries(deps.pool);
+  if (pending.length) {
+    await deps.startDeliveries(pending);
+    await markStarted(deps.pool, pending);
+  }
+  return { triggered: triggered.length, deliveries, started: pending.length };
+}
+
+/** price.updated for every endpoint that watches a card of this run: one event per card. */
+async function queuePriceUpdated(pool: pg.Pool, batchId: string, updates: PriceUpdate[]): Promise<number> {
+  if (updates.length === 0) return 0;
+  const { rows } = await pool.query<{ id: number; user_id: number; cards: number[] }>(
+    `SELECT e.id, e.user_id, array(SELECT unnest(e.card_ids) INTERSECT SELECT unnest($1::int[])) AS cards
+     FROM webhook_endpoints e WHERE e.is_active AND 'price.updated' = ANY (e.events) AND e.card_ids && $1::int[]`,
+    [updates.map((u) => u.card_id)],
+  );
+  if (rows.length === 0) return 0;
+  const allowed = new Set((await endpointsFor(pool, 'price.updated', [...new Set(rows.map((r) => r.user_id))])).map((e) => e.id));
+  const byCard = new Map(updates.map((u) => [u.card_id, u]));
+  const now = new Date().toISOString();
+  let queued = 0;
+  for (const endpoint of rows) {
+    if (!allowed.has(endpoint.id)) continue;
+    for (const card of endpoint.cards) {
+      const u = byCard.get(card)!;
+      const event: WebhookEvent = { id: eventId(`price.updated:${batchId}:${card}`), type: 'price.updated', created_at: now, data: { card_id: card, market_price: u.market_price, currency: u.currency } };
+      queued += (await queueDeliveries(pool, [endpoint.id], event)).length;
+    }
+  }
+  return queued;
+}

@@ -1,0 +1,45 @@
+// Price alerts and the digest (spec: "Price alert", "Alert"; POST /alerts, POST /alerts/digest-now;
+// list and delete paths are ours: GET /alerts, DELETE /alerts/{alert_id}).
+import type { AppDeps } from '../deps.js';
+import { NotFoundError } from '../http/errors.js';
+import { defineRoute } from '../http/route.js';
+import { createAlert, deleteAlert, listAlerts } from '../events/alerts.js';
+import { queueDigests } from '../events/digest.js';
+import { workflowIds } from '../../workflows/ids.js';
+import { TASK_QUEUE } from '../../workflows/ids.js';
+import { AlertIdParams, AlertList, AlertOut, CreateAlertBody, DigestQueued } from '../../schemas/events.js';
+import { Ok } from '../../schemas/auth.js';
+import { accountOf } from './auth.js';
+
+const tags = ['alerts'];
+
+export const alertRoutes = (deps: AppDeps) => [
+  defineRoute({
+    method: 'get', path: '/alerts', summary: 'List own price alerts', tags, access: 'auth', response: AlertList,
+    handler: async ({ ctx }) => ({ items: await listAlerts(deps.db, accountOf(ctx).id) }),
+  }),
+  defineRoute({
+    method: 'post', path: '/alerts', summary: 'Create a price alert: triggers once when a scrape crosses the target', tags, access: 'auth', body: CreateAlertBody, response: AlertOut, status: 201, errors: [400, 404],
+    description: 'below: triggers when the market price is at or under target_price; above: at or over. Prices in other currencies are converted with the latest ECB rates. At most 500 alerts per account.',
+    handler: async ({ body, ctx }) => createAlert(deps.db, accountOf(ctx).id, body),
+  }),
+  defineRoute({
+    method: 'delete', path: '/alerts/{alert_id}', summary: 'Delete an own price alert', tags, access: 'auth', params: AlertIdParams, response: Ok, errors: [404],
+    handler: async ({ params, ctx }) => {
+      if (!(await deleteAlert(deps.db, accountOf(ctx).id, params.alert_id))) throw new NotFoundError('Alert');
+      return { ok: true as const };
+    },
+  }),
+  defineRoute({
+    method: 'post', path: '/alerts/digest-now', summary: 'Send own daily digest now (notification and e-mail)', tags, access: 'auth', response: DigestQueued,
+    handler: async ({ ctx }) => {
+      const queued = await queueDigests(deps.stores.pg.pool, accountOf(ctx).id);
+      // The worker sends the outbox over SMTP when configured; without Temporal it waits for the next run.
+      void deps.ingest
+        .client()
+        .then((client) => client.workflow.start('emailOutbox', { taskQueue: TASK_QUEUE, workflowId: workflowIds.emailOutbox(`${Date.now()}`), args: [] }))
+        .catch(() => undefined);
+      return { ok: true as const, queued };
+    },
+  }),
+];

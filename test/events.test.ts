@@ -1,0 +1,216 @@
+// Alerts, notifications and signed webhooks on a real Temporal server: an ingestion run crosses
+// an alert, which becomes a notification, an outbox e-mail, a push and a webhook delivery that
+// survives a receiver failing twice; endpoints that keep failing are disabled.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Client, Connection } from '@temporalio/client';
+import type { NativeConnection, Worker } from '@temporalio/worker';
+import { signatureMatches } from '../api/events/signing.js';
+import { webhookUrlProblem } from '../api/events/webhooks.js';
+import type { PushDevice, PushMessage, PushSender } from '../api/events/push.js';
+import { startFeedServer, type FeedServer } from '../ingest/feeds/server.js';
+import { activityDeps } from '../workflows/activities.js';
+import { TASK_QUEUE, workflowIds } from '../workflows/ids.js';
+import { startTemporal, type TemporalServer } from '../workflows/temporalServer.js';
+import { createIngestWorker } from '../workflows/worker.js';
+import { accountWithKey, type KeyedAccount } from './support/accounts.js';
+import { startStack, type Stack } from './support/stack.js';
+import { startWebhookReceiver } from './support/webhookReceiver.js';
+
+const silent = { info() {}, warn() {}, error() {}, debug() {}, child() { return silent; } };
+const today = new Date().toISOString().slice(0, 10);
+
+let stack: Stack;
+let feeds: FeedServer;
+let temporal: TemporalServer;
+let worker: Worker;
+let workerConnection: NativeConnection;
+let running: Promise<void>;
+let client: Client;
+let shop: KeyedAccount;
+let cards: number[];
+const pushes: { device: PushDevice; message: PushMessage }[] = [];
+const recordingPush: PushSender = { name: 'recording', send: async (device, message) => void pushes.push({ device, message }) };
+
+before(async () => {
+  stack = await startStack({ demo: 'small', env: { HOLO_WEBHOOK_RETRY_SECONDS: '0.2', HOLO_WEBHOOK_MAX_ATTEMPTS: '4', HOLO_WEBHOOK_DISABLE_AFTER: '2' } });
+  feeds = await startFeedServer(stack.stores.pg.pool);
+  temporal = await startTemporal({ ...stack.config, temporalAddress: process.env.TEMPORAL_ADDRESS }, silent);
+  const deps = activityDeps(stack.config, stack.stores);
+  ({ worker, connection: workerConnection } = await createIngestWorker(temporal.address, 'default', { ...deps, events: { ...deps.events, push: recordingPush } }));
+  running = worker.run();
+  client = new Client({ connection: await Connection.connect({ address: temporal.address }), namespace: 'default' });
+  shop = await accountWithKey(stack, 'cardshop', 'shop_basic');
+  cards = (
+    await stack.stores.pg.pool.query<{ id: number }>(
+      `SELECT c.id FROM cards c JOIN games g ON g.id = c.game_id WHERE g.slug = 'pokemon' AND c.external_key LIKE 'pokemontcg:%' ORDER BY c.id LIMIT 3`,
+    )
+  ).rows.map((r) => r.id);
+});
+after(async () => {
+  worker?.shutdown();
+  await running?.catch(() => undefined);
+  await workerConnection?.close();
+  await client?.connection.close();
+  await temporal?.stop();
+  await feeds?.close();
+  await stack?.close();
+});
+
+const api = async (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
+  const res = await fetch(stack.url + path, {
+    method: init.method ?? 'GET',
+    headers: { ...(init.headers ?? shop.headers), ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+/**
+ * One ingestion run of today's pokemontcg feed, through Temporal, as the schedule runs it. The
+ * feed's validators are forgotten first, so every run fetches and announces the prices again.
+ */
+async function ingestRun(suffix: string) {
+  await stack.stores.pg.pool.query('DELETE FROM feed_validators');
+  return client.workflow.execute('ingestSource', {
+    args: [{ source: 'pokemontcg', game: 'pokemon', asOf: today, feedsUrl: feeds.url }],
+    taskQueue: TASK_QUEUE,
+    workflowId: `${workflowIds.ingestSource('pokemontcg', 'pokemon', today)}/${suffix}`,
+  });
+}
+
+async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('webhook endpoints', () => {
+  it('are for Business tiers, validate the URL, and show the secret once', async () => {
+    const starter = await accountWithKey(stack, 'hobbyist', 'starter');
+    assert.equal((await api('/api/webhooks', { headers: starter.headers })).status, 403);
+    for (const url of ['ftp://127.0.0.1/x', 'http://example.com/hook', 'not a url', 'http://user:pw@127.0.0.1/x']) {
+      const res = await api('/api/webhooks', { method: 'POST', body: { url } });
+      assert.equal(res.status, 422, url);
+      assert.deepEqual(res.body.detail[0].loc, ['body', 'url']);
+    }
+    assert.equal(webhookUrlProblem('http://127.0.0.1:9/x', 'production'), 'must be an https:// URL');
+    assert.equal(webhookUrlProblem('https://10.1.2.3/x', 'production'), 'must be a public address');
+    assert.equal(webhookUrlProblem('https://hooks.example.com/x', 'production'), null);
+    const created = await api('/api/webhooks', { method: 'POST', body: { url: 'https://hooks.example.com/holo' } });
+    assert.equal(created.status, 201);
+    assert.match(created.body.secret, /^whsec_[\w-]{43}$/);
+    assert.ok(created.body.secret.startsWith(created.body.secret_prefix));
+    const read = await api(`/api/webhooks/${created.body.id}`);
+    assert.equal('secret' in read.body, false);
+    const rotated = await api(`/api/webhooks/${created.body.id}/rotate-secret`, { method: 'POST' });
+    assert.notEqual(rotated.body.secret, created.body.secret);
+    const other = await accountWithKey(stack, 'othershop', 'shop_pro');
+    assert.equal((await api(`/api/webhooks/${created.body.id}`, { headers: other.headers })).status, 404, "another account's endpoint");
+    assert.equal((await api(`/api/webhooks/${created.body.id}`, { method: 'DELETE' })).status, 200);
+    assert.equal((await api(`/api/webhooks/${created.body.id}`)).status, 404);
+  });
+});
+
+describe('an ingestion run crosses an alert', () => {
+  it('delivers one signed price.alert.triggered to a receiver that fails twice, notifies, e-mails and pushes', async () => {
+    let secret = '';
+    const receiver = await startWebhookReceiver({ secret: () => secret, failFirst: 2 });
+    try {
+      const endpoint = await api('/api/webhooks', { method: 'POST', body: { url: receiver.url, events: ['price.alert.triggered'] } });
+      assert.equal(endpoint.status, 201);
+      secret = endpoint.body.secret;
+      assert.equal((await api('/api/devices/register', { method: 'POST', body: { token: 'device-token-0123456789', platform: 'ios' } })).status, 201);
+      // Far above any price: the next scrape crosses it. A second alert far below never triggers.
+      const crossing = await api('/alerts', { method: 'POST', body: { card_id: cards[0], target_price: 1_000_000, condition: 'below', currency: 'USD' } });
+      const quiet = await api('/alerts', { method: 'POST', body: { card_id: cards[0], target_price: 0.0001, condition: 'below', currency: 'EUR' } });
+      assert.deepEqual([crossing.status, crossing.body.triggered_at, crossing.body.is_active], [201, null, true]);
+
+      const summary = await ingestRun('alerts-1');
+      assert.ok(summary.loaded > 0);
+      const accepted = await until('an accepted delivery', async () => receiver.received.find((r) => r.status === 200));
+      assert.deepEqual(receiver.received.map((r) => r.status), [500, 500, 200], 'failed twice, then accepted once');
+      assert.ok(receiver.received.every((r) => r.verified && r.headers['x-holo-event-id'] === receiver.received[0]!.headers['x-holo-event-id']), 'one event, signed every time');
+      const event = JSON.parse(accepted.body);
+      assert.equal(event.type, 'price.alert.triggered');
+      assert.equal(event.attempt, 3);
+      assert.deepEqual([event.data.card_id, event.data.alert_id, event.data.currency, event.data.condition], [cards[0], crossing.body.id, 'USD', 'below']);
+      assert.ok(event.data.market_price > 0 && event.data.market_price <= 1_000_000);
+      assert.ok(signatureMatches(secret, accepted.body, accepted.headers['x-holo-signature'] as string));
+      // A tampered body no longer matches its signature.
+      const tampered = accepted.body.replace(/"market_price":[\d.]+/, '"market_price":0.01');
+      assert.notEqual(tampered, accepted.body);
+      assert.equal(signatureMatches(secret, tampered, accepted.headers['x-holo-signature'] as string), false);
+
+      const log = await until('the delivery log to say delivered', async () => {
+        const l = await api(`/api/webhooks/${endpoint.body.id}/deliveries`);
+        return l.body.items[0]?.status === 'delivered' ? l.body.items : null;
+      });
+      assert.equal(log.length, 1);
+      assert.deepEqual([log[0].attempts, log[0].last_status_code, log[0].last_error, log[0].event_type], [3, 200, null, 'price.alert.triggered']);
+
+      const alerts = (await api('/alerts')).body.items;
+      const [triggered, armed] = [alerts.find((a: any) => a.id === crossing.body.id), alerts.find((a: any) => a.id === quiet.body.id)];
+      assert.ok(triggered.triggered_at, 'triggered');
+      assert.equal(armed.triggered_at, null, 'the other alert is still armed');
+      const feed = await api('/api/notifications/feed');
+      assert.equal(feed.body.unread, 1);
+      assert.equal(feed.body.items[0].kind, 'price_alert');
+      assert.match(feed.body.items[0].body, /crossing your below USD 1000000\.00 alert/);
+      const outbox = await api('/api/admin/outbox', { headers: { Authorization: `Bearer ${await operatorToken()}` } });
+      assert.ok(outbox.body.items.some((m: any) => m.to_address === 'cardshop@example.com' && m.kind === 'price_alert' && /^Price alert: /.test(m.subject)));
+      assert.deepEqual(pushes.map((p) => [p.device.token, p.message.data['alert_id']]), [['device-token-0123456789', crossing.body.id]]);
+
+      // The next run prices the card again: the triggered alert stays triggered, nothing is sent twice.
+      await ingestRun('alerts-2');
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.equal(receiver.received.length, 3);
+      assert.equal((await api('/api/notifications/unread-count')).body.count, 1);
+      assert.equal((await api('/api/notifications/read-all', { method: 'POST' })).body.marked, 1);
+      assert.equal((await api('/api/notifications/unread-count')).body.count, 0);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('disables an endpoint after its deliveries keep failing, and keeps the reason', async () => {
+    const failing = await startWebhookReceiver({ secret: () => '', alwaysFail: true });
+    try {
+      // price.updated for two cards: two deliveries, each failing all four attempts.
+      const endpoint = await api('/api/webhooks', { method: 'POST', body: { url: failing.url, events: ['price.updated'], card_ids: [cards[1], cards[2]] } });
+      await ingestRun('disable-1');
+      const disabled = await until('the endpoint to be disabled', async () => {
+        const e = await api(`/api/webhooks/${endpoint.body.id}`);
+        return e.body.is_active === false ? e.body : null;
+      });
+      assert.deepEqual([disabled.consecutive_failures, disabled.disabled_reason], [2, 'disabled after 2 failed deliveries in a row']);
+      const log = (await api(`/api/webhooks/${endpoint.body.id}/deliveries`)).body.items;
+      assert.deepEqual(log.map((d: any) => [d.event_type, d.status, d.attempts, d.last_status_code]), [['price.updated', 'failed', 4, 401], ['price.updated', 'failed', 4, 401]]);
+      assert.equal(failing.received.length, 8);
+      // Re-enabled by its owner, it starts from a clean count.
+      const enabled = await api(`/api/webhooks/${endpoint.body.id}`, { method: 'PATCH', body: { is_active: true } });
+      assert.deepEqual([enabled.body.is_active, enabled.body.consecutive_failures, enabled.body.disabled_reason], [true, 0, null]);
+    } finally {
+      await failing.close();
+    }
+  });
+
+  it('digest-now queues the digest as a notification and an e-mail', async () => {
+    const res = await api('/alerts/digest-now', { method: 'POST' });
+    assert.deepEqual(res.body, { ok: true, queued: 1 });
+    const feed = await api('/api/notifications/feed?limit=1');
+    assert.equal(feed.body.items[0].kind, 'digest');
+    assert.match(feed.body.items[0].body, /Triggered in the last 24 hours \(1\):/);
+    assert.match(feed.body.items[0].body, /Watching \(1\):/);
+  });
+});
+
+async function operatorToken(): Promise<string> {
+  const fs = await import('node:fs/promises');
+  const path = await import('node:path');
+  return (await fs.readFile(path.join(stack.config.dataDir, 'admin-token'), 'utf8')).trim();
+}
