@@ -91,7 +91,8 @@ try {
     const receiver = await startWebhookReceiver({ secret: () => secret });
     const created = await fetch(`${stack.url}/api/webhooks`, { method: 'POST', headers: { ...shop.headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ url: receiver.url }) });
     secret = ((await created.json()) as { secret: string }).secret;
-    const cards = Object.values(await createTestCards(stack.stores.pg.pool, 'benchgame', Array.from({ length: WEBHOOKS }, (_, i) => `Bench Card ${i}`))).map((c) => c.card);
+    const WARMUP = 5;
+    const cards = Object.values(await createTestCards(stack.stores.pg.pool, 'benchgame', Array.from({ length: WEBHOOKS + WARMUP }, (_, i) => `Bench Card ${i}`))).map((c) => c.card);
     const db = createDb(stack.stores.pg.pool);
     for (const card of cards) await createAlert(db, shop.user.id, { card_id: card, target_price: 100, condition: 'below', currency: 'USD' });
     const retry = { maxAttempts: 8, initialRetrySeconds: 1, disableAfter: 10 };
@@ -102,14 +103,23 @@ try {
         }),
       ));
     };
+    const dispatch = (batch: number[], batchId: string) =>
+      dispatchPriceEvents(
+        { pool: stack.stores.pg.pool, push: { name: 'none', send: async () => undefined }, log: silent, startDeliveries },
+        { batchId, updates: batch.map((card) => ({ card_id: card, market_price: 50, currency: 'USD' })), usdPerUnit: {} },
+      );
+    const accepted = () => receiver.received.filter((r) => r.status === 200);
+    const waitFor = async (n: number) => {
+      const deadline = Date.now() + 60_000;
+      while (accepted().length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    };
+    // Warm-up: the worker's first workflow tasks pay for creating its sandboxes.
+    await dispatch(cards.slice(0, WARMUP), 'bench-warmup');
+    await waitFor(WARMUP);
     const t0 = Date.now();
-    const result = await dispatchPriceEvents(
-      { pool: stack.stores.pg.pool, push: { name: 'none', send: async () => undefined }, log: silent, startDeliveries },
-      { batchId: 'bench', updates: cards.map((card) => ({ card_id: card, market_price: 50, currency: 'USD' })), usdPerUnit: {} },
-    );
-    const deadline = Date.now() + 60_000;
-    while (receiver.received.filter((r) => r.status === 200).length < WEBHOOKS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    const latencies = receiver.received.filter((r) => r.status === 200).map((r) => r.at - t0).sort((a, b) => a - b);
+    const result = await dispatch(cards.slice(WARMUP), 'bench');
+    await waitFor(WARMUP + WEBHOOKS);
+    const latencies = accepted().slice(WARMUP).map((r) => r.at - t0).sort((a, b) => a - b);
     const p99 = quantile(latencies, 0.99);
     console.log(`\nwebhooks: ${result.triggered} alerts triggered in one dispatch -> ${latencies.length}/${WEBHOOKS} signed deliveries accepted (Temporal workflow each)`);
     console.log(`  trigger -> receipt               p50 ${quantile(latencies, 0.5).toFixed(0)} ms  p99 ${p99.toFixed(0)} ms   goal p99 < 2000 ms: ${p99 < 2000 ? 'meets goal' : 'MISSES goal'} (ratio ${(p99 / 2000).toFixed(2)} of the goal)`);
