@@ -29,3 +29,6 @@ export const PortalLogin = z
   })
   .openapi('PortalLogin');
 export const PortalLogout = z.object({ ok: z.literal(true), signed_out: z.boolean() }).openapi('PortalLogout');
+export const CreateWebhookForm = z.object({ url: z.string().min(1).max(2048), csrf_token }).openapi('CreateWebhookForm');
+export const DeleteWebhookForm = z.object({ csrf_token }).openapi('DeleteWebhookForm');
+export const WebhookIdPath = z.strictObject({ webhook_id: intParam({ min: 1, max: 2147483647 }) });

@@ -285,6 +285,29 @@ describe('keys in the portal', () => {
   });
 });
 
+describe('webhooks in the dashboard', () => {
+  it('a Business developer registers an endpoint (secret shown once) and deletes it; other tiers are told where webhooks come from', async () => {
+    const collector = await developer('collectorhooks');
+    assert.match((await collector.get('/dashboard')).text, /Webhooks come with the Business tiers/);
+    const refused = await collector.post('/webhooks/create', { url: 'https://hooks.example.com/x', csrf_token: await collector.csrfFrom('/dashboard') }, 'application/json');
+    assert.equal(refused.status, 403);
+    const shop = await developer('shophooks');
+    await stack.stores.pg.pool.query(`UPDATE users SET tier = 'shop_basic' WHERE username = 'shophooks'`);
+    const bad = await shop.post('/webhooks/create', { url: 'http://example.com/x', csrf_token: await shop.csrfFrom('/dashboard') }, 'application/json');
+    assert.deepEqual([bad.status, bad.json().detail[0].loc], [422, ['body', 'url']]);
+    const created = await shop.post('/webhooks/create', { url: 'https://hooks.example.com/holo', csrf_token: await shop.csrfFrom('/dashboard') });
+    assert.equal(created.status, 200);
+    const secret = /value="(whsec_[\w-]+)"/.exec(created.text)?.[1];
+    assert.ok(secret, 'the secret is on the page');
+    const later = (await shop.get('/dashboard')).text;
+    assert.ok(later.includes('https://hooks.example.com/holo') && later.includes('No deliveries yet.'));
+    assert.ok(!later.includes(secret), 'shown once');
+    const id = (await stack.stores.pg.pool.query(`SELECT e.id FROM webhook_endpoints e JOIN users u ON u.id = e.user_id WHERE u.username = 'shophooks'`)).rows[0].id;
+    assert.equal((await shop.post(`/webhooks/${id}/delete`, { csrf_token: await shop.csrfFrom('/dashboard') })).status, 200);
+    assert.equal((await stack.stores.pg.pool.query('SELECT count(*)::int AS n FROM webhook_endpoints WHERE id = $1', [id])).rows[0].n, 0);
+  });
+});
+
 describe('in a real browser', () => {
   const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
 

@@ -4,6 +4,7 @@ import type { ApiKeyRecord, User } from '../auth/accounts.js';
 import { OFFERED_TIERS, TIERS, type Tier } from '../auth/tiers.js';
 import type { Deprecation } from '../http/deprecations.js';
 import type { ChangelogEntry } from './changelog.js';
+import type { WebhookDelivery, WebhookEndpoint } from '../events/webhooks.js';
 import { html, type Html } from './html.js';
 
 /** What every page knows about the request. */
@@ -138,8 +139,13 @@ function createKeyForm(v: View): Html {
   </form>`;
 }
 
+export type DashboardWebhook = WebhookEndpoint & { deliveries: WebhookDelivery[] };
+
 export type DashboardData = {
   keys: ApiKeyRecord[];
+  /** Null when the tier has no webhooks. */
+  webhooks?: DashboardWebhook[] | null;
+  createdWebhook?: { url: string; secret: string };
   created?: ApiKeyRecord & { key: string };
   revoked?: ApiKeyRecord | { name: string };
   deprecations: Deprecation[];
@@ -189,6 +195,7 @@ ${
   )}</tbody>
 </table></div>`
 }
+${webhookSection(v, d)}
 ${
   v.user.developer_enabled_at
     ? atCap
@@ -197,6 +204,34 @@ ${
     : ''
 }`,
   );
+}
+
+function webhookSection(v: View, d: DashboardData): Html {
+  if (!d.webhooks) return html`<h2>Webhooks</h2><p class="muted">Webhooks come with the Business tiers (Shop Basic and higher): see <a href="/pricing">pricing</a>.</p>`;
+  return html`<h2>Webhooks</h2>
+${d.createdWebhook ? html`<section class="notice ok secret"><strong>Signing secret for ${d.createdWebhook.url}</strong>
+  <label>Copy it now: this is the only time it is shown. <input type="text" readonly value="${d.createdWebhook.secret}" id="new-webhook-secret"></label>
+  <span>Verify <code>X-Holo-Signature</code> (hex HMAC-SHA256 of the raw body) with it.</span></section>` : ''}
+${d.webhooks.map(
+  (w) => html`<section class="card">
+  <h3>${w.url}</h3>
+  <p class="muted">${w.events.join(', ')}${w.card_ids.length ? ` · ${w.card_ids.length} cards` : ''} · secret ${w.secret_prefix}… ·
+    ${w.is_active ? 'active' : html`<strong>disabled</strong>: ${w.disabled_reason ?? ''}`}</p>
+  ${
+    w.deliveries.length
+      ? html`<div class="table-wrap"><table><thead><tr><th>Event</th><th>Status</th><th class="num">Attempts</th><th>Last answer</th><th>Created</th></tr></thead><tbody>${w.deliveries.map(
+          (x) => html`<tr><td>${x.event_type}</td><td>${x.status}</td><td class="num">${x.attempts}</td><td>${x.last_error ?? (x.last_status_code === null ? '—' : `HTTP ${x.last_status_code}`)}</td><td>${x.created_at.replace('T', ' ').slice(0, 19)}</td></tr>`,
+        )}</tbody></table></div>`
+      : html`<p class="muted">No deliveries yet.</p>`
+  }
+  <form class="inline" method="post" action="/webhooks/${w.id}/delete">${csrfField(v)}<button class="danger" type="submit" aria-label="Delete webhook ${w.url}">Delete</button></form>
+</section>`,
+)}
+<form class="inline" method="post" action="/webhooks/create">
+  ${csrfField(v)}
+  <label>Endpoint URL <input type="text" name="url" placeholder="https://example.com/holo-webhook" required maxlength="2048"></label>
+  <button type="submit">Add webhook</button>
+</form>`;
 }
 
 export function pricingPage(v: View): string {

@@ -9,9 +9,10 @@ import { checkCredentials, createKey, createUser, enableDeveloperAccess, listKey
 import { withLiveCalls } from '../auth/principal.js';
 import { cookieSession, endSession, startSession } from '../auth/sessionCookie.js';
 import { DEPRECATIONS } from '../http/deprecations.js';
-import { HttpError, NotFoundError } from '../http/errors.js';
+import { HttpError, NotFoundError, ValidationError } from '../http/errors.js';
+import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, webhookUrlProblem, webhooksAllowed } from '../events/webhooks.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { CreateKeyForm, EnableForm, HtmlPage, LoginForm, PortalLogin, PortalLogout, RegisterForm, RevokeKeyForm, RevokeKeyParams } from '../../schemas/portal.js';
+import { CreateKeyForm, CreateWebhookForm, DeleteWebhookForm, WebhookIdPath, EnableForm, HtmlPage, LoginForm, PortalLogin, PortalLogout, RegisterForm, RevokeKeyForm, RevokeKeyParams } from '../../schemas/portal.js';
 import { changelog } from './changelog.js';
 import type { Csrf } from './csrf.js';
 import { docsPage, type OpenApiDocument } from './docs.js';
@@ -42,11 +43,14 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
     portal.csrf.verify(ctx, session.sessionId, csrfToken);
     return session;
   };
-  const dashboard = async (ctx: Context, user: User, extra: Omit<DashboardData, 'keys' | 'deprecations'> = {}) => {
+  const dashboard = async (ctx: Context, user: User, extra: Omit<DashboardData, 'keys' | 'deprecations' | 'webhooks'> = {}) => {
     const keys = await withLiveCalls(deps, await listKeys(db, user.id));
+    const webhooks = webhooksAllowed(user.tier)
+      ? await Promise.all((await listEndpoints(db, user.id)).map(async (w) => ({ ...w, deliveries: await listDeliveries(db, user.id, w.id, 5) })))
+      : null;
     const horizon = Date.now() + BANNER_DAYS * 86_400_000;
     const deprecations = DEPRECATIONS.filter((d) => Date.parse(`${d.sunset}T00:00:00Z`) <= horizon);
-    return dashboardPage({ ...(await view(ctx, user)), user }, { keys, deprecations, ...extra });
+    return dashboardPage({ ...(await view(ctx, user)), user }, { keys, deprecations, webhooks, ...extra });
   };
   const page = (path: string, summary: string, render: (ctx: Context) => Promise<string>) =>
     defineRoute({ method: 'get', path, summary, tags, produces: 'html', response: HtmlPage, handler: async ({ ctx }) => render(ctx) });
@@ -148,6 +152,25 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
         if (!key || !(await revokeKey(db, user.id, key.id))) throw new NotFoundError('API key');
         await deps.keyCache.changed(`key:${key.id}`);
         return dashboard(ctx, user, { revoked: key });
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/webhooks/create', summary: 'Register a webhook endpoint (Business tiers); the page shows its signing secret once', tags, body: CreateWebhookForm, bodyType: 'form', produces: 'html', response: HtmlPage, errors: [401, 403],
+      handler: async ({ body, ctx }) => {
+        const { user } = await signedInPost(ctx, body.csrf_token);
+        if (!webhooksAllowed(user.tier)) throw new HttpError(403, 'Webhooks need a Business tier (Shop Basic or higher)');
+        const problem = webhookUrlProblem(body.url, deps.config.env);
+        if (problem) throw new ValidationError([{ loc: ['body', 'url'], msg: problem, type: 'value_error.url' }]);
+        const created = await createEndpoint(db, deps.webhookBox, user.id, { url: body.url, events: ['price.alert.triggered'], card_ids: [] });
+        return dashboard(ctx, user, { createdWebhook: { url: created.url, secret: created.secret } });
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/webhooks/{webhook_id}/delete', summary: 'Delete an own webhook endpoint', tags, params: WebhookIdPath, body: DeleteWebhookForm, bodyType: 'form', produces: 'html', response: HtmlPage, errors: [401, 404],
+      handler: async ({ params, body, ctx }) => {
+        const { user } = await signedInPost(ctx, body.csrf_token);
+        await deleteEndpoint(db, user.id, params.webhook_id);
+        return dashboard(ctx, user);
       },
     }),
     page('/pricing', 'The tiers and their limits', async (ctx) => pricingPage(await view(ctx))),
