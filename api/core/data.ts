@@ -41,6 +41,22 @@ function unavailableAware(client: Queryable): Db['query'] {
   };
 }
 
+/** Runs `work` on one pooled connection inside a transaction (for code below the HTTP layer). */
+export async function pgTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
 export function createDb(pool: pg.Pool): Db {
   return {
     query: unavailableAware(pool),

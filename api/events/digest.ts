@@ -3,6 +3,7 @@
 // it daily; POST /alerts/digest-now runs it for the caller at once. At most one scheduled digest
 // per account and UTC day, however often the schedule fires.
 import type pg from 'pg';
+import { pgTransaction } from '../core/data.js';
 import { recordNotice } from './notify.js';
 
 type DigestLine = { card_name: string; condition: string; target_price: number; currency: string; triggered_at: string | null; best_price: number | null };
@@ -42,18 +43,8 @@ export async function queueDigests(pool: pg.Pool, userId: number | null): Promis
       [user.id],
     );
     const { title, text } = compose(user.username, lines);
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      await recordNotice(client, { userId: user.id, kind: 'digest', title, body: text, data: { alerts: lines.length }, email: { to: user.email, subject: title, text } });
-      await client.query('COMMIT');
-      queued++;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    await pgTransaction(pool, (client) => recordNotice(client, { userId: user.id, kind: 'digest', title, body: text, data: { alerts: lines.length }, email: { to: user.email, subject: title, text } }));
+    queued++;
   }
   return queued;
 }

@@ -4,6 +4,7 @@
 // then Temporal workflows; a delivery whose workflow could not be started is started by the
 // next dispatch.
 import type pg from 'pg';
+import { pgTransaction } from '../core/data.js';
 import type { Logger } from '../core/log.js';
 import type { PriceUpdate } from '../../schemas/stream.js';
 import { triggerCrossedAlerts, type TriggeredAlert } from './alerts.js';
@@ -51,14 +52,11 @@ function alertText(a: TriggeredAlert): { title: string; body: string } {
 }
 
 export async function dispatchPriceEvents(deps: DispatchDeps, run: { batchId: string; updates: PriceUpdate[]; usdPerUnit: Record<string, number> }): Promise<DispatchResult> {
-  let triggered: TriggeredAlert[] = [];
   let deliveries = 0;
-  const client = await deps.pool.connect();
-  try {
-    await client.query('BEGIN');
-    triggered = await triggerCrossedAlerts(client, inEveryCurrency(run.updates, run.usdPerUnit));
-    const endpoints = await endpointsFor(client, 'price.alert.triggered', [...new Set(triggered.map((a) => a.user_id))]);
-    for (const a of triggered) {
+  const triggered = await pgTransaction(deps.pool, async (client) => {
+    const crossed = await triggerCrossedAlerts(client, inEveryCurrency(run.updates, run.usdPerUnit));
+    const endpoints = await endpointsFor(client, 'price.alert.triggered', [...new Set(crossed.map((a) => a.user_id))]);
+    for (const a of crossed) {
       const text = alertText(a);
       await recordNotice(client, {
         userId: a.user_id, kind: 'price_alert', ...text, data: { alert_id: a.id, card_id: a.card_id, market_price: a.market_price, currency: a.currency },
@@ -66,13 +64,8 @@ export async function dispatchPriceEvents(deps: DispatchDeps, run: { batchId: st
       });
       deliveries += (await queueDeliveries(client, endpoints.filter((e) => e.user_id === a.user_id).map((e) => e.id), alertEvent(a))).length;
     }
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+    return crossed;
+  });
   for (const a of triggered) {
     const text = alertText(a);
     await pushToDevices(deps.pool, deps.push, a.user_id, { ...text, data: { kind: 'price_alert', alert_id: a.id, card_id: a.card_id } }).catch((err) =>

@@ -2,6 +2,7 @@
 // read it); with HOLO_SMTP_URL set, nodemailer sends unsent rows over SMTP and marks them.
 import nodemailer from 'nodemailer';
 import type pg from 'pg';
+import { pgTransaction } from '../core/data.js';
 
 export type OutboxMessage = { userId: number | null; to: string; kind: string; subject: string; text: string };
 
@@ -22,11 +23,9 @@ export function createMailer(pool: pg.Pool, smtpUrl: string | undefined, from: s
     async sendUnsent(limit = 100) {
       if (!transport) return { sent: 0, failed: 0 };
       // Rows are claimed under SKIP LOCKED, so several workers never send one message twice.
-      const client = await pool.connect();
       let sent = 0;
       let failed = 0;
-      try {
-        await client.query('BEGIN');
+      await pgTransaction(pool, async (client) => {
         const { rows } = await client.query<{ id: string; to_address: string; subject: string; body_text: string }>(
           'SELECT id, to_address, subject, body_text FROM email_outbox WHERE sent_at IS NULL AND attempts < 10 ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
           [limit],
@@ -41,13 +40,7 @@ export function createMailer(pool: pg.Pool, smtpUrl: string | undefined, from: s
             failed++;
           }
         }
-        await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
+      });
       return { sent, failed };
     },
     close: () => transport?.close(),
