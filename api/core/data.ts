@@ -41,13 +41,13 @@ function unavailableAware(client: Queryable): Db['query'] {
   };
 }
 
-/** Runs `work` on one pooled connection inside a transaction (for code below the HTTP layer). */
-export async function pgTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+/** BEGIN, `work`, COMMIT on one connection; ROLLBACK if anything throws; the connection is released. */
+async function inTransaction<T>(client: pg.PoolClient, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const query = unavailableAware(client);
   try {
-    await client.query('BEGIN');
+    await query('BEGIN');
     const result = await work(client);
-    await client.query('COMMIT');
+    await query('COMMIT');
     return result;
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -55,6 +55,11 @@ export async function pgTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
   } finally {
     client.release();
   }
+}
+
+/** Runs `work` on one pooled connection inside a transaction (for code below the HTTP layer). */
+export async function pgTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return inTransaction(await pool.connect(), work);
 }
 
 export function createDb(pool: pg.Pool): Db {
@@ -67,18 +72,10 @@ export function createDb(pool: pg.Pool): Db {
       } catch (err) {
         throw new StoreUnavailableError('postgres', err);
       }
-      const tx: Db = { query: unavailableAware(client), transaction: (inner) => inner(tx) };
-      try {
-        await tx.query('BEGIN');
-        const result = await work(tx);
-        await tx.query('COMMIT');
-        return result;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
+      return inTransaction(client, (c) => {
+        const tx: Db = { query: unavailableAware(c), transaction: (inner) => inner(tx) };
+        return work(tx);
+      });
     },
   };
 }
