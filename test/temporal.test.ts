@@ -5,14 +5,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
-import type { NativeConnection, Worker } from '@temporalio/worker';
+import { type Client, WorkflowFailedError } from '@temporalio/client';
 import protoPackage from '@temporalio/proto';
 
 const proto = protoPackage.temporal;
 import { repoRoot } from '../api/core/paths.js';
 import { TASK_QUEUE, workflowIds } from '../workflows/ids.js';
-import { startTemporal, type TemporalServer } from '../workflows/temporalServer.js';
+import type { TemporalServer } from '../workflows/temporalServer.js';
 import { freePort } from '../api/core/ports.js';
 import { insertTabSeparated } from '../api/core/stores/clickhouse.js';
 import { buildDeps, startServer, type RunningServer } from '../api/server.js';
@@ -24,15 +23,14 @@ import { basePrice, quote } from '../ingest/feeds/priceModel.js';
 import { feedPairs } from '../ingest/sources/registry.js';
 import { chRows } from './support/chq.js';
 import { startStack, type Stack } from './support/stack.js';
+import { TemporalRig } from './support/temporal.js';
 
 const ecbFile = path.resolve(repoRoot, '..', 'shared', 'data', 'prices', 'ecb-eurofxref', 'eurofxref-hist-90d.xml');
 const silent = { info() {}, warn() {}, error() {}, debug() {}, child() { return silent; } };
 
 let stack: Stack;
 let temporal: TemporalServer;
-let worker: Worker;
-let workerConnection: NativeConnection;
-let running: Promise<void>;
+let rig: TemporalRig;
 let client: Client;
 let feeds: FeedServer;
 
@@ -53,17 +51,11 @@ async function record(name: string, workflowId: string): Promise<void> {
 before(async () => {
   stack = await startStack({ demo: 'small' });
   feeds = await startFeedServer(stack.stores.pg.pool);
-  temporal = await startTemporal({ ...stack.config, temporalAddress: process.env.TEMPORAL_ADDRESS }, silent);
-  ({ worker, connection: workerConnection } = await createIngestWorker(temporal.address, 'default', activityDeps(stack.config, stack.stores)));
-  running = worker.run();
-  client = new Client({ connection: await Connection.connect({ address: temporal.address }), namespace: 'default' });
+  rig = await TemporalRig.start(stack);
+  ({ temporal, client } = rig);
 });
 after(async () => {
-  worker?.shutdown();
-  await running?.catch(() => undefined);
-  await workerConnection?.close();
-  await client?.connection.close();
-  await temporal?.stop();
+  await rig?.close();
   await feeds?.close();
   await stack?.close();
 });
@@ -307,11 +299,7 @@ describe('catalogueSync workflow', () => {
     assert.ok(idsBefore.length > 50);
 
     // A worker whose activities read the mirror, in place of the suite's worker for this test.
-    worker.shutdown();
-    await running;
-    await workerConnection.close();
-    ({ worker, connection: workerConnection } = await createIngestWorker(temporal.address, 'default', { ...activityDeps(stack.config, stack.stores), catalogueDir: mirror, catalogueScope: 'full' }));
-    running = worker.run();
+    await rig.startWorker({ ...activityDeps(stack.config, stack.stores), catalogueDir: mirror, catalogueScope: 'full' });
     try {
       const first = await client.workflow.execute(catalogueSync, { taskQueue: TASK_QUEUE, workflowId: `${workflowIds.catalogueSync('2030-01-01')}/${Date.now()}` });
       assert.deepEqual(first.added['pokemon']!.sets, 1);
@@ -323,11 +311,7 @@ describe('catalogueSync workflow', () => {
       const second = await client.workflow.execute(catalogueSync, { taskQueue: TASK_QUEUE, workflowId: `${workflowIds.catalogueSync('2030-01-02')}/${Date.now()}` });
       assert.deepEqual(second.added['pokemon'], { sets: 0, cards: 0, printings: 0, variants: 0 });
     } finally {
-      worker.shutdown();
-      await running;
-      await workerConnection.close();
-      ({ worker, connection: workerConnection } = await createIngestWorker(temporal.address, 'default', activityDeps(stack.config, stack.stores)));
-      running = worker.run();
+      await rig.startWorker();
       fs.rmSync(mirror, { recursive: true, force: true });
     }
   });
@@ -338,8 +322,7 @@ describe('worker loss and replay', () => {
     const asOf = '2030-02-01';
     // A second worker on the same queue, which will die while it holds an activity.
     const doomed = await createIngestWorker(temporal.address, 'default', activityDeps(stack.config, stack.stores), { shutdownGraceTime: '1 ms' });
-    worker.shutdown();
-    await running;
+    await rig.stopWorker();
     const doomedRun = doomed.worker.run();
     const handle = await client.workflow.start(scrapeAll, { args: [{ asOf, feedsUrl: feeds.url, pairs: feedPairs(), concurrency: 2 }], taskQueue: TASK_QUEUE, workflowId: `kill-${Date.now()}` });
     // Kill it as soon as it is working on a feed.
@@ -351,8 +334,7 @@ describe('worker loss and replay', () => {
     doomed.worker.shutdown();
     await doomedRun.catch(() => undefined);
     await doomed.connection.close();
-    ({ worker, connection: workerConnection } = await createIngestWorker(temporal.address, 'default', activityDeps(stack.config, stack.stores)));
-    running = worker.run();
+    await rig.startWorker();
     const result = await handle.result();
     assert.equal(result.failed, 0, JSON.stringify(result.failures));
     const loaded = result.results.reduce((sum, r) => sum + r.loaded, 0);
