@@ -15,7 +15,7 @@ export const AlertOut = z
 export const AlertList = z.object({ items: z.array(AlertOut) }).openapi('PriceAlertList');
 export const CreateAlertBody = z
   .strictObject({
-    card_id: z.number().int().positive(),
+    card_id: z.number().int().positive().max(2147483647),
     target_price: z.number().positive().max(1e9),
     condition: z.enum(['below', 'above']).default('below'),
     currency: z.enum(ALERT_CURRENCIES).default('EUR'),
@@ -41,7 +41,7 @@ export const DeviceTokenBody = z.strictObject({ token: text({ min: 8, max: 4096 
 export const DeviceRegistered = z.object({ ok: z.literal(true), device_id: z.number().int() }).openapi('DeviceRegistered');
 
 const events = z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length);
-const cardIds = z.array(z.number().int().positive()).max(MAX_CARDS_PER_ENDPOINT);
+const cardIds = z.array(z.number().int().positive().max(2147483647)).max(MAX_CARDS_PER_ENDPOINT);
 export const WebhookEndpointOut = z
   .object({
     id: z.number().int(), url: z.string(), description: z.string().nullable(), events: z.array(z.string()), card_ids: z.array(z.number().int()),

@@ -3,29 +3,23 @@
 // survives a receiver failing twice; endpoints that keep failing are disabled.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Client, Connection } from '@temporalio/client';
-import type { NativeConnection, Worker } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
 import { signatureMatches } from '../api/events/signing.js';
 import { webhookUrlProblem } from '../api/events/webhooks.js';
 import type { PushDevice, PushMessage, PushSender } from '../api/events/push.js';
 import { startFeedServer, type FeedServer } from '../ingest/feeds/server.js';
 import { activityDeps } from '../workflows/activities.js';
 import { TASK_QUEUE, workflowIds } from '../workflows/ids.js';
-import { startTemporal, type TemporalServer } from '../workflows/temporalServer.js';
-import { createIngestWorker } from '../workflows/worker.js';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { startStack, type Stack } from './support/stack.js';
+import { TemporalRig } from './support/temporal.js';
 import { startWebhookReceiver } from './support/webhookReceiver.js';
 
-const silent = { info() {}, warn() {}, error() {}, debug() {}, child() { return silent; } };
 const today = new Date().toISOString().slice(0, 10);
 
 let stack: Stack;
 let feeds: FeedServer;
-let temporal: TemporalServer;
-let worker: Worker;
-let workerConnection: NativeConnection;
-let running: Promise<void>;
+let rig: TemporalRig;
 let client: Client;
 let shop: KeyedAccount;
 let cards: number[];
@@ -35,11 +29,9 @@ const recordingPush: PushSender = { name: 'recording', send: async (device, mess
 before(async () => {
   stack = await startStack({ demo: 'small', env: { HOLO_WEBHOOK_RETRY_SECONDS: '0.2', HOLO_WEBHOOK_MAX_ATTEMPTS: '4', HOLO_WEBHOOK_DISABLE_AFTER: '2' } });
   feeds = await startFeedServer(stack.stores.pg.pool);
-  temporal = await startTemporal({ ...stack.config, temporalAddress: process.env.TEMPORAL_ADDRESS }, silent);
   const deps = activityDeps(stack.config, stack.stores);
-  ({ worker, connection: workerConnection } = await createIngestWorker(temporal.address, 'default', { ...deps, events: { ...deps.events, push: recordingPush } }));
-  running = worker.run();
-  client = new Client({ connection: await Connection.connect({ address: temporal.address }), namespace: 'default' });
+  rig = await TemporalRig.start(stack, { ...deps, events: { ...deps.events, push: recordingPush } });
+  client = rig.client;
   shop = await accountWithKey(stack, 'cardshop', 'shop_basic');
   cards = (
     await stack.stores.pg.pool.query<{ id: number }>(
@@ -48,11 +40,7 @@ before(async () => {
   ).rows.map((r) => r.id);
 });
 after(async () => {
-  worker?.shutdown();
-  await running?.catch(() => undefined);
-  await workerConnection?.close();
-  await client?.connection.close();
-  await temporal?.stop();
+  await rig?.close();
   await feeds?.close();
   await stack?.close();
 });
@@ -101,6 +89,9 @@ describe('webhook endpoints', () => {
     assert.equal(webhookUrlProblem('http://127.0.0.1:9/x', 'production'), 'must be an https:// URL');
     assert.equal(webhookUrlProblem('https://10.1.2.3/x', 'production'), 'must be a public address');
     assert.equal(webhookUrlProblem('https://hooks.example.com/x', 'production'), null);
+    const outOfRange = await api('/api/webhooks', { method: 'POST', body: { url: 'https://hooks.example.com/holo', card_ids: [2 ** 31] } });
+    assert.deepEqual([outOfRange.status, outOfRange.body.detail[0].loc], [422, ['body', 'card_ids', 0]]);
+    assert.equal((await api('/api/webhooks')).body.items.length, 0, 'nothing was registered');
     const created = await api('/api/webhooks', { method: 'POST', body: { url: 'https://hooks.example.com/holo' } });
     assert.equal(created.status, 201);
     assert.match(created.body.secret, /^whsec_[\w-]{43}$/);
@@ -126,6 +117,9 @@ describe('an ingestion run crosses an alert', () => {
       secret = endpoint.body.secret;
       assert.equal((await api('/api/devices/register', { method: 'POST', body: { token: 'device-token-0123456789', platform: 'ios' } })).status, 201);
       // Far above any price: the next scrape crosses it. A second alert far below never triggers.
+      assert.deepEqual((await api('/alerts', { method: 'POST', body: { card_id: 2 ** 31, target_price: 5 } })).body.detail[0].loc, ['body', 'card_id']);
+      assert.equal((await api('/alerts', { method: 'POST', body: { card_id: 2147483647, target_price: 5 } })).status, 404);
+      assert.equal((await api('/alerts', { method: 'POST', body: { card_id: cards[0], target_price: 5, currency: 'XYZ' } })).status, 422);
       const crossing = await api('/alerts', { method: 'POST', body: { card_id: cards[0], target_price: 1_000_000, condition: 'below', currency: 'USD' } });
       const quiet = await api('/alerts', { method: 'POST', body: { card_id: cards[0], target_price: 0.0001, condition: 'below', currency: 'EUR' } });
       assert.deepEqual([crossing.status, crossing.body.triggered_at, crossing.body.is_active], [201, null, true]);

@@ -1,12 +1,12 @@
 // Activities: all I/O of the workflows, built from injected dependencies and calling ingest/.
 import { activityInfo, getClient, heartbeat } from '@temporalio/activity';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { fetchFeed } from '../ingest/fetchFeed.js';
 import { ingestFeed, UnknownFeedError, type IngestDeps, type IngestInput, type IngestSummary } from '../ingest/ingestFeed.js';
 import type pg from 'pg';
 import type { Config } from '../api/core/config.js';
-import { createLogger } from '../api/core/log.js';
+import { createLogger, type Logger } from '../api/core/log.js';
 import type { Stores } from '../api/core/stores/index.js';
 import { importCatalogues, type CatalogueScope } from '../ingest/catalogue/index.js';
 import { loadFxRates } from '../ingest/load/fxRates.js';
@@ -34,11 +34,14 @@ export type ActivityDeps = IngestDeps & {
     webhookRetry: WebhookRetry;
     mailer: Mailer;
     push: PushSender;
+    /** Where dispatch problems are reported (a push that failed, deliveries not started yet). */
+    log: Logger;
   };
 };
 
 /** The activities' dependencies from the configuration and the open stores. */
 export function activityDeps(config: Config, stores: Stores): ActivityDeps {
+  const log = createLogger(config.logLevel);
   return {
     ch: stores.ch.client,
     pool: stores.pg.pool,
@@ -50,7 +53,8 @@ export function activityDeps(config: Config, stores: Stores): ActivityDeps {
       webhookBox: once(async () => secretBox((await loadOrCreateSecret(config.dataDir, 'webhook-key', config.webhookKey)).value)),
       webhookRetry: { maxAttempts: config.webhookMaxAttempts, initialRetrySeconds: config.webhookRetrySeconds, disableAfter: config.webhookDisableAfter },
       mailer: createMailer(stores.pg.pool, config.smtpUrl, config.mailFrom),
-      push: logPushSender(createLogger(config.logLevel)),
+      push: logPushSender(log),
+      log,
     },
   };
 }
@@ -85,20 +89,20 @@ export type FxRatesResult = { fetched: number; loaded: number; rejected: number;
 // Progress of activities goes to Temporal as heartbeats and results, not to the process log.
 const silentLog = createLogger('error');
 
+/** One deliverWebhook workflow per delivery id; an id already started is left as it is. */
+export async function startWebhookDeliveries(client: Client, ids: number[], retry: WebhookRetry): Promise<void> {
+  await Promise.all(
+    ids.map((deliveryId) =>
+      client.workflow.start('deliverWebhook', { taskQueue: TASK_QUEUE, workflowId: workflowIds.webhookDelivery(deliveryId), args: [{ deliveryId, retry }] }).catch((err) => {
+        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      }),
+    ),
+  );
+}
+
 export function createActivities(deps: ActivityDeps) {
-  // Delivery workflows are started with the worker's own client; an id already started is fine.
-  const startDeliveries = async (ids: number[]) => {
-    const client = getClient();
-    await Promise.all(
-      ids.map((deliveryId) =>
-        client.workflow
-          .start('deliverWebhook', { taskQueue: TASK_QUEUE, workflowId: workflowIds.webhookDelivery(deliveryId), args: [{ deliveryId, retry: deps.events.webhookRetry }] })
-          .catch((err) => {
-            if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-          }),
-      ),
-    );
-  };
+  // Delivery workflows are started with the worker's own client.
+  const startDeliveries = (ids: number[]) => startWebhookDeliveries(getClient(), ids, deps.events.webhookRetry);
   const usdPerUnit = async (): Promise<Record<string, number>> => {
     const result = await deps.ch.query({ query: sqlFile('clickhouse/queries/fx_latest.sql'), query_params: { currencies: ['EUR', 'GBP', 'JPY', 'CAD', 'AUD', 'CHF'] }, format: 'JSONEachRow' });
     const rows = await result.json<{ currency: string; usd_per_unit: number }>();
@@ -106,7 +110,7 @@ export function createActivities(deps: ActivityDeps) {
   };
   const dispatchAfterLoad = async (batchId: string, updates: PriceUpdate[]) => {
     heartbeat('dispatching alerts and webhooks');
-    await dispatchPriceEvents({ pool: deps.pool, push: deps.events.push, log: silentLog, startDeliveries }, { batchId, updates, usdPerUnit: await usdPerUnit() });
+    await dispatchPriceEvents({ pool: deps.pool, push: deps.events.push, log: deps.events.log, startDeliveries }, { batchId, updates, usdPerUnit: await usdPerUnit() });
     await deps.events.mailer.sendUnsent();
   };
 

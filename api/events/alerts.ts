@@ -42,6 +42,13 @@ export async function deleteAlert(db: Db, userId: number, alertId: number): Prom
   return (await db.query('DELETE FROM price_alerts WHERE id = $1 AND user_id = $2 RETURNING id', [alertId, userId])).length === 1;
 }
 
+/** The cards among `cardIds` that have an armed alert (most runs price thousands of cards, few watched). */
+export async function cardsWithArmedAlerts(client: pg.PoolClient, cardIds: number[]): Promise<Set<number>> {
+  if (cardIds.length === 0) return new Set();
+  const { rows } = await client.query<{ card_id: number }>('SELECT DISTINCT card_id FROM price_alerts WHERE is_active AND triggered_at IS NULL AND card_id = ANY ($1::int[])', [cardIds]);
+  return new Set(rows.map((r) => r.card_id));
+}
+
 export type TriggeredAlert = Alert & { user_id: number; username: string; email: string | null; email_alerts: boolean; market_price: number };
 
 /**

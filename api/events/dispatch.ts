@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { pgTransaction } from '../core/data.js';
 import type { Logger } from '../core/log.js';
 import type { PriceUpdate } from '../../schemas/stream.js';
-import { triggerCrossedAlerts, type TriggeredAlert } from './alerts.js';
+import { cardsWithArmedAlerts, triggerCrossedAlerts, type TriggeredAlert } from './alerts.js';
 import { pushToDevices, recordNotice } from './notify.js';
 import type { PushSender } from './push.js';
 import { endpointsFor, eventId, markStarted, queueDeliveries, unstartedDeliveries, type WebhookEvent } from './webhooks.js';
@@ -54,16 +54,19 @@ function alertText(a: TriggeredAlert): { title: string; body: string } {
 export async function dispatchPriceEvents(deps: DispatchDeps, run: { batchId: string; updates: PriceUpdate[]; usdPerUnit: Record<string, number> }): Promise<DispatchResult> {
   let deliveries = 0;
   const triggered = await pgTransaction(deps.pool, async (client) => {
-    const crossed = await triggerCrossedAlerts(client, inEveryCurrency(run.updates, run.usdPerUnit));
+    const watched = await cardsWithArmedAlerts(client, run.updates.map((u) => u.card_id));
+    const crossed = await triggerCrossedAlerts(client, inEveryCurrency(run.updates.filter((u) => watched.has(u.card_id)), run.usdPerUnit));
     const endpoints = await endpointsFor(client, 'price.alert.triggered', [...new Set(crossed.map((a) => a.user_id))]);
+    const queue: { endpointId: number; event: WebhookEvent }[] = [];
     for (const a of crossed) {
       const text = alertText(a);
       await recordNotice(client, {
         userId: a.user_id, kind: 'price_alert', ...text, data: { alert_id: a.id, card_id: a.card_id, market_price: a.market_price, currency: a.currency },
         email: a.email && a.email_alerts ? { to: a.email, subject: `Price alert: ${text.title}`, text: `${text.body}\n\nManage your alerts in your Holo account.` } : null,
       });
-      deliveries += (await queueDeliveries(client, endpoints.filter((e) => e.user_id === a.user_id).map((e) => e.id), alertEvent(a))).length;
+      for (const e of endpoints) if (e.user_id === a.user_id) queue.push({ endpointId: e.id, event: alertEvent(a) });
     }
+    deliveries += await queueDeliveries(client, queue);
     return crossed;
   });
   for (const a of triggered) {
@@ -73,12 +76,20 @@ export async function dispatchPriceEvents(deps: DispatchDeps, run: { batchId: st
     );
   }
   deliveries += await queuePriceUpdated(deps.pool, run.batchId, run.updates);
+  // A start that fails (Temporal unreachable) leaves the rows unstarted for the next dispatch,
+  // rather than failing the price load that set them off.
   const pending = await unstartedDeliveries(deps.pool);
+  let started = 0;
   if (pending.length) {
-    await deps.startDeliveries(pending);
-    await markStarted(deps.pool, pending);
+    try {
+      await deps.startDeliveries(pending);
+      await markStarted(deps.pool, pending);
+      started = pending.length;
+    } catch (err) {
+      deps.log.warn('webhook deliveries not started yet; the next dispatch retries', { pending: pending.length, error: String(err) });
+    }
   }
-  return { triggered: triggered.length, deliveries, started: pending.length };
+  return { triggered: triggered.length, deliveries, started };
 }
 
 /** price.updated for every endpoint that watches a card of this run: one event per card. */
@@ -93,14 +104,14 @@ async function queuePriceUpdated(pool: pg.Pool, batchId: string, updates: PriceU
   const allowed = new Set((await endpointsFor(pool, 'price.updated', [...new Set(rows.map((r) => r.user_id))])).map((e) => e.id));
   const byCard = new Map(updates.map((u) => [u.card_id, u]));
   const now = new Date().toISOString();
-  let queued = 0;
-  for (const endpoint of rows) {
-    if (!allowed.has(endpoint.id)) continue;
-    for (const card of endpoint.cards) {
-      const u = byCard.get(card)!;
-      const event: WebhookEvent = { id: eventId(`price.updated:${batchId}:${card}`), type: 'price.updated', created_at: now, data: { card_id: card, market_price: u.market_price, currency: u.currency } };
-      queued += (await queueDeliveries(pool, [endpoint.id], event)).length;
-    }
-  }
-  return queued;
+  const queue = rows
+    .filter((endpoint) => allowed.has(endpoint.id))
+    .flatMap((endpoint) =>
+      endpoint.cards.map((card) => {
+        const u = byCard.get(card)!;
+        const event: WebhookEvent = { id: eventId(`price.updated:${batchId}:${card}`), type: 'price.updated', created_at: now, data: { card_id: card, market_price: u.market_price, currency: u.currency } };
+        return { endpointId: endpoint.id, event };
+      }),
+    );
+  return queueDeliveries(pool, queue);
 }

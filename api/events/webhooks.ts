@@ -145,15 +145,15 @@ export function eventId(fact: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** Queues an event for endpoints; an endpoint that already has this event gets nothing new. */
-export async function queueDeliveries(client: pg.PoolClient | pg.Pool, endpointIds: number[], event: WebhookEvent): Promise<number[]> {
-  if (endpointIds.length === 0) return [];
-  const { rows } = await client.query<{ id: string }>(
+/** Queues events for endpoints in one statement; an endpoint that already has an event gets nothing new. */
+export async function queueDeliveries(client: pg.PoolClient | pg.Pool, rows: { endpointId: number; event: WebhookEvent }[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const { rowCount } = await client.query(
     `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, event)
-     SELECT unnest($1::int[]), $2, $3, $4 ON CONFLICT (endpoint_id, event_id) DO NOTHING RETURNING id`,
-    [endpointIds, event.id, event.type, JSON.stringify(event)],
+     SELECT * FROM unnest($1::int[], $2::uuid[], $3::text[], $4::jsonb[]) ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
+    [rows.map((r) => r.endpointId), rows.map((r) => r.event.id), rows.map((r) => r.event.type), rows.map((r) => JSON.stringify(r.event))],
   );
-  return rows.map((r) => Number(r.id));
+  return rowCount ?? 0;
 }
 
 /** Active endpoints of Business-tier accounts that take `type`, optionally only for these users. */

@@ -9,19 +9,16 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { dispatchPriceEvents } from '../../api/events/dispatch.js';
 import { createAlert } from '../../api/events/alerts.js';
 import { createDb } from '../../api/core/data.js';
 import { publishPriceUpdates } from '../../ingest/ingestFeed.js';
-import { activityDeps } from '../../workflows/activities.js';
-import { TASK_QUEUE, workflowIds } from '../../workflows/ids.js';
-import { startTemporal } from '../../workflows/temporalServer.js';
-import { createIngestWorker } from '../../workflows/worker.js';
+import { startWebhookDeliveries } from '../../workflows/activities.js';
 import { accountWithKey } from '../support/accounts.js';
 import { createTestCards } from '../support/catalogue.js';
 import { startStack } from '../support/stack.js';
 import { startWebhookReceiver } from '../support/webhookReceiver.js';
+import { TemporalRig } from '../support/temporal.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SUBSCRIBERS = Number(process.env.HOLO_BENCH_SUBSCRIBERS ?? 10_000);
@@ -81,10 +78,8 @@ try {
   console.log(`  server: ${JSON.stringify(stack.server.deps.stream.stats())}`);
 
   // 2. Webhook delivery latency
-  const temporal = await startTemporal({ ...stack.config, temporalAddress: process.env.TEMPORAL_ADDRESS }, silent);
-  const { worker, connection } = await createIngestWorker(temporal.address, 'default', activityDeps(stack.config, stack.stores));
-  const running = worker.run();
-  const client = new Client({ connection: await Connection.connect({ address: temporal.address }), namespace: 'default' });
+  const rig = await TemporalRig.start(stack);
+  const client = rig.client;
   try {
     const shop = await accountWithKey(stack, 'benchshop', 'shop_pro');
     let secret = '';
@@ -96,13 +91,7 @@ try {
     const db = createDb(stack.stores.pg.pool);
     for (const card of cards) await createAlert(db, shop.user.id, { card_id: card, target_price: 100, condition: 'below', currency: 'USD' });
     const retry = { maxAttempts: 8, initialRetrySeconds: 1, disableAfter: 10 };
-    const startDeliveries = async (ids: number[]) => {
-      await Promise.all(ids.map((deliveryId) =>
-        client.workflow.start('deliverWebhook', { taskQueue: TASK_QUEUE, workflowId: workflowIds.webhookDelivery(deliveryId), args: [{ deliveryId, retry }] }).catch((err) => {
-          if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-        }),
-      ));
-    };
+    const startDeliveries = (ids: number[]) => startWebhookDeliveries(client, ids, retry);
     const dispatch = (batch: number[], batchId: string) =>
       dispatchPriceEvents(
         { pool: stack.stores.pg.pool, push: { name: 'none', send: async () => undefined }, log: silent, startDeliveries },
@@ -125,11 +114,7 @@ try {
     console.log(`  trigger -> receipt               p50 ${quantile(latencies, 0.5).toFixed(0)} ms  p99 ${p99.toFixed(0)} ms   goal p99 < 2000 ms: ${p99 < 2000 ? 'meets goal' : 'MISSES goal'} (ratio ${(p99 / 2000).toFixed(2)} of the goal)`);
     await receiver.close();
   } finally {
-    worker.shutdown();
-    await running.catch(() => undefined);
-    await connection.close();
-    await client.connection.close();
-    await temporal.stop();
+    await rig.close();
   }
 } finally {
   await stack.close();
