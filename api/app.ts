@@ -54,10 +54,11 @@ export function allRoutes(deps: AppDeps): Route[] {
   ];
 }
 
-/** The main service's OpenAPI document (also rendered by the developer portal's /docs). */
-export const apiDocument = (deps: AppDeps) => buildOpenApiDocument(allRoutes(deps), { title: 'Holo API', version: VERSION, description: API_DESCRIPTION });
+/** The main service's OpenAPI document, from the same routes the app mounts. */
+const apiDocumentOf = (routes: Route[]) => buildOpenApiDocument(routes, { title: 'Holo API', version: VERSION, description: API_DESCRIPTION });
 
-export function createApp(deps: AppDeps, opts: { portalUrl: string }): Koa {
+/** The API app, and its OpenAPI document (served at /openapi.json, rendered by the portal's /docs). */
+export function createApp(deps: AppDeps, opts: { portalUrl: string }): { app: Koa; document: object } {
   const app = new Koa({ proxy: false });
   const routes = allRoutes(deps);
   const router = new Router();
@@ -68,7 +69,8 @@ export function createApp(deps: AppDeps, opts: { portalUrl: string }): Koa {
   const checkAccess = (access: Access, ctx: Context) => guard(ctx, access, auth);
   for (const r of routes) r.mount(router, checkAccess);
   mountImageRoutes(router, deps, deps.images);
-  const openapi = JSON.stringify(buildOpenApiDocument(routes, { title: 'Holo API', version: VERSION, description: API_DESCRIPTION }));
+  const document = apiDocumentOf(routes);
+  const openapi = JSON.stringify(document);
   router.get('/openapi.json', (ctx) => {
     ctx.type = 'application/json';
     ctx.set('Cache-Control', 'public, max-age=300');
@@ -85,5 +87,5 @@ export function createApp(deps: AppDeps, opts: { portalUrl: string }): Koa {
   app.use((ctx, next) => (ctx.method === 'GET' || ctx.method === 'HEAD' ? next() : bodyParser(ctx, next)));
   app.use(router.routes());
   app.use(router.allowedMethods());
-  return app;
+  return { app, document };
 }

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { apiDocument, createApp } from './app.js';
+import { createApp } from './app.js';
 import { createPortalApp } from './portal/app.js';
 import { createPriceStream } from './stream/priceStream.js';
 import { secretBox } from './events/signing.js';
@@ -81,9 +81,10 @@ export async function startServer(deps: AppDeps, port: number, host: string, por
   const portalUrl = deps.config.portalUrl ?? `http://${host}:${actualPortalPort}`;
   // Behind a proxy (production) the portal links to the site's public origin, else to this server.
   const publicApiUrl = deps.config.env === 'production' ? deps.config.siteOrigin : url;
-  api.on('request', createApp(deps, { portalUrl }).callback());
+  const { app, document } = createApp(deps, { portalUrl });
+  api.on('request', app.callback());
   deps.stream.attach(api);
-  portal.on('request', createPortalApp(deps, { apiUrl: publicApiUrl, apiDocument: apiDocument(deps) }).callback());
+  portal.on('request', createPortalApp(deps, { apiUrl: publicApiUrl, apiDocument: document }).callback());
   return {
     url,
     port: apiPort,

@@ -56,14 +56,16 @@ export async function createPriceStream(
   const byKey = new Map<number, Set<Client>>();
   const counters = { delivered: 0, dropped_slow: 0, reaped: 0 };
 
-  const send = (c: Client, message: ServerMessage | string) => {
-    if (c.socket.readyState !== WebSocket.OPEN) return;
+  /** Queues a message on the socket; false when the connection is gone or was just dropped as too slow. */
+  const send = (c: Client, message: ServerMessage | string): boolean => {
+    if (c.socket.readyState !== WebSocket.OPEN) return false;
     if (c.socket.bufferedAmount > STREAM_LIMITS.maxBufferedBytes) {
       counters.dropped_slow++;
       drop(c, CLOSE.slowConsumer, `slow consumer: more than ${STREAM_LIMITS.maxBufferedBytes} bytes unread`);
-      return;
+      return false;
     }
     c.socket.send(typeof message === 'string' ? message : JSON.stringify(message));
+    return true;
   };
 
   const forget = (c: Client) => {
@@ -136,7 +138,7 @@ export async function createPriceStream(
     socket.on('error', () => forget(c));
   };
 
-  /** Why a key may not stream, as a close code and reason; null when it may. */
+  /** The key's owner when it may stream; otherwise the close code and reason to refuse with. */
   const refusal = async (key: string | null): Promise<{ code: number; reason: string } | { owner: KeyOwner }> => {
     if (!key) return { code: CLOSE.unauthorized, reason: `missing api_key: connect to ${STREAM_PATH}?api_key=<API_KEY>` };
     let owner: KeyOwner | null;
@@ -184,10 +186,7 @@ export async function createPriceStream(
       const subscribers = byCard.get(update.card_id);
       if (!subscribers) continue;
       const payload = JSON.stringify({ type: 'price_update', data: { card_id: update.card_id, market_price: update.market_price, currency: update.currency } });
-      for (const c of [...subscribers]) {
-        send(c, payload);
-        counters.delivered++;
-      }
+      for (const c of [...subscribers]) if (send(c, payload)) counters.delivered++;
     }
   });
 
