@@ -10,6 +10,7 @@ import protoPackage from '@temporalio/proto';
 
 const proto = protoPackage.temporal;
 import { repoRoot } from '../api/core/paths.js';
+import { createLogger } from '../api/core/log.js';
 import { TASK_QUEUE, workflowIds } from '../workflows/ids.js';
 import type { TemporalServer } from '../workflows/temporalServer.js';
 import { freePort } from '../api/core/ports.js';
@@ -187,7 +188,8 @@ describe('admin ingestion endpoints', () => {
     return { status: res.status, body: (await res.json()) as any, headers: res.headers };
   };
   before(async () => {
-    const deps = await buildDeps({ ...stack.config, temporalAddress: temporal.address, feedsUrl: feeds.url }, stack.stores, silent);
+    // Warnings reach the test output: a 503 from Temporal logs its cause there.
+    const deps = await buildDeps({ ...stack.config, temporalAddress: temporal.address, feedsUrl: feeds.url }, stack.stores, createLogger('warn'));
     api = await startServer(deps, 0, '127.0.0.1');
     // No HOLO_ADMIN_TOKEN: the token was generated into the data directory, readable by its owner only.
     const file = path.join(stack.config.dataDir, 'admin-token');

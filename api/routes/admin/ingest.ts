@@ -1,6 +1,7 @@
 // Operator endpoints over ingestion (admin): the HTTP face of workflows/operations.ts, which the
 // `npm run ingest` CLI uses too, plus the quarantine in ClickHouse.
 import type { AppDeps } from '../../deps.js';
+import { errorFields, type Logger } from '../../core/log.js';
 import { HttpError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { defineRoute } from '../../http/route.js';
 import { sqlFile } from '../../core/sqlFiles.js';
@@ -20,14 +21,16 @@ import { NoMatchingFeedError, UnknownRunError } from '../../../workflows/operati
 
 export const INGESTION_UNAVAILABLE = 'holo_ingestion_unavailable';
 
-// Temporal being unreachable is a 503 of its own: the data stores may be fine.
-async function temporal<T>(work: () => Promise<T>): Promise<T> {
+// Temporal being unreachable is a 503 of its own: the data stores may be fine. Why is logged,
+// for the operator who gets the 503.
+async function temporal<T>(log: Logger, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
     if (err instanceof UnknownRunError) throw new NotFoundError('run');
     if (err instanceof NoMatchingFeedError) throw new ValidationError([{ loc: ['body', 'source'], msg: err.message, type: 'value_error' }]);
     if (err instanceof HttpError) throw err;
+    log.warn('temporal call failed', errorFields(err));
     throw new HttpError(503, INGESTION_UNAVAILABLE);
   }
 }
@@ -44,7 +47,7 @@ export const adminIngestRoutes = (deps: AppDeps) => [
     response: StartedRun,
     status: 202,
     errors: [503],
-    handler: ({ body }) => temporal(() => deps.ingest.start(body)),
+    handler: ({ body }) => temporal(deps.log, () => deps.ingest.start(body)),
   }),
   defineRoute({
     ...common,
@@ -54,7 +57,7 @@ export const adminIngestRoutes = (deps: AppDeps) => [
     query: RunListQuery,
     response: RunList,
     errors: [503],
-    handler: async ({ query }) => ({ items: await temporal(() => deps.ingest.list(query.limit)) }),
+    handler: async ({ query }) => ({ items: await temporal(deps.log, () => deps.ingest.list(query.limit)) }),
   }),
   defineRoute({
     ...common,
@@ -64,7 +67,7 @@ export const adminIngestRoutes = (deps: AppDeps) => [
     params: RunParams,
     response: RunDetail,
     errors: [404, 503],
-    handler: ({ params }) => temporal(() => deps.ingest.describe(params.workflow_id)),
+    handler: ({ params }) => temporal(deps.log, () => deps.ingest.describe(params.workflow_id)),
   }),
   defineRoute({
     ...common,
@@ -73,7 +76,7 @@ export const adminIngestRoutes = (deps: AppDeps) => [
     summary: 'The ingestion schedules: interval, next run, paused or not',
     response: ScheduleList,
     errors: [503],
-    handler: async () => ({ items: await temporal(() => deps.ingest.schedules()) }),
+    handler: async () => ({ items: await temporal(deps.log, () => deps.ingest.schedules()) }),
   }),
   ...(['pause', 'resume'] as const).map((action) =>
     defineRoute({
@@ -84,7 +87,7 @@ export const adminIngestRoutes = (deps: AppDeps) => [
       body: PauseBody,
       response: ScheduleList,
       errors: [503],
-      handler: async ({ body }) => ({ items: await temporal(() => deps.ingest.setPaused(action === 'pause', body.note ?? `${action}d by an operator (API)`)) }),
+      handler: async ({ body }) => ({ items: await temporal(deps.log, () => deps.ingest.setPaused(action === 'pause', body.note ?? `${action}d by an operator (API)`)) }),
     }),
   ),
   defineRoute({
@@ -112,6 +115,6 @@ export const adminIngestRoutes = (deps: AppDeps) => [
     response: StartedRun,
     status: 202,
     errors: [503],
-    handler: () => temporal(() => deps.ingest.start({ kind: 'fx' })),
+    handler: () => temporal(deps.log, () => deps.ingest.start({ kind: 'fx' })),
   }),
 ];
