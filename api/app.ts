@@ -9,7 +9,7 @@ import type { Route } from './http/route.js';
 import { cors } from './middleware/cors.js';
 import { errorHandler } from './middleware/errors.js';
 import { localeRedirect } from './middleware/localeRedirect.js';
-import { portalRedirect } from './middleware/portalRedirect.js';
+import { mountPortalRedirect } from './middleware/portalRedirect.js';
 import { requestContext } from './middleware/requestContext.js';
 import { adminIngestRoutes } from './routes/admin/ingest.js';
 import { authRoutes } from './routes/auth.js';
@@ -67,6 +67,8 @@ export function createApp(deps: AppDeps, opts: { portalUrl: string }): { app: Ko
     admin: deps.admin, anonymousPerMinute: deps.config.anonymousPerMinute, keyCache: deps.keyCache,
   };
   const checkAccess = (access: Access, ctx: Context) => guard(ctx, access, auth);
+  // First: /dev/<page> must not fall to the legacy catalogue's /{tcg_slug}/... routes.
+  mountPortalRedirect(router, opts.portalUrl);
   for (const r of routes) r.mount(router, checkAccess);
   mountImageRoutes(router, deps, deps.images);
   const document = apiDocumentOf(routes);
@@ -81,7 +83,6 @@ export function createApp(deps: AppDeps, opts: { portalUrl: string }): { app: Ko
   app.use(errorHandler(deps.log));
   app.use(cors(deps.config.siteOrigin));
   app.use(localeRedirect());
-  app.use(portalRedirect(opts.portalUrl));
   // JSON bodies only, small: no route takes more than a few fields yet.
   const bodyParser = koaBody({ json: true, urlencoded: false, multipart: false, text: false, jsonLimit: '64kb', jsonStrict: true, parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE] });
   app.use((ctx, next) => (ctx.method === 'GET' || ctx.method === 'HEAD' ? next() : bodyParser(ctx, next)));

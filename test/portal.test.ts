@@ -36,7 +36,7 @@ async function developer(username: string): Promise<PortalVisitor> {
 describe('portal origin and pages', () => {
   it('runs on its own origin; /dev on the API origin answers 301 there', async () => {
     assert.notEqual(new URL(portal).port, new URL(stack.url).port);
-    for (const [from, to] of [['/dev', '/'], ['/dev/', '/'], ['/dev/changelog', '/changelog'], ['/dev/pricing?x=1', '/pricing?x=1']] as [string, string][]) {
+    for (const [from, to] of [['/dev', '/'], ['/dev/', '/'], ['/dev/changelog', '/changelog'], ['/dev/pricing?x=1', '/pricing?x=1'], ['/dev/keys/create', '/keys/create'], ['/dev/sets', '/sets']] as [string, string][]) {
       const res = await fetch(stack.url + from, { redirect: 'manual' });
       assert.equal(res.status, 301, from);
       assert.equal(res.headers.get('location'), portal + to, from);

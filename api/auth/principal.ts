@@ -59,7 +59,8 @@ export async function principalOf(ctx: Context, deps: AuthDeps): Promise<Princip
       }
       principal = { kind: 'key', user: owner.user, keyId: owner.keyId, tier: owner.tier };
     }
-  } else {
+  } else if (ctx.headers.cookie) {
+    // Most calls carry no cookie: they skip the session lookup without an extra await.
     const session = await cookieSession(ctx, deps.db, deps.sessionSecret);
     if (session) principal = { kind: 'session', ...session };
   }
