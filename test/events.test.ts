@@ -13,11 +13,13 @@ import { TASK_QUEUE, workflowIds } from '../workflows/ids.js';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { startStack, type Stack } from './support/stack.js';
 import { TemporalRig } from './support/temporal.js';
+import { headerOf, startSmtpReceiver } from './support/smtpReceiver.js';
 import { startWebhookReceiver } from './support/webhookReceiver.js';
 
 const today = new Date().toISOString().slice(0, 10);
 
 let stack: Stack;
+let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
 let feeds: FeedServer;
 let rig: TemporalRig;
 let client: Client;
@@ -27,7 +29,14 @@ const pushes: { device: PushDevice; message: PushMessage }[] = [];
 const recordingPush: PushSender = { name: 'recording', send: async (device, message) => void pushes.push({ device, message }) };
 
 before(async () => {
-  stack = await startStack({ demo: 'small', env: { HOLO_WEBHOOK_RETRY_SECONDS: '0.2', HOLO_WEBHOOK_MAX_ATTEMPTS: '4', HOLO_WEBHOOK_DISABLE_AFTER: '2' } });
+  smtp = await startSmtpReceiver({ user: 'holo-relay', pass: 'relay-secret' });
+  stack = await startStack({
+    demo: 'small',
+    env: {
+      HOLO_WEBHOOK_RETRY_SECONDS: '0.2', HOLO_WEBHOOK_MAX_ATTEMPTS: '4', HOLO_WEBHOOK_DISABLE_AFTER: '2',
+      HOLO_SMTP_URL: smtp.url, HOLO_MAIL_FROM: 'Holo Alerts <alerts@holo.test>',
+    },
+  });
   feeds = await startFeedServer(stack.stores.pg.pool);
   const deps = activityDeps(stack.config, stack.stores);
   rig = await TemporalRig.start(stack, { ...deps, events: { ...deps.events, push: recordingPush } });
@@ -43,6 +52,7 @@ after(async () => {
   await rig?.close();
   await feeds?.close();
   await stack?.close();
+  await smtp?.close();
 });
 
 const api = async (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
@@ -155,8 +165,16 @@ describe('an ingestion run crosses an alert', () => {
       assert.equal(feed.body.unread, 1);
       assert.equal(feed.body.items[0].kind, 'price_alert');
       assert.match(feed.body.items[0].body, /crossing your below USD 1000000\.00 alert/);
-      const outbox = await api('/api/admin/outbox', { headers: { Authorization: `Bearer ${await operatorToken()}` } });
-      assert.ok(outbox.body.items.some((m: any) => m.to_address === 'cardshop@example.com' && m.kind === 'price_alert' && /^Price alert: /.test(m.subject)));
+      // The e-mail went through the outbox to the SMTP server, authenticated, and is marked sent.
+      const mail = await until('the alert e-mail at the SMTP server', async () => smtp.received.find((m) => m.subject.startsWith('Price alert: ')));
+      assert.deepEqual([mail.from, mail.to], ['alerts@holo.test', ['cardshop@example.com']]);
+      assert.equal(headerOf(mail.raw, 'From'), 'Holo Alerts <alerts@holo.test>');
+      const outbox = await until('the outbox row to be marked sent', async () => {
+        const items = (await api('/api/admin/outbox', { headers: await operator() })).body.items;
+        return items.find((m: any) => m.kind === 'price_alert' && m.sent_at !== null);
+      });
+      assert.deepEqual([outbox.to_address, outbox.attempts, outbox.last_error], ['cardshop@example.com', 1, null]);
+      assert.equal(mail.subject, outbox.subject);
       assert.deepEqual(pushes.map((p) => [p.device.token, p.message.data['alert_id']]), [['device-token-0123456789', crossing.body.id]]);
 
       // The next run prices the card again: the triggered alert stays triggered, nothing is sent twice.
@@ -193,18 +211,39 @@ describe('an ingestion run crosses an alert', () => {
     }
   });
 
-  it('digest-now queues the digest as a notification and an e-mail', async () => {
+  it('digest-now queues the digest as a notification and an e-mail, kept until the SMTP server takes it', async () => {
+    smtp.refuse('cardshop@example.com');
     const res = await api('/alerts/digest-now', { method: 'POST' });
     assert.deepEqual(res.body, { ok: true, queued: 1 });
     const feed = await api('/api/notifications/feed?limit=1');
     assert.equal(feed.body.items[0].kind, 'digest');
     assert.match(feed.body.items[0].body, /Triggered in the last 24 hours \(1\):/);
     assert.match(feed.body.items[0].body, /Watching \(1\):/);
+
+    // The relay refuses the mailbox for now: the e-mail stays in the outbox with the reason.
+    const digestMail = async () => ((await api('/api/admin/outbox', { headers: await operator() })).body.items as any[]).find((m) => m.kind === 'digest');
+    const refused = await until('the refused send to be recorded', async () => {
+      const m = await digestMail();
+      return m?.attempts === 1 ? m : null;
+    });
+    assert.equal(refused.sent_at, null);
+    assert.match(refused.last_error, /450.*Mailbox cardshop@example\.com unavailable/);
+    assert.equal(smtp.received.some((m) => m.subject.startsWith('Your Holo digest')), false);
+
+    // The next send run (as after any ingestion run or digest) delivers it.
+    smtp.accept('cardshop@example.com');
+    const run = await client.workflow.execute('emailOutbox', { taskQueue: TASK_QUEUE, workflowId: workflowIds.emailOutbox('test-resend'), args: [] });
+    assert.deepEqual(run, { sent: 1, failed: 0 });
+    const sent = await digestMail();
+    assert.deepEqual([sent.attempts, sent.last_error, typeof sent.sent_at], [2, null, 'string']);
+    const delivered = smtp.received.filter((m) => m.subject === sent.subject);
+    assert.equal(delivered.length, 1);
+    assert.deepEqual(delivered[0]!.to, ['cardshop@example.com']);
   });
 });
 
-async function operatorToken(): Promise<string> {
+async function operator(): Promise<Record<string, string>> {
   const fs = await import('node:fs/promises');
   const path = await import('node:path');
-  return (await fs.readFile(path.join(stack.config.dataDir, 'admin-token'), 'utf8')).trim();
+  return { Authorization: `Bearer ${(await fs.readFile(path.join(stack.config.dataDir, 'admin-token'), 'utf8')).trim()}` };
 }

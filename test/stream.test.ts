@@ -1,10 +1,12 @@
 // The WebSocket price stream on one API instance: who may connect, subscriptions, delivery after
 // a real ingestion run, heartbeats, malformed input, slow consumers and revoked keys.
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startFeedServer, type FeedServer } from '../ingest/feeds/server.js';
 import { ingestFeed, PRICE_UPDATES_CHANNEL } from '../ingest/ingestFeed.js';
-import { CLOSE } from '../api/stream/priceStream.js';
+import { CLOSE, createPriceStream } from '../api/stream/priceStream.js';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { startStack, type Stack } from './support/stack.js';
 import { StreamClient } from './support/ws.js';
@@ -155,24 +157,46 @@ describe('liveness and bounds', () => {
   });
 
   it('drops a consumer that stops reading instead of buffering without bound', async () => {
-    const slow = await polite(starter.key);
-    slow.send({ type: 'subscribe', topics: ['card:1'] });
-    await slow.waitFor((m) => m.type === 'subscribed');
-    // Stop reading from the socket: the server's writes pile up.
-    (slow.socket as unknown as { _socket: { pause(): void } })._socket.pause();
-    const burst = JSON.stringify({ type: 'price_updates', data: Array.from({ length: 500 }, () => ({ card_id: 1, market_price: 12.34, currency: 'USD' })) });
-    const droppedBefore = stack.server.deps.stream.stats().dropped_slow;
-    // The kernel absorbs what the paused reader does not take before the server's own queue grows; its
-    // loopback buffers autotune up to tens of MB (tcp_rmem's maximum differs between machines), so keep
-    // publishing until the server drops the reader, bounded by a generous volume rather than a count.
-    const volumeBound = 512 * 1024 * 1024;
-    for (let sent = 0; sent < volumeBound && stack.server.deps.stream.stats().dropped_slow === droppedBefore; sent += burst.length) {
-      await stack.stores.redis.publish(PRICE_UPDATES_CHANNEL(stack.config.redisPrefix), burst);
-      await new Promise((r) => setImmediate(r));
+    // A paused reader cannot answer pings either, and this file's heartbeat would reap it first on a
+    // busy machine. So this runs on a second stream, on the same stores, whose heartbeat never comes.
+    const { deps } = stack.server;
+    const stream = await createPriceStream(
+      { db: deps.db, redis: stack.stores.redis, redisPrefix: stack.config.redisPrefix, keyCache: deps.keyCache, log: deps.log },
+      { pingIntervalMs: 3_600_000, maxConnectionsPerKey: 6 },
+    );
+    const server = http.createServer((_req, res) => res.writeHead(404).end());
+    stream.attach(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const slow = await StreamClient.connect(`ws://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/stream?api_key=${encodeURIComponent(starter.key)}`);
+      slow.send({ type: 'subscribe', topics: ['card:1'] });
+      await slow.waitFor((m) => m.type === 'subscribed');
+      // Stop reading from the socket: the server's writes pile up.
+      (slow.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+      const burst = JSON.stringify({ type: 'price_updates', data: Array.from({ length: 500 }, () => ({ card_id: 1, market_price: 12.34, currency: 'USD' })) });
+      // The kernel absorbs what the paused reader does not take before the server's own queue grows;
+      // loopback buffers autotune up to tens of MB (tcp_rmem's maximum differs between machines), so
+      // publish until the server drops the reader, bounded by a generous volume rather than a count.
+      // Each burst waits for the server to take the previous one: a subscriber lagging 32 MB behind
+      // would be cut off by Redis itself (client-output-buffer-limit pubsub), which is not under test.
+      const volumeBound = 512 * 1024 * 1024;
+      for (let sent = 0; sent < volumeBound && stream.stats().dropped_slow === 0; sent += burst.length) {
+        const deliveredBefore = stream.stats().delivered;
+        await stack.stores.redis.publish(PRICE_UPDATES_CHANNEL(stack.config.redisPrefix), burst);
+        const deadline = Date.now() + 10_000;
+        while (stream.stats().delivered === deliveredBefore && stream.stats().dropped_slow === 0) {
+          assert.ok(Date.now() < deadline, `the stream stopped taking updates: ${JSON.stringify(stream.stats())}`);
+          await new Promise((r) => setTimeout(r, 1));
+        }
+      }
+      assert.equal(stream.stats().dropped_slow, 1);
+      (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+      assert.equal((await slow.closed).code, CLOSE.slowConsumer);
+      assert.equal(stream.stats().connections, 0);
+    } finally {
+      await stream.close();
+      await new Promise((resolve) => server.close(resolve));
     }
-    assert.equal(stack.server.deps.stream.stats().dropped_slow, droppedBefore + 1);
-    (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
-    assert.equal((await slow.closed).code, CLOSE.slowConsumer);
   });
 
   it('closes the open streams of a key when it is revoked', async () => {

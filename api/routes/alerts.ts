@@ -37,7 +37,7 @@ export const alertRoutes = (deps: AppDeps) => [
       void deps.ingest
         .client()
         .then((client) => client.workflow.start('emailOutbox', { taskQueue: TASK_QUEUE, workflowId: workflowIds.emailOutbox(`${Date.now()}`), args: [] }))
-        .catch(() => undefined);
+        .catch((err: Error) => deps.log.warn('digest-now: could not start the e-mail outbox run; the next run sends it', { cause: err.message }));
       return { ok: true as const, queued };
     },
   }),

@@ -19,7 +19,7 @@ export class TemporalRig {
   ) {}
 
   static async start(stack: Stack, deps?: ActivityDeps): Promise<TemporalRig> {
-    const temporal = await startTemporal({ ...stack.config, temporalAddress: process.env.TEMPORAL_ADDRESS }, silent);
+    const temporal = await startTemporal(stack.config, silent, { port: stack.config.temporalPort });
     const client = new Client({ connection: await Connection.connect({ address: temporal.address }), namespace: 'default' });
     const rig = new TemporalRig(stack, temporal, client);
     await rig.startWorker(deps);
