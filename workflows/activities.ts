@@ -89,15 +89,25 @@ export type FxRatesResult = { fetched: number; loaded: number; rejected: number;
 // Progress of activities goes to Temporal as heartbeats and results, not to the process log.
 const silentLog = createLogger('error');
 
-/** One deliverWebhook workflow per delivery id; an id already started is left as it is. */
-export async function startWebhookDeliveries(client: Client, ids: number[], retry: WebhookRetry): Promise<void> {
-  await Promise.all(
+/**
+ * One deliverWebhook workflow per delivery id; an id already started is left as it is. `client`
+ * is a worker's own (an activity's getClient()): on its NativeConnection the start is eager, the
+ * server hands the first workflow task straight back to this worker instead of queueing it for a
+ * poll, which is most of a delivery's latency when the attempt succeeds at once.
+ */
+export async function startWebhookDeliveries(client: Client, ids: number[], retry: WebhookRetry): Promise<{ eager: number }> {
+  const eager = await Promise.all(
     ids.map((deliveryId) =>
-      client.workflow.start('deliverWebhook', { taskQueue: TASK_QUEUE, workflowId: workflowIds.webhookDelivery(deliveryId), args: [{ deliveryId, retry }] }).catch((err) => {
-        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      }),
+      client.workflow
+        .start('deliverWebhook', { taskQueue: TASK_QUEUE, workflowId: workflowIds.webhookDelivery(deliveryId), args: [{ deliveryId, retry }], requestEagerStart: true })
+        .then((handle) => handle.eagerlyStarted)
+        .catch((err) => {
+          if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+          return false;
+        }),
     ),
   );
+  return { eager: eager.filter(Boolean).length };
 }
 
 export function createActivities(deps: ActivityDeps) {

@@ -17,7 +17,7 @@ export type DispatchDeps = {
   push: PushSender;
   log: Logger;
   /** Starts the delivery workflow of each id (idempotent per id). */
-  startDeliveries(ids: number[]): Promise<void>;
+  startDeliveries(ids: number[]): Promise<unknown>;
 };
 
 export type DispatchResult = { triggered: number; deliveries: number; started: number };

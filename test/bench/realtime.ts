@@ -79,7 +79,6 @@ try {
 
   // 2. Webhook delivery latency
   const rig = await TemporalRig.start(stack);
-  const client = rig.client;
   try {
     const shop = await accountWithKey(stack, 'benchshop', 'shop_pro');
     let secret = '';
@@ -91,7 +90,9 @@ try {
     const db = createDb(stack.stores.pg.pool);
     for (const card of cards) await createAlert(db, shop.user.id, { card_id: card, target_price: 100, condition: 'below', currency: 'USD' });
     const retry = { maxAttempts: 8, initialRetrySeconds: 1, disableAfter: 10 };
-    const startDeliveries = (ids: number[]) => startWebhookDeliveries(client, ids, retry);
+    // Started as the ingestion activity starts them: with the worker's own client.
+    let eager = 0;
+    const startDeliveries = async (ids: number[]) => (eager += (await startWebhookDeliveries(rig.workerClient(), ids, retry)).eager);
     const dispatch = (batch: number[], batchId: string) =>
       dispatchPriceEvents(
         { pool: stack.stores.pg.pool, push: { name: 'none', send: async () => undefined }, log: silent, startDeliveries },
@@ -105,12 +106,13 @@ try {
     // Warm-up: the worker's first workflow tasks pay for creating its sandboxes.
     await dispatch(cards.slice(0, WARMUP), 'bench-warmup');
     await waitFor(WARMUP);
+    eager = 0;
     const t0 = Date.now();
     const result = await dispatch(cards.slice(WARMUP), 'bench');
     await waitFor(WARMUP + WEBHOOKS);
     const latencies = accepted().slice(WARMUP).map((r) => r.at - t0).sort((a, b) => a - b);
     const p99 = quantile(latencies, 0.99);
-    console.log(`\nwebhooks: ${result.triggered} alerts triggered in one dispatch -> ${latencies.length}/${WEBHOOKS} signed deliveries accepted (Temporal workflow each)`);
+    console.log(`\nwebhooks: ${result.triggered} alerts triggered in one dispatch -> ${latencies.length}/${WEBHOOKS} signed deliveries accepted (Temporal workflow each, ${eager} started eagerly)`);
     console.log(`  trigger -> receipt               p50 ${quantile(latencies, 0.5).toFixed(0)} ms  p99 ${p99.toFixed(0)} ms   goal p99 < 2000 ms: ${p99 < 2000 ? 'meets goal' : 'MISSES goal'} (ratio ${(p99 / 2000).toFixed(2)} of the goal)`);
     await receiver.close();
   } finally {

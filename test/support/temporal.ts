@@ -33,6 +33,12 @@ export class TemporalRig {
     this.current = { worker, connection, running: worker.run() };
   }
 
+  /** The running worker's own client (on its NativeConnection), as activities get it. */
+  workerClient(): Client {
+    if (!this.current) throw new Error('no worker running');
+    return this.current.worker.client!;
+  }
+
   async stopWorker(): Promise<void> {
     if (!this.current) return;
     const { worker, connection, running } = this.current;
