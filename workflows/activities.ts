@@ -32,6 +32,8 @@ export type ActivityDeps = IngestDeps & {
   events: {
     webhookBox(): Promise<SecretBox>;
     webhookRetry: WebhookRetry;
+    /** Production: webhook receivers must resolve to public addresses at every attempt. */
+    webhookPublicOnly: boolean;
     mailer: Mailer;
     push: PushSender;
     /** Where dispatch problems are reported (a push that failed, deliveries not started yet). */
@@ -52,6 +54,7 @@ export function activityDeps(config: Config, stores: Stores): ActivityDeps {
     events: {
       webhookBox: once(async () => secretBox((await loadOrCreateSecret(config.dataDir, 'webhook-key', config.webhookKey)).value)),
       webhookRetry: { maxAttempts: config.webhookMaxAttempts, initialRetrySeconds: config.webhookRetrySeconds, disableAfter: config.webhookDisableAfter },
+      webhookPublicOnly: config.env === 'production',
       mailer: createMailer(stores.pg.pool, config.smtpUrl, config.mailFrom),
       push: logPushSender(log),
       log,
@@ -127,7 +130,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     /** One attempt of a webhook delivery; a non-2xx answer or a timeout is retried by the workflow's policy. */
     async attemptWebhookDelivery(deliveryId: number): Promise<'delivered' | 'gone'> {
-      const result = await attemptDelivery(deps.pool, await deps.events.webhookBox(), deliveryId, activityInfo().attempt);
+      const result = await attemptDelivery(deps.pool, await deps.events.webhookBox(), deliveryId, activityInfo().attempt, { publicOnly: deps.events.webhookPublicOnly });
       if (result.outcome === 'retry') throw ApplicationFailure.retryable(result.error ?? 'failed', 'WebhookAttemptFailed');
       return result.outcome;
     },

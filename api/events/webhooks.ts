@@ -6,11 +6,11 @@
 // under the signature, so a receiver that rejects a stale sent_at and remembers ids is safe from
 // replays. After HOLO_WEBHOOK_DISABLE_AFTER deliveries in a row fail, the endpoint is disabled.
 import crypto from 'node:crypto';
-import net from 'node:net';
 import type pg from 'pg';
 import type { Db } from '../core/data.js';
 import { HttpError, NotFoundError } from '../http/errors.js';
 import { TIERS, type Tier } from '../auth/tiers.js';
+import { isInternalHost, postJson } from './egress.js';
 import { newWebhookSecret, SECRET_PREFIX, signBody, SIGNATURE_HEADER, type SecretBox } from './signing.js';
 
 export const WEBHOOK_EVENTS = ['price.alert.triggered', 'price.updated'] as const;
@@ -38,17 +38,6 @@ const DELIVERY_COLUMNS = `id::int AS id, event_id, event_type, status, attempts,
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
-function isPrivateAddress(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '');
-  if (LOOPBACK_HOSTS.has(h) || h.endsWith('.localhost')) return true;
-  if (net.isIPv4(h)) {
-    const [a, b] = h.split('.').map(Number) as [number, number];
-    return a === 10 || a === 127 || a === 0 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
-  }
-  if (net.isIPv6(h)) return /^(::1$|fc|fd|fe80)/i.test(h);
-  return false;
-}
-
 /**
  * Where deliveries may go. Production: HTTPS to a public address only. Development and tests:
  * also plain HTTP to loopback, for a receiver on this machine.
@@ -65,7 +54,7 @@ export function webhookUrlProblem(raw: string, env: 'development' | 'production'
   const loopback = LOOPBACK_HOSTS.has(url.hostname) || url.hostname.startsWith('127.');
   if (env === 'production') {
     if (url.protocol !== 'https:') return 'must be an https:// URL';
-    if (isPrivateAddress(url.hostname)) return 'must be a public address';
+    if (isInternalHost(url.hostname)) return 'must be a public address';
     return null;
   }
   if (url.protocol === 'https:') return null;
@@ -179,8 +168,11 @@ export async function markStarted(pool: pg.Pool, ids: number[]): Promise<void> {
 
 export type AttemptResult = { outcome: 'delivered' | 'retry' | 'gone'; status: number | null; error: string | null };
 
-/** One POST of a delivery; records the attempt. A 2xx marks it delivered and resets the endpoint's failure count. */
-export async function attemptDelivery(pool: pg.Pool, box: SecretBox, deliveryId: number, attempt: number): Promise<AttemptResult> {
+/**
+ * One POST of a delivery; records the attempt. A 2xx marks it delivered and resets the endpoint's
+ * failure count. `publicOnly` (production) refuses receivers that resolve to internal addresses.
+ */
+export async function attemptDelivery(pool: pg.Pool, box: SecretBox, deliveryId: number, attempt: number, opts: { publicOnly: boolean }): Promise<AttemptResult> {
   const { rows } = await pool.query<{ event: WebhookEvent; status: string; url: string; secret_enc: Buffer; is_active: boolean; endpoint_id: number }>(
     `SELECT d.event, d.status, e.url, e.secret_enc, e.is_active, e.id AS endpoint_id
      FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE d.id = $1`,
@@ -193,11 +185,9 @@ export async function attemptDelivery(pool: pg.Pool, box: SecretBox, deliveryId:
   let status: number | null = null;
   let error: string | null = null;
   try {
-    const res = await fetch(row.url, {
-      method: 'POST',
-      redirect: 'manual',
-      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
-      headers: {
+    const res = await postJson(
+      row.url,
+      {
         'Content-Type': 'application/json',
         'User-Agent': 'Holo-Webhooks/1.0',
         [SIGNATURE_HEADER]: signBody(box.open(row.secret_enc), body),
@@ -206,12 +196,12 @@ export async function attemptDelivery(pool: pg.Pool, box: SecretBox, deliveryId:
         'X-Holo-Delivery-Attempt': String(attempt),
       },
       body,
-    });
+      { timeoutMs: ATTEMPT_TIMEOUT_MS, publicOnly: opts.publicOnly },
+    );
     status = res.status;
-    await res.body?.cancel().catch(() => undefined);
     if (status < 200 || status > 299) error = `HTTP ${status}`;
   } catch (err) {
-    error = (err as Error).name === 'TimeoutError' ? `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s` : String((err as Error).message).slice(0, 300);
+    error = (err as Error).name === 'AbortError' ? `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s` : String((err as Error).message).slice(0, 300);
   }
   if (error === null) {
     await pool.query(
