@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@temporalio/client';
+import { DIGEST_NOW_PER_HOUR } from '../api/events/digest.js';
 import { signatureMatches } from '../api/events/signing.js';
 import { webhookUrlProblem } from '../api/events/webhooks.js';
 import type { PushDevice, PushMessage, PushSender } from '../api/events/push.js';
@@ -239,6 +240,21 @@ describe('an ingestion run crosses an alert', () => {
     const delivered = smtp.received.filter((m) => m.subject === sent.subject);
     assert.equal(delivered.length, 1);
     assert.deepEqual(delivered[0]!.to, ['cardshop@example.com']);
+  });
+});
+
+describe('digest-now', () => {
+  it(`sends at most ${DIGEST_NOW_PER_HOUR} digests an hour per account, whatever the credentials`, async () => {
+    const digests = async () => ((await api('/api/admin/outbox?limit=100', { headers: await operator() })).body.items as any[]).filter((m) => m.kind === 'digest' && m.to_address === 'cardshop@example.com').length;
+    const before = await digests();
+    // The test before this one used one of the hour's digests.
+    for (let i = 1; i < DIGEST_NOW_PER_HOUR; i++) assert.equal((await api('/alerts/digest-now', { method: 'POST' })).status, 200);
+    const res = await fetch(`${stack.url}/alerts/digest-now`, { method: 'POST', headers: shop.headers });
+    assert.equal(res.status, 429);
+    const retryAfter = Number(res.headers.get('retry-after'));
+    assert.ok(retryAfter > 3000 && retryAfter <= 3600, String(retryAfter));
+    assert.deepEqual(await res.json(), { detail: `Rate limit exceeded. Retry after ${retryAfter} seconds.` });
+    assert.equal(await digests(), before + DIGEST_NOW_PER_HOUR - 1, 'the refused call queued nothing');
   });
 });
 

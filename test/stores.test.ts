@@ -92,6 +92,16 @@ function redisContract(name: string, make: () => Promise<RedisStore>) {
       assert.equal(await redis.del(key), 1);
       assert.equal(await redis.get(key), null);
     });
+    it('reports time to live as Redis does', async () => {
+      const key = k('t');
+      assert.equal(await redis.ttl(key), -2, 'no key');
+      await redis.incr(key, 90);
+      await redis.incr(key, 5);
+      const left = await redis.ttl(key);
+      assert.ok(left > 85 && left <= 90, `a new key's TTL is kept by later increments: ${left}`);
+      await redis.set(key, 'forever');
+      assert.equal(await redis.ttl(key), -1);
+    });
     it('increments atomically under concurrency', async () => {
       const key = k('n');
       const results = await Promise.all(Array.from({ length: 200 }, () => redis.incr(key, 60)));

@@ -4,7 +4,18 @@
 // per account and UTC day, however often the schedule fires.
 import type pg from 'pg';
 import { pgTransaction } from '../core/data.js';
+import type { RedisStore } from '../core/stores/redis.js';
 import { recordNotice } from './notify.js';
+
+/** digest-now sends an e-mail each time, and session users have no rate limit: this caps it per account. */
+export const DIGEST_NOW_PER_HOUR = 5;
+
+/** Counts one digest-now of the account; past the cap, the seconds until the window ends (else null). */
+export async function digestNowRefusal(redis: RedisStore, prefix: string, userId: number): Promise<number | null> {
+  const key = `${prefix}:digest-now:${userId}`;
+  if ((await redis.incr(key, 3600)) <= DIGEST_NOW_PER_HOUR) return null;
+  return Math.max(1, await redis.ttl(key));
+}
 
 type DigestLine = { card_name: string; condition: string; target_price: number; currency: string; triggered_at: string | null; best_price: number | null };
 

@@ -1,10 +1,10 @@
 // Price alerts and the digest (spec: "Price alert", "Alert"; POST /alerts, POST /alerts/digest-now;
 // list and delete paths are ours: GET /alerts, DELETE /alerts/{alert_id}).
 import type { AppDeps } from '../deps.js';
-import { NotFoundError } from '../http/errors.js';
+import { HttpError, NotFoundError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import { createAlert, deleteAlert, listAlerts } from '../events/alerts.js';
-import { queueDigests } from '../events/digest.js';
+import { DIGEST_NOW_PER_HOUR, digestNowRefusal, queueDigests } from '../events/digest.js';
 import { TASK_QUEUE, workflowIds } from '../../workflows/ids.js';
 import { AlertIdParams, AlertList, AlertOut, CreateAlertBody, DigestQueued } from '../../schemas/events.js';
 import { Ok } from '../../schemas/auth.js';
@@ -30,9 +30,16 @@ export const alertRoutes = (deps: AppDeps) => [
     },
   }),
   defineRoute({
-    method: 'post', path: '/alerts/digest-now', summary: 'Send own daily digest now (notification and e-mail)', tags, access: 'auth', response: DigestQueued,
+    method: 'post', path: '/alerts/digest-now', summary: `Send own daily digest now (notification and e-mail); at most ${DIGEST_NOW_PER_HOUR} an hour per account`,
+    tags, access: 'auth', response: DigestQueued, errors: [429],
     handler: async ({ ctx }) => {
-      const queued = await queueDigests(deps.stores.pg.pool, accountOf(ctx).id);
+      const userId = accountOf(ctx).id;
+      const retryAfter = await digestNowRefusal(deps.stores.redis, deps.config.redisPrefix, userId);
+      if (retryAfter !== null) {
+        ctx.set('Retry-After', String(retryAfter));
+        throw new HttpError(429, `Rate limit exceeded. Retry after ${retryAfter} seconds.`);
+      }
+      const queued = await queueDigests(deps.stores.pg.pool, userId);
       // The worker sends the outbox over SMTP when configured; without Temporal it waits for the next run.
       void deps.ingest
         .client()

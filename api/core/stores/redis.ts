@@ -17,6 +17,8 @@ export type RedisStore = {
   incr(key: string, ttlSeconds?: number): Promise<number>;
   /** Several atomic increments in one round trip (rate-limit windows); each new key gets its TTL. */
   incrMany(entries: { key: string; ttlSeconds: number }[]): Promise<number[]>;
+  /** Seconds until the key expires (rounded up); -1 for a key without expiry, -2 for no key (Redis' TTL). */
+  ttl(key: string): Promise<number>;
   publish(channel: string, message: string): Promise<void>;
   subscribe(channel: string, handler: MessageHandler): Promise<() => Promise<void>>;
   ping(): Promise<boolean>;
@@ -65,6 +67,7 @@ function externalRedis(url: string): RedisStore {
     incr: async (key, ttl = 0) => Number(await client.eval(INCR_WITH_TTL, 1, key, String(ttl))),
     incrMany: async (entries) =>
       ((await client.eval(INCR_MANY_WITH_TTL, entries.length, ...entries.map((e) => e.key), ...entries.map((e) => String(e.ttlSeconds)))) as number[]).map(Number),
+    ttl: (key) => client.ttl(key),
     publish: async (channel, message) => {
       await client.publish(channel, message);
     },
@@ -125,6 +128,11 @@ export function inProcessRedis(now: () => number = Date.now): RedisStore {
     del: async (...keys) => keys.reduce((n, k) => n + (values.delete(k) ? 1 : 0), 0),
     incr: async (key, ttl = 0) => increment(key, ttl),
     incrMany: async (entries) => entries.map((e) => increment(e.key, e.ttlSeconds)),
+    ttl: async (key) => {
+      const e = live(key);
+      if (!e) return -2;
+      return e.expiresAt === Infinity ? -1 : Math.ceil((e.expiresAt - now()) / 1000);
+    },
     publish: async (channel, message) => {
       // Delivered asynchronously, as a Redis subscriber would see it.
       const set = handlers.get(channel);
