@@ -91,7 +91,7 @@ export async function ingestFeed(deps: IngestDeps, input: IngestInput, progress:
   summary.flagged = await flagOutliers(deps.ch, mapped.points, input.asOf);
   lap('outliers');
   progress('loading');
-  const loaded = await loadPricePoints(deps, mapped.points, { id: batchId, ingestedAt: new Date(`${input.asOf}T12:00:00Z`) });
+  const loaded = await loadPricePoints(deps, mapped.points, { id: batchId, ingestedAt: loadStamp(input.asOf) });
   summary.loaded = loaded.inserted;
   const rejected = [...parsed.rejected, ...mapped.rejected];
   summary.rejected = rejected.length;
@@ -159,8 +159,18 @@ async function rememberValidators(pool: pg.Pool, fetched: Fetched[]): Promise<vo
   );
 }
 
+/**
+ * ingested_at of a feed day's rows: noon UTC of that day, so a backfill or replay of a past day
+ * writes the same version whenever it runs, but never later than now (a morning run of today would
+ * otherwise carry a future time, which /api/v2/stats shows as updated_at). It never decreases for
+ * one day as real time passes, so a later correction of the day still wins in ReplacingMergeTree.
+ */
+function loadStamp(asOf: string): Date {
+  return new Date(Math.min(Date.now(), Date.parse(`${asOf}T12:00:00Z`)));
+}
+
 async function quarantine(ch: ClickHouseClient, batchId: string, input: IngestInput, rows: RejectedRow[]): Promise<void> {
-  const at = `${input.asOf} 12:00:00.000`;
+  const at = loadStamp(input.asOf).toISOString().replace('T', ' ').replace('Z', '');
   const lines = rows.map((r) => `${tsvField(batchId)}\t${tsvField(input.source)}\t${tsvField(input.game)}\t${tsvField(r.ref)}\t${tsvField(r.reason)}\t${at}\n`);
   await insertTabSeparated(ch, {
     table: 'holo.ingest_rejects',

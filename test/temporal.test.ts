@@ -108,6 +108,13 @@ describe('scrapeAll workflow', () => {
     const loaded = result.results.reduce((n, r) => n + r.loaded, 0);
     assert.ok(loaded > 5000);
     assert.equal(await count(), loaded);
+    // A day that has not come yet (a feed published ahead) is stamped with the load time, not its noon.
+    const [stamp] = await chRows<{ newest: string }>(
+      stack.stores.ch.client,
+      `SELECT toString(toUnixTimestamp64Milli(max(ingested_at))) AS newest FROM holo.price_points WHERE as_of = {d:Date}`,
+      { d: asOf },
+    );
+    assert.ok(Number(stamp!.newest) <= Date.now() && Number(stamp!.newest) > Date.now() - 10 * 60_000, `ingested_at ${stamp!.newest} is the load time`);
 
     // The value a reader sees is the feed's quote, computed here from the price model alone.
     const card = (await stack.stores.pg.pool.query(`SELECT id FROM cards WHERE external_key = 'pokemontcg:base1-4'`)).rows[0];
