@@ -46,14 +46,27 @@ export type PriceStream = {
 
 type Client = { socket: WebSocket; keyId: number; userId: number; topics: Set<number>; alive: boolean };
 
+/** An index from a key (card, API key) to its clients; a key without clients leaves the map. */
+class ClientIndex extends Map<number, Set<Client>> {
+  add(key: number, c: Client): void {
+    const set = this.get(key);
+    if (set) set.add(c);
+    else this.set(key, new Set([c]));
+  }
+  remove(key: number, c: Client): void {
+    const set = this.get(key);
+    if (set?.delete(c) && set.size === 0) this.delete(key);
+  }
+}
+
 export async function createPriceStream(
   deps: { db: Db; redis: RedisStore; redisPrefix: string; keyCache: KeyCache; log: Logger },
   options: PriceStreamOptions,
 ): Promise<PriceStream> {
   const wss = new WebSocketServer({ noServer: true, maxPayload: STREAM_LIMITS.maxMessageBytes, clientTracking: false });
   const clients = new Set<Client>();
-  const byCard = new Map<number, Set<Client>>();
-  const byKey = new Map<number, Set<Client>>();
+  const byCard = new ClientIndex();
+  const byKey = new ClientIndex();
   const counters = { delivered: 0, dropped_slow: 0, reaped: 0 };
 
   /** Queues a message on the socket; false when the connection is gone or was just dropped as too slow. */
@@ -70,14 +83,8 @@ export async function createPriceStream(
 
   const forget = (c: Client) => {
     if (!clients.delete(c)) return;
-    for (const card of c.topics) {
-      const set = byCard.get(card);
-      set?.delete(c);
-      if (set?.size === 0) byCard.delete(card);
-    }
-    const own = byKey.get(c.keyId);
-    own?.delete(c);
-    if (own?.size === 0) byKey.delete(c.keyId);
+    for (const card of c.topics) byCard.remove(card, c);
+    byKey.remove(c.keyId, c);
   };
 
   // A close frame waits behind queued data, so a connection that does not finish closing in 2 s
@@ -112,17 +119,10 @@ export async function createPriceStream(
       }
       for (const card of added) {
         c.topics.add(card);
-        const set = byCard.get(card) ?? new Set<Client>();
-        set.add(c);
-        byCard.set(card, set);
+        byCard.add(card, c);
       }
     } else {
-      for (const card of cards) {
-        if (!c.topics.delete(card)) continue;
-        const set = byCard.get(card);
-        set?.delete(c);
-        if (set?.size === 0) byCard.delete(card);
-      }
+      for (const card of cards) if (c.topics.delete(card)) byCard.remove(card, c);
     }
     send(c, { type: 'subscribed', topics: [...c.topics].map((card) => `card:${card}`) });
   };
@@ -130,9 +130,7 @@ export async function createPriceStream(
   const accept = (socket: WebSocket, owner: KeyOwner) => {
     const c: Client = { socket, keyId: owner.keyId, userId: owner.user.id, topics: new Set(), alive: true };
     clients.add(c);
-    const own = byKey.get(c.keyId) ?? new Set<Client>();
-    own.add(c);
-    byKey.set(c.keyId, own);
+    byKey.add(c.keyId, c);
     socket.on('message', (data: Buffer, isBinary) => onMessage(c, data, isBinary));
     socket.on('close', () => forget(c));
     socket.on('error', () => forget(c));
