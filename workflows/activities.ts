@@ -22,6 +22,7 @@ import { secretBox, type SecretBox } from '../api/events/signing.js';
 import { attemptDelivery, failDelivery } from '../api/events/webhooks.js';
 import type { PriceUpdate } from '../schemas/stream.js';
 import { TASK_QUEUE, workflowIds } from './ids.js';
+import { startEmailOutbox } from './operations.js';
 import type { WebhookRetry } from './workflows.js';
 
 export type ActivityDeps = IngestDeps & {
@@ -124,7 +125,11 @@ export function createActivities(deps: ActivityDeps) {
   const dispatchAfterLoad = async (batchId: string, updates: PriceUpdate[]) => {
     heartbeat('dispatching alerts and webhooks');
     await dispatchPriceEvents({ pool: deps.pool, push: deps.events.push, log: deps.events.log, startDeliveries }, { batchId, updates, usdPerUnit: await usdPerUnit() });
-    await deps.events.mailer.sendUnsent();
+    // Alert e-mails (and any a failed send left) go out in their own workflow: an SMTP server that
+    // is slow or unreachable must not hold the price load past its timeout.
+    if (deps.events.mailer.configured) {
+      await startEmailOutbox(getClient(), batchId).catch((err: Error) => deps.events.log.warn('e-mail outbox run not started; the next load or digest sends the mail', { cause: err.message }));
+    }
   };
 
   return {

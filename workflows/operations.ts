@@ -1,6 +1,6 @@
 // What operators do with ingestion, in one place for the CLI and the admin HTTP endpoints: start
 // runs, read their progress and summaries, list and pause the schedules. Talks to Temporal only.
-import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
+import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { feedPairs } from '../ingest/sources/registry.js';
 import { FX_FEED_PATH } from '../ingest/sources/registry.js';
 import { TASK_QUEUE, workflowIds } from './ids.js';
@@ -23,6 +23,16 @@ export class UnknownRunError extends Error {}
 export class NoMatchingFeedError extends Error {}
 
 export type StartRun = { kind: RunKind; day?: string; source?: string; game?: string; suffix?: string };
+
+/**
+ * Sends what waits in the e-mail outbox in a workflow of its own, so neither a request nor a price
+ * load waits on an SMTP server. `stamp` names the run (a retried caller reuses it).
+ */
+export async function startEmailOutbox(client: Client, stamp: string): Promise<void> {
+  await client.workflow.start('emailOutbox', { taskQueue: TASK_QUEUE, workflowId: workflowIds.emailOutbox(stamp), args: [] }).catch((err) => {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  });
+}
 
 export class IngestOperations {
   #client: Promise<Client> | null = null;

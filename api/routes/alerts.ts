@@ -5,7 +5,7 @@ import { HttpError, NotFoundError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import { createAlert, deleteAlert, listAlerts } from '../events/alerts.js';
 import { DIGEST_NOW_PER_HOUR, digestNowRefusal, queueDigests } from '../events/digest.js';
-import { TASK_QUEUE, workflowIds } from '../../workflows/ids.js';
+import { startEmailOutbox } from '../../workflows/operations.js';
 import { AlertIdParams, AlertList, AlertOut, CreateAlertBody, DigestQueued } from '../../schemas/events.js';
 import { Ok } from '../../schemas/auth.js';
 import { accountOf } from './auth.js';
@@ -43,7 +43,7 @@ export const alertRoutes = (deps: AppDeps) => [
       // The worker sends the outbox over SMTP when configured; without Temporal it waits for the next run.
       void deps.ingest
         .client()
-        .then((client) => client.workflow.start('emailOutbox', { taskQueue: TASK_QUEUE, workflowId: workflowIds.emailOutbox(`${Date.now()}`), args: [] }))
+        .then((client) => startEmailOutbox(client, `digest-now-${userId}-${Date.now()}`))
         .catch((err: Error) => deps.log.warn('digest-now: could not start the e-mail outbox run; the next run sends it', { cause: err.message }));
       return { ok: true as const, queued };
     },
