@@ -1,7 +1,7 @@
 // Accounts, sessions and API keys in PostgreSQL. Every function takes the Db wrapper (a store
 // outage is a 503) or, where several writes must stand together, a transaction.
 import crypto from 'node:crypto';
-import type { Db } from '../core/data.js';
+import { utcIsoSql, type Db } from '../core/data.js';
 import { HttpError } from '../http/errors.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { SESSION_DAYS } from './sessionTokens.js';
@@ -10,7 +10,7 @@ import { TIERS, type Tier } from './tiers.js';
 export type User = { id: number; username: string; email: string; is_admin: boolean; is_seller: boolean; created_at: string; tier: Tier; delete_requested_at: string | null; developer_enabled_at: string | null };
 
 const userColumns = (t = '') => `${t}id, ${t}username, ${t}email, ${t}is_admin, ${t}is_seller, ${t}tier, ${t}delete_requested_at, ${t}developer_enabled_at::text AS developer_enabled_at,
-  to_char(${t}created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at`;
+  ${utcIsoSql(`${t}created_at`)} AS created_at`;
 const USER_COLUMNS = userColumns();
 
 export const publicUser = (u: User) => ({ id: u.id, username: u.username, email: u.email, is_admin: u.is_admin, is_seller: u.is_seller, created_at: u.created_at });
@@ -90,7 +90,7 @@ export const DELETION_COOLDOWN_HOURS = 24;
 export async function requestDeletion(db: Db, user: User): Promise<string> {
   const [row] = await db.query<{ at: string }>(
     `UPDATE users SET delete_requested_at = coalesce(delete_requested_at, now()) WHERE id = $1
-     RETURNING to_char((delete_requested_at + interval '${DELETION_COOLDOWN_HOURS} hours') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS at`,
+     RETURNING ${utcIsoSql(`(delete_requested_at + interval '${DELETION_COOLDOWN_HOURS} hours')`)} AS at`,
     [user.id],
   );
   return row!.at;
@@ -133,9 +133,7 @@ export type ApiKeyRecord = {
 
 const KEY_COLUMNS = `id, name, prefix, tier, (is_active AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())) AS is_active,
   CASE WHEN calls_day = (now() AT TIME ZONE 'UTC')::date THEN calls_today ELSE 0 END AS calls_today,
-  to_char(last_used_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS last_used_at,
-  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at,
-  to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS expires_at`;
+  ${utcIsoSql('last_used_at')} AS last_used_at, ${utcIsoSql('created_at')} AS created_at, ${utcIsoSql('expires_at')} AS expires_at`;
 
 const withLimits = (r: Omit<ApiKeyRecord, 'daily_limit' | 'rate_limit_per_minute'>): ApiKeyRecord => ({ ...r, daily_limit: TIERS[r.tier].perDay, rate_limit_per_minute: TIERS[r.tier].perMinute });
 

@@ -10,7 +10,7 @@ import { HttpError } from '../http/errors.js';
 import { keyDigest, keyOwner, type KeyOwner, type User } from './accounts.js';
 import type { KeyCache } from './keyCache.js';
 import { cookieSession } from './sessionCookie.js';
-import { atLeast, TIERS, type Tier } from './tiers.js';
+import { atLeast, isBusinessTier, TIERS, type Tier } from './tiers.js';
 
 // business+ (Business-segment tiers: legacy Business, Shop Basic and up) is ours: the spec sells
 // webhooks to "Business and up" without naming a tag for it.
@@ -79,7 +79,7 @@ export function authorize(principal: Principal, access: Access): void {
   }
   if (access === 'business+') {
     const tier = principal.kind === 'key' ? principal.tier : principal.user.tier;
-    if (TIERS[tier].segment !== 'business') throw new HttpError(403, `This endpoint needs a Business tier (Shop Basic or higher); this ${principal.kind === 'key' ? 'key' : 'account'} is ${TIERS[tier].label}`);
+    if (!isBusinessTier(tier)) throw new HttpError(403, `This endpoint needs a Business tier (Shop Basic or higher); this ${principal.kind === 'key' ? 'key' : 'account'} is ${TIERS[tier].label}`);
     return;
   }
   if (access === 'auth' || principal.kind === 'session') return;

@@ -21,3 +21,6 @@ export const OFFERED_TIERS = TIER_NAMES.filter((t) => t !== 'business');
 /** Rank for access tags: starter+ means this rank or above. Business tiers rank above Pro. */
 const RANK: Record<Tier, number> = { free: 0, starter: 1, pro: 2, power_collector: 3, business: 3, shop_basic: 3, shop_pro: 4, enterprise: 5, unlimited: 6 };
 export const atLeast = (tier: Tier, minimum: 'starter' | 'pro') => RANK[tier] >= RANK[minimum];
+/** The Business segment (legacy Business, Shop Basic and up): access tag business+, webhooks. */
+export const isBusinessTier = (tier: Tier) => TIERS[tier].segment === 'business';
+export const BUSINESS_TIERS = TIER_NAMES.filter(isBusinessTier);

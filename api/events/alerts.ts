@@ -2,7 +2,7 @@
 // at or below it for `below`, at or above it for `above` — then triggered exactly once: the
 // UPDATE … WHERE triggered_at IS NULL decides, so concurrent runs cannot trigger one alert twice.
 import type pg from 'pg';
-import type { Db } from '../core/data.js';
+import { utcIsoSql, type Db } from '../core/data.js';
 import { HttpError, NotFoundError } from '../http/errors.js';
 import type { PriceUpdate } from '../../schemas/stream.js';
 
@@ -11,9 +11,8 @@ export type Alert = {
   is_active: boolean; triggered_at: string | null; created_at: string;
 };
 
-const ts = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
 const ALERT_COLUMNS = `a.id, a.card_id, c.name AS card_name, a.target_price::float8 AS target_price, a.condition, a.currency, a.is_active,
-  ${ts('a.triggered_at')} AS triggered_at, ${ts('a.created_at')} AS created_at`;
+  ${utcIsoSql('a.triggered_at')} AS triggered_at, ${utcIsoSql('a.created_at')} AS created_at`;
 
 /** Alerts per account: enough for any collector, bounded so evaluation stays cheap. */
 export const MAX_ALERTS_PER_USER = 500;

@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { pgTransaction } from '../core/data.js';
 import type { Logger } from '../core/log.js';
 import type { PriceUpdate } from '../../schemas/stream.js';
+import { BUSINESS_TIERS } from '../auth/tiers.js';
 import { cardsWithArmedAlerts, triggerCrossedAlerts, type TriggeredAlert } from './alerts.js';
 import { pushToDevices, recordNotice } from './notify.js';
 import type { PushSender } from './push.js';
@@ -95,17 +96,16 @@ export async function dispatchPriceEvents(deps: DispatchDeps, run: { batchId: st
 /** price.updated for every endpoint that watches a card of this run: one event per card. */
 async function queuePriceUpdated(pool: pg.Pool, batchId: string, updates: PriceUpdate[]): Promise<number> {
   if (updates.length === 0) return 0;
-  const { rows } = await pool.query<{ id: number; user_id: number; cards: number[] }>(
-    `SELECT e.id, e.user_id, array(SELECT unnest(e.card_ids) INTERSECT SELECT unnest($1::int[])) AS cards
-     FROM webhook_endpoints e WHERE e.is_active AND 'price.updated' = ANY (e.events) AND e.card_ids && $1::int[]`,
-    [updates.map((u) => u.card_id)],
+  // The same endpoints endpointsFor admits (active, Business tier, account not deleted), watching a card of this run.
+  const { rows } = await pool.query<{ id: number; cards: number[] }>(
+    `SELECT e.id, array(SELECT unnest(e.card_ids) INTERSECT SELECT unnest($1::int[])) AS cards
+     FROM webhook_endpoints e JOIN users u ON u.id = e.user_id
+     WHERE e.is_active AND 'price.updated' = ANY (e.events) AND e.card_ids && $1::int[] AND u.tier = ANY ($2::text[]) AND u.deleted_at IS NULL`,
+    [updates.map((u) => u.card_id), BUSINESS_TIERS],
   );
-  if (rows.length === 0) return 0;
-  const allowed = new Set((await endpointsFor(pool, 'price.updated', [...new Set(rows.map((r) => r.user_id))])).map((e) => e.id));
   const byCard = new Map(updates.map((u) => [u.card_id, u]));
   const now = new Date().toISOString();
   const queue = rows
-    .filter((endpoint) => allowed.has(endpoint.id))
     .flatMap((endpoint) =>
       endpoint.cards.map((card) => {
         const u = byCard.get(card)!;

@@ -8,7 +8,7 @@ import { queueEmail } from './email.js';
 export type NotificationKind = 'price_alert' | 'digest' | 'bid' | 'message';
 export type Notice = { userId: number; kind: NotificationKind; title: string; body: string; data: Record<string, unknown>; email: { to: string; subject: string; text: string } | null };
 
-/** Records the notification and its e-mail in one transaction; returns the pushes to send after commit. */
+/** Records the notification and its e-mail on the caller's transaction; pushes go out after commit (pushToDevices). */
 export async function recordNotice(client: pg.PoolClient, n: Notice): Promise<{ notificationId: number }> {
   const { rows } = await client.query<{ id: string }>('INSERT INTO notifications (user_id, kind, title, body, data) VALUES ($1, $2, $3, $4, $5) RETURNING id', [
     n.userId, n.kind, n.title, n.body, JSON.stringify(n.data),

@@ -7,9 +7,9 @@
 // replays. After HOLO_WEBHOOK_DISABLE_AFTER deliveries in a row fail, the endpoint is disabled.
 import crypto from 'node:crypto';
 import type pg from 'pg';
-import type { Db } from '../core/data.js';
+import { utcIsoSql, type Db } from '../core/data.js';
 import { HttpError, NotFoundError } from '../http/errors.js';
-import { TIERS, type Tier } from '../auth/tiers.js';
+import { BUSINESS_TIERS } from '../auth/tiers.js';
 import { isInternalHost, postJson } from './egress.js';
 import { newWebhookSecret, SECRET_PREFIX, signBody, SIGNATURE_HEADER, type SecretBox } from './signing.js';
 
@@ -20,8 +20,6 @@ export const MAX_CARDS_PER_ENDPOINT = 1000;
 /** A receiver has this long to answer an attempt. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 
-export const webhooksAllowed = (tier: Tier) => TIERS[tier].segment === 'business';
-
 export type WebhookEndpoint = {
   id: number; url: string; description: string | null; events: string[]; card_ids: number[]; secret_prefix: string;
   is_active: boolean; disabled_reason: string | null; consecutive_failures: number; created_at: string;
@@ -31,7 +29,7 @@ export type WebhookDelivery = {
   last_status_code: number | null; last_error: string | null; created_at: string; last_attempt_at: string | null; delivered_at: string | null;
 };
 
-const ts = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const ts = (col: string) => utcIsoSql(col, 'millis');
 const ENDPOINT_COLUMNS = `id, url, description, events, card_ids, secret_prefix, is_active, disabled_reason, consecutive_failures, ${ts('created_at')} AS created_at`;
 const DELIVERY_COLUMNS = `id::int AS id, event_id, event_type, status, attempts, last_status_code, last_error, ${ts('created_at')} AS created_at,
   ${ts('last_attempt_at')} AS last_attempt_at, ${ts('delivered_at')} AS delivered_at`;
@@ -147,11 +145,10 @@ export async function queueDeliveries(client: pg.PoolClient | pg.Pool, rows: { e
 
 /** Active endpoints of Business-tier accounts that take `type`, optionally only for these users. */
 export async function endpointsFor(pool: pg.Pool | pg.PoolClient, type: WebhookEventType, userIds: number[]): Promise<{ id: number; user_id: number }[]> {
-  const business = Object.entries(TIERS).filter(([, t]) => t.segment === 'business').map(([name]) => name);
   const { rows } = await pool.query<{ id: number; user_id: number }>(
     `SELECT e.id, e.user_id FROM webhook_endpoints e JOIN users u ON u.id = e.user_id
      WHERE e.is_active AND $1 = ANY (e.events) AND e.user_id = ANY ($2::int[]) AND u.tier = ANY ($3::text[]) AND u.deleted_at IS NULL`,
-    [type, userIds, business],
+    [type, userIds, BUSINESS_TIERS],
   );
   return rows;
 }

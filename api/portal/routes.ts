@@ -7,10 +7,11 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../deps.js';
 import { checkCredentials, createKey, createUser, enableDeveloperAccess, listKeys, revokeKey, userById, type User } from '../auth/accounts.js';
 import { withLiveCalls } from '../auth/principal.js';
+import { isBusinessTier } from '../auth/tiers.js';
 import { cookieSession, endSession, startSession } from '../auth/sessionCookie.js';
 import { DEPRECATIONS } from '../http/deprecations.js';
 import { HttpError, NotFoundError, ValidationError } from '../http/errors.js';
-import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, webhookUrlProblem, webhooksAllowed } from '../events/webhooks.js';
+import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, webhookUrlProblem } from '../events/webhooks.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { CreateKeyForm, CreateWebhookForm, DeleteWebhookForm, WebhookIdPath, EnableForm, HtmlPage, LoginForm, PortalLogin, PortalLogout, RegisterForm, RevokeKeyForm, RevokeKeyParams } from '../../schemas/portal.js';
 import { changelog } from './changelog.js';
@@ -45,7 +46,7 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
   };
   const dashboard = async (ctx: Context, user: User, extra: Omit<DashboardData, 'keys' | 'deprecations' | 'webhooks'> = {}) => {
     const keys = await withLiveCalls(deps, await listKeys(db, user.id));
-    const webhooks = webhooksAllowed(user.tier)
+    const webhooks = isBusinessTier(user.tier)
       ? await Promise.all((await listEndpoints(db, user.id)).map(async (w) => ({ ...w, deliveries: await listDeliveries(db, user.id, w.id, 5) })))
       : null;
     const horizon = Date.now() + BANNER_DAYS * 86_400_000;
@@ -158,7 +159,7 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       method: 'post', path: '/webhooks/create', summary: 'Register a webhook endpoint (Business tiers); the page shows its signing secret once', tags, body: CreateWebhookForm, bodyType: 'form', produces: 'html', response: HtmlPage, errors: [401, 403],
       handler: async ({ body, ctx }) => {
         const { user } = await signedInPost(ctx, body.csrf_token);
-        if (!webhooksAllowed(user.tier)) throw new HttpError(403, 'Webhooks need a Business tier (Shop Basic or higher)');
+        if (!isBusinessTier(user.tier)) throw new HttpError(403, 'Webhooks need a Business tier (Shop Basic or higher)');
         const problem = webhookUrlProblem(body.url, deps.config.env);
         if (problem) throw new ValidationError([{ loc: ['body', 'url'], msg: problem, type: 'value_error.url' }]);
         const created = await createEndpoint(db, deps.webhookBox, user.id, { url: body.url, events: ['price.alert.triggered'], card_ids: [] });

@@ -1,6 +1,7 @@
 // The notification feed and push device registration (spec: /api/notifications/feed,
 // /unread-count, /{id}/read, /read-all; /api/devices/register POST and DELETE).
 import type { AppDeps } from '../deps.js';
+import { utcIsoSql } from '../core/data.js';
 import { NotFoundError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import { DeviceBody, DeviceRegistered, DeviceTokenBody, MarkedRead, NotificationFeed, NotificationFeedQuery, NotificationIdParams, UnreadCount } from '../../schemas/events.js';
@@ -8,8 +9,7 @@ import { Ok } from '../../schemas/auth.js';
 import { accountOf } from './auth.js';
 
 const tags = ['notifications'];
-const COLUMNS = `id::int AS id, kind, title, body, data, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at,
-  to_char(read_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS read_at`;
+const COLUMNS = `id::int AS id, kind, title, body, data, ${utcIsoSql('created_at')} AS created_at, ${utcIsoSql('read_at')} AS read_at`;
 
 export const notificationRoutes = (deps: AppDeps) => {
   const { db } = deps;

@@ -3,7 +3,7 @@
 import type { AppDeps } from '../deps.js';
 import { ValidationError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
-import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, ownEndpoint, rotateSecret, updateEndpoint, webhookUrlProblem } from '../events/webhooks.js';
+import { ATTEMPT_TIMEOUT_MS, createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, ownEndpoint, rotateSecret, updateEndpoint, webhookUrlProblem } from '../events/webhooks.js';
 import {
   CreateWebhookBody, DeliveriesQuery, UpdateWebhookBody, WebhookDeliveryList, WebhookEndpointCreated, WebhookEndpointList, WebhookEndpointOut, WebhookIdParams,
 } from '../../schemas/events.js';
@@ -27,7 +27,7 @@ export const webhookRoutes = (deps: AppDeps) => {
     defineRoute({
       method: 'post', path: '/api/webhooks', summary: 'Register a webhook endpoint; the signing secret is in this response only', tags, access, body: CreateWebhookBody, response: WebhookEndpointCreated, status: 201, errors: [400],
       description:
-        'Deliveries POST {id, type, created_at, sent_at, attempt, data} with X-Holo-Signature = hex HMAC-SHA256 of the raw body under the secret, X-Holo-Event-Id and X-Holo-Delivery-Attempt. Only https:// URLs to public addresses in production (http to loopback in development). Events: price.alert.triggered (default), price.updated for card_ids. Non-2xx or no answer in 10 s is retried with exponential backoff; after 10 failed deliveries in a row the endpoint is disabled.',
+        `Deliveries POST {id, type, created_at, sent_at, attempt, data} with X-Holo-Signature = hex HMAC-SHA256 of the raw body under the secret, X-Holo-Event-Id and X-Holo-Delivery-Attempt. Only https:// URLs to public addresses in production (http to loopback in development). Events: price.alert.triggered (default), price.updated for card_ids. Non-2xx or no answer in ${ATTEMPT_TIMEOUT_MS / 1000} s is retried with exponential backoff; after ${deps.config.webhookDisableAfter} failed deliveries in a row the endpoint is disabled.`,
       handler: async ({ body, ctx }) => {
         checkUrl(body.url);
         return createEndpoint(db, deps.webhookBox, accountOf(ctx).id, body);

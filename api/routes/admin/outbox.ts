@@ -1,6 +1,7 @@
 // The e-mail outbox for operators: what was queued, sent or failed. Without SMTP configured it
 // is where development reads the mail.
 import type { AppDeps } from '../../deps.js';
+import { utcIsoSql } from '../../core/data.js';
 import { defineRoute } from '../../http/route.js';
 import { OutboxList, OutboxMessage, OutboxQuery } from '../../../schemas/events.js';
 import type { z } from 'zod';
@@ -11,8 +12,7 @@ export const adminOutboxRoutes = (deps: AppDeps) => [
     handler: async ({ query }) => ({
       smtp_configured: deps.config.smtpUrl !== undefined,
       items: await deps.db.query<z.infer<typeof OutboxMessage>>(
-        `SELECT id::int AS id, to_address, kind, subject, body_text, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at,
-                to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS sent_at, attempts, last_error
+        `SELECT id::int AS id, to_address, kind, subject, body_text, ${utcIsoSql('created_at')} AS created_at, ${utcIsoSql('sent_at')} AS sent_at, attempts, last_error
          FROM email_outbox ORDER BY id DESC LIMIT $1`,
         [query.limit],
       ),
