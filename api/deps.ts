@@ -1,14 +1,15 @@
 // What handlers get: typed store access, the cache, config and a logger — never raw env or ctx state.
-import type { Cache } from './core/cache.js';
-import type { Config } from './core/config.js';
-import type { Analytics, Db } from './core/data.js';
-import type { Logger } from './core/log.js';
-import type { Stores } from './core/stores/index.js';
+import type { Cache } from './cache.js';
+import type { Config } from '../schemas/config.js';
+import type { Analytics } from '../sql/stores/analytics.js';
+import type { Db } from '../sql/stores/db.js';
+import type { Logger } from '../sql/runtime/log.js';
+import type { Stores } from '../sql/stores/index.js';
 import type { AdminGuard } from './http/adminToken.js';
 import type { KeyCache } from './auth/keyCache.js';
-import type { ImageStore } from './images/store.js';
+import type { ImageStore } from '../sql/stores/images.js';
 import type { PriceStream } from './stream/priceStream.js';
-import type { SecretBox } from './events/signing.js';
+import type { SecretBox } from '../ingest/events/signing.js';
 import type { IngestOperations } from '../workflows/operations.js';
 
 export type RequestCounters = { total: number; inFlight: number; byStatus: Record<string, number>; startedAt: number };

@@ -1,9 +1,9 @@
 // npm start: open the stores (embedded defaults when no URL is set), migrate, load the demo data
 // into an empty data directory, serve the API, and print where to look.
-import { loadConfig, ConfigError } from './core/config.js';
-import { createLogger, errorFields } from './core/log.js';
-import { migrateClickHouse, migratePostgres } from './core/migrate.js';
-import { openStores } from './core/stores/index.js';
+import { loadConfig, ConfigError } from '../schemas/config.js';
+import { createLogger, errorFields } from '../sql/runtime/log.js';
+import { migrateClickHouse, migratePostgres } from '../sql/migrate.js';
+import { openStores } from '../sql/stores/index.js';
 import { buildDeps, startServer } from './server.js';
 import { loadDemoDataIfEmpty } from '../ingest/demo/index.js';
 import { startIngestion, type Ingestion } from '../workflows/ingestion.js';

@@ -6,17 +6,18 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { createPortalApp } from './portal/app.js';
 import { createPriceStream } from './stream/priceStream.js';
-import { secretBox } from './events/signing.js';
-import { createCache } from './core/cache.js';
-import type { Config } from './core/config.js';
-import { createAnalytics, createDb } from './core/data.js';
-import type { Logger } from './core/log.js';
-import type { Stores } from './core/stores/index.js';
+import { secretBox } from '../ingest/events/signing.js';
+import { createCache } from './cache.js';
+import type { Config } from '../schemas/config.js';
+import { createAnalytics } from '../sql/stores/analytics.js';
+import { createDb } from '../sql/stores/db.js';
+import type { Logger } from '../sql/runtime/log.js';
+import type { Stores } from '../sql/stores/index.js';
 import type { AppDeps } from './deps.js';
 import { adminGuard } from './http/adminToken.js';
-import { loadOrCreateSecret } from './core/secrets.js';
+import { loadOrCreateSecret } from '../sql/runtime/secrets.js';
 import { createKeyCache } from './auth/keyCache.js';
-import { ImageStore } from './images/store.js';
+import { ImageStore } from '../sql/stores/images.js';
 import { ingestOperations } from '../workflows/operations.js';
 
 export type RunningServer = { url: string; port: number; portalUrl: string; deps: AppDeps; close(): Promise<void> };
@@ -29,7 +30,7 @@ export async function buildDeps(config: Config, stores: Stores, log: Logger): Pr
     log,
     stores,
     db,
-    analytics: createAnalytics(stores.ch.client, { readonly: stores.ch.kind === 'external', isClosed: stores.ch.closed }),
+    analytics: createAnalytics(stores.ch.client, { readonly: stores.ch.kind === 'external', isClosed: () => stores.ch.closed() }),
     cache: await createCache(stores.redis, config.redisPrefix),
     images: new ImageStore(path.join(config.dataDir, 'images')),
     counters: { total: 0, inFlight: 0, byStatus: {}, startedAt: Date.now() },

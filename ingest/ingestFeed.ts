@@ -5,14 +5,15 @@
 // while a corrected feed for the same day is a new batch whose rows replace the old ones.
 import crypto from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { insertTabSeparated, tsvField } from '../api/core/stores/clickhouse.js';
+import { insertTabSeparated, tsvField } from '../sql/stores/clickhouse.js';
 import type pg from 'pg';
 import { fetchFeed, type FeedValidators } from './fetchFeed.js';
 import { loadPricePoints, type LoadTargets } from './load/pricePoints.js';
 import { mapToVariants } from './normalise/mapVariants.js';
 import { flagOutliers } from './normalise/outliers.js';
 import { PRICE_FEEDS } from './sources/registry.js';
-import type { RedisStore } from '../api/core/stores/redis.js';
+import { priceUpdatesChannel } from '../sql/stores/priceChannels.js';
+import type { RedisStore } from '../sql/stores/redis.js';
 import type { PriceUpdate } from '../schemas/stream.js';
 import type { ParseResult, RejectedRow } from './sources/types.js';
 
@@ -38,7 +39,6 @@ export type IngestSummary = {
   timings: Record<'fetch' | 'parse' | 'map' | 'outliers' | 'insert' | 'latest' | 'publish', number>;
 };
 
-export const PRICE_UPDATES_CHANNEL = (prefix: string) => `${prefix}:prices:updates`;
 
 export class UnknownFeedError extends Error {}
 
@@ -198,5 +198,5 @@ async function publishUpdates(deps: IngestDeps, points: { card_id: number; amoun
 /** Announces updated market prices to every API instance (WebSocket delivery). */
 export async function publishPriceUpdates(redis: RedisStore, redisPrefix: string, updates: PriceUpdate[]): Promise<void> {
   for (let i = 0; i < updates.length; i += UPDATES_PER_MESSAGE)
-    await redis.publish(PRICE_UPDATES_CHANNEL(redisPrefix), JSON.stringify({ type: 'price_updates', data: updates.slice(i, i + UPDATES_PER_MESSAGE) }));
+    await redis.publish(priceUpdatesChannel(redisPrefix), JSON.stringify({ type: 'price_updates', data: updates.slice(i, i + UPDATES_PER_MESSAGE) }));
 }

@@ -1,6 +1,6 @@
 // Accounts, sessions and API keys (spec: "Accounts and session", "API key record", "User").
 import { intParam, text, z } from './common.js';
-import { TIER_NAMES } from '../api/auth/tiers.js';
+import { TIER_NAMES } from './tiers.js';
 
 const username = z
   .string()

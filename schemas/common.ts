@@ -27,6 +27,7 @@ export function text(opts: { min?: number; max: number }) {
     .trim()
     .min(opts.min ?? 1)
     .max(opts.max)
+    // oxlint-disable-next-line no-control-regex -- control characters are exactly what this refuses
     .regex(/^[^\u0000-\u001f\u007f]*$/, { message: 'control characters are not allowed' });
 }
 

@@ -1,7 +1,13 @@
 // Alerts, notifications, devices and webhooks (spec: "Price alert", Events, the alert and device
 // rows of "Operations whose path is not given").
 import { intParam, text, z } from './common.js';
-import { WEBHOOK_EVENTS, MAX_CARDS_PER_ENDPOINT } from '../api/events/webhooks.js';
+
+export const WEBHOOK_EVENTS = ['price.alert.triggered', 'price.updated'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+export const MAX_ENDPOINTS_PER_USER = 10;
+export const MAX_CARDS_PER_ENDPOINT = 1000;
+/** A receiver has this long to answer an attempt. */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
 
 // Currencies an alert may use: those the FX feed converts between.
 export const ALERT_CURRENCIES = ['EUR', 'USD', 'GBP', 'JPY', 'CAD', 'AUD', 'CHF'] as const;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { allRoutes } from '../api/app.js';
 import type { Access } from '../api/auth/principal.js';
-import type { Tier } from '../api/auth/tiers.js';
+import type { Tier } from '../schemas/tiers.js';
 import { DEPRECATIONS } from '../api/http/deprecations.js';
 import fs from 'node:fs';
 import path from 'node:path';

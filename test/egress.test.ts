@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { isInternalHost, postJson, type Resolver } from '../api/events/egress.js';
+import { isInternalHost, postJson, type Resolver } from '../ingest/events/egress.js';
 
 let server: http.Server;
 let port: number;

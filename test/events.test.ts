@@ -4,13 +4,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@temporalio/client';
-import { DIGEST_NOW_PER_HOUR } from '../api/events/digest.js';
-import { signatureMatches } from '../api/events/signing.js';
-import { webhookUrlProblem } from '../api/events/webhooks.js';
-import type { PushDevice, PushMessage, PushSender } from '../api/events/push.js';
+import { DIGEST_NOW_PER_HOUR } from '../api/events/digestNow.js';
+import { signatureMatches } from '../ingest/events/signing.js';
+import { webhookUrlProblem } from '../api/events/webhookEndpoints.js';
+import type { PushDevice, PushMessage, PushSender } from '../ingest/events/push.js';
 import { startFeedServer, type FeedServer } from '../ingest/feeds/server.js';
 import { activityDeps } from '../workflows/activities.js';
-import { TASK_QUEUE, workflowIds } from '../workflows/ids.js';
+import { TASK_QUEUE, workflowIds } from '../workflows/shared.js';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { startStack, type Stack } from './support/stack.js';
 import { TemporalRig } from './support/temporal.js';

@@ -2,7 +2,7 @@
 // the OpenAPI document, health counters, and graceful shutdown of in-flight requests.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createDb } from '../api/core/data.js';
+import { createDb } from '../sql/stores/db.js';
 import { createKey, createUser } from '../api/auth/accounts.js';
 import { startStack, type Stack } from './support/stack.js';
 

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadFxRates } from '../ingest/load/fxRates.js';
-import { loadPricePoints, type PricePointRow } from '../ingest/load/pricePoints.js';
+import { loadPricePoints } from '../ingest/load/pricePoints.js';
+import { type PricePointRow } from '../ingest/pricePoint.js';
 import { EbaySold, Prediction, PriceAggregates, PriceHistory, PriceHistoryMulti, PriceSnapshots, StashScore } from '../schemas/legacyPrices.js';
 import { expect422 as expect422At } from './support/assertions.js';
 import { createTestCards } from './support/catalogue.js';

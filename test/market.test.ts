@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadFxRates } from '../ingest/load/fxRates.js';
-import { loadPricePoints, type PricePointRow } from '../ingest/load/pricePoints.js';
+import { loadPricePoints } from '../ingest/load/pricePoints.js';
+import { type PricePointRow } from '../ingest/pricePoint.js';
 import { Deals, Movers, Overview, PiCard, Spread } from '../schemas/market.js';
 import { expect422 as expect422At } from './support/assertions.js';
 import { createTestCards, type TestCard } from './support/catalogue.js';

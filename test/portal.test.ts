@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { chromium } from 'playwright-core';
-import { TIERS, OFFERED_TIERS } from '../api/auth/tiers.js';
+import { TIERS, OFFERED_TIERS } from '../schemas/tiers.js';
 import { DEPRECATIONS } from '../api/http/deprecations.js';
 import { CHANGE_TYPES } from '../api/portal/changelog.js';
 import { PortalVisitor, shownKey } from './support/portal.js';

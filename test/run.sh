@@ -7,6 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 npm run --silent build
+# The layer rule, cycles, the workflow sandbox, floating promises and formatting: a wrong-way
+# import fails the suite before any test runs.
+npm run --silent lint
 
 # Debian packages the suite needs and this machine may lack: Chromium for the portal's browser
 # test (both passes), PostgreSQL and Redis servers for pass 2.

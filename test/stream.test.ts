@@ -5,7 +5,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startFeedServer, type FeedServer } from '../ingest/feeds/server.js';
-import { ingestFeed, PRICE_UPDATES_CHANNEL } from '../ingest/ingestFeed.js';
+import { ingestFeed } from '../ingest/ingestFeed.js';
+import { priceUpdatesChannel } from '../sql/stores/priceChannels.js';
 import { CLOSE, createPriceStream } from '../api/stream/priceStream.js';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { startStack, type Stack } from './support/stack.js';
@@ -34,7 +35,7 @@ after(async () => {
 async function polite(key: string): Promise<StreamClient> {
   const c = await StreamClient.connect(streamUrl(key));
   c.socket.on('message', (data) => {
-    if (JSON.parse(data.toString()).type === 'ping') c.send({ type: 'pong' });
+    if (JSON.parse((data as Buffer).toString()).type === 'ping') c.send({ type: 'pong' });
   });
   return c;
 }
@@ -107,7 +108,7 @@ describe('subscriptions and delivery', () => {
        WHERE p.card_id = $1 AND l.as_of = $2 AND l.price_type = 'market'`,
       [first.data.card_id, today],
     );
-    assert.ok(stored.rows.some((r) => Number(r.amount) === first.data.market_price), `${first.data.market_price} is among ${stored.rows.map((r) => r.amount)}`);
+    assert.ok(stored.rows.some((r) => Number(r.amount) === first.data.market_price), `${first.data.market_price} is among ${stored.rows.map((r) => r.amount).join(', ')}`);
     assert.equal(quitter.messages.filter((m) => m.type === 'price_update').length, 0);
     assert.equal(bystander.messages.filter((m) => m.type === 'price_update').length, 0);
     for (const c of [watcher, quitter, bystander]) c.close();
@@ -182,7 +183,7 @@ describe('liveness and bounds', () => {
       const volumeBound = 512 * 1024 * 1024;
       for (let sent = 0; sent < volumeBound && stream.stats().dropped_slow === 0; sent += burst.length) {
         const deliveredBefore = stream.stats().delivered;
-        await stack.stores.redis.publish(PRICE_UPDATES_CHANNEL(stack.config.redisPrefix), burst);
+        await stack.stores.redis.publish(priceUpdatesChannel(stack.config.redisPrefix), burst);
         const deadline = Date.now() + 10_000;
         while (stream.stats().delivered === deliveredBefore && stream.stats().dropped_slow === 0) {
           assert.ok(Date.now() < deadline, `the stream stopped taking updates: ${JSON.stringify(stream.stats())}`);

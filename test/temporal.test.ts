@@ -9,12 +9,12 @@ import { type Client, WorkflowFailedError } from '@temporalio/client';
 import protoPackage from '@temporalio/proto';
 
 const proto = protoPackage.temporal;
-import { repoRoot } from '../api/core/paths.js';
-import { createLogger } from '../api/core/log.js';
-import { TASK_QUEUE, workflowIds } from '../workflows/ids.js';
+import { repoRoot } from '../sql/paths.js';
+import { createLogger } from '../sql/runtime/log.js';
+import { TASK_QUEUE, workflowIds } from '../workflows/shared.js';
 import type { TemporalServer } from '../workflows/temporalServer.js';
-import { freePort } from '../api/core/ports.js';
-import { insertTabSeparated } from '../api/core/stores/clickhouse.js';
+import { freePort } from '../sql/runtime/ports.js';
+import { insertTabSeparated } from '../sql/stores/clickhouse.js';
 import { buildDeps, startServer, type RunningServer } from '../api/server.js';
 import { activityDeps } from '../workflows/activities.js';
 import { createIngestWorker } from '../workflows/worker.js';

@@ -52,7 +52,7 @@ describe('GET /api/v2/games/{slug}', () => {
     assert.equal(body.sets_total, 42);
     assert.equal(body.sets_list.length, 42);
     const dates = body.sets_list.map((s: { release_date: string }) => s.release_date);
-    assert.deepEqual([...dates].sort().reverse(), dates);
+    assert.deepEqual([...dates].sort((a, b) => a.localeCompare(b)).reverse(), dates);
     const page2 = (await stack.json('/api/v2/games/mtg?page=2&size=20')).body;
     assert.equal(page2.sets_list.length, 20);
     assert.equal(page2.sets_list[0].id, body.sets_list[20].id);

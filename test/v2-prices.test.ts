@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CardDetail, HistoryResponse } from '../schemas/v2.js';
 import { upsertCatalogue } from '../ingest/catalogue/upsert.js';
-import { loadPricePoints, type PricePointRow } from '../ingest/load/pricePoints.js';
+import { loadPricePoints } from '../ingest/load/pricePoints.js';
+import { type PricePointRow } from '../ingest/pricePoint.js';
 import { chRows, daysAgo, todayUtc } from './support/chq.js';
 import { startStack, type Stack } from './support/stack.js';
 

@@ -5,25 +5,25 @@ import { ApplicationFailure } from '@temporalio/common';
 import { fetchFeed } from '../ingest/fetchFeed.js';
 import { ingestFeed, UnknownFeedError, type IngestDeps, type IngestInput, type IngestSummary } from '../ingest/ingestFeed.js';
 import type pg from 'pg';
-import type { Config } from '../api/core/config.js';
-import { createLogger, type Logger } from '../api/core/log.js';
-import type { Stores } from '../api/core/stores/index.js';
+import type { Config } from '../schemas/config.js';
+import { createLogger, type Logger } from '../sql/runtime/log.js';
+import type { Stores } from '../sql/stores/index.js';
 import { importCatalogues, type CatalogueScope } from '../ingest/catalogue/index.js';
 import { loadFxRates } from '../ingest/load/fxRates.js';
 import { parseEcbRates } from '../ingest/sources/ecbRates.js';
 import { FeedFormatError } from '../ingest/sources/types.js';
-import { loadOrCreateSecret } from '../api/core/secrets.js';
-import { sqlFile } from '../api/core/sqlFiles.js';
-import { dispatchPriceEvents } from '../api/events/dispatch.js';
-import { queueDigests } from '../api/events/digest.js';
-import { createMailer, type Mailer } from '../api/events/email.js';
-import { logPushSender, type PushSender } from '../api/events/push.js';
-import { secretBox, type SecretBox } from '../api/events/signing.js';
-import { attemptDelivery, failDelivery } from '../api/events/webhooks.js';
+import { loadOrCreateSecret } from '../sql/runtime/secrets.js';
+import { sqlFile } from '../sql/sqlFile.js';
+import { dispatchPriceEvents } from '../ingest/events/dispatch.js';
+import { queueDigests } from '../ingest/events/digest.js';
+import { createMailer, type Mailer } from '../ingest/events/email.js';
+import { logPushSender, type PushSender } from '../ingest/events/push.js';
+import { secretBox, type SecretBox } from '../ingest/events/signing.js';
+import { attemptDelivery, failDelivery } from '../ingest/events/webhookDeliveries.js';
 import type { PriceUpdate } from '../schemas/stream.js';
-import { TASK_QUEUE, workflowIds } from './ids.js';
+import { TASK_QUEUE, workflowIds } from './shared.js';
 import { startEmailOutbox } from './operations.js';
-import type { WebhookRetry } from './workflows.js';
+import type { WebhookRetry } from './shared.js';
 
 export type ActivityDeps = IngestDeps & {
   /** The upstream catalogue files (shared/data in the demo), read by catalogueSync. */

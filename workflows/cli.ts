@@ -6,10 +6,10 @@
 //   backfill --from D --to D              one scrapeAll per day, oldest first
 //   catalogue | fx [--day D]              run catalogueSync or fxRates now and follow it
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../api/core/config.js';
+import { loadConfig } from '../schemas/config.js';
 import { IsoDate } from '../schemas/common.js';
 import { ingestOperations, NoMatchingFeedError, type RunDetail } from './operations.js';
-import type { ScrapeProgress } from './workflows.js';
+import type { ScrapeProgress } from './shared.js';
 
 const config = loadConfig();
 const ops = ingestOperations(config);

@@ -2,12 +2,12 @@
 // feed server unless HOLO_FEEDS_URL names real feeds, Temporal (dev server or TEMPORAL_ADDRESS),
 // the worker, the schedules, and a first scrape of today so a fresh start has live prices.
 import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import type { Config } from '../api/core/config.js';
-import type { Logger } from '../api/core/log.js';
-import type { Stores } from '../api/core/stores/index.js';
+import type { Config } from '../schemas/config.js';
+import type { Logger } from '../sql/runtime/log.js';
+import type { Stores } from '../sql/stores/index.js';
 import { startFeedServer, type FeedServer } from '../ingest/feeds/server.js';
 import { feedPairs } from '../ingest/sources/registry.js';
-import { TASK_QUEUE, workflowIds } from './ids.js';
+import { TASK_QUEUE, workflowIds } from './shared.js';
 import { ensureSchedules } from './schedules.js';
 import { startTemporal, type TemporalServer } from './temporalServer.js';
 import { activityDeps } from './activities.js';

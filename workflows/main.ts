@@ -1,9 +1,9 @@
 // The worker process for deployments with a ClickHouse server (compose.yaml's worker service).
 // With embedded chDB, one process owns the data directory, so the worker must run inside the API
 // process instead.
-import { loadConfig } from '../api/core/config.js';
-import { createLogger } from '../api/core/log.js';
-import { openStores } from '../api/core/stores/index.js';
+import { loadConfig } from '../schemas/config.js';
+import { createLogger } from '../sql/runtime/log.js';
+import { openStores } from '../sql/stores/index.js';
 import { startTemporal } from './temporalServer.js';
 import { activityDeps } from './activities.js';
 import { createIngestWorker } from './worker.js';

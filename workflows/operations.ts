@@ -3,9 +3,9 @@
 import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { feedPairs } from '../ingest/sources/registry.js';
 import { FX_FEED_PATH } from '../ingest/sources/registry.js';
-import { TASK_QUEUE, workflowIds } from './ids.js';
+import { TASK_QUEUE, workflowIds } from './shared.js';
 import { SCHEDULE_IDS } from './schedules.js';
-import type { ScrapeProgress } from './workflows.js';
+import { PROGRESS_QUERY, type ScrapeProgress } from './shared.js';
 
 export const RUN_KINDS = ['scrape', 'catalogue', 'fx'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
@@ -100,7 +100,7 @@ export class IngestOperations {
     }
     if (!INGESTION_TYPES.includes(d.type)) throw new UnknownRunError(`run ${workflowId} not found`);
     const status = d.status.name as RunStatus;
-    const progress = d.type === 'scrapeAll' ? await handle.query<ScrapeProgress>('progress').catch(() => null) : null;
+    const progress = d.type === 'scrapeAll' ? await handle.query<ScrapeProgress>(PROGRESS_QUERY).catch(() => null) : null;
     let result: unknown = null;
     let failure: string | null = null;
     if (status !== 'RUNNING') {

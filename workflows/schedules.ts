@@ -2,7 +2,7 @@
 // catalogueSync and the alert digest daily.
 // Created idempotently at start: an existing schedule is updated to the current definition.
 import { ScheduleAlreadyRunning, type Client, type ScheduleOptions } from '@temporalio/client';
-import { TASK_QUEUE } from './ids.js';
+import { TASK_QUEUE } from './shared.js';
 
 export const SCHEDULE_IDS = { scrapeAll: 'holo-scrape-all', fxRates: 'holo-fx-rates', catalogueSync: 'holo-catalogue-sync', dailyDigest: 'holo-daily-digest' } as const;
 

@@ -7,9 +7,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Config } from '../api/core/config.js';
-import type { Logger } from '../api/core/log.js';
-import { freePort } from '../api/core/ports.js';
+import type { Config } from '../schemas/config.js';
+import type { Logger } from '../sql/runtime/log.js';
+import { freePort } from '../sql/runtime/ports.js';
 
 const TEMPORAL_CLI = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
 

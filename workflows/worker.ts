@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from './activities.js';
-import { TASK_QUEUE } from './ids.js';
+import { TASK_QUEUE } from './shared.js';
 
 const require = createRequire(import.meta.url);
 

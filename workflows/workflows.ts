@@ -1,7 +1,7 @@
 // Workflow code only orchestrates: deterministic, no I/O, no clocks; activities do the work.
 import { ApplicationFailure, executeChild, proxyActivities, proxyLocalActivities, setHandler, defineQuery, workflowInfo } from '@temporalio/workflow';
 import type { Activities, CatalogueSyncResult, FxRatesResult } from './activities.js';
-import type { IngestInput, IngestSummary } from '../ingest/ingestFeed.js';
+import { PROGRESS_QUERY, type IngestInput, type IngestSummary, type ScrapeProgress, type WebhookRetry } from './shared.js';
 
 const retry = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 };
 
@@ -12,7 +12,7 @@ const { loadEcbRates, ingestPriceFeed, syncCatalogue } = proxyActivities<Activit
   retry,
 });
 
-export const progressQuery = defineQuery<ScrapeProgress>('progress');
+export const progressQuery = defineQuery<ScrapeProgress>(PROGRESS_QUERY);
 
 /**
  * Daily euro reference rates into ClickHouse, for region conversion. `location` may hold {day},
@@ -32,8 +32,6 @@ export async function catalogueSync(): Promise<CatalogueSyncResult> {
 export async function ingestSource(input: IngestInput): Promise<IngestSummary> {
   return ingestPriceFeed(input);
 }
-
-export type ScrapeProgress = { total: number; done: number; failed: number; running: string[]; results: IngestSummary[]; failures: { source: string; game: string; error: string }[] };
 
 /**
  * Every (source, game) feed as child workflows, at most `concurrency` at a time; one failing feed
@@ -70,8 +68,6 @@ export async function scrapeAll(input: { asOf?: string; feedsUrl: string; pairs:
   if (progress.done === 0 && progress.total > 0) throw ApplicationFailure.nonRetryable(`every feed failed: ${JSON.stringify(progress.failures)}`);
   return progress;
 }
-
-export type WebhookRetry = { maxAttempts: number; initialRetrySeconds: number; disableAfter: number };
 
 /**
  * One webhook delivery: attempts with exponential backoff (Temporal's retry policy) until a 2xx,

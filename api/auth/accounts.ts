@@ -1,11 +1,11 @@
 // Accounts, sessions and API keys in PostgreSQL. Every function takes the Db wrapper (a store
 // outage is a 503) or, where several writes must stand together, a transaction.
 import crypto from 'node:crypto';
-import { utcIsoSql, type Db } from '../core/data.js';
-import { HttpError } from '../http/errors.js';
+import { utcIsoSql, type Db } from '../../sql/stores/db.js';
+import { DomainError } from '../../schemas/errors.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { SESSION_DAYS } from './sessionTokens.js';
-import { TIERS, type Tier } from './tiers.js';
+import { TIERS, type Tier } from '../../schemas/tiers.js';
 
 export type User = { id: number; username: string; email: string; is_admin: boolean; is_seller: boolean; created_at: string; tier: Tier; delete_requested_at: string | null; developer_enabled_at: string | null };
 
@@ -20,7 +20,7 @@ export async function createUser(db: Db, input: { username: string; email: strin
     `SELECT CASE WHEN username = $1 THEN 'username' ELSE 'email' END AS what FROM users WHERE username = $1 OR (lower(email) = lower($2) AND deleted_at IS NULL) LIMIT 1`,
     [input.username, input.email],
   );
-  if (taken[0]) throw new HttpError(400, taken[0].what === 'username' ? 'Username already taken' : 'E-mail already registered');
+  if (taken[0]) throw new DomainError('invalid', taken[0].what === 'username' ? 'Username already taken' : 'E-mail already registered');
   const passwordHash = await hashPassword(input.password);
   try {
     const [user] = await db.query<User>(
@@ -30,7 +30,7 @@ export async function createUser(db: Db, input: { username: string; email: strin
     return user!;
   } catch (err) {
     // Two registrations racing for one name: the unique index decides, the loser hears why.
-    if ((err as { code?: string }).code === '23505') throw new HttpError(400, /email/.test((err as Error).message) ? 'E-mail already registered' : 'Username already taken');
+    if ((err as { code?: string }).code === '23505') throw new DomainError('invalid', /email/.test((err as Error).message) ? 'E-mail already registered' : 'Username already taken');
     throw err;
   }
 }
@@ -76,7 +76,7 @@ export async function revokeSession(db: Db, sessionId: string): Promise<void> {
 
 export async function changePassword(db: Db, user: User, current: string, next: string): Promise<void> {
   const [row] = await db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [user.id]);
-  if (!(await verifyPassword(current, row?.password_hash ?? null))) throw new HttpError(400, 'Current password is wrong');
+  if (!(await verifyPassword(current, row?.password_hash ?? null))) throw new DomainError('invalid', 'Current password is wrong');
   // One statement: the new password and the end of every session land together or not at all.
   await db.query(
     `WITH changed AS (UPDATE users SET password_hash = $2 WHERE id = $1 RETURNING id)
@@ -97,7 +97,7 @@ export async function requestDeletion(db: Db, user: User): Promise<string> {
 }
 
 export async function cancelDeletion(db: Db, user: User): Promise<void> {
-  if (!user.delete_requested_at) throw new HttpError(400, 'No deletion was requested');
+  if (!user.delete_requested_at) throw new DomainError('invalid', 'No deletion was requested');
   await db.query('UPDATE users SET delete_requested_at = NULL WHERE id = $1', [user.id]);
 }
 
@@ -111,8 +111,8 @@ export async function deleteAccount(db: Db, user: User): Promise<void> {
     `SELECT delete_requested_at IS NOT NULL AS requested, delete_requested_at <= now() - interval '${DELETION_COOLDOWN_HOURS} hours' AS ready FROM users WHERE id = $1`,
     [user.id],
   );
-  if (!row?.requested) throw new HttpError(400, 'Request the deletion first: POST /auth/account/delete-request');
-  if (!row.ready) throw new HttpError(400, `The account can be deleted ${DELETION_COOLDOWN_HOURS} hours after the request; until then the request can be cancelled`);
+  if (!row?.requested) throw new DomainError('invalid', 'Request the deletion first: POST /auth/account/delete-request');
+  if (!row.ready) throw new DomainError('invalid', `The account can be deleted ${DELETION_COOLDOWN_HOURS} hours after the request; until then the request can be cancelled`);
   await db.query(
     `WITH gone AS (DELETE FROM api_keys WHERE user_id = $1), s AS (DELETE FROM sessions WHERE user_id = $1)
      UPDATE users SET username = 'deleted-' || id, email = NULL, password_hash = NULL, display_name = NULL, country = NULL,
@@ -143,14 +143,14 @@ export async function listKeys(db: Db, userId: number): Promise<ApiKeyRecord[]> 
 
 export async function createKey(db: Db, user: User, input: { name: string; tier?: Tier; expires_at?: string }): Promise<ApiKeyRecord & { key: string }> {
   const tier = input.tier ?? user.tier;
-  if (input.tier && input.tier !== user.tier) throw new HttpError(403, `Your subscription is ${user.tier}: keys can only be created on it`);
+  if (input.tier && input.tier !== user.tier) throw new DomainError('forbidden', `Your subscription is ${user.tier}: keys can only be created on it`);
   const key = `${KEY_PREFIX}${crypto.randomBytes(32).toString('base64url')}`;
   // The account row is locked while counting, so two concurrent creations cannot both pass the cap;
   // the same update records developer access (creating a key accepts the API terms).
   const row = await db.transaction(async (tx) => {
     await tx.query('UPDATE users SET developer_enabled_at = coalesce(developer_enabled_at, now()) WHERE id = $1', [user.id]);
     const [active] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL`, [user.id]);
-    if (active!.n >= TIERS[tier].keys) throw new HttpError(403, `The ${TIERS[tier].label} tier allows ${TIERS[tier].keys} API key${TIERS[tier].keys === 1 ? '' : 's'}; revoke one first`);
+    if (active!.n >= TIERS[tier].keys) throw new DomainError('forbidden', `The ${TIERS[tier].label} tier allows ${TIERS[tier].keys} API key${TIERS[tier].keys === 1 ? '' : 's'}; revoke one first`);
     const [inserted] = await tx.query<Omit<ApiKeyRecord, 'daily_limit' | 'rate_limit_per_minute'>>(
       `INSERT INTO api_keys (user_id, name, prefix, key_hash, tier, expires_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${KEY_COLUMNS}`,
       [user.id, input.name, key.slice(0, 12), keyDigest(key), tier, input.expires_at ?? null],

@@ -2,7 +2,7 @@
 // live 30 s at most; a revocation, an account deletion or a tier change is announced on Redis
 // (<prefix>:auth:changed) and every API instance evicts at once, so a revoked key is refused on
 // the very next request anywhere.
-import type { RedisStore } from '../core/stores/redis.js';
+import type { RedisStore } from '../../sql/stores/redis.js';
 import type { KeyOwner } from './accounts.js';
 
 const TTL_MS = 30_000;

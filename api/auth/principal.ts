@@ -3,14 +3,14 @@
 // the route's access tag decides (401 without valid credentials, 403 when the tier, ownership or
 // admin flag falls short), and the rate limiter counts the call.
 import type { Context } from 'koa';
-import type { Db } from '../core/data.js';
-import type { RedisStore } from '../core/stores/redis.js';
+import type { Db } from '../../sql/stores/db.js';
+import type { RedisStore } from '../../sql/stores/redis.js';
 import type { AdminGuard } from '../http/adminToken.js';
 import { HttpError } from '../http/errors.js';
 import { keyDigest, keyOwner, type KeyOwner, type User } from './accounts.js';
 import type { KeyCache } from './keyCache.js';
 import { cookieSession } from './sessionCookie.js';
-import { atLeast, isBusinessTier, TIERS, type Tier } from './tiers.js';
+import { atLeast, isBusinessTier, TIERS, type Tier } from '../../schemas/tiers.js';
 
 // business+ (Business-segment tiers: legacy Business, Shop Basic and up) is ours: the spec sells
 // webhooks to "Business and up" without naming a tag for it.

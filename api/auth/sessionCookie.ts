@@ -1,7 +1,7 @@
 // Issuing and clearing the tcg_session cookie, for the site's /auth routes and the developer
 // portal alike: a server-side session row, named by an HS256-signed token.
 import type { Context } from 'koa';
-import type { Db } from '../core/data.js';
+import type { Db } from '../../sql/stores/db.js';
 import { createSession, revokeSession, sessionUser, type User } from './accounts.js';
 import { SESSION_COOKIE, SESSION_DAYS, signSession, verifySession } from './sessionTokens.js';
 

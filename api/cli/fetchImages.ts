@@ -1,9 +1,9 @@
 // npm run images:fetch: copies upstream card pictures into HOLO_DATA_DIR/images.
 import path from 'node:path';
-import { loadConfig } from '../core/config.js';
-import { createLogger } from '../core/log.js';
-import { openPostgres } from '../core/stores/postgres.js';
-import { ImageStore } from '../images/store.js';
+import { loadConfig } from '../../schemas/config.js';
+import { createLogger } from '../../sql/runtime/log.js';
+import { openPostgres } from '../../sql/stores/postgres.js';
+import { ImageStore } from '../../sql/stores/images.js';
 import { fetchImageOriginals } from '../../ingest/images/fetchOriginals.js';
 
 const config = loadConfig();

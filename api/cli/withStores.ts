@@ -1,8 +1,8 @@
 // Shared start of the command-line tools: config, logger, stores, migrations; stores closed after.
-import { loadConfig, type Config } from '../core/config.js';
-import { createLogger, type Logger } from '../core/log.js';
-import { migrateClickHouse, migratePostgres } from '../core/migrate.js';
-import { openStores, type Stores } from '../core/stores/index.js';
+import { loadConfig, type Config } from '../../schemas/config.js';
+import { createLogger, type Logger } from '../../sql/runtime/log.js';
+import { migrateClickHouse, migratePostgres } from '../../sql/migrate.js';
+import { openStores, type Stores } from '../../sql/stores/index.js';
 
 export async function withMigratedStores(run: (ctx: { config: Config; log: Logger; stores: Stores }) => Promise<void>): Promise<void> {
   const config = loadConfig();

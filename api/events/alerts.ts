@@ -1,18 +1,10 @@
-// Price alerts (spec: "Price alert", "Alert"): armed until a price scrape crosses the target —
-// at or below it for `below`, at or above it for `above` — then triggered exactly once: the
-// UPDATE … WHERE triggered_at IS NULL decides, so concurrent runs cannot trigger one alert twice.
-import type pg from 'pg';
-import { utcIsoSql, type Db } from '../core/data.js';
-import { HttpError, NotFoundError } from '../http/errors.js';
-import type { PriceUpdate } from '../../schemas/stream.js';
+// Price alerts of an account (spec: "Price alert"): list, create (bounded per account), delete.
+// Their evaluation after each price load is ingest/events/alertTriggers.ts.
+import type { Db } from '../../sql/stores/db.js';
+import { DomainError, NotFound } from '../../schemas/errors.js';
+import { ALERT_COLUMNS, type Alert } from '../../ingest/events/alertTriggers.js';
 
-export type Alert = {
-  id: number; card_id: number; card_name: string; target_price: number; condition: 'below' | 'above'; currency: string;
-  is_active: boolean; triggered_at: string | null; created_at: string;
-};
-
-const ALERT_COLUMNS = `a.id, a.card_id, c.name AS card_name, a.target_price::float8 AS target_price, a.condition, a.currency, a.is_active,
-  ${utcIsoSql('a.triggered_at')} AS triggered_at, ${utcIsoSql('a.created_at')} AS created_at`;
+export type { Alert };
 
 /** Alerts per account: enough for any collector, bounded so evaluation stays cheap. */
 export const MAX_ALERTS_PER_USER = 500;
@@ -25,9 +17,9 @@ export async function createAlert(db: Db, userId: number, input: { card_id: numb
   return db.transaction(async (tx) => {
     await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
     const [count] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM price_alerts WHERE user_id = $1', [userId]);
-    if (count!.n >= MAX_ALERTS_PER_USER) throw new HttpError(400, `At most ${MAX_ALERTS_PER_USER} alerts per account; delete some first`);
+    if (count!.n >= MAX_ALERTS_PER_USER) throw new DomainError('invalid', `At most ${MAX_ALERTS_PER_USER} alerts per account; delete some first`);
     const [card] = await tx.query<{ id: number }>('SELECT id FROM cards WHERE id = $1', [input.card_id]);
-    if (!card) throw new NotFoundError('Card');
+    if (!card) throw new NotFound('Card');
     const [row] = await tx.query<{ id: number }>(
       'INSERT INTO price_alerts (user_id, card_id, target_price, condition, currency) VALUES ($1, $2, $3, $4, $5) RETURNING id',
       [userId, input.card_id, input.target_price, input.condition, input.currency],
@@ -41,36 +33,3 @@ export async function deleteAlert(db: Db, userId: number, alertId: number): Prom
   return (await db.query('DELETE FROM price_alerts WHERE id = $1 AND user_id = $2 RETURNING id', [alertId, userId])).length === 1;
 }
 
-/** The cards among `cardIds` that have an armed alert (most runs price thousands of cards, few watched). */
-export async function cardsWithArmedAlerts(client: pg.PoolClient, cardIds: number[]): Promise<Set<number>> {
-  if (cardIds.length === 0) return new Set();
-  const { rows } = await client.query<{ card_id: number }>('SELECT DISTINCT card_id FROM price_alerts WHERE is_active AND triggered_at IS NULL AND card_id = ANY ($1::int[])', [cardIds]);
-  return new Set(rows.map((r) => r.card_id));
-}
-
-export type TriggeredAlert = Alert & { user_id: number; username: string; email: string | null; email_alerts: boolean; market_price: number };
-
-/**
- * Triggers the armed alerts the new prices cross. `prices` holds each update in every currency an
- * alert may use (converted with the latest FX rates by the caller).
- */
-export async function triggerCrossedAlerts(client: pg.PoolClient, prices: PriceUpdate[]): Promise<TriggeredAlert[]> {
-  if (prices.length === 0) return [];
-  const { rows } = await client.query<TriggeredAlert>(
-    `WITH prices AS (
-       SELECT DISTINCT ON (card_id, currency) card_id, price, currency
-       FROM unnest($1::int[], $2::numeric[], $3::text[]) AS u (card_id, price, currency)
-     ), crossed AS (
-       UPDATE price_alerts a SET triggered_at = now(), triggered_price = p.price
-       FROM prices p
-       WHERE a.card_id = p.card_id AND a.currency = p.currency AND a.is_active AND a.triggered_at IS NULL
-         AND ((a.condition = 'below' AND p.price <= a.target_price) OR (a.condition = 'above' AND p.price >= a.target_price))
-       RETURNING a.*
-     )
-     SELECT ${ALERT_COLUMNS}, a.user_id, u.username, u.email, u.email_alerts, a.triggered_price::float8 AS market_price
-     FROM crossed a JOIN cards c ON c.id = a.card_id JOIN users u ON u.id = a.user_id
-     ORDER BY a.id`,
-    [prices.map((p) => p.card_id), prices.map((p) => p.market_price), prices.map((p) => p.currency)],
-  );
-  return rows;
-}

@@ -3,7 +3,7 @@
 // accounts), for the CLI and automation. Only its SHA-256 digest stays in memory, and a presented
 // token is compared digest to digest in constant time.
 import crypto from 'node:crypto';
-import { loadOrCreateSecret } from '../core/secrets.js';
+import { loadOrCreateSecret } from '../../sql/runtime/secrets.js';
 
 export type AdminGuard = { tokenFile: string | null; isOperatorToken(value: string): boolean };
 

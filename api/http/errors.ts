@@ -1,5 +1,6 @@
 // One error vocabulary. Handlers throw these; the error middleware maps them to the spec's shapes.
 import type { z } from 'zod';
+import { DomainError, type DomainErrorKind } from '../../schemas/errors.js';
 
 export class HttpError extends Error {
   constructor(
@@ -8,6 +9,13 @@ export class HttpError extends Error {
   ) {
     super(detail);
   }
+}
+
+/** The status of each domain error kind: the one mapping from the domain's vocabulary to HTTP. */
+export const DOMAIN_ERROR_STATUS: Record<DomainErrorKind, number> = { invalid: 400, unauthenticated: 401, forbidden: 403, not_found: 404, conflict: 409 };
+
+export function httpErrorOf(err: DomainError): HttpError {
+  return new HttpError(DOMAIN_ERROR_STATUS[err.kind], err.detail);
 }
 
 export class NotFoundError extends HttpError {
@@ -21,16 +29,6 @@ export type ValidationIssue = { loc: (string | number)[]; msg: string; type: str
 export class ValidationError extends Error {
   constructor(readonly issues: ValidationIssue[]) {
     super('validation failed');
-  }
-}
-
-/** A store the request needs is unreachable: 503 holo_data_unavailable. */
-export class StoreUnavailableError extends Error {
-  constructor(
-    readonly store: 'postgres' | 'clickhouse' | 'redis',
-    override readonly cause: unknown,
-  ) {
-    super(`${store} unavailable`);
   }
 }
 

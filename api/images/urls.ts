@@ -1,7 +1,7 @@
 // Image URLs on our own origin. The same URL serves AVIF or WebP by the request's Accept header.
-export type ImageKind = 'small' | 'large';
+import { PLACEHOLDER_SIZE, type ImageKind } from '../../sql/stores/images.js';
 
-export const PLACEHOLDER_SIZE = { width: 367, height: 512 } as const;
+export type { ImageKind };
 
 export function cardImageUrl(cardId: number, kind: ImageKind): string {
   return `/static/images/cards/${cardId}/${kind}`;

@@ -1,7 +1,7 @@
 // PostgreSQL reads of the legacy catalogue surface. SQL lives in sql/postgres/queries.
 import type { z } from 'zod';
-import type { Db } from '../core/data.js';
-import { sqlFile } from '../core/sqlFiles.js';
+import type { Db } from '../../sql/stores/db.js';
+import { sqlFile } from '../../sql/sqlFile.js';
 import { cardImageUrl } from '../images/urls.js';
 import type { CardListItem, LegacyCard, LegacyCardDetail, LegacyCardPrice, LegacySet, SetCompletion, Tcg, TcgListItem } from '../../schemas/legacy.js';
 import { variantName } from './variants.js';

@@ -1,9 +1,10 @@
 // Legacy prices, history and analytics of one card. Every aggregate over history is computed in
 // ClickHouse (sql/clickhouse/queries/legacy_*.sql over holo.card_market_daily_usd); this module
 // picks the variants, combines a handful of aggregates and applies the documented formulas.
-import type { Analytics, Db } from '../core/data.js';
-import { HttpError } from '../http/errors.js';
-import { sqlFile } from '../core/sqlFiles.js';
+import type { Analytics } from '../../sql/stores/analytics.js';
+import type { Db } from '../../sql/stores/db.js';
+import { DomainError } from '../../schemas/errors.js';
+import { sqlFile } from '../../sql/sqlFile.js';
 import { variantMatches, variantName } from './variants.js';
 
 const DAY_MS = 86_400_000;
@@ -32,7 +33,7 @@ export async function resolveScope(db: Db, cardId: number, variant?: string, lan
   let variantLabel: string;
   if (variant) {
     selected = all.filter((r) => variantMatches(variant, r.finish, r.print_run) && (!language || r.language === language)).map((r) => r.variant_id!);
-    if (selected.length === 0) throw new HttpError(404, `card ${cardId} has no ${variant} variant${language ? ` in ${language}` : ''}`);
+    if (selected.length === 0) throw new DomainError('not_found', `card ${cardId} has no ${variant} variant${language ? ` in ${language}` : ''}`);
     variantLabel = variant;
   } else {
     const candidates = language ? variants.filter((v) => v.language === language) : variants;

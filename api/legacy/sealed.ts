@@ -1,7 +1,8 @@
 // Sealed products of the legacy surface: the product rows from PostgreSQL, prices from ClickHouse.
 import type { z } from 'zod';
-import type { Analytics, Db } from '../core/data.js';
-import { sqlFile } from '../core/sqlFiles.js';
+import type { Analytics } from '../../sql/stores/analytics.js';
+import type { Db } from '../../sql/stores/db.js';
+import { sqlFile } from '../../sql/sqlFile.js';
 import type { SealedPrice, SealedProduct } from '../../schemas/legacy.js';
 
 type Row = { id: number; name: string; category: string; set_id: number | null; set_code: string | null; added_at: string | null; eu_marketplace_product_id: string | null; total: number };

@@ -1,9 +1,11 @@
 // The one place errors become responses: {detail} for every non-2xx, the 422 list for validation,
 // 503 holo_data_unavailable when a store is unreachable, and a plain 500 (logged) for the rest.
 import type { Middleware } from 'koa';
-import type { Logger } from '../core/log.js';
-import { errorFields } from '../core/log.js';
-import { DATA_UNAVAILABLE, HttpError, StoreUnavailableError, ValidationError } from '../http/errors.js';
+import type { Logger } from '../../sql/runtime/log.js';
+import { errorFields } from '../../sql/runtime/log.js';
+import { DATA_UNAVAILABLE, HttpError, httpErrorOf, ValidationError } from '../http/errors.js';
+import { DomainError } from '../../schemas/errors.js';
+import { StoreUnavailableError } from '../../sql/stores/unavailable.js';
 
 export function errorHandler(log: Logger): Middleware {
   return async (ctx, next) => {
@@ -15,7 +17,8 @@ export function errorHandler(log: Logger): Middleware {
         ctx.body = { detail: status === 404 ? 'Not Found' : status === 405 ? 'Method Not Allowed' : 'Error' };
         ctx.status = status;
       }
-    } catch (err) {
+    } catch (caught) {
+      const err = caught instanceof DomainError ? httpErrorOf(caught) : caught;
       ctx.set('Cache-Control', 'no-store');
       if (err instanceof ValidationError) {
         ctx.status = 422;

@@ -2,7 +2,7 @@
 // path without its query string: keys passed as ?api_key= must never reach the logs.
 import crypto from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { Logger } from '../core/log.js';
+import type { Logger } from '../../sql/runtime/log.js';
 import type { RequestCounters } from '../deps.js';
 
 const SAFE_ID = /^[A-Za-z0-9._-]{8,64}$/;

@@ -15,7 +15,8 @@ function render(value: unknown): string {
   if (value instanceof Html) return value.value;
   if (Array.isArray(value)) return value.map(render).join('');
   if (value === null || value === undefined || value === false) return '';
-  return escapeHtml(String(value));
+  // Pages interpolate text and numbers; an object would render as [object Object], a bug to see.
+  return escapeHtml(typeof value === 'object' ? JSON.stringify(value) : String(value as string | number | boolean | bigint));
 }
 
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {

@@ -1,10 +1,10 @@
 // The portal's pages: plain server-rendered HTML (no script), one function per page, all inside
 // one layout. Every form posts csrf_token; secrets appear only on the page that creates them.
 import type { ApiKeyRecord, User } from '../auth/accounts.js';
-import { OFFERED_TIERS, TIERS, type Tier } from '../auth/tiers.js';
+import { OFFERED_TIERS, TIERS, type Tier } from '../../schemas/tiers.js';
 import type { Deprecation } from '../http/deprecations.js';
 import type { ChangelogEntry } from './changelog.js';
-import type { WebhookDelivery, WebhookEndpoint } from '../events/webhooks.js';
+import type { WebhookDelivery, WebhookEndpoint } from '../events/webhookEndpoints.js';
 import { html, type Html } from './html.js';
 
 /** What every page knows about the request. */

@@ -6,7 +6,7 @@ import { z } from '../../schemas/common.js';
 import { intParam } from '../../schemas/common.js';
 import type { AppDeps } from '../deps.js';
 import { NotFoundError, fromZod } from '../http/errors.js';
-import { ImageStore, placeholderSvg, type ImageFormat } from '../images/store.js';
+import { ImageStore, placeholderSvg, type ImageFormat } from '../../sql/stores/images.js';
 
 const Params = z.object({ card_id: intParam({ min: 1, max: 2147483647 }), kind: z.enum(['small', 'large', 'placeholder']) });
 

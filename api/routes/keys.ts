@@ -5,7 +5,7 @@ import { NotFoundError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import { createKey, listKeys, publicUser, revokeKey} from '../auth/accounts.js';
 import { withLiveCalls } from '../auth/principal.js';
-import { TIERS, type Tier } from '../auth/tiers.js';
+import { TIERS, type Tier } from '../../schemas/tiers.js';
 import { ApiKeyCreated, ApiKeyList, ApiKeyRecord, CreateKeyBody, DeveloperInfo, KeyByNameQuery, KeyIdParams, Ok } from '../../schemas/auth.js';
 import { accountOf } from './auth.js';
 

@@ -4,7 +4,7 @@
 import type { AppDeps } from '../deps.js';
 import { HttpError, NotFoundError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
-import { sqlFile } from '../core/sqlFiles.js';
+import { sqlFile } from '../../sql/sqlFile.js';
 import { catalogueCounts } from '../v2/catalogue.js';
 import { searchCards } from '../legacy/catalogue.js';
 import { confidenceOf, daysAgo, marketVerdict, resolveScope, round2, sourceMedians, RAW, SOURCE_LABELS, type CardScope } from '../legacy/prices.js';

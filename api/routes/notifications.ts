@@ -1,7 +1,7 @@
 // The notification feed and push device registration (spec: /api/notifications/feed,
 // /unread-count, /{id}/read, /read-all; /api/devices/register POST and DELETE).
 import type { AppDeps } from '../deps.js';
-import { utcIsoSql } from '../core/data.js';
+import { utcIsoSql } from '../../sql/stores/db.js';
 import { NotFoundError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import { DeviceBody, DeviceRegistered, DeviceTokenBody, MarkedRead, NotificationFeed, NotificationFeedQuery, NotificationIdParams, UnreadCount } from '../../schemas/events.js';

@@ -3,7 +3,8 @@
 import type { AppDeps } from '../deps.js';
 import { ValidationError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
-import { ATTEMPT_TIMEOUT_MS, createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, ownEndpoint, rotateSecret, updateEndpoint, webhookUrlProblem } from '../events/webhooks.js';
+import { ATTEMPT_TIMEOUT_MS } from '../../schemas/events.js';
+import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, ownEndpoint, rotateSecret, updateEndpoint, webhookUrlProblem } from '../events/webhookEndpoints.js';
 import {
   CreateWebhookBody, DeliveriesQuery, UpdateWebhookBody, WebhookDeliveryList, WebhookEndpointCreated, WebhookEndpointList, WebhookEndpointOut, WebhookIdParams,
 } from '../../schemas/events.js';

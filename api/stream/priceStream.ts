@@ -9,15 +9,15 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { Db } from '../core/data.js';
-import type { Logger } from '../core/log.js';
-import { errorFields } from '../core/log.js';
-import type { RedisStore } from '../core/stores/redis.js';
+import type { Db } from '../../sql/stores/db.js';
+import type { Logger } from '../../sql/runtime/log.js';
+import { errorFields } from '../../sql/runtime/log.js';
+import type { RedisStore } from '../../sql/stores/redis.js';
 import type { KeyOwner } from '../auth/accounts.js';
 import type { KeyCache } from '../auth/keyCache.js';
 import { resolveApiKey } from '../auth/principal.js';
-import { atLeast, TIERS } from '../auth/tiers.js';
-import { PRICE_UPDATES_CHANNEL } from '../../ingest/ingestFeed.js';
+import { atLeast, TIERS } from '../../schemas/tiers.js';
+import { priceUpdatesChannel } from '../../sql/stores/priceChannels.js';
 import { ClientMessage, PriceUpdatesMessage, STREAM_LIMITS, type ServerMessage } from '../../schemas/stream.js';
 
 export const STREAM_PATH = '/api/v1/stream';
@@ -172,7 +172,7 @@ export async function createPriceStream(
 
   // Updates arrive 500 cards a message; each subscribed card becomes one price_update, serialised
   // once for all of its subscribers.
-  const unsubscribe = await deps.redis.subscribe(PRICE_UPDATES_CHANNEL(deps.redisPrefix), (raw) => {
+  const unsubscribe = await deps.redis.subscribe(priceUpdatesChannel(deps.redisPrefix), (raw) => {
     let message;
     try {
       message = PriceUpdatesMessage.safeParse(JSON.parse(raw));

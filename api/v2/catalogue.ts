@@ -1,6 +1,6 @@
 // PostgreSQL reads of the v2 surface: games, sets, cards, and the materialised latest prices.
 import type { z } from 'zod';
-import type { Db } from '../core/data.js';
+import type { Db } from '../../sql/stores/db.js';
 import type { CardDetail, CardSummary, Game, ResolvedCard, SetHeader, SetSummary } from '../../schemas/v2.js';
 import { CROSS_REF_KEYS } from '../../schemas/v2.js';
 import { cardImageUrl, placeholderImage } from '../images/urls.js';

@@ -1,6 +1,6 @@
 // ClickHouse read of v2 card history.
-import type { Analytics } from '../core/data.js';
-import { sqlFile } from '../core/sqlFiles.js';
+import type { Analytics } from '../../sql/stores/analytics.js';
+import { sqlFile } from '../../sql/sqlFile.js';
 
 export const REGION_CURRENCY = { eu: 'EUR', us: 'USD', jp: 'JPY', global: 'USD' } as const;
 export type Region = keyof typeof REGION_CURRENCY;

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
-import type { Logger } from '../../api/core/log.js';
+import type { Logger } from '../../sql/runtime/log.js';
 import { readFleshAndBloodCatalogue } from './fleshAndBlood.js';
 import { readLorcanaCatalogue } from './lorcana.js';
 import { readPokemonCatalogue } from './pokemon.js';

@@ -1,12 +1,12 @@
 // First start on an empty data directory: import the real catalogues and generate demo history.
 // The marker is written last, so an interrupted load is simply redone (every step is idempotent).
 import type pg from 'pg';
-import type { Config } from '../../api/core/config.js';
-import type { Logger } from '../../api/core/log.js';
-import type { Stores } from '../../api/core/stores/index.js';
+import type { Config } from '../../schemas/config.js';
+import type { Logger } from '../../sql/runtime/log.js';
+import type { Stores } from '../../sql/stores/index.js';
 import { importCatalogues } from '../catalogue/index.js';
 import { refreshCardBestPrices, refreshLatestPrices } from '../load/refreshLatest.js';
-import { announcePricesLanded } from '../../api/core/cache.js';
+import { announcePricesLanded } from '../../sql/stores/priceChannels.js';
 import { importSealedProducts } from '../catalogue/sealed.js';
 import { generateDemoHistory } from './priceHistory.js';
 import { generateSealedHistory } from './sealedHistory.js';

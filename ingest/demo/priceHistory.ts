@@ -2,7 +2,7 @@
 // runs on Temporal. Base prices follow rarity; the generation itself runs inside ClickHouse.
 import type pg from 'pg';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { sqlFile } from '../../api/core/sqlFiles.js';
+import { sqlFile } from '../../sql/sqlFile.js';
 
 type VariantSeed = { variant_id: number; card_id: number; game: string; base_usd: number; graded: number; jp: number };
 

@@ -2,7 +2,7 @@
 // value (sql/clickhouse/demo/generate_sealed_history.sql).
 import type pg from 'pg';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { sqlFile } from '../../api/core/sqlFiles.js';
+import { sqlFile } from '../../sql/sqlFile.js';
 import { sealedGuideValues } from '../catalogue/sealed.js';
 
 export async function generateSealedHistory(pool: pg.Pool, ch: ClickHouseClient, dataDir: string, opts: { days: number; endDate: string; batchId: string; ingestedAt: Date }): Promise<number> {

@@ -2,8 +2,8 @@
 // Sources are http(s) URLs or local files; failures are counted and reported, never fatal.
 import fs from 'node:fs/promises';
 import type pg from 'pg';
-import type { Logger } from '../../api/core/log.js';
-import type { ImageStore } from '../../api/images/store.js';
+import type { Logger } from '../../sql/runtime/log.js';
+import type { ImageStore } from '../../sql/stores/images.js';
 
 export type FetchSummary = { attempted: number; stored: number; failed: number };
 

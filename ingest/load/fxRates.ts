@@ -1,7 +1,7 @@
 // Loads euro reference rates into ClickHouse fx_rates. A re-load of the same day replaces it
 // (ReplacingMergeTree on currency and day); the dedup token drops a retried insert outright.
 import type { ClickHouseClient } from '@clickhouse/client';
-import { insertTabSeparated, tsvField } from '../../api/core/stores/clickhouse.js';
+import { insertTabSeparated, tsvField } from '../../sql/stores/clickhouse.js';
 import type { FxRate } from '../sources/ecbRates.js';
 
 export async function loadFxRates(ch: ClickHouseClient, rates: FxRate[], batch: { id: string; ingestedAt: Date; source: string }): Promise<number> {

@@ -3,33 +3,13 @@
 // prices of the batch's series in PostgreSQL, and announce the new prices epoch.
 import type pg from 'pg';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { announcePricesLanded } from '../../api/core/cache.js';
-import { insertTabSeparated, tsvField } from '../../api/core/stores/clickhouse.js';
-import type { RedisStore } from '../../api/core/stores/redis.js';
+import { announcePricesLanded } from '../../sql/stores/priceChannels.js';
+import { insertTabSeparated, tsvField } from '../../sql/stores/clickhouse.js';
+import type { RedisStore } from '../../sql/stores/redis.js';
 import { refreshCardBestPrices, upsertLatestPrices } from './refreshLatest.js';
+import type { PricePointRow } from '../pricePoint.js';
 
-export type PricePointRow = {
-  card_id: number;
-  variant_id: number;
-  game: string;
-  region: 'eu' | 'us' | 'jp';
-  source: string;
-  price_type: string; // '' for graded rows
-  grading_company: string; // 'raw' when ungraded
-  grade: string; // '' when ungraded
-  currency: string;
-  amount: string; // decimal text, kept exact
-  as_of: string; // YYYY-MM-DD
-  observation_id?: string;
-  is_outlier: boolean;
-};
-
-/**
- * A series' identity as text: variant|region|source|price_type|grading_company|grade. The outlier
- * baseline (recent_series_stats.sql) returns the same concatenation.
- */
-export const seriesKey = (r: Pick<PricePointRow, 'variant_id' | 'region' | 'source' | 'price_type' | 'grading_company' | 'grade'>) =>
-  `${r.variant_id}|${r.region}|${r.source}|${r.price_type}|${r.grading_company}|${r.grade}`;
+export type { PricePointRow };
 
 export type LoadTargets = { ch: ClickHouseClient; pool: pg.Pool; redis: RedisStore; redisPrefix: string };
 

@@ -4,8 +4,8 @@
 // (demo load and repair). Either way an older day never overwrites a newer one.
 import type pg from 'pg';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { sqlFile } from '../../api/core/sqlFiles.js';
-import { seriesKey, type PricePointRow } from './pricePoints.js';
+import { sqlFile } from '../../sql/sqlFile.js';
+import { seriesKey, type PricePointRow } from '../pricePoint.js';
 
 type LatestRow = {
   variant_id: string;

@@ -2,7 +2,7 @@
 // choosing the variant by finish and print run. Rows that name no known product, or a finish the
 // card does not have, are refused with the reason: nothing is guessed.
 import type pg from 'pg';
-import { seriesKey, type PricePointRow } from '../load/pricePoints.js';
+import { seriesKey, type PricePointRow } from '../pricePoint.js';
 import type { RejectedRow, SourceRow } from '../sources/types.js';
 
 type VariantRow = { card_id: number; game: string; printing_id: number; print_run: string; variant_id: number; finish: string };

@@ -3,8 +3,8 @@
 // from it (so flat series with a near-zero MAD do not flag ordinary moves). Series with fewer
 // than MIN_HISTORY points are never flagged. Flagged rows are kept, marked, and excluded from reads.
 import type { ClickHouseClient } from '@clickhouse/client';
-import { sqlFile } from '../../api/core/sqlFiles.js';
-import { seriesKey, type PricePointRow } from '../load/pricePoints.js';
+import { sqlFile } from '../../sql/sqlFile.js';
+import { seriesKey, type PricePointRow } from '../pricePoint.js';
 
 export const OUTLIER_RULE = { windowDays: 30, minHistory: 5, madK: 6, minRatio: 3 } as const;
 

@@ -5,12 +5,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../api/core/config.js';
-import { createLogger } from '../../api/core/log.js';
-import { migrateClickHouse, migratePostgres } from '../../api/core/migrate.js';
-import { openStores } from '../../api/core/stores/index.js';
-import { sqlFile } from '../../api/core/sqlFiles.js';
-import { announcePricesLanded } from '../../api/core/cache.js';
+import { loadConfig } from '../../schemas/config.js';
+import { createLogger } from '../../sql/runtime/log.js';
+import { migrateClickHouse, migratePostgres } from '../../sql/migrate.js';
+import { openStores } from '../../sql/stores/index.js';
+import { sqlFile } from '../../sql/sqlFile.js';
+import { announcePricesLanded } from '../../sql/stores/priceChannels.js';
 import { buildDeps, startServer } from '../../api/server.js';
 import { loadDemoDataIfEmpty } from '../../ingest/demo/index.js';
 

@@ -7,19 +7,19 @@
 // Temporal's dev server and the in-process worker, exactly as `npm start` ingests.
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { loadConfig } from '../../api/core/config.js';
-import { createLogger } from '../../api/core/log.js';
-import { migrateClickHouse, migratePostgres } from '../../api/core/migrate.js';
-import { insertTabSeparated } from '../../api/core/stores/clickhouse.js';
-import { openStores } from '../../api/core/stores/index.js';
+import { loadConfig } from '../../schemas/config.js';
+import { createLogger } from '../../sql/runtime/log.js';
+import { migrateClickHouse, migratePostgres } from '../../sql/migrate.js';
+import { insertTabSeparated } from '../../sql/stores/clickhouse.js';
+import { openStores } from '../../sql/stores/index.js';
 import { loadDemoDataIfEmpty } from '../../ingest/demo/index.js';
 import { startFeedServer } from '../../ingest/feeds/server.js';
 import { feedPairs } from '../../ingest/sources/registry.js';
 import { activityDeps } from '../../workflows/activities.js';
-import { TASK_QUEUE } from '../../workflows/ids.js';
+import { TASK_QUEUE } from '../../workflows/shared.js';
 import { startTemporal } from '../../workflows/temporalServer.js';
 import { createIngestWorker } from '../../workflows/worker.js';
-import type { ScrapeProgress } from '../../workflows/workflows.js';
+import type { ScrapeProgress } from '../../workflows/shared.js';
 
 const WARMUP_DAYS = Number(process.env.HOLO_BENCH_WARMUP_DAYS ?? 5);
 const GOAL_ROWS_PER_S = 200_000;

@@ -9,9 +9,9 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dispatchPriceEvents } from '../../api/events/dispatch.js';
+import { dispatchPriceEvents } from '../../ingest/events/dispatch.js';
 import { createAlert } from '../../api/events/alerts.js';
-import { createDb } from '../../api/core/data.js';
+import { createDb } from '../../sql/stores/db.js';
 import { publishPriceUpdates } from '../../ingest/ingestFeed.js';
 import { startWebhookDeliveries } from '../../workflows/activities.js';
 import { accountWithKey } from '../support/accounts.js';

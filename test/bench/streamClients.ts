@@ -14,7 +14,7 @@ async function open(job: Job, i: number): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     ws.once('error', reject);
     ws.on('message', (data) => {
-      const m = JSON.parse(data.toString());
+      const m = JSON.parse((data as Buffer).toString());
       if (m.type === 'subscribed') resolve();
       else if (m.type === 'ping') ws.send('{"type":"pong"}');
       else if (m.type === 'price_update') {

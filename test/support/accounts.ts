@@ -1,7 +1,7 @@
 // Accounts on a given tier with one API key, made through the same functions the API uses.
 import { createKey, createUser, type User } from '../../api/auth/accounts.js';
-import type { Tier } from '../../api/auth/tiers.js';
-import { createDb } from '../../api/core/data.js';
+import type { Tier } from '../../schemas/tiers.js';
+import { createDb } from '../../sql/stores/db.js';
 import type { Stack } from './stack.js';
 
 export type KeyedAccount = { user: User; key: string; headers: Record<string, string> };

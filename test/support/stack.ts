@@ -6,14 +6,14 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { loadConfig, type Config } from '../../api/core/config.js';
-import { createLogger, type Logger } from '../../api/core/log.js';
-import { migrateClickHouse, migratePostgres } from '../../api/core/migrate.js';
-import { openStores, type Stores } from '../../api/core/stores/index.js';
+import { loadConfig, type Config } from '../../schemas/config.js';
+import { createLogger, type Logger } from '../../sql/runtime/log.js';
+import { migrateClickHouse, migratePostgres } from '../../sql/migrate.js';
+import { openStores, type Stores } from '../../sql/stores/index.js';
 import { buildDeps, startServer, type RunningServer } from '../../api/server.js';
 import { loadDemoDataIfEmpty } from '../../ingest/demo/index.js';
-import { repoRoot } from '../../api/core/paths.js';
-import { freePort } from '../../api/core/ports.js';
+import { repoRoot } from '../../sql/paths.js';
+import { freePort } from '../../sql/runtime/ports.js';
 
 export type Stack = {
   config: Config;

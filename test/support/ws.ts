@@ -8,7 +8,7 @@ export class StreamClient {
 
   private constructor(readonly socket: WebSocket) {
     socket.on('message', (data) => {
-      this.messages.push(JSON.parse(data.toString()));
+      this.messages.push(JSON.parse((data as Buffer).toString()));
       for (const w of this.waiters.splice(0)) w();
     });
     this.closed = new Promise((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));

@@ -1,10 +1,10 @@
 // Operator endpoints over ingestion (admin): the HTTP face of workflows/operations.ts, which the
 // `npm run ingest` CLI uses too, plus the quarantine in ClickHouse.
 import type { AppDeps } from '../../deps.js';
-import { errorFields, type Logger } from '../../core/log.js';
+import { errorFields, type Logger } from '../../../sql/runtime/log.js';
 import { HttpError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { defineRoute } from '../../http/route.js';
-import { sqlFile } from '../../core/sqlFiles.js';
+import { sqlFile } from '../../../sql/sqlFile.js';
 import {
   PauseBody,
   RejectsQuery,

@@ -1,7 +1,7 @@
 // The e-mail outbox for operators: what was queued, sent or failed. Without SMTP configured it
 // is where development reads the mail.
 import type { AppDeps } from '../../deps.js';
-import { utcIsoSql } from '../../core/data.js';
+import { utcIsoSql } from '../../../sql/stores/db.js';
 import { defineRoute } from '../../http/route.js';
 import { OutboxList, OutboxMessage, OutboxQuery } from '../../../schemas/events.js';
 import type { z } from 'zod';

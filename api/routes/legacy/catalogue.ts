@@ -3,7 +3,7 @@
 import type { AppDeps } from '../../deps.js';
 import { HttpError, NotFoundError } from '../../http/errors.js';
 import { defineRoute } from '../../http/route.js';
-import { sqlFile } from '../../core/sqlFiles.js';
+import { sqlFile } from '../../../sql/sqlFile.js';
 import {
   cardDetails,
   cardsAddedSince,

@@ -2,7 +2,7 @@ import type { AppDeps } from '../../deps.js';
 import { defineRoute } from '../../http/route.js';
 import { StatsResponse } from '../../../schemas/v2.js';
 import { catalogueCounts } from '../../v2/catalogue.js';
-import { sqlFile } from '../../core/sqlFiles.js';
+import { sqlFile } from '../../../sql/sqlFile.js';
 
 export const statsRoutes = (deps: AppDeps) => [
   defineRoute({

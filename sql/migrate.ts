@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Logger } from './log.js';
+import type { Logger } from './runtime/log.js';
 import type { ClickHouseStore } from './stores/clickhouse.js';
 import type { PostgresStore } from './stores/postgres.js';
 import { sqlDir } from './paths.js';

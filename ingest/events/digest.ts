@@ -1,21 +1,10 @@
 // The daily digest: one e-mail (and notification) per opted-in account that has alerts: what
 // triggered in the last 24 hours and where each armed alert's card stands now. The schedule runs
-// it daily; POST /alerts/digest-now runs it for the caller at once. At most one scheduled digest
+// it daily; POST /alerts/digest-now runs it for the caller at once (capped: api/events/digestNow.ts). At most one scheduled digest
 // per account and UTC day, however often the schedule fires.
 import type pg from 'pg';
-import { pgTransaction } from '../core/data.js';
-import type { RedisStore } from '../core/stores/redis.js';
+import { pgTransaction } from '../../sql/stores/db.js';
 import { recordNotice } from './notify.js';
-
-/** digest-now sends an e-mail each time, and session users have no rate limit: this caps it per account. */
-export const DIGEST_NOW_PER_HOUR = 5;
-
-/** Counts one digest-now of the account; past the cap, the seconds until the window ends (else null). */
-export async function digestNowRefusal(redis: RedisStore, prefix: string, userId: number): Promise<number | null> {
-  const key = `${prefix}:digest-now:${userId}`;
-  if ((await redis.incr(key, 3600)) <= DIGEST_NOW_PER_HOUR) return null;
-  return Math.max(1, await redis.ttl(key));
-}
 
 type DigestLine = { card_name: string; condition: string; target_price: number; currency: string; triggered_at: string | null; best_price: number | null };
 

@@ -1,7 +1,7 @@
 // Push notifications to registered devices through a pluggable sender. The default writes one
 // log line per device (no push provider is reachable from here); a provider (APNs, FCM, Web
 // Push) implements the same one method.
-import type { Logger } from '../core/log.js';
+import type { Logger } from '../../sql/runtime/log.js';
 
 export type PushMessage = { title: string; body: string; data: Record<string, unknown> };
 export type PushDevice = { id: number; platform: string; token: string };

@@ -1,10 +1,8 @@
 // Cache-aside in one helper. Keys are namespaced and carry the prices epoch, which ingestion
 // bumps (and announces on Redis) whenever new prices land: every price-dependent entry is then
 // missed at once, on every API instance, without scanning or deleting keys.
-import type { RedisStore } from './stores/redis.js';
-
-const epochKey = (prefix: string) => `${prefix}:prices:epoch`;
-const landedChannel = (prefix: string) => `${prefix}:prices:landed`;
+import type { RedisStore } from '../sql/stores/redis.js';
+import { pricesEpochKey, pricesLandedChannel } from '../sql/stores/priceChannels.js';
 
 export type Cache = {
   /** Returns the cached JSON text, or computes, stores and returns it. */
@@ -15,8 +13,8 @@ export type Cache = {
 };
 
 export async function createCache(redis: RedisStore, prefix: string): Promise<Cache> {
-  let epoch = (await redis.get(epochKey(prefix)).catch(() => null)) ?? '0';
-  const unsubscribe = await redis.subscribe(landedChannel(prefix), (message) => {
+  let epoch = (await redis.get(pricesEpochKey(prefix)).catch(() => null)) ?? '0';
+  const unsubscribe = await redis.subscribe(pricesLandedChannel(prefix), (message) => {
     epoch = message;
   });
   return {
@@ -32,11 +30,4 @@ export async function createCache(redis: RedisStore, prefix: string): Promise<Ca
     epoch: () => epoch,
     close: unsubscribe,
   };
-}
-
-/** Called by ingestion after new prices are committed: a new epoch, announced to every API instance. */
-export async function announcePricesLanded(redis: RedisStore, prefix: string, epoch: string = Date.now().toString(36)): Promise<string> {
-  await redis.set(epochKey(prefix), epoch);
-  await redis.publish(landedChannel(prefix), epoch);
-  return epoch;
 }

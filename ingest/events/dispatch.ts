@@ -4,14 +4,14 @@
 // then Temporal workflows; a delivery whose workflow could not be started is started by the
 // next dispatch.
 import type pg from 'pg';
-import { pgTransaction } from '../core/data.js';
-import type { Logger } from '../core/log.js';
+import { pgTransaction } from '../../sql/stores/db.js';
+import type { Logger } from '../../sql/runtime/log.js';
 import type { PriceUpdate } from '../../schemas/stream.js';
-import { BUSINESS_TIERS } from '../auth/tiers.js';
-import { cardsWithArmedAlerts, triggerCrossedAlerts, type TriggeredAlert } from './alerts.js';
+import { BUSINESS_TIERS } from '../../schemas/tiers.js';
+import { cardsWithArmedAlerts, triggerCrossedAlerts, type TriggeredAlert } from './alertTriggers.js';
 import { pushToDevices, recordNotice } from './notify.js';
 import type { PushSender } from './push.js';
-import { endpointsFor, eventId, markStarted, queueDeliveries, unstartedDeliveries, type WebhookEvent } from './webhooks.js';
+import { endpointsFor, eventId, markStarted, queueDeliveries, unstartedDeliveries, type WebhookEvent } from './webhookDeliveries.js';
 
 export type DispatchDeps = {
   pool: pg.Pool;

@@ -1,5 +1,5 @@
-import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
+import type { Config } from '../../schemas/config.js';
+import type { Logger } from '../runtime/log.js';
 import { openClickHouse, type ClickHouseStore } from './clickhouse.js';
 import { openPostgres, type PostgresStore } from './postgres.js';
 import { openRedis, type RedisStore } from './redis.js';

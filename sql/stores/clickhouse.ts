@@ -5,8 +5,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { createChdbConnection } from 'chdb/connection';
-import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
+import type { Config } from '../../schemas/config.js';
+import type { Logger } from '../runtime/log.js';
 import { redactUrl } from './postgres.js';
 
 export type ClickHouseStore = {

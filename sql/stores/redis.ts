@@ -1,8 +1,8 @@
 // Redis: REDIS_URL when set, else an in-process stand-in with the same small interface
 // (single-process runs only: nothing is shared with another process).
 import { Redis } from 'ioredis';
-import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
+import type { Config } from '../../schemas/config.js';
+import type { Logger } from '../runtime/log.js';
 import { redactUrl } from './postgres.js';
 
 export type MessageHandler = (message: string) => void;

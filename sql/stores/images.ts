@@ -4,8 +4,9 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { PLACEHOLDER_SIZE, type ImageKind } from './urls.js';
 
+export type ImageKind = 'small' | 'large';
+export const PLACEHOLDER_SIZE = { width: 367, height: 512 } as const;
 export type ImageFormat = 'avif' | 'webp';
 export const DISPLAY_WIDTH: Record<ImageKind, number> = { small: 245, large: 734 };
 

@@ -1,0 +1,52 @@
+// The architecture, checked by `npm run lint`. Each top-level folder is one layer and imports only
+// the layers below it: schemas < sql < ingest < workflows < api; test may import anything.
+const layers = ['schemas', 'sql', 'ingest', 'workflows', 'api'];
+const above = (layer) => layers.slice(layers.indexOf(layer) + 1);
+
+module.exports = {
+  forbidden: [
+    ...layers.slice(0, -1).map((layer) => ({
+      name: `${layer}-imports-only-below`,
+      comment: `${layer}/ may import only ${layers.slice(0, layers.indexOf(layer)).join(', ') || 'no layer of ours'}`,
+      severity: 'error',
+      from: { path: `^${layer}/` },
+      to: { path: `^(${above(layer).join('|')})/` },
+    })),
+    {
+      name: 'no-app-imports-tests',
+      severity: 'error',
+      from: { path: `^(${layers.join('|')})/` },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'no-cycles',
+      comment: 'An import cycle is a design question: move what both sides need into a module of its own.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'workflow-sandbox',
+      comment:
+        "Workflow code runs in Temporal's deterministic sandbox: it imports @temporalio/workflow, workflows/shared and activities (types only: .oxlintrc.json checks that).",
+      severity: 'error',
+      from: { path: '^workflows/workflows\\.ts$' },
+      to: {
+        pathNot: ['^node_modules/@temporalio/(workflow|common)/', '^workflows/shared\\.ts$', '^workflows/activities\\.ts$'],
+      },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    parser: 'swc',
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'], exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};

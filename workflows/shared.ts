@@ -1,0 +1,25 @@
+// What the client, the workflows and the activities share (as in Temporal's samples): the task
+// queue, workflow ids built from business keys, and the types that cross the workflow boundary.
+// Workflow code imports this file, so it holds constants and types only.
+import type { IngestInput, IngestSummary } from '../ingest/ingestFeed.js';
+
+export type { IngestInput, IngestSummary };
+
+export const TASK_QUEUE = 'holo-ingest';
+
+export const workflowIds = {
+  fxRates: (day: string) => `fx-rates/${day}`,
+  catalogueSync: (day: string) => `catalogue-sync/${day}`,
+  ingestSource: (source: string, game: string, asOf: string) => `ingest/${source}/${game}/${asOf}`,
+  scrapeAll: (asOf: string) => `scrape-all/${asOf}`,
+  webhookDelivery: (deliveryId: number) => `webhook-delivery/${deliveryId}`,
+  dailyDigest: (day: string) => `daily-digest/${day}`,
+  emailOutbox: (stamp: string) => `email-outbox/${stamp}`,
+};
+
+/** The live progress of a scrapeAll run, answered by its `progress` query and returned at the end. */
+export type ScrapeProgress = { total: number; done: number; failed: number; running: string[]; results: IngestSummary[]; failures: { source: string; game: string; error: string }[] };
+export const PROGRESS_QUERY = 'progress';
+
+/** How a webhook delivery retries: attempts, the first delay (doubling), and failures that disable an endpoint. */
+export type WebhookRetry = { maxAttempts: number; initialRetrySeconds: number; disableAfter: number };
