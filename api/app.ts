@@ -55,7 +55,8 @@ export function allRoutes(deps: AppDeps): Route[] {
 }
 
 /** The main service's OpenAPI document, from the same routes the app mounts. */
-const apiDocumentOf = (routes: Route[]) => buildOpenApiDocument(routes, { title: 'Holo API', version: VERSION, description: API_DESCRIPTION });
+const apiDocumentOf = (routes: Route[]) =>
+  buildOpenApiDocument(routes, { title: 'Holo API', version: VERSION, description: API_DESCRIPTION });
 
 /** The API app, and its OpenAPI document (served at /openapi.json, rendered by the portal's /docs). */
 export function createApp(deps: AppDeps, opts: { portalUrl: string }): { app: Koa; document: object } {
@@ -63,8 +64,13 @@ export function createApp(deps: AppDeps, opts: { portalUrl: string }): { app: Ko
   const routes = allRoutes(deps);
   const router = new Router();
   const auth = {
-    db: deps.db, redis: deps.stores.redis, redisPrefix: deps.config.redisPrefix, sessionSecret: deps.sessionSecret,
-    admin: deps.admin, anonymousPerMinute: deps.config.anonymousPerMinute, keyCache: deps.keyCache,
+    db: deps.db,
+    redis: deps.stores.redis,
+    redisPrefix: deps.config.redisPrefix,
+    sessionSecret: deps.sessionSecret,
+    admin: deps.admin,
+    anonymousPerMinute: deps.config.anonymousPerMinute,
+    keyCache: deps.keyCache,
   };
   const checkAccess = (access: Access, ctx: Context) => guard(ctx, access, auth);
   // First: /dev/<page> must not fall to the legacy catalogue's /{tcg_slug}/... routes.
@@ -84,7 +90,15 @@ export function createApp(deps: AppDeps, opts: { portalUrl: string }): { app: Ko
   app.use(cors(deps.config.siteOrigin));
   app.use(localeRedirect());
   // JSON bodies only, small: no route takes more than a few fields yet.
-  const bodyParser = koaBody({ json: true, urlencoded: false, multipart: false, text: false, jsonLimit: '64kb', jsonStrict: true, parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE] });
+  const bodyParser = koaBody({
+    json: true,
+    urlencoded: false,
+    multipart: false,
+    text: false,
+    jsonLimit: '64kb',
+    jsonStrict: true,
+    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+  });
   app.use((ctx, next) => (ctx.method === 'GET' || ctx.method === 'HEAD' ? next() : bodyParser(ctx, next)));
   app.use(router.routes());
   app.use(router.allowedMethods());

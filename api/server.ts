@@ -59,7 +59,12 @@ async function closeServer(server: http.Server): Promise<void> {
  * Serves the API on `port` and the developer portal on `portalPort` (its own origin). Port 0 picks
  * free ports for both, as tests do.
  */
-export async function startServer(deps: AppDeps, port: number, host: string, portalPort = port === 0 ? 0 : deps.config.portalPort): Promise<RunningServer> {
+export async function startServer(
+  deps: AppDeps,
+  port: number,
+  host: string,
+  portalPort = port === 0 ? 0 : deps.config.portalPort,
+): Promise<RunningServer> {
   // Each side links to the other, so both addresses are fixed before either app is built.
   const api = http.createServer();
   const portal = http.createServer();

@@ -4,8 +4,7 @@ import fs from 'node:fs/promises';
 
 export type FeedValidators = { etag: string | null; lastModified: string | null };
 export type FeedResult =
-  | { status: 'fresh'; body: string; validators: FeedValidators }
-  | { status: 'not-modified'; validators: FeedValidators };
+  { status: 'fresh'; body: string; validators: FeedValidators } | { status: 'not-modified'; validators: FeedValidators };
 
 export class FeedUnavailableError extends Error {}
 

@@ -39,10 +39,13 @@ export type IngestSummary = {
   timings: Record<'fetch' | 'parse' | 'map' | 'outliers' | 'insert' | 'latest' | 'publish', number>;
 };
 
-
 export class UnknownFeedError extends Error {}
 
-export async function ingestFeed(deps: IngestDeps, input: IngestInput, progress: (step: string) => void = () => undefined): Promise<IngestSummary> {
+export async function ingestFeed(
+  deps: IngestDeps,
+  input: IngestInput,
+  progress: (step: string) => void = () => undefined,
+): Promise<IngestSummary> {
   const spec = PRICE_FEEDS[input.source];
   if (!spec || !spec.games.includes(input.game)) throw new UnknownFeedError(`no ${input.source} feed for ${input.game}`);
   const summary: IngestSummary = {
@@ -66,7 +69,10 @@ export async function ingestFeed(deps: IngestDeps, input: IngestInput, progress:
   };
   progress('fetching');
   const documents = await spec.documents({ pool: deps.pool, game: input.game, day: input.asOf });
-  const fetched = await fetchAll(deps.pool, documents.map((d) => input.feedsUrl + d.path));
+  const fetched = await fetchAll(
+    deps.pool,
+    documents.map((d) => input.feedsUrl + d.path),
+  );
   lap('fetch');
   if (fetched === 'not-modified') return { ...summary, status: 'not-modified' };
   const bodies = fetched.map((f) => f.body);
@@ -102,7 +108,10 @@ export async function ingestFeed(deps: IngestDeps, input: IngestInput, progress:
   // Only now: a run that failed before loading must fetch in full next time.
   await rememberValidators(deps.pool, fetched);
   progress('publishing');
-  const updates = await publishUpdates(deps, mapped.points.filter((p) => !p.is_outlier && p.price_type === 'market'));
+  const updates = await publishUpdates(
+    deps,
+    mapped.points.filter((p) => !p.is_outlier && p.price_type === 'market'),
+  );
   if (deps.afterPublish) await deps.afterPublish(batchId, updates);
   lap('publish');
   return summary;
@@ -119,9 +128,12 @@ type Fetched = { url: string; body: string; validators: FeedValidators };
  */
 async function fetchAll(pool: pg.Pool, urls: string[]): Promise<Fetched[] | 'not-modified'> {
   const known = new Map(
-    (await pool.query<{ url: string; etag: string | null; last_modified: string | null }>(`SELECT url, etag, last_modified FROM feed_validators WHERE url = ANY($1)`, [urls])).rows.map(
-      (r) => [r.url, { etag: r.etag, lastModified: r.last_modified }],
-    ),
+    (
+      await pool.query<{ url: string; etag: string | null; last_modified: string | null }>(
+        `SELECT url, etag, last_modified FROM feed_validators WHERE url = ANY($1)`,
+        [urls],
+      )
+    ).rows.map((r) => [r.url, { etag: r.etag, lastModified: r.last_modified }]),
   );
   const results: (Fetched | null)[] = new Array(urls.length).fill(null);
   let next = 0;
@@ -171,7 +183,9 @@ function loadStamp(asOf: string): Date {
 
 async function quarantine(ch: ClickHouseClient, batchId: string, input: IngestInput, rows: RejectedRow[]): Promise<void> {
   const at = loadStamp(input.asOf).toISOString().replace('T', ' ').replace('Z', '');
-  const lines = rows.map((r) => `${tsvField(batchId)}\t${tsvField(input.source)}\t${tsvField(input.game)}\t${tsvField(r.ref)}\t${tsvField(r.reason)}\t${at}\n`);
+  const lines = rows.map(
+    (r) => `${tsvField(batchId)}\t${tsvField(input.source)}\t${tsvField(input.game)}\t${tsvField(r.ref)}\t${tsvField(r.reason)}\t${at}\n`,
+  );
   await insertTabSeparated(ch, {
     table: 'holo.ingest_rejects',
     columns: ['batch_id', 'source', 'game', 'ref', 'reason', 'rejected_at'],
@@ -189,7 +203,8 @@ const UPDATES_PER_MESSAGE = 500;
  */
 async function publishUpdates(deps: IngestDeps, points: { card_id: number; amount: string; currency: string }[]): Promise<PriceUpdate[]> {
   const perCard = new Map<number, PriceUpdate>();
-  for (const p of points) if (!perCard.has(p.card_id)) perCard.set(p.card_id, { card_id: p.card_id, market_price: Number(p.amount), currency: p.currency });
+  for (const p of points)
+    if (!perCard.has(p.card_id)) perCard.set(p.card_id, { card_id: p.card_id, market_price: Number(p.amount), currency: p.currency });
   const updates = [...perCard.values()];
   await publishPriceUpdates(deps.redis, deps.redisPrefix, updates);
   return updates;
@@ -198,5 +213,8 @@ async function publishUpdates(deps: IngestDeps, points: { card_id: number; amoun
 /** Announces updated market prices to every API instance (WebSocket delivery). */
 export async function publishPriceUpdates(redis: RedisStore, redisPrefix: string, updates: PriceUpdate[]): Promise<void> {
   for (let i = 0; i < updates.length; i += UPDATES_PER_MESSAGE)
-    await redis.publish(priceUpdatesChannel(redisPrefix), JSON.stringify({ type: 'price_updates', data: updates.slice(i, i + UPDATES_PER_MESSAGE) }));
+    await redis.publish(
+      priceUpdatesChannel(redisPrefix),
+      JSON.stringify({ type: 'price_updates', data: updates.slice(i, i + UPDATES_PER_MESSAGE) }),
+    );
 }

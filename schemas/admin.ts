@@ -12,12 +12,17 @@ const workflowId = z
 
 export const StartRunBody = z
   .strictObject({
-    kind: z.enum(['scrape', 'catalogue', 'fx']).openapi({ description: 'scrape = scrapeAll over the feeds; catalogue = catalogueSync; fx = fxRates' }),
+    kind: z
+      .enum(['scrape', 'catalogue', 'fx'])
+      .openapi({ description: 'scrape = scrapeAll over the feeds; catalogue = catalogueSync; fx = fxRates' }),
     day: IsoDate.optional().openapi({ description: 'the day the run is for; today (UTC) when absent' }),
     source: slug.optional().openapi({ description: 'scrape only: one source, e.g. pokemontcg' }),
     game: slug.optional().openapi({ description: 'scrape only: one game, e.g. pokemon' }),
   })
-  .refine((b) => b.kind === 'scrape' || (b.source === undefined && b.game === undefined), { message: 'source and game apply to scrape runs only', path: ['source'] })
+  .refine((b) => b.kind === 'scrape' || (b.source === undefined && b.game === undefined), {
+    message: 'source and game apply to scrape runs only',
+    path: ['source'],
+  })
   .openapi('StartRun');
 
 export const StartedRun = z.object({ workflow_id: z.string(), type: z.string() }).openapi('StartedRun');
@@ -25,7 +30,17 @@ export const StartedRun = z.object({ workflow_id: z.string(), type: z.string() }
 export const RunListQuery = z.strictObject({ limit: intParam({ min: 1, max: 200 }).default(50) });
 export const RunParams = z.strictObject({ workflow_id: workflowId });
 
-const RunStatus = z.enum(['RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'CONTINUED_AS_NEW', 'TIMED_OUT', 'UNKNOWN', 'UNSPECIFIED']);
+const RunStatus = z.enum([
+  'RUNNING',
+  'COMPLETED',
+  'FAILED',
+  'CANCELLED',
+  'TERMINATED',
+  'CONTINUED_AS_NEW',
+  'TIMED_OUT',
+  'UNKNOWN',
+  'UNSPECIFIED',
+]);
 
 export const RunListItem = z
   .object({ workflow_id: z.string(), type: z.string(), status: RunStatus, started_at: z.string(), closed_at: z.string().nullable() })
@@ -45,7 +60,9 @@ const FeedSummary = z
     loaded: z.number().int().openapi({ description: 'rows written to ClickHouse (flagged ones included)' }),
     flagged: z.number().int().openapi({ description: 'loaded rows marked as outliers' }),
     rejected: z.number().int().openapi({ description: 'rows quarantined in holo.ingest_rejects, with the reason' }),
-    timings: z.record(z.string(), z.number()).openapi({ description: 'milliseconds per step: fetch, parse, map, outliers, insert, latest, publish' }),
+    timings: z
+      .record(z.string(), z.number())
+      .openapi({ description: 'milliseconds per step: fetch, parse, map, outliers, insert, latest, publish' }),
   })
   .openapi('IngestFeedSummary');
 
@@ -61,15 +78,26 @@ const ScrapeProgress = z
   .openapi('ScrapeProgress');
 
 export const RunDetail = RunListItem.extend({
-  progress: ScrapeProgress.nullable().openapi({ description: 'scrapeAll runs: live progress from the workflow query (also after completion)' }),
-  result: z.unknown().openapi({ description: 'the workflow result once completed (a summary per feed, catalogue counts, or the loaded FX days)' }),
+  progress: ScrapeProgress.nullable().openapi({
+    description: 'scrapeAll runs: live progress from the workflow query (also after completion)',
+  }),
+  result: z
+    .unknown()
+    .openapi({ description: 'the workflow result once completed (a summary per feed, catalogue counts, or the loaded FX days)' }),
   failure: z.string().nullable(),
 }).openapi('IngestRunDetail');
 
 export const ScheduleList = z
   .object({
     items: z.array(
-      z.object({ id: z.string(), paused: z.boolean(), every_hours: z.number(), next_run_at: z.string().nullable(), runs_so_far: z.number().int(), note: z.string().nullable() }),
+      z.object({
+        id: z.string(),
+        paused: z.boolean(),
+        every_hours: z.number(),
+        next_run_at: z.string().nullable(),
+        runs_so_far: z.number().int(),
+        note: z.string().nullable(),
+      }),
     ),
   })
   .openapi('IngestSchedules');
@@ -84,7 +112,18 @@ export const RejectsQuery = z.strictObject({
 
 export const RejectsResponse = z
   .object({
-    items: z.array(z.object({ batch_id: z.string(), source: z.string(), game: z.string(), ref: z.string(), reason: z.string(), rejected_at: z.string() })),
-    by_reason: z.array(z.object({ source: z.string(), reason: z.string(), rows: z.number().int() })).openapi({ description: 'counts over the same filter' }),
+    items: z.array(
+      z.object({
+        batch_id: z.string(),
+        source: z.string(),
+        game: z.string(),
+        ref: z.string(),
+        reason: z.string(),
+        rejected_at: z.string(),
+      }),
+    ),
+    by_reason: z
+      .array(z.object({ source: z.string(), reason: z.string(), rows: z.number().int() }))
+      .openapi({ description: 'counts over the same filter' }),
   })
   .openapi('IngestRejects');

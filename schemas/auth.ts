@@ -15,14 +15,30 @@ const password = z.string().min(8, 'password must be at least 8 characters').max
 export const RegisterBody = z.object({ username, email, password }).openapi('Register');
 export const SellerRegisterBody = RegisterBody.extend({
   display_name: text({ max: 100 }).optional(),
-  country: z.string().regex(/^[A-Z]{2}$/, 'country is an ISO 3166-1 alpha-2 code').optional(),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'country is an ISO 3166-1 alpha-2 code')
+    .optional(),
 }).openapi('RegisterSeller');
-export const LoginBody = z.object({ username: z.string().min(1).max(254).openapi({ description: 'username or e-mail' }), password: z.string().min(1).max(1024) }).openapi('Login');
-export const ChangePasswordBody = z.strictObject({ current_password: z.string().min(1).max(1024), new_password: password }).openapi('ChangePassword');
-export const ConfirmBody = z.strictObject({ confirm: z.string().max(100).openapi({ description: 'exactly "DELETE <username>"' }) }).openapi('ConfirmDeletion');
+export const LoginBody = z
+  .object({ username: z.string().min(1).max(254).openapi({ description: 'username or e-mail' }), password: z.string().min(1).max(1024) })
+  .openapi('Login');
+export const ChangePasswordBody = z
+  .strictObject({ current_password: z.string().min(1).max(1024), new_password: password })
+  .openapi('ChangePassword');
+export const ConfirmBody = z
+  .strictObject({ confirm: z.string().max(100).openapi({ description: 'exactly "DELETE <username>"' }) })
+  .openapi('ConfirmDeletion');
 
 export const UserOut = z
-  .object({ id: z.number().int(), username: z.string(), email: z.string(), is_admin: z.boolean(), is_seller: z.boolean(), created_at: z.string() })
+  .object({
+    id: z.number().int(),
+    username: z.string(),
+    email: z.string(),
+    is_admin: z.boolean(),
+    is_seller: z.boolean(),
+    created_at: z.string(),
+  })
   .openapi('User');
 export const Registered = z.object({ ok: z.literal(true), user_id: z.number().int(), username: z.string() }).openapi('Registered');
 export const Ok = z.object({ ok: z.literal(true) }).openapi('Ok');
@@ -30,18 +46,34 @@ export const DeletionRequested = z.object({ ok: z.literal(true), delete_after: z
 
 export const ApiKeyRecord = z
   .object({
-    id: z.number().int(), name: z.string(), prefix: z.string(), tier: z.string(), is_active: z.boolean(),
-    daily_limit: z.number().int().nullable(), rate_limit_per_minute: z.number().int(), calls_today: z.number().int(),
-    last_used_at: z.string().nullable(), created_at: z.string(), expires_at: z.string().nullable(),
+    id: z.number().int(),
+    name: z.string(),
+    prefix: z.string(),
+    tier: z.string(),
+    is_active: z.boolean(),
+    daily_limit: z.number().int().nullable(),
+    rate_limit_per_minute: z.number().int(),
+    calls_today: z.number().int(),
+    last_used_at: z.string().nullable(),
+    created_at: z.string(),
+    expires_at: z.string().nullable(),
   })
   .openapi('ApiKey');
 export const ApiKeyList = z.object({ items: z.array(ApiKeyRecord) }).openapi('ApiKeyList');
-export const ApiKeyCreated = ApiKeyRecord.extend({ key: z.string().openapi({ description: 'the full key: shown this once, never again' }) }).openapi('ApiKeyCreated');
+export const ApiKeyCreated = ApiKeyRecord.extend({
+  key: z.string().openapi({ description: 'the full key: shown this once, never again' }),
+}).openapi('ApiKeyCreated');
 export const CreateKeyBody = z
   .strictObject({
     name: text({ max: 100 }),
-    tier: z.enum(TIER_NAMES as [string, ...string[]]).optional().openapi({ description: 'defaults to the subscription tier' }),
-    expires_at: z.iso.datetime({ offset: true }).optional().refine((v) => v === undefined || Date.parse(v) > Date.now(), 'expires_at must be in the future'),
+    tier: z
+      .enum(TIER_NAMES as [string, ...string[]])
+      .optional()
+      .openapi({ description: 'defaults to the subscription tier' }),
+    expires_at: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .refine((v) => v === undefined || Date.parse(v) > Date.now(), 'expires_at must be in the future'),
   })
   .openapi('CreateApiKey');
 export const KeyByNameQuery = z.strictObject({ name: text({ max: 100 }) });

@@ -22,13 +22,15 @@ export function intParam(opts: { min?: number; max?: number; description?: strin
 
 /** Free text from a request: trimmed, bounded, and free of control characters (PostgreSQL refuses NUL). */
 export function text(opts: { min?: number; max: number }) {
-  return z
-    .string()
-    .trim()
-    .min(opts.min ?? 1)
-    .max(opts.max)
-    // oxlint-disable-next-line no-control-regex -- control characters are exactly what this refuses
-    .regex(/^[^\u0000-\u001f\u007f]*$/, { message: 'control characters are not allowed' });
+  return (
+    z
+      .string()
+      .trim()
+      .min(opts.min ?? 1)
+      .max(opts.max)
+      // oxlint-disable-next-line no-control-regex -- control characters are exactly what this refuses
+      .regex(/^[^\u0000-\u001f\u007f]*$/, { message: 'control characters are not allowed' })
+  );
 }
 
 export const ErrorResponse = z.object({ detail: z.string() }).openapi('Error');
@@ -48,5 +50,7 @@ export const ValidationErrorResponse = z
 export const IsoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), { message: 'not a calendar date' })
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
+    message: 'not a calendar date',
+  })
   .openapi({ format: 'date', example: '2026-06-04' });

@@ -32,10 +32,16 @@ const envSchema = z.object({
   HOLO_DEMO: z.enum(['full', 'small', 'none']).default('full'),
   HOLO_DEMO_HISTORY_DAYS: z.coerce.number().int().min(30).max(3650).default(365),
   // ClickHouse DDL flavour: single node (MergeTree family) or a cluster (Replicated* + Distributed).
-  HOLO_CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z0-9_]+$/).optional(),
+  HOLO_CLICKHOUSE_CLUSTER: z
+    .string()
+    .regex(/^[A-Za-z0-9_]+$/)
+    .optional(),
   HOLO_SHARED_DATA_DIR: z.string().min(1).default('../shared/data'),
   // Temporal: an external cluster's frontend (host:port); unset starts Temporal's dev server.
-  TEMPORAL_ADDRESS: z.string().regex(/^[A-Za-z0-9.-]+:\d+$/).optional(),
+  TEMPORAL_ADDRESS: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]+:\d+$/)
+    .optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   HOLO_TEMPORAL_BIN: z.string().min(1).optional(),
   // Embedded mode: the dev server's ports, and the local market feed server's.
@@ -48,7 +54,10 @@ const envSchema = z.object({
   // the embedded chDB, which only this process can open; on = always; off = never.
   HOLO_INGEST: z.enum(['auto', 'on', 'off']).default('auto'),
   // Namespace of every Redis key and channel, so several installations can share one Redis.
-  HOLO_REDIS_PREFIX: z.string().regex(/^[a-z0-9_-]{1,32}$/).default('holo'),
+  HOLO_REDIS_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9_-]{1,32}$/)
+    .default('holo'),
   // Bearer token of the operator endpoints (/api/admin/...); unset: one is generated into
   // HOLO_DATA_DIR/admin-token (mode 0600) on first start.
   HOLO_ADMIN_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),

@@ -14,8 +14,15 @@ export const ALERT_CURRENCIES = ['EUR', 'USD', 'GBP', 'JPY', 'CAD', 'AUD', 'CHF'
 
 export const AlertOut = z
   .object({
-    id: z.number().int(), card_id: z.number().int(), card_name: z.string(), target_price: z.number(), condition: z.enum(['below', 'above']),
-    currency: z.string(), is_active: z.boolean(), triggered_at: z.string().nullable(), created_at: z.string(),
+    id: z.number().int(),
+    card_id: z.number().int(),
+    card_name: z.string(),
+    target_price: z.number(),
+    condition: z.enum(['below', 'above']),
+    currency: z.string(),
+    is_active: z.boolean(),
+    triggered_at: z.string().nullable(),
+    created_at: z.string(),
   })
   .openapi('PriceAlert');
 export const AlertList = z.object({ items: z.array(AlertOut) }).openapi('PriceAlertList');
@@ -31,7 +38,15 @@ export const AlertIdParams = z.strictObject({ alert_id: intParam({ min: 1, max: 
 export const DigestQueued = z.object({ ok: z.literal(true), queued: z.number().int() }).openapi('DigestQueued');
 
 export const NotificationOut = z
-  .object({ id: z.number().int(), kind: z.string(), title: z.string(), body: z.string(), data: z.record(z.string(), z.unknown()), created_at: z.string(), read_at: z.string().nullable() })
+  .object({
+    id: z.number().int(),
+    kind: z.string(),
+    title: z.string(),
+    body: z.string(),
+    data: z.record(z.string(), z.unknown()),
+    created_at: z.string(),
+    read_at: z.string().nullable(),
+  })
   .openapi('Notification');
 export const NotificationFeed = z.object({ items: z.array(NotificationOut), unread: z.number().int() }).openapi('NotificationFeed');
 export const NotificationFeedQuery = z.strictObject({
@@ -42,7 +57,9 @@ export const UnreadCount = z.object({ count: z.number().int() }).openapi('Unread
 export const NotificationIdParams = z.strictObject({ notification_id: intParam({ min: 1 }) });
 export const MarkedRead = z.object({ ok: z.literal(true), marked: z.number().int() }).openapi('MarkedRead');
 
-export const DeviceBody = z.strictObject({ token: text({ min: 8, max: 4096 }), platform: z.enum(['ios', 'android', 'web']) }).openapi('PushDevice');
+export const DeviceBody = z
+  .strictObject({ token: text({ min: 8, max: 4096 }), platform: z.enum(['ios', 'android', 'web']) })
+  .openapi('PushDevice');
 export const DeviceTokenBody = z.strictObject({ token: text({ min: 8, max: 4096 }) }).openapi('PushDeviceToken');
 export const DeviceRegistered = z.object({ ok: z.literal(true), device_id: z.number().int() }).openapi('DeviceRegistered');
 
@@ -50,13 +67,22 @@ const events = z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length)
 const cardIds = z.array(z.number().int().positive().max(2147483647)).max(MAX_CARDS_PER_ENDPOINT);
 export const WebhookEndpointOut = z
   .object({
-    id: z.number().int(), url: z.string(), description: z.string().nullable(), events: z.array(z.string()), card_ids: z.array(z.number().int()),
+    id: z.number().int(),
+    url: z.string(),
+    description: z.string().nullable(),
+    events: z.array(z.string()),
+    card_ids: z.array(z.number().int()),
     secret_prefix: z.string().openapi({ description: 'the first characters of the secret, to tell secrets apart' }),
-    is_active: z.boolean(), disabled_reason: z.string().nullable(), consecutive_failures: z.number().int(), created_at: z.string(),
+    is_active: z.boolean(),
+    disabled_reason: z.string().nullable(),
+    consecutive_failures: z.number().int(),
+    created_at: z.string(),
   })
   .openapi('WebhookEndpoint');
 export const WebhookEndpointList = z.object({ items: z.array(WebhookEndpointOut) }).openapi('WebhookEndpointList');
-export const WebhookEndpointCreated = WebhookEndpointOut.extend({ secret: z.string().openapi({ description: 'the signing secret: shown this once' }) }).openapi('WebhookEndpointCreated');
+export const WebhookEndpointCreated = WebhookEndpointOut.extend({
+  secret: z.string().openapi({ description: 'the signing secret: shown this once' }),
+}).openapi('WebhookEndpointCreated');
 export const CreateWebhookBody = z
   .strictObject({
     url: z.string().max(2048),
@@ -66,20 +92,44 @@ export const CreateWebhookBody = z
   })
   .openapi('CreateWebhookEndpoint');
 export const UpdateWebhookBody = z
-  .strictObject({ url: z.string().max(2048).optional(), description: text({ max: 200 }).optional(), events: events.optional(), card_ids: cardIds.optional(), is_active: z.boolean().optional() })
+  .strictObject({
+    url: z.string().max(2048).optional(),
+    description: text({ max: 200 }).optional(),
+    events: events.optional(),
+    card_ids: cardIds.optional(),
+    is_active: z.boolean().optional(),
+  })
   .openapi('UpdateWebhookEndpoint');
 export const WebhookIdParams = z.strictObject({ webhook_id: intParam({ min: 1, max: 2147483647 }) });
 export const WebhookDeliveryOut = z
   .object({
-    id: z.number().int(), event_id: z.string(), event_type: z.string(), status: z.enum(['pending', 'delivered', 'failed']), attempts: z.number().int(),
-    last_status_code: z.number().int().nullable(), last_error: z.string().nullable(), created_at: z.string(), last_attempt_at: z.string().nullable(), delivered_at: z.string().nullable(),
+    id: z.number().int(),
+    event_id: z.string(),
+    event_type: z.string(),
+    status: z.enum(['pending', 'delivered', 'failed']),
+    attempts: z.number().int(),
+    last_status_code: z.number().int().nullable(),
+    last_error: z.string().nullable(),
+    created_at: z.string(),
+    last_attempt_at: z.string().nullable(),
+    delivered_at: z.string().nullable(),
   })
   .openapi('WebhookDelivery');
 export const WebhookDeliveryList = z.object({ items: z.array(WebhookDeliveryOut) }).openapi('WebhookDeliveryList');
 export const DeliveriesQuery = z.strictObject({ limit: intParam({ min: 1, max: 200 }).default(50) });
 
 export const OutboxMessage = z
-  .object({ id: z.number().int(), to_address: z.string(), kind: z.string(), subject: z.string(), body_text: z.string(), created_at: z.string(), sent_at: z.string().nullable(), attempts: z.number().int(), last_error: z.string().nullable() })
+  .object({
+    id: z.number().int(),
+    to_address: z.string(),
+    kind: z.string(),
+    subject: z.string(),
+    body_text: z.string(),
+    created_at: z.string(),
+    sent_at: z.string().nullable(),
+    attempts: z.number().int(),
+    last_error: z.string().nullable(),
+  })
   .openapi('OutboxMessage');
 export const OutboxList = z.object({ smtp_configured: z.boolean(), items: z.array(OutboxMessage) }).openapi('OutboxList');
 export const OutboxQuery = z.strictObject({ limit: intParam({ min: 1, max: 200 }).default(50) });

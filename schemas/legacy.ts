@@ -3,7 +3,10 @@
 import { IsoDate, intParam, text, z } from './common.js';
 
 const id = (description?: string) => intParam({ min: 1, max: 2147483647, description });
-export const TcgSlug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, { message: 'not a game slug' }).openapi({ example: 'pokemon' });
+export const TcgSlug = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, { message: 'not a game slug' })
+  .openapi({ example: 'pokemon' });
 
 export const limitOffset = (max: number, defaultLimit: number) => ({
   limit: intParam({ min: 1, max }).default(defaultLimit),
@@ -55,7 +58,9 @@ export const LegacyCard = z
     rarity: z.string().nullable(),
     card_type: z.string().nullable(),
     image_url: z.string().nullable().openapi({ description: "the upstream publisher's picture, when known" }),
-    local_image_url: z.string().openapi({ description: "the picture from Holo's origin (a rendered placeholder until the original is fetched)" }),
+    local_image_url: z
+      .string()
+      .openapi({ description: "the picture from Holo's origin (a rendered placeholder until the original is fetched)" }),
     attributes: z.record(z.string(), z.unknown()),
   })
   .openapi('LegacyCard');
@@ -66,7 +71,9 @@ export const LegacyCardPrice = z
     source: z.string(),
     market_price: z.number(),
     currency: z.string(),
-    variant: z.string().openapi({ description: 'finish, with the print run when not unlimited: normal, holofoil, reverse-holofoil, 1st-edition holofoil, …' }),
+    variant: z.string().openapi({
+      description: 'finish, with the print run when not unlimited: normal, holofoil, reverse-holofoil, 1st-edition holofoil, …',
+    }),
   })
   .openapi('LegacyCardPrice');
 
@@ -135,7 +142,14 @@ export const SetCompletion = z
   .openapi('SetCompletion');
 
 export const RelatedLanguageSet = z
-  .object({ id: z.number().int(), name: z.string(), code: z.string(), language: z.string(), release_date: IsoDate.nullable(), total_cards: z.number().int() })
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    code: z.string(),
+    language: z.string(),
+    release_date: IsoDate.nullable(),
+    total_cards: z.number().int(),
+  })
   .openapi('RelatedLanguageSet');
 export const RelatedLanguages = z
   .object({ set_id: z.number().int(), language: z.string(), related: z.array(RelatedLanguageSet) })
@@ -183,7 +197,12 @@ export const CompareResponse = z
   })
   .openapi('CompareResponse');
 
-export const MarketplaceUrlsQuery = z.strictObject({ variant: z.string().regex(/^[a-z0-9-]{1,40}$/).default('normal') });
+export const MarketplaceUrlsQuery = z.strictObject({
+  variant: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/)
+    .default('normal'),
+});
 export const MarketplaceUrls = z
   .object({
     card_id: z.number().int(),
@@ -195,7 +214,10 @@ export const MarketplaceUrls = z
   .openapi('MarketplaceUrls');
 
 export const EvolutionChain = z
-  .object({ card_id: z.number().int(), chain: z.array(z.object({ stage: z.number().int(), name: z.string(), card_id: z.number().int().nullable() })) })
+  .object({
+    card_id: z.number().int(),
+    chain: z.array(z.object({ stage: z.number().int(), name: z.string(), card_id: z.number().int().nullable() })),
+  })
   .openapi('EvolutionChain');
 export const CardIdParams = z.strictObject({ card_id: id() });
 
@@ -206,9 +228,19 @@ export const SearchQuery = z.strictObject({
   rarity: text({ max: 100 }).optional(),
   min_price: z.coerce.number().min(0).max(1e9).optional().openapi({ description: 'USD, against best_price' }),
   max_price: z.coerce.number().min(0).max(1e9).optional(),
-  foil_status: z.enum(['nonfoil', 'foil', 'etched']).optional().openapi({ description: 'cards that exist with this foil status: nonfoil = the standard print (normal or holofoil), foil = any other foil finish (reverse holo, foil, rainbow, cold), etched' }),
-  condition: z.enum(['NM', 'LP', 'MP', 'HP', 'DMG']).optional().openapi({ description: 'validated; reference prices are near-mint, so every card matches until marketplace listings are searched' }),
-  language: z.string().regex(/^[a-z]{2}$/).optional().openapi({ description: 'cards printed in this language (ISO 639-1)' }),
+  foil_status: z.enum(['nonfoil', 'foil', 'etched']).optional().openapi({
+    description:
+      'cards that exist with this foil status: nonfoil = the standard print (normal or holofoil), foil = any other foil finish (reverse holo, foil, rainbow, cold), etched',
+  }),
+  condition: z
+    .enum(['NM', 'LP', 'MP', 'HP', 'DMG'])
+    .optional()
+    .openapi({ description: 'validated; reference prices are near-mint, so every card matches until marketplace listings are searched' }),
+  language: z
+    .string()
+    .regex(/^[a-z]{2}$/)
+    .optional()
+    .openapi({ description: 'cards printed in this language (ISO 639-1)' }),
   limit: intParam({ min: 1, max: 200 }).default(50),
   offset: intParam({ min: 0, max: 100_000 }).default(0),
 });
@@ -223,7 +255,14 @@ export const SearchResult = LegacyCard.extend({
 }).openapi('SearchResult');
 export const SearchResponse = z.object({ items: z.array(SearchResult), total: z.number().int() }).openapi('SearchResponse');
 
-export const SealedPrice = z.object({ region: z.string(), source: z.string(), price_type: z.string(), currency: z.string(), amount: z.number(), as_of: IsoDate });
+export const SealedPrice = z.object({
+  region: z.string(),
+  source: z.string(),
+  price_type: z.string(),
+  currency: z.string(),
+  amount: z.number(),
+  as_of: IsoDate,
+});
 export const SealedProduct = z
   .object({
     id: z.number().int(),
@@ -241,5 +280,7 @@ export const SealedQuery = z.strictObject({ ...limitOffset(200, 50), set_id: id(
 export const SealedParams = z.strictObject({ tcg_slug: TcgSlug, product_id: id() });
 export const SealedDetail = SealedProduct.extend({
   prices: z.array(SealedPrice),
-  price_history: z.array(z.object({ date: IsoDate, price_type: z.string(), currency: z.string(), price: z.number() })).openapi({ description: 'daily, last 365 days: EU trend (EUR) and US market (USD)' }),
+  price_history: z
+    .array(z.object({ date: IsoDate, price_type: z.string(), currency: z.string(), price: z.number() }))
+    .openapi({ description: 'daily, last 365 days: EU trend (EUR) and US market (USD)' }),
 }).openapi('SealedProductDetail');

@@ -5,7 +5,10 @@ import { IsoDate, intParam, z } from './common.js';
 const variant = z
   .string()
   .regex(/^[a-z0-9-]{1,40}( [a-z0-9-]{1,40})?$/, { message: 'a variant name such as foil, reverse-holo, 1st-edition' })
-  .openapi({ description: 'variant name: normal, holofoil, foil, etched-foil, reverse-holo, 1st-edition, shadowless, prerelease, … (default: the reference variant)' });
+  .openapi({
+    description:
+      'variant name: normal, holofoil, foil, etched-foil, reverse-holo, 1st-edition, shadowless, prerelease, … (default: the reference variant)',
+  });
 const gradingCompany = z
   .string()
   .regex(/^[A-Za-z]{2,10}$/, { message: 'a grading company such as PSA, BGS, CGC' })
@@ -31,8 +34,15 @@ export const PriceSourceRow = z
 export const CardPrices = z.object({ card_id: z.number().int(), sources: z.array(PriceSourceRow) }).openapi('CardPrices');
 
 export const PriceHistoryQuery = z.strictObject({
-  days: z.enum(['7', '30', '90', '180', '365']).default('90').transform(Number).openapi({ type: 'integer', enum: [7, 30, 90, 180, 365] }),
-  source: z.string().regex(/^[a-z0-9_-]{1,40}$/).optional(),
+  days: z
+    .enum(['7', '30', '90', '180', '365'])
+    .default('90')
+    .transform(Number)
+    .openapi({ type: 'integer', enum: [7, 30, 90, 180, 365] }),
+  source: z
+    .string()
+    .regex(/^[a-z0-9_-]{1,40}$/)
+    .optional(),
   variant: variant.optional(),
 });
 const Analysis = z
@@ -40,8 +50,13 @@ const Analysis = z
     change_7d: z.number().nullable().openapi({ description: 'percent' }),
     change_30d: z.number().nullable(),
     change_90d: z.number().nullable(),
-    volatility: z.number().nullable().openapi({ description: 'standard deviation of daily log returns over the last 365 days, in percent' }),
-    trend: z.enum(['up', 'down', 'stable']).openapi({ description: 'slope of a least-squares line over the last 365 days: beyond ±0.1 % of the mean price a day' }),
+    volatility: z
+      .number()
+      .nullable()
+      .openapi({ description: 'standard deviation of daily log returns over the last 365 days, in percent' }),
+    trend: z
+      .enum(['up', 'down', 'stable'])
+      .openapi({ description: 'slope of a least-squares line over the last 365 days: beyond ±0.1 % of the mean price a day' }),
   })
   .openapi('PriceAnalysis');
 export const PriceHistory = z
@@ -76,7 +91,11 @@ export const PriceHistoryMulti = z
   .openapi('PriceHistoryMulti');
 
 export const SnapshotsQuery = z.strictObject({
-  source: z.string().regex(/^[a-z0-9_-]{1,40}$/).optional().openapi({ description: 'default: the source with the most daily values for the card' }),
+  source: z
+    .string()
+    .regex(/^[a-z0-9_-]{1,40}$/)
+    .optional()
+    .openapi({ description: 'default: the source with the most daily values for the card' }),
   variant: variant.optional(),
   days: intParam({ min: 1, max: 365 }).default(180),
 });
@@ -86,7 +105,16 @@ export const PriceSnapshots = z
     source: z.string().nullable(),
     variant: z.string(),
     days: z.number().int(),
-    points: z.array(z.object({ date: IsoDate, variant: z.string(), currency: z.string(), grading_company: z.string(), grade: z.string(), market_price: money })),
+    points: z.array(
+      z.object({
+        date: IsoDate,
+        variant: z.string(),
+        currency: z.string(),
+        grading_company: z.string(),
+        grade: z.string(),
+        market_price: money,
+      }),
+    ),
     count: z.number().int(),
   })
   .openapi('PriceSnapshots');
@@ -102,16 +130,35 @@ export const EbaySold = z
     days: z.number().int(),
     grading_company: z.string().nullable(),
     grade: z.string().nullable(),
-    sales: z.array(z.object({ date: IsoDate, grading_company: z.string(), grade: z.string(), average_price: money, count: z.number().int() })),
-    summary: z.array(z.object({ grading_company: z.string(), grade: z.string(), average_price: money, median_price: money, min_price: money, max_price: money, count: z.number().int() })),
+    sales: z.array(
+      z.object({ date: IsoDate, grading_company: z.string(), grade: z.string(), average_price: money, count: z.number().int() }),
+    ),
+    summary: z.array(
+      z.object({
+        grading_company: z.string(),
+        grade: z.string(),
+        average_price: money,
+        median_price: money,
+        min_price: money,
+        max_price: money,
+        count: z.number().int(),
+      }),
+    ),
     total_sales_points: z.number().int(),
     total_grades: z.number().int(),
   })
   .openapi('EbaySold');
 
-export const AggregatesQuery = z.strictObject({ variant: variant.optional(), grading_company: gradingCompany.optional(), grade: grade.optional() });
+export const AggregatesQuery = z.strictObject({
+  variant: variant.optional(),
+  grading_company: gradingCompany.optional(),
+  grade: grade.optional(),
+});
 const Delta = z.object({ abs: z.number().nullable(), pct: z.number().nullable(), anomaly: z.boolean() });
-const Tier = z.object({ price: nullableMoney, spread_pct: z.number().nullable().openapi({ description: 'percent above (+) or below (−) the current market price' }) });
+const Tier = z.object({
+  price: nullableMoney,
+  spread_pct: z.number().nullable().openapi({ description: 'percent above (+) or below (−) the current market price' }),
+});
 export const PriceAggregates = z
   .object({
     card_id: z.number().int(),
@@ -130,7 +177,17 @@ export const PriceAggregates = z
         considered_sources: z.number().int(),
         spread_pct: z.number(),
         region_bias: z.number().nullable(),
-        sources: z.array(z.object({ source: z.string(), label: z.string(), median: money, sample_size: z.number().int(), weight: z.number(), agrees: z.boolean(), delta_pct: z.number() })),
+        sources: z.array(
+          z.object({
+            source: z.string(),
+            label: z.string(),
+            median: money,
+            sample_size: z.number().int(),
+            weight: z.number(),
+            agrees: z.boolean(),
+            delta_pct: z.number(),
+          }),
+        ),
       })
       .nullable(),
     buy_sell_spread: z.object({ currency: z.literal('USD'), tiers: z.object({ loose: Tier, cib: Tier, new: Tier }) }),
@@ -140,7 +197,10 @@ export const PriceAggregates = z
 
 export const RecentSalesQuery = z.strictObject({
   window_days: intParam({ min: 1, max: 365 }).default(30),
-  language: z.string().regex(/^[a-z]{2}$/).default('en'),
+  language: z
+    .string()
+    .regex(/^[a-z]{2}$/)
+    .default('en'),
   variant: variant.optional(),
 });
 export const RecentSales = z
@@ -150,7 +210,16 @@ export const RecentSales = z
     language: z.string(),
     variant: z.string(),
     sales: z.array(
-      z.object({ date: IsoDate, variant: z.string(), grading_company: z.string(), grade: z.string(), price: money, currency: z.string(), price_usd: money, listing_id: z.string() }),
+      z.object({
+        date: IsoDate,
+        variant: z.string(),
+        grading_company: z.string(),
+        grade: z.string(),
+        price: money,
+        currency: z.string(),
+        price_usd: money,
+        listing_id: z.string(),
+      }),
     ),
     count: z.number().int(),
     average_price_usd: nullableMoney,
@@ -161,7 +230,12 @@ export const StashScore = z
   .object({
     card_id: z.number().int(),
     score: z.number().int().min(0).max(100),
-    components: z.object({ price_momentum: z.number().int(), rarity: z.number().int(), liquidity: z.number().int(), source_agreement: z.number().int() }),
+    components: z.object({
+      price_momentum: z.number().int(),
+      rarity: z.number().int(),
+      liquidity: z.number().int(),
+      source_agreement: z.number().int(),
+    }),
     label: z.enum(['strong', 'solid', 'speculative', 'weak']),
   })
   .openapi('StashScore');

@@ -3,7 +3,10 @@
 import { IsoDate, intParam, text, z } from './common.js';
 import { TcgSlug } from './legacy.js';
 
-const tcgOrAll = z.union([z.literal('all'), TcgSlug]).default('all').openapi({ description: 'a game slug, or all' });
+const tcgOrAll = z
+  .union([z.literal('all'), TcgSlug])
+  .default('all')
+  .openapi({ description: 'a game slug, or all' });
 const period = z.enum(['7d', '30d', '90d']).default('7d');
 
 export const MoversQuery = z.strictObject({ tcg: tcgOrAll, period, limit: intParam({ min: 1, max: 50 }).default(20) });
@@ -18,7 +21,14 @@ const Mover = z.object({
   volatility_pct: z.number().openapi({ description: 'standard deviation of the prices in the period over their mean, percent' }),
 });
 export const Movers = z
-  .object({ gainers: z.array(Mover), losers: z.array(Mover), most_volatile: z.array(Mover), period: z.string(), tcg: z.string(), as_of: IsoDate.nullable() })
+  .object({
+    gainers: z.array(Mover),
+    losers: z.array(Mover),
+    most_volatile: z.array(Mover),
+    period: z.string(),
+    tcg: z.string(),
+    as_of: IsoDate.nullable(),
+  })
   .openapi('MarketMovers');
 
 const GameIndex = z.object({
@@ -37,7 +47,14 @@ export const Overview = z
   .object({
     period: z.string(),
     as_of: IsoDate.nullable(),
-    market: z.object({ value_now: z.number(), value_then: z.number(), change_pct: z.number().nullable(), rising: z.number().int(), falling: z.number().int(), holding: z.number().int() }),
+    market: z.object({
+      value_now: z.number(),
+      value_then: z.number(),
+      change_pct: z.number().nullable(),
+      rising: z.number().int(),
+      falling: z.number().int(),
+      holding: z.number().int(),
+    }),
     games: z.array(GameIndex),
     top_gainer: Mover.nullable(),
     top_loser: Mover.nullable(),
@@ -59,7 +76,16 @@ export const RadarStats = z
   .object({
     period: z.string(),
     as_of: IsoDate.nullable(),
-    games: z.array(z.object({ tcg_slug: z.string(), rising_pct: z.number(), falling_pct: z.number(), holding_pct: z.number(), change_pct: z.number().nullable(), series: z.number().int() })),
+    games: z.array(
+      z.object({
+        tcg_slug: z.string(),
+        rising_pct: z.number(),
+        falling_pct: z.number(),
+        holding_pct: z.number(),
+        change_pct: z.number().nullable(),
+        series: z.number().int(),
+      }),
+    ),
   })
   .openapi('RadarStats');
 export const RadarQuery = z.strictObject({ period });
@@ -73,17 +99,32 @@ export const Deals = z
   .object({
     items: z.array(
       z.object({
-        card_id: z.number().int(), name: z.string(), set_name: z.string(), tcg_slug: z.string(), variant: z.string(),
-        market_price: z.number(), lowest_price: z.number(), discount_pct: z.number(), source: z.string(), as_of: IsoDate,
+        card_id: z.number().int(),
+        name: z.string(),
+        set_name: z.string(),
+        tcg_slug: z.string(),
+        variant: z.string(),
+        market_price: z.number(),
+        lowest_price: z.number(),
+        discount_pct: z.number(),
+        source: z.string(),
+        as_of: IsoDate,
       }),
     ),
   })
   .openapi('BestDeals');
 
 const Trending = z.object({
-  card_id: z.number().int(), name: z.string(), set_name: z.string(), tcg_slug: z.string(),
-  current_price: z.number(), predicted_price: z.number(), predicted_change_pct: z.number(), slope_per_day: z.number(),
-  data_points: z.number().int(), confidence: z.enum(['low', 'medium', 'high']),
+  card_id: z.number().int(),
+  name: z.string(),
+  set_name: z.string(),
+  tcg_slug: z.string(),
+  current_price: z.number(),
+  predicted_price: z.number(),
+  predicted_change_pct: z.number(),
+  slope_per_day: z.number(),
+  data_points: z.number().int(),
+  confidence: z.enum(['low', 'medium', 'high']),
 });
 export const TrendingQuery = z.strictObject({
   tcg_slug: TcgSlug.optional(),
@@ -110,8 +151,16 @@ export const Spread = z
   .object({
     items: z.array(
       z.object({
-        card_id: z.number().int(), name: z.string(), set_name: z.string(), tcg_slug: z.string(),
-        low_price: z.number(), high_price: z.number(), spread_pct: z.number(), cheapest_source: z.string(), dearest_source: z.string(), sources: z.number().int(),
+        card_id: z.number().int(),
+        name: z.string(),
+        set_name: z.string(),
+        tcg_slug: z.string(),
+        low_price: z.number(),
+        high_price: z.number(),
+        spread_pct: z.number(),
+        cheapest_source: z.string(),
+        dearest_source: z.string(),
+        sources: z.number().int(),
       }),
     ),
   })
@@ -121,7 +170,17 @@ export const RecentQuery = z.strictObject({ limit: intParam({ min: 1, max: 100 }
 export const RecentUpdates = z
   .object({
     items: z.array(
-      z.object({ card_id: z.number().int(), name: z.string(), set_name: z.string(), tcg_slug: z.string(), price: z.number(), previous_price: z.number().nullable(), change_pct: z.number().nullable(), source: z.string(), date: IsoDate }),
+      z.object({
+        card_id: z.number().int(),
+        name: z.string(),
+        set_name: z.string(),
+        tcg_slug: z.string(),
+        price: z.number(),
+        previous_price: z.number().nullable(),
+        change_pct: z.number().nullable(),
+        source: z.string(),
+        date: IsoDate,
+      }),
     ),
   })
   .openapi('RecentPriceUpdates');
@@ -131,35 +190,72 @@ export const CONDITION_FACTORS = { NM: 1, LP: 0.85, MP: 0.7, HP: 0.5, DMG: 0.3 }
 export const PiCardParams = z.strictObject({ id: intParam({ min: 1, max: 2147483647 }) });
 export const PiCardQuery = z.strictObject({
   foil_status: z.enum(['nonfoil', 'foil', 'etched']).default('nonfoil'),
-  condition: z.enum(['NM', 'LP', 'MP', 'HP', 'DMG']).default('NM').openapi({ description: 'prices are near-mint references; other conditions apply the factors LP 0.85, MP 0.70, HP 0.50, DMG 0.30' }),
-  language: z.string().regex(/^[a-z]{2}$/).default('en'),
+  condition: z
+    .enum(['NM', 'LP', 'MP', 'HP', 'DMG'])
+    .default('NM')
+    .openapi({ description: 'prices are near-mint references; other conditions apply the factors LP 0.85, MP 0.70, HP 0.50, DMG 0.30' }),
+  language: z
+    .string()
+    .regex(/^[a-z]{2}$/)
+    .default('en'),
   printing: z.enum(['unlimited', '1st_edition']).default('unlimited'),
 });
 export const PiCard = z
   .object({
     card_id: z.number().int(),
-    price_summary: z.object({ market_price_eur: z.number().nullable(), low_eur: z.number().nullable(), high_eur: z.number().nullable(), confidence: z.enum(['low', 'medium', 'high']) }),
+    price_summary: z.object({
+      market_price_eur: z.number().nullable(),
+      low_eur: z.number().nullable(),
+      high_eur: z.number().nullable(),
+      confidence: z.enum(['low', 'medium', 'high']),
+    }),
     source_breakdown: z.array(z.object({ source: z.string(), median_eur: z.number(), n_listings: z.number().int() })),
     correlation_notes: z.array(z.string()),
-    scope: z.object({ variants: z.array(z.string()), condition: z.string(), condition_factor: z.number(), eur_per_usd: z.number().nullable(), fx_date: IsoDate.nullable() }),
+    scope: z.object({
+      variants: z.array(z.string()),
+      condition: z.string(),
+      condition_factor: z.number(),
+      eur_per_usd: z.number().nullable(),
+      fx_date: IsoDate.nullable(),
+    }),
   })
   .openapi('PriceIntelligenceCard');
 
 export const PiSources = z
   .object({
-    items: z.array(z.object({ source: z.string(), label: z.string(), region: z.string(), currencies: z.array(z.string()), cards: z.number().int(), variants: z.number().int(), last_day: IsoDate, values: z.number().int() })),
+    items: z.array(
+      z.object({
+        source: z.string(),
+        label: z.string(),
+        region: z.string(),
+        currencies: z.array(z.string()),
+        cards: z.number().int(),
+        variants: z.number().int(),
+        last_day: IsoDate,
+        values: z.number().int(),
+      }),
+    ),
   })
   .openapi('PriceIntelligenceSources');
 
 export const FxQuery = z.strictObject({
-  from_currency: z.string().regex(/^[A-Z]{3}$/, { message: 'an ISO 4217 code such as USD' }).default('USD'),
-  to_currency: z.string().regex(/^[A-Z]{3}$/, { message: 'an ISO 4217 code such as EUR' }).default('EUR'),
+  from_currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, { message: 'an ISO 4217 code such as USD' })
+    .default('USD'),
+  to_currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, { message: 'an ISO 4217 code such as EUR' })
+    .default('EUR'),
 });
 export const FxRate = z
   .object({ from_currency: z.string(), to_currency: z.string(), rate: z.number(), date: IsoDate, source: z.literal('ecb') })
   .openapi('FxRate');
 
-export const PiHistoryQuery = z.strictObject({ card_id: intParam({ min: 1, max: 2147483647 }), days: intParam({ min: 1, max: 365 }).default(90) });
+export const PiHistoryQuery = z.strictObject({
+  card_id: intParam({ min: 1, max: 2147483647 }),
+  days: intParam({ min: 1, max: 365 }).default(90),
+});
 export const PiHistory = z
   .object({ card_id: z.number().int(), days: z.number().int(), points: z.array(z.object({ date: IsoDate, market_price_eur: z.number() })) })
   .openapi('PriceIntelligenceHistory');
@@ -169,20 +265,57 @@ export const PiCompareQuery = z.strictObject({
     .regex(/^\s*\d{1,10}\s*(,\s*\d{1,10}\s*){0,4}$/, { message: 'one to five comma-separated card ids' })
     .transform((s) => [...new Set(s.split(',').map((x) => Number(x.trim())))]),
 });
-export const PiCompare = z.object({ items: z.array(PiCard.extend({ name: z.string() })), missing: z.array(z.number().int()) }).openapi('PriceIntelligenceCompare');
+export const PiCompare = z
+  .object({ items: z.array(PiCard.extend({ name: z.string() })), missing: z.array(z.number().int()) })
+  .openapi('PriceIntelligenceCompare');
 export const PiSearchQuery = z.strictObject({ q: text({ max: 200 }), limit: intParam({ min: 1, max: 50 }).default(20) });
 export const PiSearch = z
-  .object({ items: z.array(z.object({ card_id: z.number().int(), name: z.string(), set_name: z.string(), tcg_slug: z.string(), market_price_eur: z.number().nullable() })), total: z.number().int() })
+  .object({
+    items: z.array(
+      z.object({
+        card_id: z.number().int(),
+        name: z.string(),
+        set_name: z.string(),
+        tcg_slug: z.string(),
+        market_price_eur: z.number().nullable(),
+      }),
+    ),
+    total: z.number().int(),
+  })
   .openapi('PriceIntelligenceSearch');
 export const PiStats = z
-  .object({ sources: z.number().int(), cards_priced: z.number().int(), price_points: z.number().int(), outliers: z.number().int(), last_day: IsoDate.nullable(), by_game: z.array(z.object({ tcg_slug: z.string(), price_points: z.number().int(), sources: z.number().int() })) })
+  .object({
+    sources: z.number().int(),
+    cards_priced: z.number().int(),
+    price_points: z.number().int(),
+    outliers: z.number().int(),
+    last_day: IsoDate.nullable(),
+    by_game: z.array(z.object({ tcg_slug: z.string(), price_points: z.number().int(), sources: z.number().int() })),
+  })
   .openapi('PriceIntelligenceStats');
 
 export const DetailedStats = z
   .object({
-    catalogue: z.object({ games: z.number().int(), sets: z.number().int(), cards: z.number().int(), printings: z.number().int(), variants: z.number().int(), priced_cards: z.number().int() }),
-    by_game: z.array(z.object({ tcg_slug: z.string(), sets: z.number().int(), cards: z.number().int(), variants: z.number().int(), priced_cards: z.number().int() })),
-    prices: z.array(z.object({ tcg_slug: z.string(), source: z.string(), points: z.number().int(), outliers: z.number().int(), last_day: IsoDate })),
+    catalogue: z.object({
+      games: z.number().int(),
+      sets: z.number().int(),
+      cards: z.number().int(),
+      printings: z.number().int(),
+      variants: z.number().int(),
+      priced_cards: z.number().int(),
+    }),
+    by_game: z.array(
+      z.object({
+        tcg_slug: z.string(),
+        sets: z.number().int(),
+        cards: z.number().int(),
+        variants: z.number().int(),
+        priced_cards: z.number().int(),
+      }),
+    ),
+    prices: z.array(
+      z.object({ tcg_slug: z.string(), source: z.string(), points: z.number().int(), outliers: z.number().int(), last_day: IsoDate }),
+    ),
     totals: z.object({ price_points: z.number().int(), outliers: z.number().int() }),
   })
   .openapi('DetailedStats');

@@ -39,9 +39,7 @@ const cardCore = {
 };
 const SetRef = z.object({ id: z.number().int(), code: z.string(), name: z.string() });
 
-export const CardSummary = z
-  .object({ ...cardCore, thumbnail_url: z.string().nullable() })
-  .openapi('CardSummaryV2');
+export const CardSummary = z.object({ ...cardCore, thumbnail_url: z.string().nullable() }).openapi('CardSummaryV2');
 
 export const RawPrice = z.object({
   source: z.string(),
@@ -53,7 +51,9 @@ export const RawPrice = z.object({
 
 export const GradedPrice = z.object({
   source: z.string(),
-  grading_company: z.string().openapi({ description: 'psa, bgs, cgc, sgc, ace, or other (cross-company aggregate; pc17/pc18 are buckets of unknown meaning)' }),
+  grading_company: z
+    .string()
+    .openapi({ description: 'psa, bgs, cgc, sgc, ace, or other (cross-company aggregate; pc17/pc18 are buckets of unknown meaning)' }),
   grade: z.string(),
   currency: z.string(),
   amount: z.number(),
@@ -106,7 +106,12 @@ export const CardDetail = z
     ...cardCore,
     game: GameRef,
     set: SetRef,
-    cross_refs: z.object(Object.fromEntries(CROSS_REF_KEYS.map((k) => [k, z.string().nullable()])) as Record<(typeof CROSS_REF_KEYS)[number], z.ZodNullable<z.ZodString>>),
+    cross_refs: z.object(
+      Object.fromEntries(CROSS_REF_KEYS.map((k) => [k, z.string().nullable()])) as Record<
+        (typeof CROSS_REF_KEYS)[number],
+        z.ZodNullable<z.ZodString>
+      >,
+    ),
     images: z.array(CardImage),
     printings: z.array(Printing),
   })

@@ -30,14 +30,16 @@ export async function migratePostgres(pg: PostgresStore, log: Logger): Promise<s
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       name text PRIMARY KEY, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
     const done = new Map(
-      (await client.query<{ name: string; checksum: string }>('SELECT name, checksum FROM schema_migrations')).rows.map(
-        (r) => [r.name, r.checksum],
-      ),
+      (await client.query<{ name: string; checksum: string }>('SELECT name, checksum FROM schema_migrations')).rows.map((r) => [
+        r.name,
+        r.checksum,
+      ]),
     );
     for (const f of files) {
       const seen = done.get(f.name);
       if (seen !== undefined) {
-        if (seen !== f.checksum) throw new Error(`postgres migration ${f.name} was changed after it was applied; add a new migration instead`);
+        if (seen !== f.checksum)
+          throw new Error(`postgres migration ${f.name} was changed after it was applied; add a new migration instead`);
         continue;
       }
       await client.query('BEGIN');
@@ -61,9 +63,7 @@ export async function migratePostgres(pg: PostgresStore, log: Logger): Promise<s
 
 /** Fills the cluster tokens of a ClickHouse DDL file: single node, or Replicated engines ON CLUSTER. */
 export function renderClickHouseDdl(sql: string, cluster: string | undefined): string {
-  return sql
-    .replaceAll('{{ON_CLUSTER}}', cluster ? `ON CLUSTER ${cluster}` : '')
-    .replaceAll('{{REPLICATED}}', cluster ? 'Replicated' : '');
+  return sql.replaceAll('{{ON_CLUSTER}}', cluster ? `ON CLUSTER ${cluster}` : '').replaceAll('{{REPLICATED}}', cluster ? 'Replicated' : '');
 }
 
 export function splitStatements(sql: string): string[] {
@@ -86,13 +86,17 @@ export async function migrateClickHouse(ch: ClickHouseStore, log: Logger): Promi
     query: `CREATE TABLE IF NOT EXISTS holo.schema_migrations${onCluster} (name String, checksum String, applied_at DateTime64(3, 'UTC'))
             ENGINE = ${ch.cluster ? 'Replicated' : ''}ReplacingMergeTree(applied_at) ORDER BY name`,
   });
-  const rs = await ch.client.query({ query: 'SELECT name, argMax(checksum, applied_at) AS checksum FROM holo.schema_migrations GROUP BY name', format: 'JSONEachRow' });
+  const rs = await ch.client.query({
+    query: 'SELECT name, argMax(checksum, applied_at) AS checksum FROM holo.schema_migrations GROUP BY name',
+    format: 'JSONEachRow',
+  });
   const done = new Map((await rs.json<{ name: string; checksum: string }>()).map((r) => [r.name, r.checksum]));
   const applied: string[] = [];
   for (const f of files) {
     const seen = done.get(f.name);
     if (seen !== undefined) {
-      if (seen !== f.checksum) throw new Error(`clickhouse migration ${f.name} was changed after it was applied; add a new migration instead`);
+      if (seen !== f.checksum)
+        throw new Error(`clickhouse migration ${f.name} was changed after it was applied; add a new migration instead`);
       continue;
     }
     // ClickHouse DDL is not transactional: every statement is written IF NOT EXISTS, so a file

@@ -42,7 +42,8 @@ function allowed(access: Access, caller: string): boolean {
 }
 
 // Ids that name nothing: a walk that may call DELETE and POST routes must not change anything.
-const fill = (p: string) => p.replace(/\{(\w+)\}/g, (_, name: string) => (/slug/.test(name) ? 'pokemon' : name === 'workflow_id' ? 'none' : '999999'));
+const fill = (p: string) =>
+  p.replace(/\{(\w+)\}/g, (_, name: string) => (/slug/.test(name) ? 'pokemon' : name === 'workflow_id' ? 'none' : '999999'));
 
 describe('access tags', () => {
   it('every route answers every caller as its tag says', async () => {
@@ -53,10 +54,14 @@ describe('access tags', () => {
       for (const [caller, headers] of Object.entries(callers)) {
         // Auth routes need an account: the operator token has none (403 by design).
         if (caller === 'operator token' && (route.access === 'auth' || route.access === 'business+')) continue;
-        const res = await fetch(stack.url + fill(route.path), { method: route.method.toUpperCase(), headers: { ...headers, Accept: 'application/json' } });
+        const res = await fetch(stack.url + fill(route.path), {
+          method: route.method.toUpperCase(),
+          headers: { ...headers, Accept: 'application/json' },
+        });
         await res.arrayBuffer();
         const refused = res.status === 401 || res.status === 403;
-        if (allowed(route.access, caller) === refused) failures.push(`${route.method.toUpperCase()} ${route.path} (${route.access}) as ${caller}: ${res.status}`);
+        if (allowed(route.access, caller) === refused)
+          failures.push(`${route.method.toUpperCase()} ${route.path} (${route.access}) as ${caller}: ${res.status}`);
       }
     }
     assert.deepEqual(failures, []);

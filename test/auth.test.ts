@@ -20,9 +20,13 @@ describe('registration and sessions', () => {
     assert.deepEqual([res.body.ok, res.body.username], [true, 'alice']);
     const setCookie = res.headers.get('set-cookie')!;
     assert.match(setCookie, /^tcg_session=[\w-]+\.[\w-]+\.[\w-]+; /);
-    for (const attribute of ['HttpOnly', 'Secure', 'SameSite=Lax', 'Max-Age=2592000', 'Path=/']) assert.ok(setCookie.includes(attribute), attribute);
+    for (const attribute of ['HttpOnly', 'Secure', 'SameSite=Lax', 'Max-Age=2592000', 'Path=/'])
+      assert.ok(setCookie.includes(attribute), attribute);
     const me = await call(stack, 'GET', '/auth/me', { cookie: res.cookie });
-    assert.deepEqual([me.status, me.body.username, me.body.email, me.body.is_admin, me.body.is_seller], [200, 'alice', 'Alice@example.com', false, false]);
+    assert.deepEqual(
+      [me.status, me.body.username, me.body.email, me.body.is_admin, me.body.is_seller],
+      [200, 'alice', 'Alice@example.com', false, false],
+    );
     assert.equal('password_hash' in me.body, false);
   });
 
@@ -48,11 +52,17 @@ describe('registration and sessions', () => {
 
   it('logs in by username or e-mail, and revokes the session on logout', async () => {
     assert.equal((await call(stack, 'POST', '/auth/login', { body: { username: 'alice', password: 'wrong password' } })).status, 401);
-    const byEmail = await call(stack, 'POST', '/auth/login', { body: { username: 'Alice@Example.com', password: 'correct horse battery' } });
+    const byEmail = await call(stack, 'POST', '/auth/login', {
+      body: { username: 'Alice@Example.com', password: 'correct horse battery' },
+    });
     assert.equal(byEmail.status, 200);
     const byName = await call(stack, 'POST', '/auth/login', { body: { username: 'alice', password: 'correct horse battery' } });
     assert.equal((await call(stack, 'POST', '/auth/logout', { cookie: byName.cookie })).status, 200);
-    assert.equal((await call(stack, 'GET', '/auth/me', { cookie: byName.cookie })).status, 401, 'the cookie outlives the session, not the other way round');
+    assert.equal(
+      (await call(stack, 'GET', '/auth/me', { cookie: byName.cookie })).status,
+      401,
+      'the cookie outlives the session, not the other way round',
+    );
     assert.equal((await call(stack, 'GET', '/auth/me', { cookie: byEmail.cookie })).status, 200, 'other sessions stay');
     // A forged or tampered cookie is no session.
     const [h, p] = byEmail.cookie!.split('=')[1]!.split('.');
@@ -62,13 +72,31 @@ describe('registration and sessions', () => {
   it('revokes every session when the password changes', async () => {
     const a = await call(stack, 'POST', '/auth/login', { body: { username: 'alice', password: 'correct horse battery' } });
     const b = await call(stack, 'POST', '/auth/login', { body: { username: 'alice', password: 'correct horse battery' } });
-    assert.equal((await call(stack, 'POST', '/auth/change-password', { cookie: a.cookie, body: { current_password: 'nope nope', new_password: 'a new password' } })).status, 400);
-    const changed = await call(stack, 'POST', '/auth/change-password', { cookie: a.cookie, body: { current_password: 'correct horse battery', new_password: 'a new password' } });
+    assert.equal(
+      (
+        await call(stack, 'POST', '/auth/change-password', {
+          cookie: a.cookie,
+          body: { current_password: 'nope nope', new_password: 'a new password' },
+        })
+      ).status,
+      400,
+    );
+    const changed = await call(stack, 'POST', '/auth/change-password', {
+      cookie: a.cookie,
+      body: { current_password: 'correct horse battery', new_password: 'a new password' },
+    });
     assert.equal(changed.status, 200);
     assert.equal((await call(stack, 'GET', '/auth/me', { cookie: b.cookie })).status, 401);
     assert.equal((await call(stack, 'GET', '/auth/me', { cookie: a.cookie })).status, 401);
-    assert.equal((await call(stack, 'GET', '/auth/me', { cookie: changed.cookie })).status, 200, 'the client that changed it gets a fresh session');
-    assert.equal((await call(stack, 'POST', '/auth/login', { body: { username: 'alice', password: 'correct horse battery' } })).status, 401);
+    assert.equal(
+      (await call(stack, 'GET', '/auth/me', { cookie: changed.cookie })).status,
+      200,
+      'the client that changed it gets a fresh session',
+    );
+    assert.equal(
+      (await call(stack, 'POST', '/auth/login', { body: { username: 'alice', password: 'correct horse battery' } })).status,
+      401,
+    );
     assert.equal((await call(stack, 'POST', '/auth/login', { body: { username: 'alice', password: 'a new password' } })).status, 200);
     const stored = (await stack.stores.pg.pool.query(`SELECT password_hash FROM users WHERE username = 'alice'`)).rows[0].password_hash;
     assert.match(stored, /^scrypt\$32768\$8\$1\$/);
@@ -76,10 +104,19 @@ describe('registration and sessions', () => {
   });
 
   it('registers sellers', async () => {
-    const res = await call(stack, 'POST', '/auth/register-seller', { body: { username: 'shopkeeper', email: 'shop@example.com', password: 'long enough', display_name: 'The Shop', country: 'NL' } });
+    const res = await call(stack, 'POST', '/auth/register-seller', {
+      body: { username: 'shopkeeper', email: 'shop@example.com', password: 'long enough', display_name: 'The Shop', country: 'NL' },
+    });
     assert.equal(res.status, 201);
     assert.equal((await call(stack, 'GET', '/auth/me', { cookie: res.cookie })).body.is_seller, true);
-    assert.equal((await call(stack, 'POST', '/auth/register-seller', { body: { username: 'shop2', email: 'shop2@example.com', password: 'long enough', country: 'Netherlands' } })).status, 400);
+    assert.equal(
+      (
+        await call(stack, 'POST', '/auth/register-seller', {
+          body: { username: 'shop2', email: 'shop2@example.com', password: 'long enough', country: 'Netherlands' },
+        })
+      ).status,
+      400,
+    );
   });
 });
 
@@ -101,9 +138,17 @@ describe('account deletion', () => {
     await stack.stores.pg.pool.query(`UPDATE users SET delete_requested_at = now() - interval '25 hours' WHERE username = 'leaver'`);
     assert.equal((await call(stack, 'DELETE', '/auth/account', { cookie, body: confirm })).status, 200);
     assert.equal((await call(stack, 'GET', '/auth/me', { cookie })).status, 401);
-    assert.equal((await call(stack, 'GET', '/api/v2/stats', { headers: { 'X-API-Key': keyRes.body.key } })).status, 401, 'its keys are gone');
-    assert.equal((await call(stack, 'POST', '/auth/login', { body: { username: 'leaver', password: 'correct horse battery' } })).status, 401);
-    const row = (await stack.stores.pg.pool.query(`SELECT username, email, password_hash FROM users WHERE id = $1`, [registered.user_id])).rows[0];
+    assert.equal(
+      (await call(stack, 'GET', '/api/v2/stats', { headers: { 'X-API-Key': keyRes.body.key } })).status,
+      401,
+      'its keys are gone',
+    );
+    assert.equal(
+      (await call(stack, 'POST', '/auth/login', { body: { username: 'leaver', password: 'correct horse battery' } })).status,
+      401,
+    );
+    const row = (await stack.stores.pg.pool.query(`SELECT username, email, password_hash FROM users WHERE id = $1`, [registered.user_id]))
+      .rows[0];
     assert.match(row.username, /^deleted-\d+$/);
     assert.deepEqual([row.email, row.password_hash], [null, null]);
     assert.equal((await register(stack, 'leaver')).status, 201, 'the name is free again');
@@ -117,7 +162,10 @@ describe('API keys', () => {
     assert.equal(created.status, 201);
     const key: string = created.body.key;
     assert.match(key, /^holo_[\w-]{43}$/);
-    assert.deepEqual([created.body.tier, created.body.daily_limit, created.body.rate_limit_per_minute, created.body.prefix], ['free', 500, 30, key.slice(0, 12)]);
+    assert.deepEqual(
+      [created.body.tier, created.body.daily_limit, created.body.rate_limit_per_minute, created.body.prefix],
+      ['free', 500, 30, key.slice(0, 12)],
+    );
     const list = await call(stack, 'GET', '/api/keys/', { cookie });
     assert.equal(list.body.items.length, 1);
     assert.ok(!JSON.stringify(list.body).includes(key), 'never shown again');
@@ -126,13 +174,23 @@ describe('API keys', () => {
     // Free tier: one key.
     const second = await call(stack, 'POST', '/api/keys/', { cookie, body: { name: 'second' } });
     assert.deepEqual([second.status, /allows 1 API key/.test(second.body.detail)], [403, true]);
-    assert.equal((await call(stack, 'POST', '/api/keys/', { cookie, body: { name: 'x', tier: 'pro' } })).status, 403, 'not above the subscription');
+    assert.equal(
+      (await call(stack, 'POST', '/api/keys/', { cookie, body: { name: 'x', tier: 'pro' } })).status,
+      403,
+      'not above the subscription',
+    );
     // Concurrent creations cannot both slip under the cap.
     const racer = await register(stack, 'racing-keys');
-    const raced = await Promise.all(Array.from({ length: 6 }, (_, i) => call(stack, 'POST', '/api/keys/', { cookie: racer.cookie, body: { name: `r${i}` } })));
-    assert.deepEqual(raced.map((r) => r.status).sort((a, b) => a - b), [201, 403, 403, 403, 403, 403]);
+    const raced = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => call(stack, 'POST', '/api/keys/', { cookie: racer.cookie, body: { name: `r${i}` } })),
+    );
+    assert.deepEqual(
+      raced.map((r) => r.status).sort((a, b) => a - b),
+      [201, 403, 403, 403, 403, 403],
+    );
     // Every way of presenting it works.
-    for (const headers of [{ Authorization: `Bearer ${key}` }, { 'X-API-Key': key }] as Record<string, string>[]) assert.equal((await call(stack, 'GET', '/auth/me', { headers })).body.username, 'developer');
+    for (const headers of [{ Authorization: `Bearer ${key}` }, { 'X-API-Key': key }] as Record<string, string>[])
+      assert.equal((await call(stack, 'GET', '/auth/me', { headers })).body.username, 'developer');
     assert.equal((await call(stack, 'GET', `/auth/me?api_key=${key}`)).status, 200);
     const byName = await call(stack, 'GET', '/api/keys/by-name?name=server', { headers: { 'X-API-Key': key } });
     assert.equal(byName.body.id, created.body.id);

@@ -34,8 +34,11 @@ before(async () => {
   stack = await startStack({
     demo: 'small',
     env: {
-      HOLO_WEBHOOK_RETRY_SECONDS: '0.2', HOLO_WEBHOOK_MAX_ATTEMPTS: '4', HOLO_WEBHOOK_DISABLE_AFTER: '2',
-      HOLO_SMTP_URL: smtp.url, HOLO_MAIL_FROM: 'Holo Alerts <alerts@holo.test>',
+      HOLO_WEBHOOK_RETRY_SECONDS: '0.2',
+      HOLO_WEBHOOK_MAX_ATTEMPTS: '4',
+      HOLO_WEBHOOK_DISABLE_AFTER: '2',
+      HOLO_SMTP_URL: smtp.url,
+      HOLO_MAIL_FROM: 'Holo Alerts <alerts@holo.test>',
     },
   });
   feeds = await startFeedServer(stack.stores.pg.pool);
@@ -126,24 +129,46 @@ describe('an ingestion run crosses an alert', () => {
       const endpoint = await api('/api/webhooks', { method: 'POST', body: { url: receiver.url, events: ['price.alert.triggered'] } });
       assert.equal(endpoint.status, 201);
       secret = endpoint.body.secret;
-      assert.equal((await api('/api/devices/register', { method: 'POST', body: { token: 'device-token-0123456789', platform: 'ios' } })).status, 201);
+      assert.equal(
+        (await api('/api/devices/register', { method: 'POST', body: { token: 'device-token-0123456789', platform: 'ios' } })).status,
+        201,
+      );
       // Far above any price: the next scrape crosses it. A second alert far below never triggers.
-      assert.deepEqual((await api('/alerts', { method: 'POST', body: { card_id: 2 ** 31, target_price: 5 } })).body.detail[0].loc, ['body', 'card_id']);
+      assert.deepEqual((await api('/alerts', { method: 'POST', body: { card_id: 2 ** 31, target_price: 5 } })).body.detail[0].loc, [
+        'body',
+        'card_id',
+      ]);
       assert.equal((await api('/alerts', { method: 'POST', body: { card_id: 2147483647, target_price: 5 } })).status, 404);
       assert.equal((await api('/alerts', { method: 'POST', body: { card_id: cards[0], target_price: 5, currency: 'XYZ' } })).status, 422);
-      const crossing = await api('/alerts', { method: 'POST', body: { card_id: cards[0], target_price: 1_000_000, condition: 'below', currency: 'USD' } });
-      const quiet = await api('/alerts', { method: 'POST', body: { card_id: cards[0], target_price: 0.0001, condition: 'below', currency: 'EUR' } });
+      const crossing = await api('/alerts', {
+        method: 'POST',
+        body: { card_id: cards[0], target_price: 1_000_000, condition: 'below', currency: 'USD' },
+      });
+      const quiet = await api('/alerts', {
+        method: 'POST',
+        body: { card_id: cards[0], target_price: 0.0001, condition: 'below', currency: 'EUR' },
+      });
       assert.deepEqual([crossing.status, crossing.body.triggered_at, crossing.body.is_active], [201, null, true]);
 
       const summary = await ingestRun('alerts-1');
       assert.ok(summary.loaded > 0);
       const accepted = await until('an accepted delivery', async () => receiver.received.find((r) => r.status === 200));
-      assert.deepEqual(receiver.received.map((r) => r.status), [500, 500, 200], 'failed twice, then accepted once');
-      assert.ok(receiver.received.every((r) => r.verified && r.headers['x-holo-event-id'] === receiver.received[0]!.headers['x-holo-event-id']), 'one event, signed every time');
+      assert.deepEqual(
+        receiver.received.map((r) => r.status),
+        [500, 500, 200],
+        'failed twice, then accepted once',
+      );
+      assert.ok(
+        receiver.received.every((r) => r.verified && r.headers['x-holo-event-id'] === receiver.received[0]!.headers['x-holo-event-id']),
+        'one event, signed every time',
+      );
       const event = JSON.parse(accepted.body);
       assert.equal(event.type, 'price.alert.triggered');
       assert.equal(event.attempt, 3);
-      assert.deepEqual([event.data.card_id, event.data.alert_id, event.data.currency, event.data.condition], [cards[0], crossing.body.id, 'USD', 'below']);
+      assert.deepEqual(
+        [event.data.card_id, event.data.alert_id, event.data.currency, event.data.condition],
+        [cards[0], crossing.body.id, 'USD', 'below'],
+      );
       assert.ok(event.data.market_price > 0 && event.data.market_price <= 1_000_000);
       assert.ok(signatureMatches(secret, accepted.body, accepted.headers['x-holo-signature'] as string));
       // A tampered body no longer matches its signature.
@@ -156,7 +181,10 @@ describe('an ingestion run crosses an alert', () => {
         return l.body.items[0]?.status === 'delivered' ? l.body.items : null;
       });
       assert.equal(log.length, 1);
-      assert.deepEqual([log[0].attempts, log[0].last_status_code, log[0].last_error, log[0].event_type], [3, 200, null, 'price.alert.triggered']);
+      assert.deepEqual(
+        [log[0].attempts, log[0].last_status_code, log[0].last_error, log[0].event_type],
+        [3, 200, null, 'price.alert.triggered'],
+      );
 
       const alerts = (await api('/alerts')).body.items;
       const [triggered, armed] = [alerts.find((a: any) => a.id === crossing.body.id), alerts.find((a: any) => a.id === quiet.body.id)];
@@ -167,7 +195,9 @@ describe('an ingestion run crosses an alert', () => {
       assert.equal(feed.body.items[0].kind, 'price_alert');
       assert.match(feed.body.items[0].body, /crossing your below USD 1000000\.00 alert/);
       // The e-mail went through the outbox to the SMTP server, authenticated, and is marked sent.
-      const mail = await until('the alert e-mail at the SMTP server', async () => smtp.received.find((m) => m.subject.startsWith('Price alert: ')));
+      const mail = await until('the alert e-mail at the SMTP server', async () =>
+        smtp.received.find((m) => m.subject.startsWith('Price alert: ')),
+      );
       assert.deepEqual([mail.from, mail.to], ['alerts@holo.test', ['cardshop@example.com']]);
       assert.equal(headerOf(mail.raw, 'From'), 'Holo Alerts <alerts@holo.test>');
       const outbox = await until('the outbox row to be marked sent', async () => {
@@ -176,7 +206,10 @@ describe('an ingestion run crosses an alert', () => {
       });
       assert.deepEqual([outbox.to_address, outbox.attempts, outbox.last_error], ['cardshop@example.com', 1, null]);
       assert.equal(mail.subject, outbox.subject);
-      assert.deepEqual(pushes.map((p) => [p.device.token, p.message.data['alert_id']]), [['device-token-0123456789', crossing.body.id]]);
+      assert.deepEqual(
+        pushes.map((p) => [p.device.token, p.message.data['alert_id']]),
+        [['device-token-0123456789', crossing.body.id]],
+      );
 
       // The next run prices the card again: the triggered alert stays triggered, nothing is sent twice.
       await ingestRun('alerts-2');
@@ -194,7 +227,10 @@ describe('an ingestion run crosses an alert', () => {
     const failing = await startWebhookReceiver({ secret: () => '', alwaysFail: true });
     try {
       // price.updated for two cards: two deliveries, each failing all four attempts.
-      const endpoint = await api('/api/webhooks', { method: 'POST', body: { url: failing.url, events: ['price.updated'], card_ids: [cards[1], cards[2]] } });
+      const endpoint = await api('/api/webhooks', {
+        method: 'POST',
+        body: { url: failing.url, events: ['price.updated'], card_ids: [cards[1], cards[2]] },
+      });
       await ingestRun('disable-1');
       const disabled = await until('the endpoint to be disabled', async () => {
         const e = await api(`/api/webhooks/${endpoint.body.id}`);
@@ -202,7 +238,13 @@ describe('an ingestion run crosses an alert', () => {
       });
       assert.deepEqual([disabled.consecutive_failures, disabled.disabled_reason], [2, 'disabled after 2 failed deliveries in a row']);
       const log = (await api(`/api/webhooks/${endpoint.body.id}/deliveries`)).body.items;
-      assert.deepEqual(log.map((d: any) => [d.event_type, d.status, d.attempts, d.last_status_code]), [['price.updated', 'failed', 4, 401], ['price.updated', 'failed', 4, 401]]);
+      assert.deepEqual(
+        log.map((d: any) => [d.event_type, d.status, d.attempts, d.last_status_code]),
+        [
+          ['price.updated', 'failed', 4, 401],
+          ['price.updated', 'failed', 4, 401],
+        ],
+      );
       assert.equal(failing.received.length, 8);
       // Re-enabled by its owner, it starts from a clean count.
       const enabled = await api(`/api/webhooks/${endpoint.body.id}`, { method: 'PATCH', body: { is_active: true } });
@@ -222,18 +264,26 @@ describe('an ingestion run crosses an alert', () => {
     assert.match(feed.body.items[0].body, /Watching \(1\):/);
 
     // The relay refuses the mailbox for now: the e-mail stays in the outbox with the reason.
-    const digestMail = async () => ((await api('/api/admin/outbox', { headers: await operator() })).body.items as any[]).find((m) => m.kind === 'digest');
+    const digestMail = async () =>
+      ((await api('/api/admin/outbox', { headers: await operator() })).body.items as any[]).find((m) => m.kind === 'digest');
     const refused = await until('the refused send to be recorded', async () => {
       const m = await digestMail();
       return m?.attempts === 1 ? m : null;
     });
     assert.equal(refused.sent_at, null);
     assert.match(refused.last_error, /450.*Mailbox cardshop@example\.com unavailable/);
-    assert.equal(smtp.received.some((m) => m.subject.startsWith('Your Holo digest')), false);
+    assert.equal(
+      smtp.received.some((m) => m.subject.startsWith('Your Holo digest')),
+      false,
+    );
 
     // The next send run (as after any ingestion run or digest) delivers it.
     smtp.accept('cardshop@example.com');
-    const run = await client.workflow.execute('emailOutbox', { taskQueue: TASK_QUEUE, workflowId: workflowIds.emailOutbox('test-resend'), args: [] });
+    const run = await client.workflow.execute('emailOutbox', {
+      taskQueue: TASK_QUEUE,
+      workflowId: workflowIds.emailOutbox('test-resend'),
+      args: [],
+    });
     assert.deepEqual(run, { sent: 1, failed: 0 });
     const sent = await digestMail();
     assert.deepEqual([sent.attempts, sent.last_error, typeof sent.sent_at], [2, null, 'string']);
@@ -245,7 +295,10 @@ describe('an ingestion run crosses an alert', () => {
 
 describe('digest-now', () => {
   it(`sends at most ${DIGEST_NOW_PER_HOUR} digests an hour per account, whatever the credentials`, async () => {
-    const digests = async () => ((await api('/api/admin/outbox?limit=100', { headers: await operator() })).body.items as any[]).filter((m) => m.kind === 'digest' && m.to_address === 'cardshop@example.com').length;
+    const digests = async () =>
+      ((await api('/api/admin/outbox?limit=100', { headers: await operator() })).body.items as any[]).filter(
+        (m) => m.kind === 'digest' && m.to_address === 'cardshop@example.com',
+      ).length;
     const before = await digests();
     // The test before this one used one of the hour's digests.
     for (let i = 1; i < DIGEST_NOW_PER_HOUR; i++) assert.equal((await api('/alerts/digest-now', { method: 'POST' })).status, 200);

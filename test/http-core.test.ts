@@ -16,7 +16,14 @@ after(async () => {
 
 describe('CORS', () => {
   it('echoes allowed origins and never answers *', async () => {
-    for (const origin of ['https://holo.example', 'https://www.holo.example', 'https://developer.holo.example', 'http://localhost:3000', 'http://localhost:5173', 'http://localhost:8000']) {
+    for (const origin of [
+      'https://holo.example',
+      'https://www.holo.example',
+      'https://developer.holo.example',
+      'http://localhost:3000',
+      'http://localhost:5173',
+      'http://localhost:8000',
+    ]) {
       const res = await stack.get('/api/v2/games', { Origin: origin });
       assert.equal(res.headers.get('access-control-allow-origin'), origin, origin);
       assert.match(res.headers.get('vary') ?? '', /Origin/);
@@ -29,10 +36,16 @@ describe('CORS', () => {
       assert.equal(res.status, 200, 'server-to-server style calls still work');
       assert.equal(res.headers.get('access-control-allow-origin'), null, origin);
     }
-    const denied = await fetch(`${stack.url}/api/v2/games`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' } });
+    const denied = await fetch(`${stack.url}/api/v2/games`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' },
+    });
     assert.equal(denied.status, 403);
     assert.equal(denied.headers.get('access-control-allow-origin'), null);
-    const allowed = await fetch(`${stack.url}/api/v2/games`, { method: 'OPTIONS', headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'GET' } });
+    const allowed = await fetch(`${stack.url}/api/v2/games`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'GET' },
+    });
     assert.equal(allowed.status, 204);
     assert.equal(allowed.headers.get('access-control-allow-origin'), 'http://localhost:5173');
   });
@@ -41,7 +54,15 @@ describe('CORS', () => {
 describe('caching and errors', () => {
   it('marks every v2 success public with max-age between 120 and 300, and errors no-store', async () => {
     const card = (await stack.stores.pg.pool.query(`SELECT id, set_id FROM cards ORDER BY id LIMIT 1`)).rows[0];
-    for (const path of ['/api/v2/stats', '/api/v2/games', '/api/v2/games/pokemon', `/api/v2/sets/${card.set_id}`, `/api/v2/cards/${card.id}`, `/api/v2/cards/${card.id}/history`, '/api/v2/cards?game=pokemon&name=Charizard']) {
+    for (const path of [
+      '/api/v2/stats',
+      '/api/v2/games',
+      '/api/v2/games/pokemon',
+      `/api/v2/sets/${card.set_id}`,
+      `/api/v2/cards/${card.id}`,
+      `/api/v2/cards/${card.id}/history`,
+      '/api/v2/cards?game=pokemon&name=Charizard',
+    ]) {
       const res = await stack.get(path);
       assert.equal(res.status, 200, path);
       const m = /^public, max-age=(\d+)$/.exec(res.headers.get('cache-control') ?? '');
@@ -63,7 +84,11 @@ describe('caching and errors', () => {
 
   it('serves stats whose counters match the stores', async () => {
     const { body } = await stack.json('/api/v2/stats');
-    const pg = (await stack.stores.pg.pool.query(`SELECT (SELECT count(*) FROM cards)::int AS cards, (SELECT count(*) FROM variants)::int AS variants`)).rows[0];
+    const pg = (
+      await stack.stores.pg.pool.query(
+        `SELECT (SELECT count(*) FROM cards)::int AS cards, (SELECT count(*) FROM variants)::int AS variants`,
+      )
+    ).rows[0];
     assert.ok(body.cards >= pg.cards - 5 && body.cards <= pg.cards, 'cached up to 300 s, other tests may add cards');
     assert.ok(body.price_points > 1_000_000);
     assert.ok(body.games >= 4);
@@ -83,7 +108,7 @@ describe('request ids and access log', () => {
     const line = stack.logLines.map((l) => JSON.parse(l)).find((l) => l.request_id === 'abc12345-trace');
     assert.ok(line);
     assert.equal(line.path, '/api/v2/games/pokemon');
-    assert.equal(line.status, 200, 'api_key is accepted beside a route\'s own strict parameters');
+    assert.equal(line.status, 200, "api_key is accepted beside a route's own strict parameters");
     assert.ok(!stack.logLines.some((l) => l.includes(key)), 'keys never reach the log');
     const invalid = await stack.get('/api/v2/games?api_key=holo_notarealkey123', { 'X-Request-Id': 'abc12345-bad' });
     assert.equal(invalid.status, 401, 'an invalid key is refused, even where none is needed');
@@ -95,7 +120,16 @@ describe('OpenAPI', () => {
   it('documents every v2 route with its parameters', async () => {
     const { body } = await stack.json('/openapi.json');
     assert.equal(body.openapi, '3.1.0');
-    for (const p of ['/api/v2/stats', '/api/v2/games', '/api/v2/games/{slug}', '/api/v2/sets/{set_id}', '/api/v2/cards', '/api/v2/cards/{card_id}', '/api/v2/cards/{card_id}/history', '/api/health']) {
+    for (const p of [
+      '/api/v2/stats',
+      '/api/v2/games',
+      '/api/v2/games/{slug}',
+      '/api/v2/sets/{set_id}',
+      '/api/v2/cards',
+      '/api/v2/cards/{card_id}',
+      '/api/v2/cards/{card_id}/history',
+      '/api/health',
+    ]) {
       assert.ok(body.paths[p]?.get, p);
     }
     const size = body.paths['/api/v2/sets/{set_id}'].get.parameters.find((x: { name: string }) => x.name === 'size');

@@ -19,7 +19,15 @@ after(async () => {
   await stack?.close();
 });
 
-const silent = { info() {}, warn() {}, error() {}, debug() {}, child() { return silent; } };
+const silent = {
+  info() {},
+  warn() {},
+  error() {},
+  debug() {},
+  child() {
+    return silent;
+  },
+};
 
 async function image(p: string, accept: string) {
   const res = await stack.get(p, { Accept: accept });
@@ -44,17 +52,27 @@ describe('GET /static/images/cards/{card_id}/{kind}', () => {
     assert.equal(res.headers.get('x-holo-placeholder'), 'true');
     const detail = (await stack.json(`/api/v2/cards/${cardId}`)).body;
     assert.ok(detail.images.length >= 1);
-    assert.ok(detail.images.every((i: { is_placeholder: boolean; url: string }) => i.is_placeholder && i.url.startsWith('/static/images/')));
+    assert.ok(
+      detail.images.every((i: { is_placeholder: boolean; url: string }) => i.is_placeholder && i.url.startsWith('/static/images/')),
+    );
   });
 
   it('serves the stored original, resized, once fetched, and flips is_placeholder', async () => {
     const other = (await stack.stores.pg.pool.query(`SELECT id FROM cards WHERE external_key = 'pokemontcg:base1-3'`)).rows[0].id as number;
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'holo-img-'));
     const file = path.join(dir, 'chansey.png');
-    await sharp({ create: { width: 600, height: 838, channels: 3, background: { r: 20, g: 90, b: 200 } } }).png().toFile(file);
+    await sharp({ create: { width: 600, height: 838, channels: 3, background: { r: 20, g: 90, b: 200 } } })
+      .png()
+      .toFile(file);
     await stack.stores.pg.pool.query(`UPDATE images SET source_url = $2 WHERE card_id = $1 AND kind = 'small'`, [other, file]);
-    await stack.stores.pg.pool.query(`UPDATE images SET source_url = $2 WHERE card_id = $1 AND kind = 'large'`, [other, path.join(dir, 'missing.png')]);
-    const summary = await fetchImageOriginals(stack.stores.pg.pool, stack.server.deps.images, silent, { cardIds: [other], timeoutMs: 2000 });
+    await stack.stores.pg.pool.query(`UPDATE images SET source_url = $2 WHERE card_id = $1 AND kind = 'large'`, [
+      other,
+      path.join(dir, 'missing.png'),
+    ]);
+    const summary = await fetchImageOriginals(stack.stores.pg.pool, stack.server.deps.images, silent, {
+      cardIds: [other],
+      timeoutMs: 2000,
+    });
     assert.deepEqual(summary, { attempted: 2, stored: 1, failed: 1 });
     const { res, meta } = await image(`/static/images/cards/${other}/small`, 'image/webp');
     assert.equal(res.headers.get('x-holo-placeholder'), 'false');

@@ -4,7 +4,17 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fs from 'node:fs';
 import { SealedDetail, SealedList } from '../schemas/legacy.js';
-import { CardListResponse, CompareResponse, LegacyCardDetail, LegacyCardList, LegacySetList, SearchResponse, SetCompletion, SetStats, TcgList } from '../schemas/legacy.js';
+import {
+  CardListResponse,
+  CompareResponse,
+  LegacyCardDetail,
+  LegacyCardList,
+  LegacySetList,
+  SearchResponse,
+  SetCompletion,
+  SetStats,
+  TcgList,
+} from '../schemas/legacy.js';
 import { expect422 as expect422At } from './support/assertions.js';
 import { startStack, type Stack } from './support/stack.js';
 
@@ -18,8 +28,10 @@ after(async () => {
 
 const pg = async <T>(sql: string, params: unknown[] = []) => (await stack.stores.pg.pool.query(sql, params)).rows as T[];
 const expect422 = (path: string, loc: (string | number)[], type?: string) => expect422At(stack, path, loc, type);
-const cardId = async (externalKey: string) => (await pg<{ id: number }>('SELECT id FROM cards WHERE external_key = $1', [externalKey]))[0]!.id;
-const setId = async (externalKey: string) => (await pg<{ id: number }>('SELECT id FROM sets WHERE external_key = $1', [externalKey]))[0]!.id;
+const cardId = async (externalKey: string) =>
+  (await pg<{ id: number }>('SELECT id FROM cards WHERE external_key = $1', [externalKey]))[0]!.id;
+const setId = async (externalKey: string) =>
+  (await pg<{ id: number }>('SELECT id FROM sets WHERE external_key = $1', [externalKey]))[0]!.id;
 
 /**
  * The reference price of every card, computed here from variant_prices_latest: the primary
@@ -31,7 +43,11 @@ async function referencePrices(): Promise<Map<number, number>> {
     `SELECT p.card_id, v.id AS variant_id, p.print_run, v.finish FROM printings p JOIN variants v ON v.printing_id = p.id ORDER BY p.card_id, v.id`,
   );
   // Per card, the first variant by (not unlimited, reverse holo, id).
-  const key = (v: (typeof variants)[number]) => [v.print_run !== 'unlimited' ? 1 : 0, v.finish === 'reverse-holofoil' ? 1 : 0, v.variant_id];
+  const key = (v: (typeof variants)[number]) => [
+    v.print_run !== 'unlimited' ? 1 : 0,
+    v.finish === 'reverse-holofoil' ? 1 : 0,
+    v.variant_id,
+  ];
   const before = (x: number[], y: number[]) => x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
   const chosen = new Map<number, (typeof variants)[number]>();
   for (const v of variants) if (!chosen.has(v.card_id) || before(key(v), key(chosen.get(v.card_id)!)) < 0) chosen.set(v.card_id, v);
@@ -67,7 +83,9 @@ describe('games (TCGs)', () => {
 
 describe('sets', () => {
   it('page with limit and offset until offset reaches total', async () => {
-    const total = (await pg<{ n: number }>(`SELECT count(*)::int AS n FROM sets s JOIN games g ON g.id = s.game_id WHERE g.slug = 'pokemon'`))[0]!.n;
+    const total = (
+      await pg<{ n: number }>(`SELECT count(*)::int AS n FROM sets s JOIN games g ON g.id = s.game_id WHERE g.slug = 'pokemon'`)
+    )[0]!.n;
     const seen: number[] = [];
     for (let offset = 0; ; offset += 2) {
       const { body } = await stack.json(`/pokemon/sets?limit=2&offset=${offset}`);
@@ -90,7 +108,10 @@ describe('sets', () => {
     const cards = await stack.json(`/pokemon/sets/${base}/cards`);
     LegacyCardList.parse(cards.body);
     assert.equal(cards.body.total, 102);
-    assert.deepEqual(cards.body.items.slice(0, 3).map((c: { number: string }) => c.number), ['1', '2', '3']);
+    assert.deepEqual(
+      cards.body.items.slice(0, 3).map((c: { number: string }) => c.number),
+      ['1', '2', '3'],
+    );
   });
 
   it('give price statistics, top cards and completion that agree with the reference prices', async () => {
@@ -108,14 +129,23 @@ describe('sets', () => {
     assert.equal(stats.body.set_value, stats.body.total_value);
 
     const top = await stack.json(`/api/sets/${base}/top-cards?limit=5`);
-    const expected = inSet.filter((id) => ref.has(id)).sort((a, b) => ref.get(b)! - ref.get(a)! || a - b).slice(0, 5);
-    assert.deepEqual(top.body.map((c: { card_id: number }) => c.card_id), expected);
+    const expected = inSet
+      .filter((id) => ref.has(id))
+      .sort((a, b) => ref.get(b)! - ref.get(a)! || a - b)
+      .slice(0, 5);
+    assert.deepEqual(
+      top.body.map((c: { card_id: number }) => c.card_id),
+      expected,
+    );
     await expect422(`/api/sets/${base}/top-cards?limit=51`, ['query', 'limit']);
     assert.equal((await stack.json('/api/sets/999999/top-cards')).status, 404);
 
     const completion = await stack.json(`/api/sets/${base}/completion`);
     SetCompletion.parse(completion.body);
-    assert.equal(completion.body.by_rarity.reduce((n: number, r: { cards: number }) => n + r.cards, 0), 102);
+    assert.equal(
+      completion.body.by_rarity.reduce((n: number, r: { cards: number }) => n + r.cards, 0),
+      102,
+    );
     assert.ok(Math.abs(completion.body.complete_set_value - stats.body.total_value) < 0.01);
     const langs = await stack.json(`/api/sets/${base}/related-langs`);
     assert.deepEqual(langs.body, { set_id: base, language: 'en', related: [] });
@@ -126,9 +156,16 @@ describe('cards', () => {
   it('filter by set, rarity and name substring together, and page by offset or page', async () => {
     const base = await setId('pokemontcg:base1');
     const { body } = await stack.json(`/pokemon/cards?set_id=${base}&rarity=rare%20holo&name=CHAR`);
-    assert.deepEqual(body.items.map((c: { name: string }) => c.name), ['Charizard']);
+    assert.deepEqual(
+      body.items.map((c: { name: string }) => c.name),
+      ['Charizard'],
+    );
     const all = await stack.json(`/pokemon/cards?name=char&limit=200`);
-    const expectedTotal = (await pg<{ n: number }>(`SELECT count(*)::int AS n FROM cards c JOIN games g ON g.id = c.game_id WHERE g.slug = 'pokemon' AND c.name ILIKE '%char%'`))[0]!.n;
+    const expectedTotal = (
+      await pg<{ n: number }>(
+        `SELECT count(*)::int AS n FROM cards c JOIN games g ON g.id = c.game_id WHERE g.slug = 'pokemon' AND c.name ILIKE '%char%'`,
+      )
+    )[0]!.n;
     assert.equal(all.body.total, expectedTotal);
     assert.ok(all.body.items.every((c: { name: string }) => c.name.toLowerCase().includes('char')));
     const byOffset = await stack.json('/pokemon/cards?limit=10&offset=10');
@@ -169,7 +206,13 @@ describe('cards', () => {
     const ref = await referencePrices();
     const top = await stack.json('/cards/top?limit=5');
     CardListResponse.parse(top.body);
-    assert.deepEqual(top.body.items.map((c: { id: number }) => c.id), [...ref].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, 5).map(([id]) => id));
+    assert.deepEqual(
+      top.body.items.map((c: { id: number }) => c.id),
+      [...ref]
+        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+        .slice(0, 5)
+        .map(([id]) => id),
+    );
     const pokemonTop = await stack.json('/cards/top?limit=3&tcg_slug=pokemon');
     assert.ok(pokemonTop.body.items.every((c: { tcg_slug: string }) => c.tcg_slug === 'pokemon'));
     await expect422('/cards/top?limit=101', ['query', 'limit']);
@@ -185,7 +228,10 @@ describe('cards', () => {
     const [a, b] = [await cardId('pokemontcg:base1-4'), await cardId('pokemontcg:base1-2')];
     const compared = await stack.json(`/api/compare?ids=${a},${b},99999999`);
     CompareResponse.parse(compared.body);
-    assert.deepEqual(compared.body.items.map((c: { id: number }) => c.id), [a, b]);
+    assert.deepEqual(
+      compared.body.items.map((c: { id: number }) => c.id),
+      [a, b],
+    );
     assert.deepEqual(compared.body.missing, [99999999]);
     const [cheap, dear] = ref.get(a)! < ref.get(b)! ? [a, b] : [b, a];
     assert.deepEqual([compared.body.cheapest_card_id, compared.body.dearest_card_id], [cheap, dear]);
@@ -194,7 +240,11 @@ describe('cards', () => {
   });
 
   it('link to the marketplaces by product id when known, else by search', async () => {
-    const mtg = (await pg<{ card_id: number; ref_value: string }>(`SELECT card_id, ref_value FROM cross_refs WHERE ref_key = 'eu_marketplace_product_id' LIMIT 1`))[0]!;
+    const mtg = (
+      await pg<{ card_id: number; ref_value: string }>(
+        `SELECT card_id, ref_value FROM cross_refs WHERE ref_key = 'eu_marketplace_product_id' LIMIT 1`,
+      )
+    )[0]!;
     const linked = await stack.json(`/api/cards/${mtg.card_id}/marketplace-urls`);
     assert.equal(linked.body.european_marketplace_url, `https://www.cardmarket.com/en/Magic/Products?idProduct=${mtg.ref_value}`);
     assert.equal(linked.body.variant, 'normal');
@@ -206,7 +256,11 @@ describe('cards', () => {
   });
 
   it('walk a Pokémon evolution line, and refuse other games', async () => {
-    const [charmander, charmeleon, charizard] = [await cardId('pokemontcg:base1-46'), await cardId('pokemontcg:base1-24'), await cardId('pokemontcg:base1-4')];
+    const [charmander, charmeleon, charizard] = [
+      await cardId('pokemontcg:base1-46'),
+      await cardId('pokemontcg:base1-24'),
+      await cardId('pokemontcg:base1-4'),
+    ];
     const expected = [
       { stage: 0, name: 'Charmander', card_id: charmander },
       { stage: 1, name: 'Charmeleon', card_id: charmeleon },
@@ -214,13 +268,15 @@ describe('cards', () => {
     ];
     assert.deepEqual((await stack.json(`/api/cards/${charizard}/evolution-chain`)).body.chain, expected);
     assert.deepEqual((await stack.json(`/api/cards/${charmander}/evolution-chain`)).body.chain, expected);
-    const fab = (await pg<{ id: number }>(`SELECT c.id FROM cards c JOIN games g ON g.id = c.game_id WHERE g.slug = 'flesh-and-blood' LIMIT 1`))[0]!.id;
+    const fab = (
+      await pg<{ id: number }>(`SELECT c.id FROM cards c JOIN games g ON g.id = c.game_id WHERE g.slug = 'flesh-and-blood' LIMIT 1`)
+    )[0]!.id;
     assert.equal((await stack.json(`/api/cards/${fab}/evolution-chain`)).status, 404);
   });
 });
 
 describe('search', () => {
-  it('needs q, in the spec\'s 422 shape', async () => {
+  it("needs q, in the spec's 422 shape", async () => {
     const { status, body } = await stack.json('/api/search');
     assert.equal(status, 422);
     assert.deepEqual(body, { detail: [{ loc: ['query', 'q'], msg: 'field required', type: 'value_error.missing' }] });
@@ -234,7 +290,10 @@ describe('search', () => {
     assert.equal(body.items[0].name, 'Charizard');
     assert.equal(body.items[0].match, 'exact');
     const ranks = body.items.map((i: { match: string }) => ['exact', 'prefix', 'words', 'similar'].indexOf(i.match));
-    assert.deepEqual(ranks, [...ranks].sort((a, b) => a - b));
+    assert.deepEqual(
+      ranks,
+      [...ranks].sort((a, b) => a - b),
+    );
     const typo = await stack.json('/api/search?q=charzard');
     assert.ok(typo.body.items.some((i: { name: string }) => i.name === 'Charizard'));
     assert.equal((await stack.json('/api/search?q=zzzzqqqq')).body.total, 0);
@@ -253,7 +312,11 @@ describe('search', () => {
     }
     const foil = await stack.json('/api/search?q=pikachu&foil_status=foil&limit=200');
     const foilCards = new Set(
-      (await pg<{ card_id: number }>(`SELECT DISTINCT p.card_id FROM printings p JOIN variants v ON v.printing_id = p.id WHERE v.finish NOT IN ('normal', 'holofoil', 'etched')`)).map((r) => r.card_id),
+      (
+        await pg<{ card_id: number }>(
+          `SELECT DISTINCT p.card_id FROM printings p JOIN variants v ON v.printing_id = p.id WHERE v.finish NOT IN ('normal', 'holofoil', 'etched')`,
+        )
+      ).map((r) => r.card_id),
     );
     assert.ok(foil.body.items.length > 0 && foil.body.items.every((i: { id: number }) => foilCards.has(i.id)));
     assert.ok(foil.body.items.some((i: { price_change_7d: number | null }) => typeof i.price_change_7d === 'number'));
@@ -264,21 +327,36 @@ describe('search', () => {
 describe('sealed products', () => {
   it("list a game's sealed products with today's guide price, and read one with its history", async () => {
     const dir = `${stack.config.sharedDataDir}/prices/cardmarket-digimon`;
-    const products = JSON.parse(fs.readFileSync(`${dir}/products_nonsingles_17.json`, 'utf8')).products as { idProduct: number; name: string }[];
-    const guide = new Map((JSON.parse(fs.readFileSync(`${dir}/price_guide_17.json`, 'utf8')).priceGuides as { idProduct: number; trend: number | null; avg: number | null; low: number | null }[])
-      .map((g) => [g.idProduct, g.trend || g.avg || g.low]));
+    const products = JSON.parse(fs.readFileSync(`${dir}/products_nonsingles_17.json`, 'utf8')).products as {
+      idProduct: number;
+      name: string;
+    }[];
+    const guide = new Map(
+      (
+        JSON.parse(fs.readFileSync(`${dir}/price_guide_17.json`, 'utf8')).priceGuides as {
+          idProduct: number;
+          trend: number | null;
+          avg: number | null;
+          low: number | null;
+        }[]
+      ).map((g) => [g.idProduct, g.trend || g.avg || g.low]),
+    );
     const { status, body } = await stack.json('/digimon/sealed?limit=200');
     assert.equal(status, 200);
     SealedList.parse(body);
     assert.equal(body.total, products.length);
-    const ids = (await pg<{ id: number; eu: string }>('SELECT id, eu_marketplace_product_id AS eu FROM sealed_products')).map((r) => [r.id, Number(r.eu)] as const);
+    const ids = (await pg<{ id: number; eu: string }>('SELECT id, eu_marketplace_product_id AS eu FROM sealed_products')).map(
+      (r) => [r.id, Number(r.eu)] as const,
+    );
     const cardmarketId = new Map(ids);
     for (const item of body.items) {
       const expected = guide.get(cardmarketId.get(item.id)!);
       if (expected) assert.equal(item.market_price_eur, Math.max(0.5, Math.round(expected * 100) / 100), item.name);
       else assert.equal(item.market_price_eur, null);
     }
-    const box = body.items.find((p: { category: string; market_price_eur: number | null }) => p.category === 'Booster Boxes' && p.market_price_eur !== null);
+    const box = body.items.find(
+      (p: { category: string; market_price_eur: number | null }) => p.category === 'Booster Boxes' && p.market_price_eur !== null,
+    );
     const one = await stack.json(`/digimon/sealed/${box.id}`);
     SealedDetail.parse(one.body);
     const trend = one.body.price_history.filter((h: { price_type: string }) => h.price_type === 'trend');
@@ -294,7 +372,7 @@ describe('HTML-style URLs', () => {
   const get = (path: string, headers: Record<string, string>) => fetch(stack.url + path, { headers, redirect: 'manual' });
   const browser = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 
-  it("send browsers to the page in their language, and serve API clients directly", async () => {
+  it('send browsers to the page in their language, and serve API clients directly', async () => {
     const res = await get('/tcgs/pokemon?x=1', browser);
     assert.equal(res.status, 302);
     assert.equal(res.headers.get('location'), '/en/tcgs/pokemon?x=1');
@@ -311,7 +389,18 @@ describe('HTML-style URLs', () => {
   });
 
   it('never redirect the paths the spec exempts', async () => {
-    for (const path of ['/tcgs', '/api/search?q=pikachu', '/api/v2/games', '/openapi.json', '/health', '/stats', '/auth/login', '/users/1', '/seller/x', '/dl/t/f.csv']) {
+    for (const path of [
+      '/tcgs',
+      '/api/search?q=pikachu',
+      '/api/v2/games',
+      '/openapi.json',
+      '/health',
+      '/stats',
+      '/auth/login',
+      '/users/1',
+      '/seller/x',
+      '/dl/t/f.csv',
+    ]) {
       const res = await get(path, browser);
       assert.notEqual(res.status, 302, path);
     }

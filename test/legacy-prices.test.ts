@@ -7,7 +7,15 @@ import { after, before, describe, it } from 'node:test';
 import { loadFxRates } from '../ingest/load/fxRates.js';
 import { loadPricePoints } from '../ingest/load/pricePoints.js';
 import { type PricePointRow } from '../ingest/pricePoint.js';
-import { EbaySold, Prediction, PriceAggregates, PriceHistory, PriceHistoryMulti, PriceSnapshots, StashScore } from '../schemas/legacyPrices.js';
+import {
+  EbaySold,
+  Prediction,
+  PriceAggregates,
+  PriceHistory,
+  PriceHistoryMulti,
+  PriceSnapshots,
+  StashScore,
+} from '../schemas/legacyPrices.js';
 import { expect422 as expect422At } from './support/assertions.js';
 import { createTestCards } from './support/catalogue.js';
 import { daysAgo } from './support/chq.js';
@@ -23,7 +31,11 @@ const A = (i: number) => 10 + 0.1 * (39 - i);
 const S = (i: number) => A(i) + 0.5;
 const money = (x: number) => x.toFixed(4);
 
-function row(card: string, variant: 'normal' | 'holofoil', p: Omit<PricePointRow, 'card_id' | 'variant_id' | 'game' | 'is_outlier'> & { is_outlier?: boolean }): PricePointRow {
+function row(
+  card: string,
+  variant: 'normal' | 'holofoil',
+  p: Omit<PricePointRow, 'card_id' | 'variant_id' | 'game' | 'is_outlier'> & { is_outlier?: boolean },
+): PricePointRow {
   return { card_id: ids[card]!.card, variant_id: ids[card]![variant], game: 'test-analytics', is_outlier: false, ...p };
 }
 const raw = { grading_company: 'raw', grade: '' };
@@ -31,39 +43,175 @@ const raw = { grading_company: 'raw', grade: '' };
 before(async () => {
   stack = await startStack({ demo: 'none' });
   const cards = await createTestCards(stack.stores.pg.pool, 'test-analytics', ['steady', 'short', 'jump']);
-  for (const [name, c] of Object.entries(cards)) ids[name] = { card: c.card, normal: c.variants['normal']!, holofoil: c.variants['holofoil']! };
-  await loadFxRates(stack.stores.ch.client, Array.from({ length: 60 }, (_, i) => ({ day: daysAgo(i), currency: 'USD', rate: String(USD_PER_EUR) })), { id: 'test-fx', ingestedAt: new Date(), source: 'ecb' });
+  for (const [name, c] of Object.entries(cards))
+    ids[name] = { card: c.card, normal: c.variants['normal']!, holofoil: c.variants['holofoil']! };
+  await loadFxRates(
+    stack.stores.ch.client,
+    Array.from({ length: 60 }, (_, i) => ({ day: daysAgo(i), currency: 'USD', rate: String(USD_PER_EUR) })),
+    { id: 'test-fx', ingestedAt: new Date(), source: 'ecb' },
+  );
 
   const points: PricePointRow[] = [];
   for (let i = 0; i < 40; i++) {
-    points.push(row('steady', 'normal', { region: 'us', source: 'us_a', price_type: 'market', ...raw, currency: 'USD', amount: money(A(i)), as_of: daysAgo(i) }));
-    points.push(row('steady', 'normal', { region: 'us', source: 'us_b', price_type: 'market', ...raw, currency: 'USD', amount: money(A(i) + 1), as_of: daysAgo(i) }));
-    points.push(row('steady', 'normal', { region: 'eu', source: 'eu_c', price_type: 'trend', ...raw, currency: 'EUR', amount: money((A(i) + 0.5) / USD_PER_EUR), as_of: daysAgo(i) }));
+    points.push(
+      row('steady', 'normal', {
+        region: 'us',
+        source: 'us_a',
+        price_type: 'market',
+        ...raw,
+        currency: 'USD',
+        amount: money(A(i)),
+        as_of: daysAgo(i),
+      }),
+    );
+    points.push(
+      row('steady', 'normal', {
+        region: 'us',
+        source: 'us_b',
+        price_type: 'market',
+        ...raw,
+        currency: 'USD',
+        amount: money(A(i) + 1),
+        as_of: daysAgo(i),
+      }),
+    );
+    points.push(
+      row('steady', 'normal', {
+        region: 'eu',
+        source: 'eu_c',
+        price_type: 'trend',
+        ...raw,
+        currency: 'EUR',
+        amount: money((A(i) + 0.5) / USD_PER_EUR),
+        as_of: daysAgo(i),
+      }),
+    );
   }
   // Kept but flagged: never a price, never the all-time high.
-  points.push(row('steady', 'normal', { region: 'us', source: 'us_a', price_type: 'market', ...raw, currency: 'USD', amount: '100.0000', as_of: daysAgo(3), observation_id: 'spike', is_outlier: true }));
+  points.push(
+    row('steady', 'normal', {
+      region: 'us',
+      source: 'us_a',
+      price_type: 'market',
+      ...raw,
+      currency: 'USD',
+      amount: '100.0000',
+      as_of: daysAgo(3),
+      observation_id: 'spike',
+      is_outlier: true,
+    }),
+  );
   // Graded guide: PSA 10 for 6 days (a series of its own), loose/cib/new today (the spread tiers).
-  for (let i = 0; i < 6; i++) points.push(row('steady', 'normal', { region: 'us', source: 'pricecharting', price_type: '', grading_company: 'psa', grade: '10', currency: 'USD', amount: money(200 + i), as_of: daysAgo(i) }));
+  for (let i = 0; i < 6; i++)
+    points.push(
+      row('steady', 'normal', {
+        region: 'us',
+        source: 'pricecharting',
+        price_type: '',
+        grading_company: 'psa',
+        grade: '10',
+        currency: 'USD',
+        amount: money(200 + i),
+        as_of: daysAgo(i),
+      }),
+    );
   // The guide's loose price is S(0) itself, so today's median across the four sources stays S(0).
-  points.push(row('steady', 'normal', { region: 'us', source: 'pricecharting', price_type: 'raw_us', ...raw, currency: 'USD', amount: money(S(0)), as_of: daysAgo(0) }));
-  points.push(row('steady', 'normal', { region: 'us', source: 'pricecharting', price_type: '', grading_company: 'other', grade: '7', currency: 'USD', amount: '30.0000', as_of: daysAgo(0) }));
-  points.push(row('steady', 'normal', { region: 'us', source: 'pricecharting', price_type: '', grading_company: 'other', grade: '8', currency: 'USD', amount: '45.0000', as_of: daysAgo(0) }));
+  points.push(
+    row('steady', 'normal', {
+      region: 'us',
+      source: 'pricecharting',
+      price_type: 'raw_us',
+      ...raw,
+      currency: 'USD',
+      amount: money(S(0)),
+      as_of: daysAgo(0),
+    }),
+  );
+  points.push(
+    row('steady', 'normal', {
+      region: 'us',
+      source: 'pricecharting',
+      price_type: '',
+      grading_company: 'other',
+      grade: '7',
+      currency: 'USD',
+      amount: '30.0000',
+      as_of: daysAgo(0),
+    }),
+  );
+  points.push(
+    row('steady', 'normal', {
+      region: 'us',
+      source: 'pricecharting',
+      price_type: '',
+      grading_company: 'other',
+      grade: '8',
+      currency: 'USD',
+      amount: '45.0000',
+      as_of: daysAgo(0),
+    }),
+  );
   // Auction sales: raw sales of the holo (so the normal raw series stays the line above), graded of the normal.
   const sale = (variant: 'normal' | 'holofoil', id: string, company: string, grade: string, amount: string, day: number) =>
-    row('steady', variant, { region: 'us', source: 'auction_sold', price_type: company === 'raw' ? 'last_sold' : '', grading_company: company, grade, currency: 'USD', amount, as_of: daysAgo(day), observation_id: id });
-  points.push(sale('holofoil', 's1', 'raw', '', '10.0000', 0), sale('holofoil', 's2', 'raw', '', '12.0000', 0), sale('holofoil', 's3', 'raw', '', '20.0000', 0));
-  points.push(sale('normal', 's4', 'psa', '10', '100.0000', 1), sale('normal', 's5', 'psa', '10', '140.0000', 1), sale('normal', 's6', 'bgs', '9.5', '90.0000', 8));
+    row('steady', variant, {
+      region: 'us',
+      source: 'auction_sold',
+      price_type: company === 'raw' ? 'last_sold' : '',
+      grading_company: company,
+      grade,
+      currency: 'USD',
+      amount,
+      as_of: daysAgo(day),
+      observation_id: id,
+    });
+  points.push(
+    sale('holofoil', 's1', 'raw', '', '10.0000', 0),
+    sale('holofoil', 's2', 'raw', '', '12.0000', 0),
+    sale('holofoil', 's3', 'raw', '', '20.0000', 0),
+  );
+  points.push(
+    sale('normal', 's4', 'psa', '10', '100.0000', 1),
+    sale('normal', 's5', 'psa', '10', '140.0000', 1),
+    sale('normal', 's6', 'bgs', '9.5', '90.0000', 8),
+  );
   // Eight days for the short card; fourteen calm days and a doubling today for the jump card.
-  for (let i = 0; i < 8; i++) points.push(row('short', 'normal', { region: 'us', source: 'us_a', price_type: 'market', ...raw, currency: 'USD', amount: money(5 + i), as_of: daysAgo(i) }));
-  for (let i = 0; i < 15; i++) points.push(row('jump', 'normal', { region: 'us', source: 'us_a', price_type: 'market', ...raw, currency: 'USD', amount: i === 0 ? '20.0000' : money(10 + (i % 2) * 0.1), as_of: daysAgo(i) }));
-  await loadPricePoints({ ch: stack.stores.ch.client, pool: stack.stores.pg.pool, redis: stack.stores.redis, redisPrefix: stack.config.redisPrefix }, points, { id: 'test-analytics', ingestedAt: new Date() });
+  for (let i = 0; i < 8; i++)
+    points.push(
+      row('short', 'normal', {
+        region: 'us',
+        source: 'us_a',
+        price_type: 'market',
+        ...raw,
+        currency: 'USD',
+        amount: money(5 + i),
+        as_of: daysAgo(i),
+      }),
+    );
+  for (let i = 0; i < 15; i++)
+    points.push(
+      row('jump', 'normal', {
+        region: 'us',
+        source: 'us_a',
+        price_type: 'market',
+        ...raw,
+        currency: 'USD',
+        amount: i === 0 ? '20.0000' : money(10 + (i % 2) * 0.1),
+        as_of: daysAgo(i),
+      }),
+    );
+  await loadPricePoints(
+    { ch: stack.stores.ch.client, pool: stack.stores.pg.pool, redis: stack.stores.redis, redisPrefix: stack.config.redisPrefix },
+    points,
+    { id: 'test-analytics', ingestedAt: new Date() },
+  );
 });
 after(async () => {
   await stack?.close();
 });
 
 const url = (card: string, path: string) => `/api/cards/${ids[card]!.card}/${path}`;
-const close = (actual: number | null, expected: number, tolerance = 0.011) => assert.ok(actual !== null && Math.abs(actual - expected) <= tolerance, `${actual} ≈ ${expected}`);
+const close = (actual: number | null, expected: number, tolerance = 0.011) =>
+  assert.ok(actual !== null && Math.abs(actual - expected) <= tolerance, `${actual} ≈ ${expected}`);
 const pct = (now: number, then: number) => ((now - then) / then) * 100;
 
 describe('price history', () => {
@@ -76,7 +224,12 @@ describe('price history', () => {
     const today = body.snapshots.filter((s: { date: string }) => s.date === daysAgo(0));
     assert.deepEqual(
       today.map((s: { source: string; market_price: number }) => [s.source, s.market_price]),
-      [['eu_c', Number((A(0) + 0.5).toFixed(4))], ['pricecharting', S(0)], ['us_a', A(0)], ['us_b', A(0) + 1]],
+      [
+        ['eu_c', Number((A(0) + 0.5).toFixed(4))],
+        ['pricecharting', S(0)],
+        ['us_a', A(0)],
+        ['us_b', A(0) + 1],
+      ],
     );
     close(body.analysis.change_7d, pct(S(0), S(7)));
     close(body.analysis.change_30d, pct(S(0), S(30)));
@@ -96,13 +249,22 @@ describe('price history', () => {
     assert.equal((await stack.json(url('steady', 'price-history?variant=reverse-holo'))).status, 404);
     assert.equal((await stack.json('/api/cards/99999999/price-history')).status, 404);
     const holo = await stack.json(url('steady', 'price-history?variant=holofoil&days=7'));
-    assert.deepEqual(holo.body.snapshots.map((s: { source: string }) => s.source), ['auction_sold']);
+    assert.deepEqual(
+      holo.body.snapshots.map((s: { source: string }) => s.source),
+      ['auction_sold'],
+    );
   });
 
   it('lists every series with at least five days, most days first', async () => {
     const { body } = await stack.json(url('steady', 'price-history-multi'));
     PriceHistoryMulti.parse(body);
-    assert.deepEqual(body.series.map((s: { key: string; total_points: number }) => [s.key, s.total_points]), [['normal|raw|', 40], ['normal|psa|10', 6]]);
+    assert.deepEqual(
+      body.series.map((s: { key: string; total_points: number }) => [s.key, s.total_points]),
+      [
+        ['normal|raw|', 40],
+        ['normal|psa|10', 6],
+      ],
+    );
     assert.equal(body.total_series, 2);
     assert.equal(body.min_points, 5);
     const rawSeries = body.series[0].points;
@@ -125,15 +287,37 @@ describe('auction sales', () => {
   it('average per day, company and grade, and summarise per company and grade', async () => {
     const { body } = await stack.json(url('steady', 'ebay-sold?days=30'));
     EbaySold.parse(body);
-    const summary = Object.fromEntries(body.summary.map((s: { grading_company: string; grade: string }) => [`${s.grading_company} ${s.grade}`, s]));
-    assert.deepEqual(summary['raw '], { grading_company: 'raw', grade: '', average_price: 14, median_price: 12, min_price: 10, max_price: 20, count: 3 });
-    assert.deepEqual(summary['psa 10'], { grading_company: 'psa', grade: '10', average_price: 120, median_price: 120, min_price: 100, max_price: 140, count: 2 });
+    const summary = Object.fromEntries(
+      body.summary.map((s: { grading_company: string; grade: string }) => [`${s.grading_company} ${s.grade}`, s]),
+    );
+    assert.deepEqual(summary['raw '], {
+      grading_company: 'raw',
+      grade: '',
+      average_price: 14,
+      median_price: 12,
+      min_price: 10,
+      max_price: 20,
+      count: 3,
+    });
+    assert.deepEqual(summary['psa 10'], {
+      grading_company: 'psa',
+      grade: '10',
+      average_price: 120,
+      median_price: 120,
+      min_price: 100,
+      max_price: 140,
+      count: 2,
+    });
     assert.equal(body.total_grades, 3);
     assert.equal(body.total_sales_points, 3);
     const psa = await stack.json(url('steady', 'ebay-sold?grading_company=PSA&grade=10'));
     assert.deepEqual(psa.body.sales, [{ date: daysAgo(1), grading_company: 'psa', grade: '10', average_price: 120, count: 2 }]);
     const week = await stack.json(url('steady', 'ebay-sold?days=7'));
-    assert.equal(week.body.summary.some((s: { grading_company: string }) => s.grading_company === 'bgs'), false, 'the BGS sale is 8 days old');
+    assert.equal(
+      week.body.summary.some((s: { grading_company: string }) => s.grading_company === 'bgs'),
+      false,
+      'the BGS sale is 8 days old',
+    );
     await expect422At(stack, url('steady', 'ebay-sold?days=0'), ['query', 'days']);
     const recent = await stack.json(url('steady', 'recent-sales?window_days=7'));
     assert.deepEqual(recent.body.sales.map((s: { listing_id: string }) => s.listing_id).sort(), ['s1', 's2', 's3', 's4', 's5']);
@@ -153,7 +337,8 @@ describe('aggregates, stash score and prediction', () => {
     assert.deepEqual(body.all_time_high, { price: Number(S(0).toFixed(2)), date: daysAgo(0) });
     assert.equal(body.point_count, 40);
     // Verdict: each source's median of its last 30 days, weighted by ln(1 + days).
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! / 2 + [...xs].sort((a, b) => a - b)[Math.ceil(xs.length / 2) - 1]! / 2;
+    const median = (xs: number[]) =>
+      [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! / 2 + [...xs].sort((a, b) => a - b)[Math.ceil(xs.length / 2) - 1]! / 2;
     const last30 = Array.from({ length: 30 }, (_, i) => i);
     const sources = [
       { source: 'eu_c', median: median(last30.map((i) => A(i) + 0.5)), n: 30 },
@@ -162,7 +347,10 @@ describe('aggregates, stash score and prediction', () => {
       { source: 'us_b', median: median(last30.map((i) => A(i) + 1)), n: 30 },
     ];
     const v = body.market_verdict;
-    assert.deepEqual(v.sources.map((s: { source: string; sample_size: number }) => [s.source, s.sample_size]), sources.map((s) => [s.source, s.n]));
+    assert.deepEqual(
+      v.sources.map((s: { source: string; sample_size: number }) => [s.source, s.sample_size]),
+      sources.map((s) => [s.source, s.n]),
+    );
     const byPrice = [...sources].sort((a, b) => a.median - b.median);
     const total = byPrice.reduce((n, s) => n + Math.log(1 + s.n), 0);
     let acc = 0;

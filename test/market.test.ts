@@ -38,19 +38,41 @@ before(async () => {
     ]).flat(),
     { id: 'market-fx', ingestedAt: new Date(), source: 'ecb' },
   );
-  const row = (name: string, p: Pick<PricePointRow, 'region' | 'source' | 'price_type' | 'currency' | 'amount' | 'as_of'>): PricePointRow => ({
-    card_id: cards[name]!.card, variant_id: cards[name]!.variants['normal']!, game: 'test-market', grading_company: 'raw', grade: '', is_outlier: false, ...p,
+  const row = (
+    name: string,
+    p: Pick<PricePointRow, 'region' | 'source' | 'price_type' | 'currency' | 'amount' | 'as_of'>,
+  ): PricePointRow => ({
+    card_id: cards[name]!.card,
+    variant_id: cards[name]!.variants['normal']!,
+    game: 'test-market',
+    grading_company: 'raw',
+    grade: '',
+    is_outlier: false,
+    ...p,
   });
   const points: PricePointRow[] = [];
   for (const [name, prices] of Object.entries(SERIES))
-    prices.forEach((price, i) => points.push(row(name, { region: 'us', source: 'us_a', price_type: 'market', currency: 'USD', amount: price.toFixed(4), as_of: daysAgo(i) })));
+    prices.forEach((price, i) =>
+      points.push(
+        row(name, { region: 'us', source: 'us_a', price_type: 'market', currency: 'USD', amount: price.toFixed(4), as_of: daysAgo(i) }),
+      ),
+    );
   // A second source that starts today far above the first: not a move of the card.
-  for (let i = 0; i < 8; i++) points.push(row('newsource', { region: 'us', source: 'us_a', price_type: 'market', currency: 'USD', amount: '10.0000', as_of: daysAgo(i) }));
-  points.push(row('newsource', { region: 'us', source: 'us_b', price_type: 'market', currency: 'USD', amount: '30.0000', as_of: daysAgo(0) }));
+  for (let i = 0; i < 8; i++)
+    points.push(
+      row('newsource', { region: 'us', source: 'us_a', price_type: 'market', currency: 'USD', amount: '10.0000', as_of: daysAgo(i) }),
+    );
+  points.push(
+    row('newsource', { region: 'us', source: 'us_b', price_type: 'market', currency: 'USD', amount: '30.0000', as_of: daysAgo(0) }),
+  );
   // A European quote for the flat card (EUR 10 = USD 12.50) and a cheap US ask for the up card.
   points.push(row('flat', { region: 'eu', source: 'eu_c', price_type: 'trend', currency: 'EUR', amount: '10.0000', as_of: daysAgo(0) }));
   points.push(row('up', { region: 'us', source: 'us_a', price_type: 'low', currency: 'USD', amount: '9.0000', as_of: daysAgo(0) }));
-  await loadPricePoints({ ch: stack.stores.ch.client, pool: stack.stores.pg.pool, redis: stack.stores.redis, redisPrefix: stack.config.redisPrefix }, points, { id: 'test-market', ingestedAt: new Date() });
+  await loadPricePoints(
+    { ch: stack.stores.ch.client, pool: stack.stores.pg.pool, redis: stack.stores.redis, redisPrefix: stack.config.redisPrefix },
+    points,
+    { id: 'test-market', ingestedAt: new Date() },
+  );
 });
 after(async () => {
   await stack?.close();
@@ -76,7 +98,10 @@ describe('movers', () => {
     const newsource = body.gainers.find((m: { name: string }) => m.name.endsWith('newsource'));
     close(newsource.change_pct, 0);
     const sorted = body.gainers.map((m: { change_pct: number }) => m.change_pct);
-    assert.deepEqual(sorted, [...sorted].sort((a, b) => b - a));
+    assert.deepEqual(
+      sorted,
+      [...sorted].sort((a, b) => b - a),
+    );
     assert.equal(body.as_of, daysAgo(0));
     const one = await stack.json('/api/market-movers?tcg=test-market&limit=1');
     assert.deepEqual([one.body.gainers.length, one.body.gainers[0].name], [1, up.name]);
@@ -92,11 +117,22 @@ describe('movers', () => {
     Overview.parse(body);
     const game = body.games.find((g: { tcg_slug: string }) => g.tcg_slug === 'test-market');
     // Every us_a series has both days (newsource's us_b only today); newsource's us_a is flat at 10.
-    const both = Object.keys(SERIES).map((n) => [SERIES[n]![0]!, SERIES[n]![7]!] as const).concat([[10, 10] as const]);
-    close(game.value_now, both.reduce((s, [now]) => s + now, 0));
-    close(game.value_then, both.reduce((s, [, then]) => s + then, 0));
+    const both = Object.keys(SERIES)
+      .map((n) => [SERIES[n]![0]!, SERIES[n]![7]!] as const)
+      .concat([[10, 10] as const]);
+    close(
+      game.value_now,
+      both.reduce((s, [now]) => s + now, 0),
+    );
+    close(
+      game.value_then,
+      both.reduce((s, [, then]) => s + then, 0),
+    );
     const count = (f: (now: number, then: number) => boolean) => both.filter(([now, then]) => f(now, then)).length;
-    assert.deepEqual([game.rising, game.falling, game.holding], [count((n, t) => n > t * 1.01), count((n, t) => n < t * 0.99), count((n, t) => n >= t * 0.99 && n <= t * 1.01)]);
+    assert.deepEqual(
+      [game.rising, game.falling, game.holding],
+      [count((n, t) => n > t * 1.01), count((n, t) => n < t * 0.99), count((n, t) => n >= t * 0.99 && n <= t * 1.01)],
+    );
     assert.equal(body.top_gainer.name, 'test-market up');
     const radar = await stack.json('/api/market/radar-stats');
     const r = radar.body.games.find((g: { tcg_slug: string }) => g.tcg_slug === 'test-market');
@@ -108,7 +144,10 @@ describe('lists', () => {
   it('find asks below the market, and sources that disagree', async () => {
     const deals = await stack.json('/api/market/best-deals?tcg_slug=test-market');
     Deals.parse(deals.body);
-    assert.deepEqual(deals.body.items.map((d: { name: string }) => d.name), ['test-market up']);
+    assert.deepEqual(
+      deals.body.items.map((d: { name: string }) => d.name),
+      ['test-market up'],
+    );
     close(deals.body.items[0].discount_pct, (1 - 9 / 15) * 100);
     const spread = await stack.json('/api/market/spread?tcg_slug=test-market&min_spread_pct=20');
     Spread.parse(spread.body);
@@ -122,13 +161,19 @@ describe('lists', () => {
   it('project the steadiest climbers along their least-squares line, and show the newest updates', async () => {
     const { body } = await stack.json('/api/market/trending-predictions?tcg_slug=test-market&days_ahead=30');
     // Only the climber has the 10 days a projection needs; its line is exact: +0.20 a day.
-    assert.deepEqual(body.items.map((t: { name: string }) => t.name), ['test-market climber']);
+    assert.deepEqual(
+      body.items.map((t: { name: string }) => t.name),
+      ['test-market climber'],
+    );
     const t = body.items[0];
     close(t.slope_per_day, 0.2, 0.0001);
     close(t.predicted_price, SERIES['climber']![0]! + 0.2 * 30);
     assert.deepEqual([t.data_points, t.confidence], [25, 'high']);
     const rising = await stack.json('/api/market/rising?tcg_slug=test-market');
-    assert.deepEqual(rising.body.items.map((x: { name: string }) => x.name), ['test-market climber']);
+    assert.deepEqual(
+      rising.body.items.map((x: { name: string }) => x.name),
+      ['test-market climber'],
+    );
     const recent = await stack.json('/api/market/recent?tcg_slug=test-market&limit=100');
     const up = recent.body.items.find((x: { name: string }) => x.name === 'test-market up');
     assert.deepEqual([up.price, up.previous_price, up.date], [15, 14, daysAgo(0)]);
@@ -164,12 +209,17 @@ describe('price intelligence', () => {
     assert.deepEqual(foil.body.source_breakdown, []);
     assert.equal((await stack.json('/api/price-intelligence/card/99999999')).status, 404);
     const history = await stack.json(`/api/price-intelligence/history?card_id=${cards['up']!.card}&days=2`);
-    assert.deepEqual(history.body.points, [{ date: daysAgo(1), market_price_eur: 14 / USD_PER_EUR }, { date: daysAgo(0), market_price_eur: 15 / USD_PER_EUR }]);
+    assert.deepEqual(history.body.points, [
+      { date: daysAgo(1), market_price_eur: 14 / USD_PER_EUR },
+      { date: daysAgo(0), market_price_eur: 15 / USD_PER_EUR },
+    ]);
   });
 
   it('agree with the stores in every count', async () => {
     const n = (await chRows<{ n: string }>(stack.stores.ch.client, 'SELECT toString(count()) AS n FROM holo.price_points'))[0]!.n;
-    await stack.stores.pg.pool.query(`INSERT INTO users (username, email, password_hash, is_seller) VALUES ('seller1', 's1@example.com', 'x', true), ('buyer1', 'b1@example.com', 'x', false)`);
+    await stack.stores.pg.pool.query(
+      `INSERT INTO users (username, email, password_hash, is_seller) VALUES ('seller1', 's1@example.com', 'x', true), ('buyer1', 'b1@example.com', 'x', false)`,
+    );
     const stats = await stack.json('/api/market/stats');
     assert.equal(stats.body.total_prices, Number(n));
     assert.deepEqual([stats.body.total_users, stats.body.total_sellers], [2, 1]);
@@ -178,6 +228,9 @@ describe('price intelligence', () => {
     const pi = await stack.json('/api/price-intelligence/stats');
     assert.equal(pi.body.price_points, Number(n));
     const sources = await stack.json('/api/price-intelligence/sources');
-    assert.deepEqual(sources.body.items.map((s: { source: string }) => s.source), ['eu_c', 'us_a', 'us_b']);
+    assert.deepEqual(
+      sources.body.items.map((s: { source: string }) => s.source),
+      ['eu_c', 'us_a', 'us_b'],
+    );
   });
 });

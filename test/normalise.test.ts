@@ -16,14 +16,26 @@ after(async () => {
 });
 
 const row = (ref: SourceRow['ref'], finish: string | null, printRun: string | null, amount = '10.00'): SourceRow => ({
-  ref, finish, printRun, region: 'us', source: 'tcgplayer', price_type: 'market', grading_company: 'raw', grade: '', currency: 'USD', amount, as_of: todayUtc(),
+  ref,
+  finish,
+  printRun,
+  region: 'us',
+  source: 'tcgplayer',
+  price_type: 'market',
+  grading_company: 'raw',
+  grade: '',
+  currency: 'USD',
+  amount,
+  as_of: todayUtc(),
 });
 
 const variantOf = async (externalKey: string) =>
-  (await stack.stores.pg.pool.query<{ id: number; card_id: number }>(
-    `SELECT v.id, p.card_id FROM variants v JOIN printings p ON p.id = v.printing_id WHERE v.external_key = $1`,
-    [externalKey],
-  )).rows[0]!;
+  (
+    await stack.stores.pg.pool.query<{ id: number; card_id: number }>(
+      `SELECT v.id, p.card_id FROM variants v JOIN printings p ON p.id = v.printing_id WHERE v.external_key = $1`,
+      [externalKey],
+    )
+  ).rows[0]!;
 
 describe('mapping to variants', () => {
   it('picks the variant by finish and print run, defaulting to the unlimited printing', async () => {
@@ -35,31 +47,50 @@ describe('mapping to variants', () => {
       row(ref, 'reverse-holofoil', null),
       row({ kind: 'pokemontcg_id', value: 'nope-1' }, null, null),
     ]);
-    assert.deepEqual(points.map((p) => p.variant_id), [
-      (await variantOf('pokemontcg:base1-4:en:1st-edition:holofoil')).id,
-      (await variantOf('pokemontcg:base1-4:en:unlimited:holofoil')).id,
-      (await variantOf('pokemontcg:base1-4:en:shadowless:holofoil')).id,
-    ]);
+    assert.deepEqual(
+      points.map((p) => p.variant_id),
+      [
+        (await variantOf('pokemontcg:base1-4:en:1st-edition:holofoil')).id,
+        (await variantOf('pokemontcg:base1-4:en:unlimited:holofoil')).id,
+        (await variantOf('pokemontcg:base1-4:en:shadowless:holofoil')).id,
+      ],
+    );
     assert.ok(points.every((p) => p.game === 'pokemon' && !p.is_outlier));
-    assert.deepEqual(rejected.map((r) => r.reason), ['card has no reverse-holofoil variant', 'no catalogue card has this reference']);
+    assert.deepEqual(
+      rejected.map((r) => r.reason),
+      ['card has no reverse-holofoil variant', 'no catalogue card has this reference'],
+    );
   });
 
   it('maps marketplace product ids to their own printing, and a generic foil to the one foil finish', async () => {
-    const ref = (await stack.stores.pg.pool.query<{ ref_value: string; printing_id: number }>(
-      `SELECT r.ref_value, r.printing_id FROM cross_refs r JOIN printings p ON p.id = r.printing_id
+    const ref = (
+      await stack.stores.pg.pool.query<{ ref_value: string; printing_id: number }>(
+        `SELECT r.ref_value, r.printing_id FROM cross_refs r JOIN printings p ON p.id = r.printing_id
        WHERE r.ref_key = 'us_marketplace_product_id' AND (SELECT count(*) FROM variants v WHERE v.printing_id = p.id) = 1 LIMIT 1`,
-    )).rows[0]!;
-    const { points } = await mapToVariants(stack.stores.pg.pool, [row({ kind: 'us_marketplace_product_id', value: ref.ref_value }, null, null)]);
-    const expected = (await stack.stores.pg.pool.query<{ id: number }>(`SELECT id FROM variants WHERE printing_id = $1`, [ref.printing_id])).rows[0]!.id;
-    assert.deepEqual(points.map((p) => p.variant_id), [expected]);
+      )
+    ).rows[0]!;
+    const { points } = await mapToVariants(stack.stores.pg.pool, [
+      row({ kind: 'us_marketplace_product_id', value: ref.ref_value }, null, null),
+    ]);
+    const expected = (await stack.stores.pg.pool.query<{ id: number }>(`SELECT id FROM variants WHERE printing_id = $1`, [ref.printing_id]))
+      .rows[0]!.id;
+    assert.deepEqual(
+      points.map((p) => p.variant_id),
+      [expected],
+    );
     const lorcana = await variantOf('lorcanajson:1:en:unlimited:foil');
-    const mtgFoil = (await stack.stores.pg.pool.query<{ ref_value: string; variant_id: number }>(
-      `SELECT r.ref_value, v.id AS variant_id FROM cross_refs r JOIN printings p ON p.card_id = r.card_id JOIN variants v ON v.printing_id = p.id
+    const mtgFoil = (
+      await stack.stores.pg.pool.query<{ ref_value: string; variant_id: number }>(
+        `SELECT r.ref_value, v.id AS variant_id FROM cross_refs r JOIN printings p ON p.card_id = r.card_id JOIN variants v ON v.printing_id = p.id
        WHERE r.ref_key = 'mtg_card_db_id' AND v.finish = 'foil' LIMIT 1`,
-    )).rows[0];
+      )
+    ).rows[0];
     if (mtgFoil) {
       const m = await mapToVariants(stack.stores.pg.pool, [row({ kind: 'mtg_card_db_id', value: mtgFoil.ref_value }, 'foil', null)]);
-      assert.deepEqual(m.points.map((p) => p.variant_id), [mtgFoil.variant_id]);
+      assert.deepEqual(
+        m.points.map((p) => p.variant_id),
+        [mtgFoil.variant_id],
+      );
     }
     assert.ok(lorcana.id > 0);
   });
@@ -81,13 +112,27 @@ describe('outlier flags', () => {
        WHERE variant_id = {v:UInt32} AND source = 'us_market' AND price_type = 'market' AND NOT is_outlier AND as_of >= today() - 30 AND as_of < today()`,
       { v: v.id },
     );
-    const base = { card_id: v.card_id, variant_id: v.id, game: 'pokemon', region: 'us' as const, source: 'us_market', grading_company: 'raw', grade: '', currency: 'USD', as_of: todayUtc(), is_outlier: false };
+    const base = {
+      card_id: v.card_id,
+      variant_id: v.id,
+      game: 'pokemon',
+      region: 'us' as const,
+      source: 'us_market',
+      grading_company: 'raw',
+      grade: '',
+      currency: 'USD',
+      as_of: todayUtc(),
+      is_outlier: false,
+    };
     const points = [
       { ...base, price_type: 'market', amount: (stats!.med * 10).toFixed(2) },
       { ...base, price_type: 'market', amount: (stats!.med * 1.05).toFixed(2) },
       { ...base, source: 'brand_new_source', price_type: 'market', amount: '99999.00' },
     ];
     assert.equal(await flagOutliers(stack.stores.ch.client, points, todayUtc()), 1);
-    assert.deepEqual(points.map((p) => p.is_outlier), [true, false, false]);
+    assert.deepEqual(
+      points.map((p) => p.is_outlier),
+      [true, false, false],
+    );
   });
 });

@@ -23,7 +23,8 @@ after(async () => {
 
 const apiWithKey = (key: string, path = '/api/keys/') => fetch(stack.url + path, { headers: { Authorization: `Bearer ${key}` } });
 const enabledAt = async (username: string) =>
-  (await stack.stores.pg.pool.query<{ at: Date | null }>('SELECT developer_enabled_at AS at FROM users WHERE username = $1', [username])).rows[0]?.at ?? null;
+  (await stack.stores.pg.pool.query<{ at: Date | null }>('SELECT developer_enabled_at AS at FROM users WHERE username = $1', [username]))
+    .rows[0]?.at ?? null;
 
 /** A signed-up visitor with API access enabled. */
 async function developer(username: string): Promise<PortalVisitor> {
@@ -36,7 +37,14 @@ async function developer(username: string): Promise<PortalVisitor> {
 describe('portal origin and pages', () => {
   it('runs on its own origin; /dev on the API origin answers 301 there', async () => {
     assert.notEqual(new URL(portal).port, new URL(stack.url).port);
-    for (const [from, to] of [['/dev', '/'], ['/dev/', '/'], ['/dev/changelog', '/changelog'], ['/dev/pricing?x=1', '/pricing?x=1'], ['/dev/keys/create', '/keys/create'], ['/dev/sets', '/sets']] as [string, string][]) {
+    for (const [from, to] of [
+      ['/dev', '/'],
+      ['/dev/', '/'],
+      ['/dev/changelog', '/changelog'],
+      ['/dev/pricing?x=1', '/pricing?x=1'],
+      ['/dev/keys/create', '/keys/create'],
+      ['/dev/sets', '/sets'],
+    ] as [string, string][]) {
       const res = await fetch(stack.url + from, { redirect: 'manual' });
       assert.equal(res.status, 301, from);
       assert.equal(res.headers.get('location'), portal + to, from);
@@ -73,7 +81,10 @@ describe('portal origin and pages', () => {
     assert.match(body.csrf_token, /^[\w-]{43}$/);
     const member = await developer('jsonlogin');
     const signedIn = (await member.get('/login', 'application/json')).json();
-    assert.deepEqual([signedIn.authenticated, signedIn.user.username, signedIn.user.developer_enabled, signedIn.after_login], [true, 'jsonlogin', true, '/dashboard']);
+    assert.deepEqual(
+      [signedIn.authenticated, signedIn.user.username, signedIn.user.developer_enabled, signedIn.after_login],
+      [true, 'jsonlogin', true, '/dashboard'],
+    );
   });
 
   it('/pricing lists every offered tier with its limits from the tier table', async () => {
@@ -83,38 +94,61 @@ describe('portal origin and pages', () => {
       const row = new RegExp(`<strong>${tier.label}</strong>[\\s\\S]*?</tr>`).exec(page)?.[0];
       assert.ok(row, `${tier.label} has a row`);
       const cells = [...row.matchAll(/<td class="num">([^<]*)<\/td>/g)].map((m) => m[1]);
-      assert.deepEqual(cells.slice(1, 4), [tier.perMinute.toLocaleString('en'), tier.perDay === null ? 'unlimited' : tier.perDay.toLocaleString('en'), String(tier.keys)], tier.label);
+      assert.deepEqual(
+        cells.slice(1, 4),
+        [tier.perMinute.toLocaleString('en'), tier.perDay === null ? 'unlimited' : tier.perDay.toLocaleString('en'), String(tier.keys)],
+        tier.label,
+      );
     }
     assert.match(page, /legacy Business \(legacy\) tier/);
   });
 
-  it('/docs renders every operation of the API\'s OpenAPI document', async () => {
+  it("/docs renders every operation of the API's OpenAPI document", async () => {
     const doc = (await (await fetch(`${stack.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
     const page = (await new PortalVisitor(portal).get('/docs')).text;
     let operations = 0;
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const method of Object.keys(item)) {
         operations++;
-        assert.ok(page.includes(`<span class="badge ${method}">${method}</span> <code>${path.replace(/&/g, '&amp;')}</code>`), `${method} ${path}`);
+        assert.ok(
+          page.includes(`<span class="badge ${method}">${method}</span> <code>${path.replace(/&/g, '&amp;')}</code>`),
+          `${method} ${path}`,
+        );
       }
     }
     assert.ok(operations > 50, `${operations} operations`);
     assert.match(page, new RegExp(`${operations} operations`));
   });
 
-  it('the change log is dated, typed and newest first, with the spec\'s releases and every deprecation', async () => {
+  it("the change log is dated, typed and newest first, with the spec's releases and every deprecation", async () => {
     const page = (await new PortalVisitor(portal).get('/changelog')).text;
     const unmarked = (html: string) => html.replace(/ aria-current="page"/g, '');
     assert.equal(unmarked((await new PortalVisitor(portal).get('/dev/changelog')).text), unmarked(page));
-    const entries = [...page.matchAll(/<time datetime="(\d{4}-\d{2}-\d{2})">\1<\/time> <span class="badge (\w+)">\2<\/span> <strong>([^<]+)<\/strong>/g)].map((m) => ({ date: m[1]!, type: m[2]!, title: m[3]! }));
+    const entries = [
+      ...page.matchAll(/<time datetime="(\d{4}-\d{2}-\d{2})">\1<\/time> <span class="badge (\w+)">\2<\/span> <strong>([^<]+)<\/strong>/g),
+    ].map((m) => ({ date: m[1]!, type: m[2]!, title: m[3]! }));
     assert.ok(entries.length >= 6);
     for (const e of entries) assert.ok((CHANGE_TYPES as readonly string[]).includes(e.type), e.type);
-    assert.deepEqual(entries.map((e) => e.date), [...entries.map((e) => e.date)].sort().reverse(), 'newest first');
-    for (const [date, title] of [['2026-04-01', 'Marketplace launch'], ['2026-05-07', 'v1.14'], ['2026-06-04', 'Data API v2']] as [string, string][]) {
-      assert.ok(entries.some((e) => e.date === date && e.title === title), title);
+    assert.deepEqual(
+      entries.map((e) => e.date),
+      [...entries.map((e) => e.date)].sort().reverse(),
+      'newest first',
+    );
+    for (const [date, title] of [
+      ['2026-04-01', 'Marketplace launch'],
+      ['2026-05-07', 'v1.14'],
+      ['2026-06-04', 'Data API v2'],
+    ] as [string, string][]) {
+      assert.ok(
+        entries.some((e) => e.date === date && e.title === title),
+        title,
+      );
     }
     for (const d of DEPRECATIONS) {
-      assert.ok(entries.some((e) => e.type === 'deprecation' && e.date === d.announced && e.title.includes(d.path)), d.path);
+      assert.ok(
+        entries.some((e) => e.type === 'deprecation' && e.date === d.announced && e.title.includes(d.path)),
+        d.path,
+      );
       // Spec, Versioning 3: at least 90 days between the announcement and the end.
       assert.ok(Date.parse(d.sunset) - Date.parse(d.announced) >= 90 * 86_400_000, `${d.path} sunset is 90+ days after its announcement`);
     }
@@ -123,7 +157,20 @@ describe('portal origin and pages', () => {
   it('publishes its own OpenAPI document at version 0.1.0, forms described as urlencoded', async () => {
     const doc = (await (await fetch(`${portal}/openapi.json`)).json()) as any;
     assert.equal(doc.info.version, '0.1.0');
-    for (const path of ['/', '/login', '/enable', '/dashboard', '/keys/create', '/keys/{key_id}/revoke', '/pricing', '/docs', '/changelog', '/dev/changelog', '/logout']) assert.ok(doc.paths[path], path);
+    for (const path of [
+      '/',
+      '/login',
+      '/enable',
+      '/dashboard',
+      '/keys/create',
+      '/keys/{key_id}/revoke',
+      '/pricing',
+      '/docs',
+      '/changelog',
+      '/dev/changelog',
+      '/logout',
+    ])
+      assert.ok(doc.paths[path], path);
     assert.ok(doc.paths['/keys/create'].post.requestBody.content['application/x-www-form-urlencoded']);
     assert.ok(doc.paths['/dashboard'].get.responses['200'].content['text/html']);
     assert.deepEqual(Object.keys(doc.paths['/logout']).sort(), ['get', 'post']);
@@ -137,14 +184,22 @@ describe('forms and CSRF', () => {
     assert.deepEqual([signUp.status, signUp.headers.get('location')], [303, '/enable']);
     assert.ok(v.cookies.has('tcg_session'));
     const other = new PortalVisitor(portal);
-    const wrong = await other.post('/login', { username: 'formuser', password: 'not the password', csrf_token: await other.csrfFrom('/') }, 'application/json');
+    const wrong = await other.post(
+      '/login',
+      { username: 'formuser', password: 'not the password', csrf_token: await other.csrfFrom('/') },
+      'application/json',
+    );
     assert.deepEqual([wrong.status, wrong.json().detail, other.cookies.has('tcg_session')], [401, 'Invalid username or password', false]);
-    const ok = await other.post('/login', { username: 'FormUser@Example.com', password: 'correct horse battery', csrf_token: await other.csrfFrom('/') });
+    const ok = await other.post('/login', {
+      username: 'FormUser@Example.com',
+      password: 'correct horse battery',
+      csrf_token: await other.csrfFrom('/'),
+    });
     assert.deepEqual([ok.status, ok.headers.get('location')], [303, '/enable']);
     assert.equal((await other.get('/login', 'application/json')).json().user.username, 'formuser');
   });
 
-  it('refuses POST /enable with a missing, forged, other visitor\'s or pre-sign-in token (422) and changes nothing', async () => {
+  it("refuses POST /enable with a missing, forged, other visitor's or pre-sign-in token (422) and changes nothing", async () => {
     const v = new PortalVisitor(portal);
     const anonymousToken = await v.csrfFrom('/');
     await v.signUp('csrfvictim');
@@ -160,14 +215,31 @@ describe('forms and CSRF', () => {
     ] as [string, Record<string, string>][]) {
       const res = await v.post('/enable', form, 'application/json');
       assert.equal(res.status, 422, why);
-      assert.deepEqual(res.json(), { detail: [{ loc: ['body', 'csrf_token'], msg: 'missing or invalid CSRF token: reload the page and submit the form again', type: 'value_error.csrf' }] }, why);
+      assert.deepEqual(
+        res.json(),
+        {
+          detail: [
+            {
+              loc: ['body', 'csrf_token'],
+              msg: 'missing or invalid CSRF token: reload the page and submit the form again',
+              type: 'value_error.csrf',
+            },
+          ],
+        },
+        why,
+      );
     }
     assert.equal(await enabledAt('csrfvictim'), null, 'still not enabled');
     // Without the holo_csrf cookie (a cross-site post cannot send it) even the right token fails.
     const token = await v.csrfFrom('/enable');
     const cookieless = await fetch(`${portal}/enable`, {
-      method: 'POST', redirect: 'manual',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: `tcg_session=${v.cookies.get('tcg_session')}`, Accept: 'application/json' },
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Cookie: `tcg_session=${v.cookies.get('tcg_session')}`,
+        Accept: 'application/json',
+      },
       body: new URLSearchParams({ csrf_token: token }).toString(),
     });
     assert.equal(cookieless.status, 422);
@@ -186,7 +258,7 @@ describe('forms and CSRF', () => {
     assert.match(res.text, /Please check the form[\s\S]*csrf_token: missing or invalid CSRF token/);
   });
 
-  it('form posts without a session are 401, and sign-up errors keep the API\'s messages', async () => {
+  it("form posts without a session are 401, and sign-up errors keep the API's messages", async () => {
     const v = new PortalVisitor(portal);
     const token = await v.csrfFrom('/');
     for (const path of ['/enable', '/keys/create', '/keys/1/revoke']) {
@@ -194,11 +266,22 @@ describe('forms and CSRF', () => {
       assert.equal(res.status, 401, path);
     }
     await new PortalVisitor(portal).signUp('takenname');
-    const again = await v.post('/register', { username: 'TakenName', email: 'x@example.com', password: 'long enough pw', csrf_token: token }, 'application/json');
+    const again = await v.post(
+      '/register',
+      { username: 'TakenName', email: 'x@example.com', password: 'long enough pw', csrf_token: token },
+      'application/json',
+    );
     assert.deepEqual([again.status, again.json().detail], [400, 'Username already taken']);
-    const invalid = await v.post('/register', { username: 'ok-name', email: 'not-mail', password: 'short', csrf_token: token }, 'application/json');
+    const invalid = await v.post(
+      '/register',
+      { username: 'ok-name', email: 'not-mail', password: 'short', csrf_token: token },
+      'application/json',
+    );
     assert.equal(invalid.status, 422);
-    assert.deepEqual(invalid.json().detail.map((i: { loc: string[] }) => i.loc.join('.')), ['body.email', 'body.password']);
+    assert.deepEqual(
+      invalid.json().detail.map((i: { loc: string[] }) => i.loc.join('.')),
+      ['body.email', 'body.password'],
+    );
   });
 });
 
@@ -225,13 +308,21 @@ describe('keys in the portal', () => {
     // Free tier: one key. A second is refused and nothing is created.
     const second = await v.post('/keys/create', { key_name: 'another', csrf_token: await v.csrfFrom('/dashboard') }, 'application/json');
     assert.deepEqual([second.status, second.json().detail], [403, 'The Free tier allows 1 API key; revoke one first']);
-    const count = (await stack.stores.pg.pool.query(`SELECT count(*)::int AS n FROM api_keys k JOIN users u ON u.id = k.user_id WHERE u.username = 'keymaker'`)).rows[0].n;
+    const count = (
+      await stack.stores.pg.pool.query(
+        `SELECT count(*)::int AS n FROM api_keys k JOIN users u ON u.id = k.user_id WHERE u.username = 'keymaker'`,
+      )
+    ).rows[0].n;
     assert.equal(count, 1);
   });
 
   it('names a key "My Key" when the name is left empty, and refuses an over-long name with 422', async () => {
     const v = await developer('namer');
-    const tooLong = await v.post('/keys/create', { key_name: 'x'.repeat(101), csrf_token: await v.csrfFrom('/dashboard') }, 'application/json');
+    const tooLong = await v.post(
+      '/keys/create',
+      { key_name: 'x'.repeat(101), csrf_token: await v.csrfFrom('/dashboard') },
+      'application/json',
+    );
     assert.equal(tooLong.status, 422);
     assert.deepEqual(tooLong.json().detail[0].loc, ['body', 'key_name']);
     const unnamed = await v.post('/keys/create', { key_name: '', csrf_token: await v.csrfFrom('/dashboard') });
@@ -239,12 +330,20 @@ describe('keys in the portal', () => {
     assert.match(unnamed.text, /Your new key “My Key”/);
   });
 
-  it('revokes an own key (the API then answers 401); another developer\'s key is 404 and keeps working', async () => {
+  it("revokes an own key (the API then answers 401); another developer's key is 404 and keeps working", async () => {
     const owner = await developer('revoker');
-    const ownerKey = shownKey((await owner.post('/keys/create', { key_name: 'mine', csrf_token: await owner.csrfFrom('/dashboard') })).text)!;
-    const ownerKeyId = (await stack.stores.pg.pool.query(`SELECT k.id FROM api_keys k JOIN users u ON u.id = k.user_id WHERE u.username = 'revoker'`)).rows[0].id as number;
+    const ownerKey = shownKey(
+      (await owner.post('/keys/create', { key_name: 'mine', csrf_token: await owner.csrfFrom('/dashboard') })).text,
+    )!;
+    const ownerKeyId = (
+      await stack.stores.pg.pool.query(`SELECT k.id FROM api_keys k JOIN users u ON u.id = k.user_id WHERE u.username = 'revoker'`)
+    ).rows[0].id as number;
     const intruder = await developer('intruder');
-    const theft = await intruder.post(`/keys/${ownerKeyId}/revoke`, { csrf_token: await intruder.csrfFrom('/dashboard') }, 'application/json');
+    const theft = await intruder.post(
+      `/keys/${ownerKeyId}/revoke`,
+      { csrf_token: await intruder.csrfFrom('/dashboard') },
+      'application/json',
+    );
     assert.equal(theft.status, 404);
     assert.equal((await apiWithKey(ownerKey)).status, 200, 'untouched');
     const badId = await owner.post('/keys/abc/revoke', { csrf_token: await owner.csrfFrom('/dashboard') }, 'application/json');
@@ -289,20 +388,35 @@ describe('webhooks in the dashboard', () => {
   it('a Business developer registers an endpoint (secret shown once) and deletes it; other tiers are told where webhooks come from', async () => {
     const collector = await developer('collectorhooks');
     assert.match((await collector.get('/dashboard')).text, /Webhooks come with the Business tiers/);
-    const refused = await collector.post('/webhooks/create', { url: 'https://hooks.example.com/x', csrf_token: await collector.csrfFrom('/dashboard') }, 'application/json');
+    const refused = await collector.post(
+      '/webhooks/create',
+      { url: 'https://hooks.example.com/x', csrf_token: await collector.csrfFrom('/dashboard') },
+      'application/json',
+    );
     assert.equal(refused.status, 403);
     const shop = await developer('shophooks');
     await stack.stores.pg.pool.query(`UPDATE users SET tier = 'shop_basic' WHERE username = 'shophooks'`);
-    const bad = await shop.post('/webhooks/create', { url: 'http://example.com/x', csrf_token: await shop.csrfFrom('/dashboard') }, 'application/json');
+    const bad = await shop.post(
+      '/webhooks/create',
+      { url: 'http://example.com/x', csrf_token: await shop.csrfFrom('/dashboard') },
+      'application/json',
+    );
     assert.deepEqual([bad.status, bad.json().detail[0].loc], [422, ['body', 'url']]);
-    const created = await shop.post('/webhooks/create', { url: 'https://hooks.example.com/holo', csrf_token: await shop.csrfFrom('/dashboard') });
+    const created = await shop.post('/webhooks/create', {
+      url: 'https://hooks.example.com/holo',
+      csrf_token: await shop.csrfFrom('/dashboard'),
+    });
     assert.equal(created.status, 200);
     const secret = /value="(whsec_[\w-]+)"/.exec(created.text)?.[1];
     assert.ok(secret, 'the secret is on the page');
     const later = (await shop.get('/dashboard')).text;
     assert.ok(later.includes('https://hooks.example.com/holo') && later.includes('No deliveries yet.'));
     assert.ok(!later.includes(secret), 'shown once');
-    const id = (await stack.stores.pg.pool.query(`SELECT e.id FROM webhook_endpoints e JOIN users u ON u.id = e.user_id WHERE u.username = 'shophooks'`)).rows[0].id;
+    const id = (
+      await stack.stores.pg.pool.query(
+        `SELECT e.id FROM webhook_endpoints e JOIN users u ON u.id = e.user_id WHERE u.username = 'shophooks'`,
+      )
+    ).rows[0].id;
     assert.equal((await shop.post(`/webhooks/${id}/delete`, { csrf_token: await shop.csrfFrom('/dashboard') })).status, 200);
     assert.equal((await stack.stores.pg.pool.query('SELECT count(*)::int AS n FROM webhook_endpoints WHERE id = $1', [id])).rows[0].n, 0);
   });
@@ -312,7 +426,7 @@ describe('in a real browser', () => {
   const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
 
   it('a developer registers, enables access, creates a key, sees it once, revokes it; the API then refuses the key', async () => {
-    assert.ok(executablePath, 'Chromium is installed (test/run.sh installs Debian\'s chromium)');
+    assert.ok(executablePath, "Chromium is installed (test/run.sh installs Debian's chromium)");
     const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
     try {
       const page = await browser.newPage({ javaScriptEnabled: false });

@@ -19,7 +19,9 @@ describe('rate limits', () => {
   it('admits exactly a key’s per-minute limit under parallel calls, then answers 429 with Retry-After', async () => {
     const { cookie } = await register(limited, 'racer');
     const { body } = await call(limited, 'POST', '/api/keys/', { cookie, body: { name: 'race' } });
-    const results = await Promise.all(Array.from({ length: 45 }, () => call(limited, 'GET', '/api/v2/stats', { headers: { Authorization: `Bearer ${body.key}` } })));
+    const results = await Promise.all(
+      Array.from({ length: 45 }, () => call(limited, 'GET', '/api/v2/stats', { headers: { Authorization: `Bearer ${body.key}` } })),
+    );
     const statuses = results.map((r) => r.status);
     assert.equal(statuses.filter((s) => s === 200).length, 30, 'the Free tier allows 30 a minute');
     assert.equal(statuses.filter((s) => s === 429).length, 15);
@@ -38,7 +40,11 @@ describe('rate limits', () => {
     const { cookie } = await register(limited, 'daily');
     const { body } = await call(limited, 'POST', '/api/keys/', { cookie, body: { name: 'day' } });
     // 499 calls already made today, as the counter records them.
-    await limited.stores.redis.set(`${limited.config.redisPrefix}:rl:k:${body.id}:d:${new Date().toISOString().slice(0, 10)}`, '499', 86_400);
+    await limited.stores.redis.set(
+      `${limited.config.redisPrefix}:rl:k:${body.id}:d:${new Date().toISOString().slice(0, 10)}`,
+      '499',
+      86_400,
+    );
     const last = await call(limited, 'GET', '/api/v2/stats', { headers: { 'X-API-Key': body.key } });
     assert.deepEqual([last.status, last.headers.get('x-ratelimit-remaining')], [200, '0']);
     const over = await call(limited, 'GET', '/api/v2/stats', { headers: { 'X-API-Key': body.key } });
@@ -49,13 +55,15 @@ describe('rate limits', () => {
 
   it('limits anonymous callers to 30 a minute per address, and never session users', async () => {
     // In a fresh minute window: the website logs in (one anonymous call), then anonymous calls run out.
-    await new Promise((r) => setTimeout(r, (60 - (Date.now() / 1000) % 60 + 0.2) * 1000));
+    await new Promise((r) => setTimeout(r, (60 - ((Date.now() / 1000) % 60) + 0.2) * 1000));
     const login = await call(limited, 'POST', '/auth/login', { body: { username: 'daily', password: 'correct horse battery' } });
     assert.equal(login.status, 200);
     const anonymous: number[] = [];
     for (let i = 0; i < 31; i++) anonymous.push((await call(limited, 'GET', '/api/v2/games')).status);
     assert.deepEqual([anonymous.filter((s) => s === 200).length, anonymous.at(-1)], [29, 429], 'the login was the 1st of 30');
-    const statuses = await Promise.all(Array.from({ length: 40 }, () => call(limited, 'GET', '/api/v2/games', { cookie: login.cookie }).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, () => call(limited, 'GET', '/api/v2/games', { cookie: login.cookie }).then((r) => r.status)),
+    );
     assert.deepEqual([...new Set(statuses)], [200]);
   });
 });

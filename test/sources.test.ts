@@ -34,7 +34,10 @@ describe('ECB reference rates', () => {
     assert.ok([...days].every((d) => d >= '2023-11-30' && d <= '2024-02-27'));
     const daily = parseEcbRates(read('ecb-eurofxref', 'eurofxref-daily.xml')).rates;
     assert.equal(daily.length, 30);
-    assert.deepEqual(daily.find((r) => r.currency === 'USD'), { day: '2024-02-27', currency: 'USD', rate: '1.0856' });
+    assert.deepEqual(
+      daily.find((r) => r.currency === 'USD'),
+      { day: '2024-02-27', currency: 'USD', rate: '1.0856' },
+    );
   });
 
   it('quarantines bad entries and fails on an unreadable feed', () => {
@@ -54,14 +57,26 @@ describe('Cardmarket price guide', () => {
     const first = rows.filter((r) => r.ref.value === '620001');
     assert.deepEqual(
       first.map((r) => [r.finish, r.price_type, r.amount]),
-      [['normal', 'avg', '0.23'], ['normal', 'low', '0.02'], ['normal', 'trend', '0.19'], ['normal', 'avg1', '0.2'], ['normal', 'avg7', '0.17'], ['normal', 'avg30', '0.16']],
+      [
+        ['normal', 'avg', '0.23'],
+        ['normal', 'low', '0.02'],
+        ['normal', 'trend', '0.19'],
+        ['normal', 'avg1', '0.2'],
+        ['normal', 'avg7', '0.17'],
+        ['normal', 'avg30', '0.16'],
+      ],
     );
     assert.ok(rows.every((r) => r.region === 'eu' && r.currency === 'EUR' && r.as_of === '2026-07-14' && r.grading_company === 'raw'));
     // This export prices no foils (every foil trend is 0 or null): no foil row may appear.
     assert.ok(rows.every((r) => r.finish === 'normal'));
     const guide = JSON.parse(read('cardmarket-digimon', 'price_guide_17.json')) as { priceGuides: Record<string, unknown>[] };
     const expected = guide.priceGuides.reduce(
-      (n, g) => n + ['avg', 'low', 'trend', 'avg1', 'avg7', 'avg30'].reduce((m, f) => m + (Number(g[f]) > 0 ? 1 : 0) + (Number(g[`${f}-foil`]) > 0 ? 1 : 0), 0),
+      (n, g) =>
+        n +
+        ['avg', 'low', 'trend', 'avg1', 'avg7', 'avg30'].reduce(
+          (m, f) => m + (Number(g[f]) > 0 ? 1 : 0) + (Number(g[`${f}-foil`]) > 0 ? 1 : 0),
+          0,
+        ),
       0,
     );
     assert.equal(rows.length, expected);
@@ -70,11 +85,25 @@ describe('Cardmarket price guide', () => {
   it('rejects malformed entries with a reason and keeps the rest', () => {
     const feed = JSON.stringify({
       createdAt: '2026-11-21T03:00:00+0100',
-      priceGuides: [{ idProduct: 1, trend: 2.5, 'trend-holo': 9 }, { idProduct: 'x', trend: 1 }, { idProduct: 2, trend: 'cheap', avg: 1.5 }],
+      priceGuides: [
+        { idProduct: 1, trend: 2.5, 'trend-holo': 9 },
+        { idProduct: 'x', trend: 1 },
+        { idProduct: 2, trend: 'cheap', avg: 1.5 },
+      ],
     });
     const { rows, rejected } = parseCardmarketGuide(feed);
-    assert.deepEqual(rows.map((r) => [r.ref.value, r.finish, r.price_type, r.amount]), [['1', 'normal', 'trend', '2.5'], ['1', 'foil', 'trend', '9'], ['2', 'normal', 'avg', '1.5']]);
-    assert.deepEqual(rejected.map((r) => r.ref), ['"x"', '2']);
+    assert.deepEqual(
+      rows.map((r) => [r.ref.value, r.finish, r.price_type, r.amount]),
+      [
+        ['1', 'normal', 'trend', '2.5'],
+        ['1', 'foil', 'trend', '9'],
+        ['2', 'normal', 'avg', '1.5'],
+      ],
+    );
+    assert.deepEqual(
+      rejected.map((r) => r.ref),
+      ['"x"', '2'],
+    );
     assert.throws(() => parseCardmarketGuide('{"priceGuides": 3}'), FeedFormatError);
     assert.throws(() => parseCardmarketGuide('<html>'), FeedFormatError);
   });
@@ -85,13 +114,16 @@ describe('pokemontcg.io cards', () => {
     const { rows, rejected } = parsePokemontcgIo(read('pokemontcg-io-api', 'pokemon-tcg-sdk-php', 'cards', 'find.json'));
     assert.deepEqual(rejected, []);
     const us = rows.filter((r) => r.region === 'us');
-    assert.deepEqual(us.map((r) => [r.ref.value, r.finish, r.price_type, r.amount, r.as_of]), [
-      ['xy7-57', 'holofoil', 'low', '3.7', '2021-03-12'],
-      ['xy7-57', 'holofoil', 'mid', '8', '2021-03-12'],
-      ['xy7-57', 'holofoil', 'high', '14.9', '2021-03-12'],
-      ['xy7-57', 'holofoil', 'market', '6', '2021-03-12'],
-      ['xy7-57', 'holofoil', 'direct_low', '9.99', '2021-03-12'],
-    ]);
+    assert.deepEqual(
+      us.map((r) => [r.ref.value, r.finish, r.price_type, r.amount, r.as_of]),
+      [
+        ['xy7-57', 'holofoil', 'low', '3.7', '2021-03-12'],
+        ['xy7-57', 'holofoil', 'mid', '8', '2021-03-12'],
+        ['xy7-57', 'holofoil', 'high', '14.9', '2021-03-12'],
+        ['xy7-57', 'holofoil', 'market', '6', '2021-03-12'],
+        ['xy7-57', 'holofoil', 'direct_low', '9.99', '2021-03-12'],
+      ],
+    );
     const eu = rows.filter((r) => r.region === 'eu');
     assert.ok(eu.some((r) => r.price_type === 'trend' && r.amount === '2.5' && r.finish === null && r.as_of === '2021-08-06'));
     assert.ok(eu.some((r) => r.finish === 'reverse-holofoil' && r.price_type === 'avg1' && r.amount === '0.5'));
@@ -110,7 +142,10 @@ describe('pokemontcg.io cards', () => {
       ],
     });
     const { rows, rejected } = parsePokemontcgIo(feed);
-    assert.deepEqual(rows.map((r) => [r.ref.value, r.price_type, r.amount]), [['base1-4', 'market', '2']]);
+    assert.deepEqual(
+      rows.map((r) => [r.ref.value, r.price_type, r.amount]),
+      [['base1-4', 'market', '2']],
+    );
     assert.equal(rejected.length, 4);
   });
 });
@@ -120,12 +155,18 @@ describe('Scryfall cards', () => {
     const cards = JSON.parse(read('scryfall', 'mtg_ssm', 'cards.json')) as { id: string; prices: Record<string, string | null> }[];
     const { rows, rejected } = parseScryfallPrices(JSON.stringify(cards), '2024-02-21');
     assert.deepEqual(rejected, []);
-    const expected = cards.reduce((n, c) => n + ['usd', 'usd_foil', 'usd_etched', 'eur', 'eur_foil'].filter((k) => c.prices[k] && Number(c.prices[k]) > 0).length, 0);
+    const expected = cards.reduce(
+      (n, c) => n + ['usd', 'usd_foil', 'usd_etched', 'eur', 'eur_foil'].filter((k) => c.prices[k] && Number(c.prices[k]) > 0).length,
+      0,
+    );
     assert.equal(rows.length, expected);
     const first = cards[0]!;
     assert.deepEqual(
       rows.filter((r) => r.ref.value === first.id).map((r) => [r.region, r.currency, r.finish, r.amount]),
-      [['us', 'USD', 'normal', '1.03'], ['eu', 'EUR', 'normal', '0.91']],
+      [
+        ['us', 'USD', 'normal', '1.03'],
+        ['eu', 'EUR', 'normal', '0.91'],
+      ],
     );
     const single = parseScryfallPrices(read('scryfall', 'aioscryfall', 'cards', 'single.json'), '2023-04-01');
     assert.ok(single.rows.length > 0);
@@ -152,7 +193,10 @@ describe('PriceCharting CSV', () => {
       ['other', 'pc18', '', '4050.00'],
     ]);
     assert.ok(rows.filter((r) => r.ref.value === '6911').every((r) => r.printRun === '1st-edition'));
-    assert.deepEqual(rejected.map((r) => r.ref), ['"oops"', '6913', '6913']);
+    assert.deepEqual(
+      rejected.map((r) => r.ref),
+      ['"oops"', '6913', '6913'],
+    );
     assert.throws(() => parsePriceChartingCsv('id,name\n1,x\n', '2026-11-21'), FeedFormatError);
   });
 });
@@ -163,13 +207,26 @@ describe('TCGplayer pricing', () => {
     const json = fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'tcgplayer-pricing.json'), 'utf8');
     const { rows, rejected } = parseTcgplayerPricing(json, '2026-11-21');
     const first = rows.filter((r) => r.ref.value === '42382' && r.printRun === '1st-edition');
-    assert.deepEqual(first.map((r) => [r.finish, r.price_type, r.amount]), [
-      ['holofoil', 'low', '1899'], ['holofoil', 'mid', '2400'], ['holofoil', 'high', '5000'], ['holofoil', 'market', '2250.15'], ['holofoil', 'direct_low', '2399.99'],
-    ]);
+    assert.deepEqual(
+      first.map((r) => [r.finish, r.price_type, r.amount]),
+      [
+        ['holofoil', 'low', '1899'],
+        ['holofoil', 'mid', '2400'],
+        ['holofoil', 'high', '5000'],
+        ['holofoil', 'market', '2250.15'],
+        ['holofoil', 'direct_low', '2399.99'],
+      ],
+    );
     assert.ok(rows.some((r) => r.ref.value === '270895' && r.finish === 'rainbow-foil' && r.price_type === 'market'));
     assert.ok(rows.every((r) => r.region === 'us' && r.currency === 'USD' && r.as_of === '2026-11-21'));
-    assert.deepEqual(rejected.map((r) => r.ref), ['"x"', '5', '6']);
-    assert.ok(rows.some((r) => r.ref.value === '6' && r.price_type === 'low'), 'the good field of a partly bad result is kept');
+    assert.deepEqual(
+      rejected.map((r) => r.ref),
+      ['"x"', '5', '6'],
+    );
+    assert.ok(
+      rows.some((r) => r.ref.value === '6' && r.price_type === 'low'),
+      'the good field of a partly bad result is kept',
+    );
     assert.throws(() => parseTcgplayerPricing('{"success":false,"errors":["bad key"]}', '2026-11-21'), FeedFormatError);
   });
 });
@@ -179,14 +236,23 @@ describe('auction sold listings', () => {
     const { parseAuctionSold, gradeFromTitle } = await import('../ingest/sources/auctionSold.js');
     const json = fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'auction-completed.json'), 'utf8');
     const { rows, rejected } = parseAuctionSold(json, { kind: 'price_guide_id', value: '6910' });
-    assert.deepEqual(rows.map((r) => [r.observation_id, r.grading_company, r.grade, r.price_type, r.amount, r.as_of]), [
-      ['386512345001', 'psa', '10', '', '12850.0', '2026-11-20'],
-      ['386512345002', 'bgs', '9.5', '', '4100.00', '2026-11-19'],
-      ['386512345003', 'raw', '', 'last_sold', '389.99', '2026-11-20'],
-    ]);
-    assert.deepEqual(rejected.map((r) => r.ref), ['386512345005', '386512345006']);
+    assert.deepEqual(
+      rows.map((r) => [r.observation_id, r.grading_company, r.grade, r.price_type, r.amount, r.as_of]),
+      [
+        ['386512345001', 'psa', '10', '', '12850.0', '2026-11-20'],
+        ['386512345002', 'bgs', '9.5', '', '4100.00', '2026-11-19'],
+        ['386512345003', 'raw', '', 'last_sold', '389.99', '2026-11-20'],
+      ],
+    );
+    assert.deepEqual(
+      rejected.map((r) => r.ref),
+      ['386512345005', '386512345006'],
+    );
     assert.deepEqual(gradeFromTitle('Pikachu cgc gem mint 10'), { grading_company: 'cgc', grade: '10' });
     assert.deepEqual(gradeFromTitle('Pikachu 25/102 holo'), { grading_company: 'raw', grade: '' });
-    assert.throws(() => parseAuctionSold('{"findCompletedItemsResponse":[{"ack":["Failure"]}]}', { kind: 'price_guide_id', value: '1' }), FeedFormatError);
+    assert.throws(
+      () => parseAuctionSold('{"findCompletedItemsResponse":[{"ack":["Failure"]}]}', { kind: 'price_guide_id', value: '1' }),
+      FeedFormatError,
+    );
   });
 });

@@ -12,17 +12,28 @@ import { readFleshAndBloodCatalogue } from '../ingest/catalogue/fleshAndBlood.js
 import { readPokemonCatalogue } from '../ingest/catalogue/pokemon.js';
 import { startStack, type Stack } from './support/stack.js';
 
-const silent = { info() {}, warn() {}, error() {}, debug() {}, child() { return silent; } };
+const silent = {
+  info() {},
+  warn() {},
+  error() {},
+  debug() {},
+  child() {
+    return silent;
+  },
+};
 const sharedData = path.resolve(repoRoot, '..', 'shared', 'data');
 
 describe('configuration', () => {
   it('stops with a message naming each bad variable', () => {
-    assert.throws(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' }), (err: unknown) => {
-      assert.ok(err instanceof ConfigError);
-      assert.match(err.message, /PORT/);
-      assert.match(err.message, /DATABASE_URL/);
-      return true;
-    });
+    assert.throws(
+      () => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.match(err.message, /PORT/);
+        assert.match(err.message, /DATABASE_URL/);
+        return true;
+      },
+    );
     assert.throws(() => loadConfig({ HOLO_DEMO: 'everything' }), /HOLO_DEMO/);
   });
 
@@ -46,19 +57,36 @@ describe('migrations', () => {
     assert.deepEqual(await migratePostgres(stack.stores.pg, silent), []);
     assert.deepEqual(await migrateClickHouse(stack.stores.ch, silent), []);
     const ledger = (await stack.stores.pg.pool.query('SELECT name FROM schema_migrations ORDER BY name')).rows.map((r) => r.name);
-    assert.deepEqual(ledger, fs.readdirSync(path.join(repoRoot, 'sql', 'postgres')).filter((f) => f.endsWith('.sql')).sort());
+    assert.deepEqual(
+      ledger,
+      fs
+        .readdirSync(path.join(repoRoot, 'sql', 'postgres'))
+        .filter((f) => f.endsWith('.sql'))
+        .sort(),
+    );
     assert.ok(ledger.length >= 2);
-    const rs = await stack.stores.ch.client.query({ query: 'SELECT name FROM holo.schema_migrations FINAL ORDER BY name', format: 'JSONEachRow' });
-    assert.deepEqual((await rs.json<{ name: string }>()).map((r) => r.name), fs.readdirSync(path.join(repoRoot, 'sql', 'clickhouse')).filter((f) => f.endsWith('.sql')).sort());
+    const rs = await stack.stores.ch.client.query({
+      query: 'SELECT name FROM holo.schema_migrations FINAL ORDER BY name',
+      format: 'JSONEachRow',
+    });
+    assert.deepEqual(
+      (await rs.json<{ name: string }>()).map((r) => r.name),
+      fs
+        .readdirSync(path.join(repoRoot, 'sql', 'clickhouse'))
+        .filter((f) => f.endsWith('.sql'))
+        .sort(),
+    );
   });
 
   it('keep the materialised view and its target table in step', async () => {
     const cols = async (table: string) =>
-      (await (await stack.stores.ch.client.query({
-        query: `SELECT name, type FROM system.columns WHERE database = 'holo' AND table = {t:String} ORDER BY position`,
-        query_params: { t: table },
-        format: 'JSONEachRow',
-      })).json<{ name: string; type: string }>());
+      await (
+        await stack.stores.ch.client.query({
+          query: `SELECT name, type FROM system.columns WHERE database = 'holo' AND table = {t:String} ORDER BY position`,
+          query_params: { t: table },
+          format: 'JSONEachRow',
+        })
+      ).json<{ name: string; type: string }>();
     const target = await cols('price_latest');
     const view = await cols('price_latest_mv');
     assert.deepEqual(view, target);
@@ -66,8 +94,14 @@ describe('migrations', () => {
 
   it('render Replicated engines ON CLUSTER for a cluster, and plain engines otherwise', () => {
     const ddl = 'CREATE TABLE IF NOT EXISTS holo.t {{ON_CLUSTER}} (a UInt8) ENGINE = {{REPLICATED}}ReplacingMergeTree ORDER BY a;';
-    assert.equal(renderClickHouseDdl(ddl, undefined), 'CREATE TABLE IF NOT EXISTS holo.t  (a UInt8) ENGINE = ReplacingMergeTree ORDER BY a;');
-    assert.equal(renderClickHouseDdl(ddl, 'holo_cluster'), 'CREATE TABLE IF NOT EXISTS holo.t ON CLUSTER holo_cluster (a UInt8) ENGINE = ReplicatedReplacingMergeTree ORDER BY a;');
+    assert.equal(
+      renderClickHouseDdl(ddl, undefined),
+      'CREATE TABLE IF NOT EXISTS holo.t  (a UInt8) ENGINE = ReplacingMergeTree ORDER BY a;',
+    );
+    assert.equal(
+      renderClickHouseDdl(ddl, 'holo_cluster'),
+      'CREATE TABLE IF NOT EXISTS holo.t ON CLUSTER holo_cluster (a UInt8) ENGINE = ReplicatedReplacingMergeTree ORDER BY a;',
+    );
     assert.equal(splitStatements('-- c\nSELECT 1;\nSELECT 2;\n').length, 2);
   });
 });
@@ -105,7 +139,10 @@ function redisContract(name: string, make: () => Promise<RedisStore>) {
     it('increments atomically under concurrency', async () => {
       const key = k('n');
       const results = await Promise.all(Array.from({ length: 200 }, () => redis.incr(key, 60)));
-      assert.deepEqual([...results].sort((a, b) => a - b), Array.from({ length: 200 }, (_, i) => i + 1));
+      assert.deepEqual(
+        [...results].sort((a, b) => a - b),
+        Array.from({ length: 200 }, (_, i) => i + 1),
+      );
     });
     it('delivers published messages to subscribers until they unsubscribe', async () => {
       const channel = k('c');
@@ -132,10 +169,19 @@ describe('catalogue readers on the full upstream files', () => {
     assert.equal(batch.sets.length, 170);
     assert.equal(batch.cards.length, 19783);
     const charizard = batch.cards.find((c) => c.externalKey === 'pokemontcg:base1-4')!;
-    assert.deepEqual(charizard.printings.map((p) => p.printRun), ['1st-edition', 'shadowless', 'unlimited']);
-    assert.deepEqual(charizard.printings[0]!.variants.map((v) => v.finish), ['holofoil']);
+    assert.deepEqual(
+      charizard.printings.map((p) => p.printRun),
+      ['1st-edition', 'shadowless', 'unlimited'],
+    );
+    assert.deepEqual(
+      charizard.printings[0]!.variants.map((v) => v.finish),
+      ['holofoil'],
+    );
     const modernCommon = batch.cards.find((c) => c.externalKey === 'pokemontcg:sv1-1')!;
-    assert.deepEqual(modernCommon.printings[0]!.variants.map((v) => v.finish), ['normal', 'reverse-holofoil']);
+    assert.deepEqual(
+      modernCommon.printings[0]!.variants.map((v) => v.finish),
+      ['normal', 'reverse-holofoil'],
+    );
     const keys = new Set(batch.cards.flatMap((c) => c.printings.flatMap((p) => p.variants.map((v) => v.externalKey))));
     assert.equal(keys.size, batch.cards.flatMap((c) => c.printings.flatMap((p) => p.variants)).length, 'variant keys are unique');
   });

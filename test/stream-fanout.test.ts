@@ -24,13 +24,18 @@ let secondDir: string;
 
 async function startRedisServer(): Promise<string> {
   const port = await freePort();
-  redisServer = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  redisServer = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
   const url = `redis://127.0.0.1:${port}`;
   const { Redis } = await import('ioredis');
   for (let i = 0; i < 100; i++) {
     const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     probe.on('error', () => undefined);
-    const up = await probe.connect().then(() => probe.ping(), () => null);
+    const up = await probe.connect().then(
+      () => probe.ping(),
+      () => null,
+    );
     probe.disconnect();
     if (up === 'PONG') return url;
     await new Promise((r) => setTimeout(r, 100));

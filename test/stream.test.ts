@@ -18,7 +18,8 @@ let starter: KeyedAccount;
 let free: KeyedAccount;
 const PING_SECONDS = 0.3;
 const today = new Date().toISOString().slice(0, 10);
-const streamUrl = (key?: string) => `${stack.url.replace('http', 'ws')}/api/v1/stream${key === undefined ? '' : `?api_key=${encodeURIComponent(key)}`}`;
+const streamUrl = (key?: string) =>
+  `${stack.url.replace('http', 'ws')}/api/v1/stream${key === undefined ? '' : `?api_key=${encodeURIComponent(key)}`}`;
 
 before(async () => {
   stack = await startStack({ demo: 'small', env: { HOLO_WS_PING_SECONDS: String(PING_SECONDS), HOLO_WS_MAX_CONNECTIONS_PER_KEY: '6' } });
@@ -108,7 +109,10 @@ describe('subscriptions and delivery', () => {
        WHERE p.card_id = $1 AND l.as_of = $2 AND l.price_type = 'market'`,
       [first.data.card_id, today],
     );
-    assert.ok(stored.rows.some((r) => Number(r.amount) === first.data.market_price), `${first.data.market_price} is among ${stored.rows.map((r) => r.amount).join(', ')}`);
+    assert.ok(
+      stored.rows.some((r) => Number(r.amount) === first.data.market_price),
+      `${first.data.market_price} is among ${stored.rows.map((r) => r.amount).join(', ')}`,
+    );
     assert.equal(quitter.messages.filter((m) => m.type === 'price_update').length, 0);
     assert.equal(bystander.messages.filter((m) => m.type === 'price_update').length, 0);
     for (const c of [watcher, quitter, bystander]) c.close();
@@ -169,12 +173,17 @@ describe('liveness and bounds', () => {
     stream.attach(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const slow = await StreamClient.connect(`ws://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/stream?api_key=${encodeURIComponent(starter.key)}`);
+      const slow = await StreamClient.connect(
+        `ws://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/stream?api_key=${encodeURIComponent(starter.key)}`,
+      );
       slow.send({ type: 'subscribe', topics: ['card:1'] });
       await slow.waitFor((m) => m.type === 'subscribed');
       // Stop reading from the socket: the server's writes pile up.
       (slow.socket as unknown as { _socket: { pause(): void } })._socket.pause();
-      const burst = JSON.stringify({ type: 'price_updates', data: Array.from({ length: 500 }, () => ({ card_id: 1, market_price: 12.34, currency: 'USD' })) });
+      const burst = JSON.stringify({
+        type: 'price_updates',
+        data: Array.from({ length: 500 }, () => ({ card_id: 1, market_price: 12.34, currency: 'USD' })),
+      });
       // The kernel absorbs what the paused reader does not take before the server's own queue grows;
       // loopback buffers autotune up to tens of MB (tcp_rmem's maximum differs between machines), so
       // publish until the server drops the reader, bounded by a generous volume rather than a count.

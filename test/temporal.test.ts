@@ -27,7 +27,15 @@ import { startStack, type Stack } from './support/stack.js';
 import { TemporalRig } from './support/temporal.js';
 
 const ecbFile = path.resolve(repoRoot, '..', 'shared', 'data', 'prices', 'ecb-eurofxref', 'eurofxref-hist-90d.xml');
-const silent = { info() {}, warn() {}, error() {}, debug() {}, child() { return silent; } };
+const silent = {
+  info() {},
+  warn() {},
+  error() {},
+  debug() {},
+  child() {
+    return silent;
+  },
+};
 
 let stack: Stack;
 let temporal: TemporalServer;
@@ -64,11 +72,18 @@ after(async () => {
 describe('fxRates workflow', () => {
   it('loads the ECB reference rates through an activity', async () => {
     const workflowId = workflowIds.fxRates(`test-${Date.now()}`);
-    const result = await client.workflow.execute(fxRates, { args: [{ location: ecbFile, batchId: 'ecb-test-90d' }], taskQueue: TASK_QUEUE, workflowId });
+    const result = await client.workflow.execute(fxRates, {
+      args: [{ location: ecbFile, batchId: 'ecb-test-90d' }],
+      taskQueue: TASK_QUEUE,
+      workflowId,
+    });
     await record('fxRates', workflowId);
     assert.equal(result.rejected, 0);
     assert.equal(result.days.length, 61);
-    const [row] = await chRows<{ n: string }>(stack.stores.ch.client, `SELECT toString(count()) AS n FROM holo.fx_rates FINAL WHERE source = 'ecb'`);
+    const [row] = await chRows<{ n: string }>(
+      stack.stores.ch.client,
+      `SELECT toString(count()) AS n FROM holo.fx_rates FINAL WHERE source = 'ecb'`,
+    );
     assert.equal(Number(row!.n), result.loaded);
   });
 
@@ -77,8 +92,14 @@ describe('fxRates workflow', () => {
     fs.writeFileSync(bad, '<html>maintenance</html>');
     const started = Date.now();
     await assert.rejects(
-      client.workflow.execute(fxRates, { args: [{ location: bad, batchId: 'ecb-bad' }], taskQueue: TASK_QUEUE, workflowId: workflowIds.fxRates(`bad-${Date.now()}`) }),
-      (err: unknown) => err instanceof WorkflowFailedError && /no <Cube time/.test(String((err.cause as { cause?: { message?: string } } | undefined)?.cause?.message)),
+      client.workflow.execute(fxRates, {
+        args: [{ location: bad, batchId: 'ecb-bad' }],
+        taskQueue: TASK_QUEUE,
+        workflowId: workflowIds.fxRates(`bad-${Date.now()}`),
+      }),
+      (err: unknown) =>
+        err instanceof WorkflowFailedError &&
+        /no <Cube time/.test(String((err.cause as { cause?: { message?: string } } | undefined)?.cause?.message)),
     );
     assert.ok(Date.now() - started < 10_000, 'no retry backoff was spent on a non-retryable failure');
   });
@@ -88,7 +109,11 @@ describe('scrapeAll workflow', () => {
   const asOf = '2030-01-15';
   const count = async () =>
     Number(
-      (await chRows<{ n: string }>(stack.stores.ch.client, `SELECT toString(count()) AS n FROM holo.price_points WHERE as_of = {d:Date}`, { d: asOf }))[0]!.n,
+      (
+        await chRows<{ n: string }>(stack.stores.ch.client, `SELECT toString(count()) AS n FROM holo.price_points WHERE as_of = {d:Date}`, {
+          d: asOf,
+        })
+      )[0]!.n,
     );
 
   it('ingests every feed from the feed server through the production path, exactly once', async () => {
@@ -114,7 +139,10 @@ describe('scrapeAll workflow', () => {
       `SELECT toString(toUnixTimestamp64Milli(max(ingested_at))) AS newest FROM holo.price_points WHERE as_of = {d:Date}`,
       { d: asOf },
     );
-    assert.ok(Number(stamp!.newest) <= Date.now() && Number(stamp!.newest) > Date.now() - 10 * 60_000, `ingested_at ${stamp!.newest} is the load time`);
+    assert.ok(
+      Number(stamp!.newest) <= Date.now() && Number(stamp!.newest) > Date.now() - 10 * 60_000,
+      `ingested_at ${stamp!.newest} is the load time`,
+    );
 
     // The value a reader sees is the feed's quote, computed here from the price model alone.
     const card = (await stack.stores.pg.pool.query(`SELECT id FROM cards WHERE external_key = 'pokemontcg:base1-4'`)).rows[0];
@@ -127,7 +155,9 @@ describe('scrapeAll workflow', () => {
       { c: card.id, d: asOf },
     );
     assert.equal(Number(stored!.amount), expected);
-    const unlimited = (await stack.stores.pg.pool.query(`SELECT id FROM variants WHERE external_key = 'pokemontcg:base1-4:en:unlimited:holofoil'`)).rows[0];
+    const unlimited = (
+      await stack.stores.pg.pool.query(`SELECT id FROM variants WHERE external_key = 'pokemontcg:base1-4:en:unlimited:holofoil'`)
+    ).rows[0];
     assert.equal(Number(stored!.variant), unlimited.id);
 
     // Running the whole scrape again costs conditional GETs only: the feeds have not changed.
@@ -136,7 +166,10 @@ describe('scrapeAll workflow', () => {
       taskQueue: TASK_QUEUE,
       workflowId: `${workflowIds.scrapeAll(asOf)}/again-${Date.now()}`,
     });
-    assert.deepEqual(again.results.map((r) => r.status), pairs.map(() => 'not-modified'));
+    assert.deepEqual(
+      again.results.map((r) => r.status),
+      pairs.map(() => 'not-modified'),
+    );
     assert.equal(await count(), loaded);
     // Forgetting the validators reads and loads every feed again: the deduplication tokens drop it all.
     await stack.stores.pg.pool.query('DELETE FROM feed_validators');
@@ -145,7 +178,10 @@ describe('scrapeAll workflow', () => {
       taskQueue: TASK_QUEUE,
       workflowId: `${workflowIds.scrapeAll(asOf)}/reload-${Date.now()}`,
     });
-    assert.equal(reloaded.results.reduce((n, r) => n + r.loaded, 0), loaded);
+    assert.equal(
+      reloaded.results.reduce((n, r) => n + r.loaded, 0),
+      loaded,
+    );
     assert.equal(await count(), loaded);
   });
 
@@ -165,7 +201,12 @@ describe('schedules', () => {
   it('are created once, updated in place, and run scrapeAll every 6 hours and fxRates daily', async () => {
     const { ensureSchedules, SCHEDULE_IDS } = await import('../workflows/schedules.js');
     const opts = { feedsUrl: feeds.url, pairs: feedPairs() };
-    assert.deepEqual(await ensureSchedules(client, opts), [SCHEDULE_IDS.scrapeAll, SCHEDULE_IDS.fxRates, SCHEDULE_IDS.catalogueSync, SCHEDULE_IDS.dailyDigest]);
+    assert.deepEqual(await ensureSchedules(client, opts), [
+      SCHEDULE_IDS.scrapeAll,
+      SCHEDULE_IDS.fxRates,
+      SCHEDULE_IDS.catalogueSync,
+      SCHEDULE_IDS.dailyDigest,
+    ]);
     await ensureSchedules(client, opts);
     const scrape = await client.schedule.getHandle(SCHEDULE_IDS.scrapeAll).describe();
     assert.equal(scrape.spec.intervals?.[0]?.every, 6 * 3600 * 1000);
@@ -177,7 +218,14 @@ describe('schedules', () => {
     let n = 0;
     for (let i = 0; i < 100 && n === 0; i++) {
       await new Promise((r) => setTimeout(r, 200));
-      n = Number((await chRows<{ n: string }>(stack.stores.ch.client, `SELECT toString(count()) AS n FROM holo.fx_rates WHERE source = 'ecb' AND day >= today() - 7`))[0]!.n);
+      n = Number(
+        (
+          await chRows<{ n: string }>(
+            stack.stores.ch.client,
+            `SELECT toString(count()) AS n FROM holo.fx_rates WHERE source = 'ecb' AND day >= today() - 7`,
+          )
+        )[0]!.n,
+      );
     }
     assert.ok(n > 0, `rates of the days before ${day} were loaded by the scheduled run`);
   });
@@ -191,12 +239,20 @@ describe('admin ingestion endpoints', () => {
     const auth = opts.auth === undefined ? `Bearer ${token}` : opts.auth;
     if (auth) headers['Authorization'] = auth;
     if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(api.url + pathAndQuery, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+    const res = await fetch(api.url + pathAndQuery, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
     return { status: res.status, body: (await res.json()) as any, headers: res.headers };
   };
   before(async () => {
     // Warnings reach the test output: a 503 from Temporal logs its cause there.
-    const deps = await buildDeps({ ...stack.config, temporalAddress: temporal.address, feedsUrl: feeds.url }, stack.stores, createLogger('warn'));
+    const deps = await buildDeps(
+      { ...stack.config, temporalAddress: temporal.address, feedsUrl: feeds.url },
+      stack.stores,
+      createLogger('warn'),
+    );
     api = await startServer(deps, 0, '127.0.0.1');
     // No HOLO_ADMIN_TOKEN: the token was generated into the data directory, readable by its owner only.
     const file = path.join(stack.config.dataDir, 'admin-token');
@@ -228,13 +284,19 @@ describe('admin ingestion endpoints', () => {
     assert.equal((await call('POST', '/api/admin/ingest/runs', { body: { kind: 'scrape', day: '2030-13-45' } })).status, 422);
     const unknownFeed = await call('POST', '/api/admin/ingest/runs', { body: { kind: 'scrape', source: 'nosuchfeed' } });
     assert.deepEqual([unknownFeed.status, unknownFeed.body.detail[0].loc], [422, ['body', 'source']]);
-    const bad = await fetch(`${api.url}/api/admin/ingest/runs`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{"kind":' });
+    const bad = await fetch(`${api.url}/api/admin/ingest/runs`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: '{"kind":',
+    });
     assert.equal(bad.status, 400);
     assert.equal((await call('GET', '/api/admin/ingest/runs?limit=200')).body.items.length, before);
   });
 
   it('start a scrape, report its progress and per-feed counts, and list it', async () => {
-    const started = await call('POST', '/api/admin/ingest/runs', { body: { kind: 'scrape', source: 'scryfall', game: 'mtg', day: '2030-03-01' } });
+    const started = await call('POST', '/api/admin/ingest/runs', {
+      body: { kind: 'scrape', source: 'scryfall', game: 'mtg', day: '2030-03-01' },
+    });
     assert.equal(started.status, 202);
     assert.match(started.body.workflow_id, /^scrape-all\/2030-03-01\//);
     const path_ = `/api/admin/ingest/runs/${encodeURIComponent(started.body.workflow_id)}`;
@@ -247,7 +309,10 @@ describe('admin ingestion endpoints', () => {
     assert.equal(run.progress.done, 1);
     const [feed] = run.progress.results;
     assert.deepEqual([feed.source, feed.game, feed.status], ['scryfall', 'mtg', 'loaded']);
-    const [stored] = await chRows<{ n: string }>(stack.stores.ch.client, `SELECT toString(count()) AS n FROM holo.price_points WHERE source = 'scryfall' AND as_of = '2030-03-01'`);
+    const [stored] = await chRows<{ n: string }>(
+      stack.stores.ch.client,
+      `SELECT toString(count()) AS n FROM holo.price_points WHERE source = 'scryfall' AND as_of = '2030-03-01'`,
+    );
     assert.equal(feed.loaded, Number(stored!.n));
     assert.ok(feed.parsed >= feed.loaded && feed.loaded > 0);
     assert.deepEqual(Object.keys(feed.timings).sort(), ['fetch', 'insert', 'latest', 'map', 'outliers', 'parse', 'publish']);
@@ -264,7 +329,10 @@ describe('admin ingestion endpoints', () => {
     assert.ok(paused.body.items.length >= 3 && paused.body.items.every((s: any) => s.paused && s.note === 'feed maintenance'));
     const resumed = await call('POST', '/api/admin/ingest/schedules/resume', { body: {} });
     assert.ok(resumed.body.items.every((s: any) => !s.paused));
-    assert.deepEqual((await call('GET', '/api/admin/ingest/schedules')).body.items.map((s: any) => s.paused), resumed.body.items.map(() => false));
+    assert.deepEqual(
+      (await call('GET', '/api/admin/ingest/schedules')).body.items.map((s: any) => s.paused),
+      resumed.body.items.map(() => false),
+    );
   });
 
   it('show quarantined rows with their reasons', async () => {
@@ -272,7 +340,9 @@ describe('admin ingestion endpoints', () => {
     await insertTabSeparated(stack.stores.ch.client, {
       table: 'holo.ingest_rejects',
       columns: ['batch_id', 'source', 'game', 'ref', 'reason', 'rejected_at'],
-      body: Buffer.from(`${batch}\tebay\tpokemon\t123\tsale without a price\t2030-03-01 12:00:00.000\n${batch}\tebay\tpokemon\t124\tsale without a price\t2030-03-01 12:00:00.000\n`),
+      body: Buffer.from(
+        `${batch}\tebay\tpokemon\t123\tsale without a price\t2030-03-01 12:00:00.000\n${batch}\tebay\tpokemon\t124\tsale without a price\t2030-03-01 12:00:00.000\n`,
+      ),
     });
     const res = await call('GET', `/api/admin/ingest/rejects?batch_id=${encodeURIComponent(batch)}`);
     assert.equal(res.status, 200);
@@ -301,23 +371,37 @@ describe('catalogueSync workflow', () => {
     fs.mkdirSync(path.join(mirror, 'pokemon-tcg-data', 'cards', 'en'), { recursive: true });
     const sets = JSON.parse(fs.readFileSync(path.join(real, 'sets', 'en.json'), 'utf8')) as { id: string }[];
     fs.mkdirSync(path.join(mirror, 'pokemon-tcg-data', 'sets'));
-    fs.writeFileSync(path.join(mirror, 'pokemon-tcg-data', 'sets', 'en.json'), JSON.stringify(sets.filter((x) => x.id === 'base1' || x.id === 'base2')));
-    for (const id of ['base1', 'base2']) fs.copyFileSync(path.join(real, 'cards', 'en', `${id}.json`), path.join(mirror, 'pokemon-tcg-data', 'cards', 'en', `${id}.json`));
+    fs.writeFileSync(
+      path.join(mirror, 'pokemon-tcg-data', 'sets', 'en.json'),
+      JSON.stringify(sets.filter((x) => x.id === 'base1' || x.id === 'base2')),
+    );
+    for (const id of ['base1', 'base2'])
+      fs.copyFileSync(path.join(real, 'cards', 'en', `${id}.json`), path.join(mirror, 'pokemon-tcg-data', 'cards', 'en', `${id}.json`));
     const jungleCards = (JSON.parse(fs.readFileSync(path.join(real, 'cards', 'en', 'base2.json'), 'utf8')) as unknown[]).length;
-    const idsBefore = (await stack.stores.pg.pool.query(`SELECT external_key, id FROM cards WHERE external_key LIKE 'pokemontcg:base1-%' ORDER BY id`)).rows;
+    const idsBefore = (
+      await stack.stores.pg.pool.query(`SELECT external_key, id FROM cards WHERE external_key LIKE 'pokemontcg:base1-%' ORDER BY id`)
+    ).rows;
     assert.ok(idsBefore.length > 50);
 
     // A worker whose activities read the mirror, in place of the suite's worker for this test.
     await rig.startWorker({ ...activityDeps(stack.config, stack.stores), catalogueDir: mirror, catalogueScope: 'full' });
     try {
-      const first = await client.workflow.execute(catalogueSync, { taskQueue: TASK_QUEUE, workflowId: `${workflowIds.catalogueSync('2030-01-01')}/${Date.now()}` });
+      const first = await client.workflow.execute(catalogueSync, {
+        taskQueue: TASK_QUEUE,
+        workflowId: `${workflowIds.catalogueSync('2030-01-01')}/${Date.now()}`,
+      });
       assert.deepEqual(first.added['pokemon']!.sets, 1);
       assert.equal(first.added['pokemon']!.cards, jungleCards);
       assert.ok(first.added['pokemon']!.printings >= jungleCards && first.added['pokemon']!.variants >= jungleCards);
-      const idsAfter = (await stack.stores.pg.pool.query(`SELECT external_key, id FROM cards WHERE external_key LIKE 'pokemontcg:base1-%' ORDER BY id`)).rows;
+      const idsAfter = (
+        await stack.stores.pg.pool.query(`SELECT external_key, id FROM cards WHERE external_key LIKE 'pokemontcg:base1-%' ORDER BY id`)
+      ).rows;
       assert.deepEqual(idsAfter, idsBefore);
       // Nothing new upstream: a second sync adds nothing.
-      const second = await client.workflow.execute(catalogueSync, { taskQueue: TASK_QUEUE, workflowId: `${workflowIds.catalogueSync('2030-01-02')}/${Date.now()}` });
+      const second = await client.workflow.execute(catalogueSync, {
+        taskQueue: TASK_QUEUE,
+        workflowId: `${workflowIds.catalogueSync('2030-01-02')}/${Date.now()}`,
+      });
       assert.deepEqual(second.added['pokemon'], { sets: 0, cards: 0, printings: 0, variants: 0 });
     } finally {
       await rig.startWorker();
@@ -330,13 +414,21 @@ describe('worker loss and replay', () => {
   it('finishes a run whose worker died mid-activity, with no row lost or doubled', async () => {
     const asOf = '2030-02-01';
     // A second worker on the same queue, which will die while it holds an activity.
-    const doomed = await createIngestWorker(temporal.address, 'default', activityDeps(stack.config, stack.stores), { shutdownGraceTime: '1 ms' });
+    const doomed = await createIngestWorker(temporal.address, 'default', activityDeps(stack.config, stack.stores), {
+      shutdownGraceTime: '1 ms',
+    });
     await rig.stopWorker();
     const doomedRun = doomed.worker.run();
-    const handle = await client.workflow.start(scrapeAll, { args: [{ asOf, feedsUrl: feeds.url, pairs: feedPairs(), concurrency: 2 }], taskQueue: TASK_QUEUE, workflowId: `kill-${Date.now()}` });
+    const handle = await client.workflow.start(scrapeAll, {
+      args: [{ asOf, feedsUrl: feeds.url, pairs: feedPairs(), concurrency: 2 }],
+      taskQueue: TASK_QUEUE,
+      workflowId: `kill-${Date.now()}`,
+    });
     // Kill it as soon as it is working on a feed.
     for (let i = 0; i < 200; i++) {
-      const d = await client.workflowService.describeWorkflowExecution({ namespace: 'default', execution: { workflowId: `${handle.workflowId}/pokemontcg/pokemon` } }).catch(() => null);
+      const d = await client.workflowService
+        .describeWorkflowExecution({ namespace: 'default', execution: { workflowId: `${handle.workflowId}/pokemontcg/pokemon` } })
+        .catch(() => null);
       if ((d?.pendingActivities?.length ?? 0) > 0) break;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -348,7 +440,13 @@ describe('worker loss and replay', () => {
     assert.equal(result.failed, 0, JSON.stringify(result.failures));
     const loaded = result.results.reduce((sum, r) => sum + r.loaded, 0);
     assert.ok(loaded > 5000);
-    const n = Number((await chRows<{ n: string }>(stack.stores.ch.client, `SELECT toString(count()) AS n FROM holo.price_points WHERE as_of = {d:Date}`, { d: asOf }))[0]!.n);
+    const n = Number(
+      (
+        await chRows<{ n: string }>(stack.stores.ch.client, `SELECT toString(count()) AS n FROM holo.price_points WHERE as_of = {d:Date}`, {
+          d: asOf,
+        })
+      )[0]!.n,
+    );
     assert.equal(n, loaded, 'every reported row is stored exactly once');
   });
 

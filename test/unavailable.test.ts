@@ -19,7 +19,12 @@ describe('store outages', () => {
   it('answers 503 holo_data_unavailable while PostgreSQL is down, and recovers when it is back', async () => {
     assert.equal((await stack.json(`/api/v2/sets/1?size=1&page=2`)).status, 200);
     await stack.stores.pg.embedded!.stop();
-    for (const path of [`/api/v2/cards/${cardId}/history?days=30`, '/api/v2/games/pokemon', `/api/v2/sets/1?size=2`, '/api/v2/cards?game=pokemon&name=Charizard']) {
+    for (const path of [
+      `/api/v2/cards/${cardId}/history?days=30`,
+      '/api/v2/games/pokemon',
+      `/api/v2/sets/1?size=2`,
+      '/api/v2/cards?game=pokemon&name=Charizard',
+    ]) {
       const res = await stack.get(path);
       assert.equal(res.status, 503, path);
       assert.deepEqual(await res.json(), { detail: 'holo_data_unavailable' });

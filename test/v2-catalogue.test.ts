@@ -85,7 +85,10 @@ describe('GET /api/v2/sets/{set_id}', () => {
     assert.equal(body.cards_total, 102);
     assert.equal(body.size, 60);
     assert.equal(body.cards.length, 60);
-    assert.deepEqual(body.cards.slice(0, 3).map((c: { collector_number: string }) => c.collector_number), ['1', '2', '3']);
+    assert.deepEqual(
+      body.cards.slice(0, 3).map((c: { collector_number: string }) => c.collector_number),
+      ['1', '2', '3'],
+    );
     assert.equal(body.cards[3].name, 'Charizard');
     const last = (await stack.json(`/api/v2/sets/${base.id}?page=2&size=60`)).body;
     assert.equal(last.cards.length, 42);
@@ -114,9 +117,17 @@ describe('GET /api/v2/cards/{card_id}', () => {
     assert.equal(body.name, 'Charizard');
     assert.deepEqual(body.set, { id: body.set.id, code: 'BS', name: 'Base' });
     assert.deepEqual(Object.keys(body.cross_refs).sort(), [
-      'eu_marketplace_product_id', 'mtg_card_db_id', 'mtg_dataset_uuid', 'price_guide_id', 'us_marketplace_product_id', 'ygo_card_db_id',
+      'eu_marketplace_product_id',
+      'mtg_card_db_id',
+      'mtg_dataset_uuid',
+      'price_guide_id',
+      'us_marketplace_product_id',
+      'ygo_card_db_id',
     ]);
-    assert.deepEqual(body.printings.map((p: { print_run: string }) => p.print_run), ['1st-edition', 'shadowless', 'unlimited']);
+    assert.deepEqual(
+      body.printings.map((p: { print_run: string }) => p.print_run),
+      ['1st-edition', 'shadowless', 'unlimited'],
+    );
     for (const p of body.printings) {
       assert.equal(p.variants.length, 1);
       assert.equal(p.variants[0].finish, 'holofoil');
@@ -136,13 +147,58 @@ describe('GET /api/v2/cards/{card_id}', () => {
   it('gives empty arrays, never null, where a card has no prices and a placeholder where it has no image', async () => {
     const summary = await upsertCatalogue(stack.stores.pg.pool, {
       game: { slug: 'test-unpriced', name: 'Unpriced', publisher: 'Holo tests', websiteUrl: 'https://example.com', description: 'test' },
-      sets: [{ externalKey: 'test:unpriced', code: 'UNP', name: 'Unpriced Set', series: null, releaseDate: '2026-01-01', totalCards: 1, printedTotal: 1, isPromo: false, language: 'en', logoUrl: null, symbolUrl: null }],
-      cards: [{
-        externalKey: 'test:unpriced-1', setExternalKey: 'test:unpriced', name: 'Nobody Sells Me', collectorNumber: '1', rarity: null, cardType: null,
-        subtypes: [], artist: null, attributes: {}, legalities: {}, images: [], crossRefs: [],
-        printings: [{ externalKey: 'test:unpriced-1:en', language: 'en', printRun: 'unlimited', collectorNumber: '1', isPromo: false, crossRefs: [],
-          variants: [{ externalKey: 'test:unpriced-1:en:normal', finish: 'normal', variantLabel: 'Normal', printRarity: null, isEx: null, isV: null, imageUrl: null }] }],
-      }],
+      sets: [
+        {
+          externalKey: 'test:unpriced',
+          code: 'UNP',
+          name: 'Unpriced Set',
+          series: null,
+          releaseDate: '2026-01-01',
+          totalCards: 1,
+          printedTotal: 1,
+          isPromo: false,
+          language: 'en',
+          logoUrl: null,
+          symbolUrl: null,
+        },
+      ],
+      cards: [
+        {
+          externalKey: 'test:unpriced-1',
+          setExternalKey: 'test:unpriced',
+          name: 'Nobody Sells Me',
+          collectorNumber: '1',
+          rarity: null,
+          cardType: null,
+          subtypes: [],
+          artist: null,
+          attributes: {},
+          legalities: {},
+          images: [],
+          crossRefs: [],
+          printings: [
+            {
+              externalKey: 'test:unpriced-1:en',
+              language: 'en',
+              printRun: 'unlimited',
+              collectorNumber: '1',
+              isPromo: false,
+              crossRefs: [],
+              variants: [
+                {
+                  externalKey: 'test:unpriced-1:en:normal',
+                  finish: 'normal',
+                  variantLabel: 'Normal',
+                  printRarity: null,
+                  isEx: null,
+                  isV: null,
+                  imageUrl: null,
+                },
+              ],
+            },
+          ],
+        },
+      ],
     });
     assert.equal(summary.cards, 1);
     const card = await pgOne<{ id: number; set_id: number }>(`SELECT id, set_id FROM cards WHERE external_key = 'test:unpriced-1'`);
@@ -199,7 +255,15 @@ describe('catalogue import', () => {
     const before = await pgOne<{ cards: number; max: number }>(`SELECT count(*)::int AS cards, max(id) AS max FROM cards`);
     const charizard = await pgOne<{ id: number }>(`SELECT id FROM cards WHERE external_key = 'pokemontcg:base1-4'`);
     const { importCatalogues } = await import('../ingest/catalogue/index.js');
-    await importCatalogues(stack.stores.pg.pool, stack.config.sharedDataDir, 'small', { info() {}, warn() {}, error() {}, debug() {}, child() { return this; } });
+    await importCatalogues(stack.stores.pg.pool, stack.config.sharedDataDir, 'small', {
+      info() {},
+      warn() {},
+      error() {},
+      debug() {},
+      child() {
+        return this;
+      },
+    });
     const afterRows = await pgOne<{ cards: number; max: number }>(`SELECT count(*)::int AS cards, max(id) AS max FROM cards`);
     assert.deepEqual(afterRows, before);
     assert.equal((await pgOne<{ id: number }>(`SELECT id FROM cards WHERE external_key = 'pokemontcg:base1-4'`)).id, charizard.id);

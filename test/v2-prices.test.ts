@@ -15,42 +15,135 @@ let otherCardId: number;
 let variantA: number;
 let variantB: number;
 
-const targets = () => ({ ch: stack.stores.ch.client, pool: stack.stores.pg.pool, redis: stack.stores.redis, redisPrefix: stack.config.redisPrefix });
+const targets = () => ({
+  ch: stack.stores.ch.client,
+  pool: stack.stores.pg.pool,
+  redis: stack.stores.redis,
+  redisPrefix: stack.config.redisPrefix,
+});
 
 function point(p: Partial<PricePointRow> & Pick<PricePointRow, 'region' | 'source' | 'currency' | 'amount' | 'as_of'>): PricePointRow {
-  return { card_id: cardId, variant_id: variantA, game: 'test-prices', price_type: '', grading_company: 'raw', grade: '', is_outlier: false, ...p };
+  return {
+    card_id: cardId,
+    variant_id: variantA,
+    game: 'test-prices',
+    price_type: '',
+    grading_company: 'raw',
+    grade: '',
+    is_outlier: false,
+    ...p,
+  };
 }
 
 before(async () => {
   stack = await startStack();
   await upsertCatalogue(stack.stores.pg.pool, {
     game: { slug: 'test-prices', name: 'Prices', publisher: 'Holo tests', websiteUrl: 'https://example.com', description: 'test' },
-    sets: [{ externalKey: 'test:prices', code: 'PRC', name: 'Price Set', series: null, releaseDate: '2026-01-01', totalCards: 2, printedTotal: 2, isPromo: false, language: 'en', logoUrl: null, symbolUrl: null }],
+    sets: [
+      {
+        externalKey: 'test:prices',
+        code: 'PRC',
+        name: 'Price Set',
+        series: null,
+        releaseDate: '2026-01-01',
+        totalCards: 2,
+        printedTotal: 2,
+        isPromo: false,
+        language: 'en',
+        logoUrl: null,
+        symbolUrl: null,
+      },
+    ],
     cards: ['1', '2'].map((n) => ({
-      externalKey: `test:prices-${n}`, setExternalKey: 'test:prices', name: `Priced ${n}`, collectorNumber: n, rarity: 'Rare', cardType: null,
-      subtypes: [], artist: null, attributes: {}, legalities: {}, images: [], crossRefs: [],
-      printings: [{ externalKey: `test:prices-${n}:en`, language: 'en', printRun: 'unlimited', collectorNumber: n, isPromo: false, crossRefs: [],
-        variants: ['normal', 'holofoil'].map((f) => ({ externalKey: `test:prices-${n}:en:${f}`, finish: f, variantLabel: f, printRarity: null, isEx: null, isV: null, imageUrl: null })) }],
+      externalKey: `test:prices-${n}`,
+      setExternalKey: 'test:prices',
+      name: `Priced ${n}`,
+      collectorNumber: n,
+      rarity: 'Rare',
+      cardType: null,
+      subtypes: [],
+      artist: null,
+      attributes: {},
+      legalities: {},
+      images: [],
+      crossRefs: [],
+      printings: [
+        {
+          externalKey: `test:prices-${n}:en`,
+          language: 'en',
+          printRun: 'unlimited',
+          collectorNumber: n,
+          isPromo: false,
+          crossRefs: [],
+          variants: ['normal', 'holofoil'].map((f) => ({
+            externalKey: `test:prices-${n}:en:${f}`,
+            finish: f,
+            variantLabel: f,
+            printRarity: null,
+            isEx: null,
+            isV: null,
+            imageUrl: null,
+          })),
+        },
+      ],
     })),
   });
-  const rows = (await stack.stores.pg.pool.query(
-    `SELECT c.external_key, c.id AS card_id, v.id AS variant_id FROM cards c JOIN printings p ON p.card_id = c.id JOIN variants v ON v.printing_id = p.id
+  const rows = (
+    await stack.stores.pg.pool.query(
+      `SELECT c.external_key, c.id AS card_id, v.id AS variant_id FROM cards c JOIN printings p ON p.card_id = c.id JOIN variants v ON v.printing_id = p.id
      WHERE c.external_key LIKE 'test:prices-%' ORDER BY c.id, v.id`,
-  )).rows;
+    )
+  ).rows;
   cardId = rows[0].card_id;
   variantA = rows[0].variant_id;
   variantB = rows[1].variant_id;
   otherCardId = rows[2].card_id;
-  await loadPricePoints(targets(), [
-    point({ region: 'eu', source: 'eu_market', price_type: 'trend', currency: 'EUR', amount: '10.00', as_of: daysAgo(2) }),
-    point({ region: 'eu', source: 'eu_market', price_type: 'trend', currency: 'EUR', amount: '100.00', as_of: daysAgo(1), is_outlier: true }),
-    point({ region: 'eu', source: 'eu_market', price_type: 'low', currency: 'EUR', amount: '8.40', as_of: daysAgo(1) }),
-    point({ region: 'us', source: 'us_market', price_type: 'market', currency: 'USD', amount: '12.50', as_of: todayUtc() }),
-    point({ region: 'us', source: 'graded_guide', grading_company: 'psa', grade: '10', currency: 'USD', amount: '200.00', as_of: daysAgo(1) }),
-    point({ region: 'us', source: 'graded_guide', grading_company: 'other', grade: 'pc17', currency: 'USD', amount: '150.00', as_of: todayUtc() }),
-    point({ region: 'us', source: 'graded_guide', grading_company: 'other', grade: '9.5', currency: 'USD', amount: '80.00', as_of: todayUtc() }),
-    point({ region: 'jp', source: 'jp_market', price_type: 'raw_jp', currency: 'JPY', amount: '1500', as_of: todayUtc() }),
-  ], { id: 'test-batch-1', ingestedAt: new Date() });
+  await loadPricePoints(
+    targets(),
+    [
+      point({ region: 'eu', source: 'eu_market', price_type: 'trend', currency: 'EUR', amount: '10.00', as_of: daysAgo(2) }),
+      point({
+        region: 'eu',
+        source: 'eu_market',
+        price_type: 'trend',
+        currency: 'EUR',
+        amount: '100.00',
+        as_of: daysAgo(1),
+        is_outlier: true,
+      }),
+      point({ region: 'eu', source: 'eu_market', price_type: 'low', currency: 'EUR', amount: '8.40', as_of: daysAgo(1) }),
+      point({ region: 'us', source: 'us_market', price_type: 'market', currency: 'USD', amount: '12.50', as_of: todayUtc() }),
+      point({
+        region: 'us',
+        source: 'graded_guide',
+        grading_company: 'psa',
+        grade: '10',
+        currency: 'USD',
+        amount: '200.00',
+        as_of: daysAgo(1),
+      }),
+      point({
+        region: 'us',
+        source: 'graded_guide',
+        grading_company: 'other',
+        grade: 'pc17',
+        currency: 'USD',
+        amount: '150.00',
+        as_of: todayUtc(),
+      }),
+      point({
+        region: 'us',
+        source: 'graded_guide',
+        grading_company: 'other',
+        grade: '9.5',
+        currency: 'USD',
+        amount: '80.00',
+        as_of: todayUtc(),
+      }),
+      point({ region: 'jp', source: 'jp_market', price_type: 'raw_jp', currency: 'JPY', amount: '1500', as_of: todayUtc() }),
+    ],
+    { id: 'test-batch-1', ingestedAt: new Date() },
+  );
 });
 after(async () => {
   await stack?.close();
@@ -72,10 +165,11 @@ describe('card detail prices', () => {
   it('keeps graded semantics: company and grade as loaded, other/pc17 never relabelled, no price_type', async () => {
     const { body } = await stack.json(`/api/v2/cards/${cardId}`);
     const graded = body.printings[0].variants[0].prices.graded;
-    assert.deepEqual(
-      graded.map((g: Record<string, unknown>) => [g.grading_company, g.grade, g.amount]).sort(),
-      [['other', '9.5', 80], ['other', 'pc17', 150], ['psa', '10', 200]],
-    );
+    assert.deepEqual(graded.map((g: Record<string, unknown>) => [g.grading_company, g.grade, g.amount]).sort(), [
+      ['other', '9.5', 80],
+      ['other', 'pc17', 150],
+      ['psa', '10', 200],
+    ]);
     for (const g of graded) {
       assert.equal('price_type' in g, false);
       assert.equal(g.currency, 'USD');
@@ -90,9 +184,17 @@ describe('card detail prices', () => {
     const cachedAgain = await stack.json(`/api/v2/cards/${otherCardId}`);
     assert.deepEqual(cachedAgain.body, first.body);
     const otherVariant = first.body.printings[0].variants[0].id;
-    await loadPricePoints(targets(), [
-      { ...point({ region: 'us', source: 'us_market', price_type: 'market', currency: 'USD', amount: '3.10', as_of: todayUtc() }), card_id: otherCardId, variant_id: otherVariant },
-    ], { id: 'test-batch-other', ingestedAt: new Date() });
+    await loadPricePoints(
+      targets(),
+      [
+        {
+          ...point({ region: 'us', source: 'us_market', price_type: 'market', currency: 'USD', amount: '3.10', as_of: todayUtc() }),
+          card_id: otherCardId,
+          variant_id: otherVariant,
+        },
+      ],
+      { id: 'test-batch-other', ingestedAt: new Date() },
+    );
     const after = await stack.json(`/api/v2/cards/${otherCardId}`);
     assert.equal(after.body.printings[0].variants[0].prices.us[0].amount, 3.1);
   });
@@ -122,7 +224,7 @@ describe('GET /api/v2/cards/{card_id}/history', () => {
     assert.deepEqual(jp.points, [{ date: todayUtc(), amount: 1500, source: 'jp_market', price_type: 'raw_jp' }]);
   });
 
-  it('converts every region to USD for global with the day\'s euro reference rate', async () => {
+  it("converts every region to USD for global with the day's euro reference rate", async () => {
     const rates = await chRows<{ d: string; currency: string; rate: string }>(
       stack.stores.ch.client,
       `SELECT toString(day) AS d, currency, toString(rate) AS rate FROM holo.fx_rates FINAL WHERE day >= {since:Date} AND currency IN ('USD', 'JPY')`,
@@ -131,7 +233,9 @@ describe('GET /api/v2/cards/{card_id}/history', () => {
     const rate = (day: string, cur: string) => Number(rates.find((r) => r.d === day && r.currency === cur)!.rate);
     const { body } = await stack.json(`/api/v2/cards/${cardId}/history?region=global&days=3`);
     assert.equal(body.currency, 'USD');
-    const byKey = Object.fromEntries(body.points.map((p: { date: string; source: string; price_type: string; amount: number }) => [`${p.date}/${p.price_type}`, p.amount]));
+    const byKey = Object.fromEntries(
+      body.points.map((p: { date: string; source: string; price_type: string; amount: number }) => [`${p.date}/${p.price_type}`, p.amount]),
+    );
     assert.ok(Math.abs(byKey[`${daysAgo(2)}/trend`] - 10 * rate(daysAgo(2), 'USD')) < 0.001);
     assert.ok(Math.abs(byKey[`${daysAgo(1)}/low`] - 8.4 * rate(daysAgo(1), 'USD')) < 0.001);
     assert.equal(byKey[`${todayUtc()}/market`], 12.5);
@@ -142,7 +246,10 @@ describe('GET /api/v2/cards/{card_id}/history', () => {
     const { body } = await stack.json(`/api/v2/cards/${cardId}/history?region=eu&days=1`);
     assert.deepEqual(body.points, []);
     const two = (await stack.json(`/api/v2/cards/${cardId}/history?region=eu&days=2`)).body;
-    assert.deepEqual(two.points.map((p: { date: string }) => p.date), [daysAgo(1)]);
+    assert.deepEqual(
+      two.points.map((p: { date: string }) => p.date),
+      [daysAgo(1)],
+    );
   });
 
   it('matches the stored demo history point for point', async () => {
@@ -156,25 +263,48 @@ describe('GET /api/v2/cards/{card_id}/history', () => {
       { v: body.variant_id, since: daysAgo(364) },
     );
     assert.ok(expected.length > 400, 'a year of us series');
-    assert.deepEqual(body.points, expected.map((e) => ({ ...e, amount: Number(e.amount) })));
+    assert.deepEqual(
+      body.points,
+      expected.map((e) => ({ ...e, amount: Number(e.amount) })),
+    );
   });
 
   it('never returns a demo outlier', async () => {
-    const [outlier] = await chRows<{ card_id: number; variant_id: number; region: string; as_of: string; source: string; price_type: string; amount: string }>(
+    const [outlier] = await chRows<{
+      card_id: number;
+      variant_id: number;
+      region: string;
+      as_of: string;
+      source: string;
+      price_type: string;
+      amount: string;
+    }>(
       stack.stores.ch.client,
       `SELECT card_id, variant_id, region, toString(p.as_of) AS as_of, source, price_type, toString(p.amount) AS amount FROM holo.price_points AS p
        WHERE is_outlier AND grading_company = 'raw' AND region IN ('eu', 'us') AND p.as_of >= {since:Date} AND game = 'pokemon' LIMIT 1`,
       { since: daysAgo(80) },
     );
     assert.ok(outlier, 'the demo generator plants outliers');
-    const { body } = await stack.json(`/api/v2/cards/${outlier.card_id}/history?variant_id=${outlier.variant_id}&region=${outlier.region}&days=90`);
-    const same = body.points.filter((p: { date: string; source: string; price_type: string }) => p.date === outlier.as_of && p.source === outlier.source && p.price_type === outlier.price_type);
+    const { body } = await stack.json(
+      `/api/v2/cards/${outlier.card_id}/history?variant_id=${outlier.variant_id}&region=${outlier.region}&days=90`,
+    );
+    const same = body.points.filter(
+      (p: { date: string; source: string; price_type: string }) =>
+        p.date === outlier.as_of && p.source === outlier.source && p.price_type === outlier.price_type,
+    );
     assert.deepEqual(same, []);
     assert.ok(body.points.length > 0);
   });
 
   it('rejects bad parameters with 422 and unknown variants with 404', async () => {
-    for (const [q, loc] of [['days=0', 'days'], ['days=3651', 'days'], ['days=x', 'days'], ['region=mars', 'region'], ['variant_id=abc', 'variant_id'], ['variantid=1', 'variantid']] as const) {
+    for (const [q, loc] of [
+      ['days=0', 'days'],
+      ['days=3651', 'days'],
+      ['days=x', 'days'],
+      ['region=mars', 'region'],
+      ['variant_id=abc', 'variant_id'],
+      ['variantid=1', 'variantid'],
+    ] as const) {
       const { status, body } = await stack.json(`/api/v2/cards/${cardId}/history?${q}`);
       assert.equal(status, 422, q);
       assert.deepEqual(body.detail[0].loc, ['query', loc], q);
@@ -196,12 +326,14 @@ describe('GET /api/v2/cards/{card_id}/history', () => {
 describe('loading prices', () => {
   it('never doubles a point when a batch is retried or re-fetched', async () => {
     const count = async () =>
-      (await chRows<{ raw: string; final: string }>(
-        stack.stores.ch.client,
-        `SELECT (SELECT toString(count()) FROM holo.price_points WHERE card_id = {c:UInt32}) AS raw,
+      (
+        await chRows<{ raw: string; final: string }>(
+          stack.stores.ch.client,
+          `SELECT (SELECT toString(count()) FROM holo.price_points WHERE card_id = {c:UInt32}) AS raw,
                 (SELECT toString(count()) FROM holo.price_points FINAL WHERE card_id = {c:UInt32}) AS final`,
-        { c: cardId },
-      ))[0]!;
+          { c: cardId },
+        )
+      )[0]!;
     const before = await count();
     const rows = [point({ region: 'us', source: 'us_market', price_type: 'market', currency: 'USD', amount: '12.50', as_of: todayUtc() })];
     const batch = { id: 'test-batch-1', ingestedAt: new Date() };

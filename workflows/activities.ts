@@ -54,7 +54,11 @@ export function activityDeps(config: Config, stores: Stores): ActivityDeps {
     catalogueScope: config.demo === 'small' ? 'small' : 'full',
     events: {
       webhookBox: once(async () => secretBox((await loadOrCreateSecret(config.dataDir, 'webhook-key', config.webhookKey)).value)),
-      webhookRetry: { maxAttempts: config.webhookMaxAttempts, initialRetrySeconds: config.webhookRetrySeconds, disableAfter: config.webhookDisableAfter },
+      webhookRetry: {
+        maxAttempts: config.webhookMaxAttempts,
+        initialRetrySeconds: config.webhookRetrySeconds,
+        disableAfter: config.webhookDisableAfter,
+      },
       webhookPublicOnly: config.env === 'production',
       mailer: createMailer(stores.pg.pool, config.smtpUrl, config.mailFrom),
       push: logPushSender(log),
@@ -65,10 +69,11 @@ export function activityDeps(config: Config, stores: Stores): ActivityDeps {
 
 function once<T>(make: () => Promise<T>): () => Promise<T> {
   let value: Promise<T> | null = null;
-  return () => (value ??= make().catch((err) => {
-    value = null;
-    throw err;
-  }));
+  return () =>
+    (value ??= make().catch((err) => {
+      value = null;
+      throw err;
+    }));
 }
 
 export type CatalogueCounts = Record<string, { sets: number; cards: number; printings: number; variants: number }>;
@@ -103,7 +108,12 @@ export async function startWebhookDeliveries(client: Client, ids: number[], retr
   const eager = await Promise.all(
     ids.map((deliveryId) =>
       client.workflow
-        .start('deliverWebhook', { taskQueue: TASK_QUEUE, workflowId: workflowIds.webhookDelivery(deliveryId), args: [{ deliveryId, retry }], requestEagerStart: true })
+        .start('deliverWebhook', {
+          taskQueue: TASK_QUEUE,
+          workflowId: workflowIds.webhookDelivery(deliveryId),
+          args: [{ deliveryId, retry }],
+          requestEagerStart: true,
+        })
         .then((handle) => handle.eagerlyStarted)
         .catch((err) => {
           if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
@@ -118,24 +128,35 @@ export function createActivities(deps: ActivityDeps) {
   // Delivery workflows are started with the worker's own client.
   const startDeliveries = (ids: number[]) => startWebhookDeliveries(getClient(), ids, deps.events.webhookRetry);
   const usdPerUnit = async (): Promise<Record<string, number>> => {
-    const result = await deps.ch.query({ query: sqlFile('clickhouse/queries/fx_latest.sql'), query_params: { currencies: ['EUR', 'GBP', 'JPY', 'CAD', 'AUD', 'CHF'] }, format: 'JSONEachRow' });
+    const result = await deps.ch.query({
+      query: sqlFile('clickhouse/queries/fx_latest.sql'),
+      query_params: { currencies: ['EUR', 'GBP', 'JPY', 'CAD', 'AUD', 'CHF'] },
+      format: 'JSONEachRow',
+    });
     const rows = await result.json<{ currency: string; usd_per_unit: number }>();
     return Object.fromEntries(rows.map((r) => [r.currency, Number(r.usd_per_unit)]));
   };
   const dispatchAfterLoad = async (batchId: string, updates: PriceUpdate[]) => {
     heartbeat('dispatching alerts and webhooks');
-    await dispatchPriceEvents({ pool: deps.pool, push: deps.events.push, log: deps.events.log, startDeliveries }, { batchId, updates, usdPerUnit: await usdPerUnit() });
+    await dispatchPriceEvents(
+      { pool: deps.pool, push: deps.events.push, log: deps.events.log, startDeliveries },
+      { batchId, updates, usdPerUnit: await usdPerUnit() },
+    );
     // Alert e-mails (and any a failed send left) go out in their own workflow: an SMTP server that
     // is slow or unreachable must not hold the price load past its timeout.
     if (deps.events.mailer.configured) {
-      await startEmailOutbox(getClient(), batchId).catch((err: Error) => deps.events.log.warn('e-mail outbox run not started; the next load or digest sends the mail', { cause: err.message }));
+      await startEmailOutbox(getClient(), batchId).catch((err: Error) =>
+        deps.events.log.warn('e-mail outbox run not started; the next load or digest sends the mail', { cause: err.message }),
+      );
     }
   };
 
   return {
     /** One attempt of a webhook delivery; a non-2xx answer or a timeout is retried by the workflow's policy. */
     async attemptWebhookDelivery(deliveryId: number): Promise<'delivered' | 'gone'> {
-      const result = await attemptDelivery(deps.pool, await deps.events.webhookBox(), deliveryId, activityInfo().attempt, { publicOnly: deps.events.webhookPublicOnly });
+      const result = await attemptDelivery(deps.pool, await deps.events.webhookBox(), deliveryId, activityInfo().attempt, {
+        publicOnly: deps.events.webhookPublicOnly,
+      });
       if (result.outcome === 'retry') throw ApplicationFailure.retryable(result.error ?? 'failed', 'WebhookAttemptFailed');
       return result.outcome;
     },
@@ -155,7 +176,9 @@ export function createActivities(deps: ActivityDeps) {
     /** One source's feed for one game and day, end to end; heartbeats name the current step. */
     async ingestPriceFeed(input: IngestInput): Promise<IngestSummary> {
       try {
-        return await ingestFeed({ ...deps, afterPublish: (batchId, updates) => dispatchAfterLoad(batchId, updates) }, input, (step) => heartbeat(step));
+        return await ingestFeed({ ...deps, afterPublish: (batchId, updates) => dispatchAfterLoad(batchId, updates) }, input, (step) =>
+          heartbeat(step),
+        );
       } catch (err) {
         if (err instanceof FeedFormatError || err instanceof UnknownFeedError) throw ApplicationFailure.nonRetryable(err.message, err.name);
         throw err;
@@ -174,7 +197,10 @@ export function createActivities(deps: ActivityDeps) {
       const added = Object.fromEntries(
         Object.entries(after).map(([game, a]) => {
           const b = before[game] ?? { sets: 0, cards: 0, printings: 0, variants: 0 };
-          return [game, { sets: a.sets - b.sets, cards: a.cards - b.cards, printings: a.printings - b.printings, variants: a.variants - b.variants }];
+          return [
+            game,
+            { sets: a.sets - b.sets, cards: a.cards - b.cards, printings: a.printings - b.printings, variants: a.variants - b.variants },
+          ];
         }),
       );
       return { before, after, added };
@@ -194,7 +220,12 @@ export function createActivities(deps: ActivityDeps) {
       }
       heartbeat('loading');
       const loaded = await loadFxRates(deps.ch, parsed.rates, { id: input.batchId, ingestedAt: new Date(), source: 'ecb' });
-      return { fetched: parsed.rates.length + parsed.rejected.length, loaded, rejected: parsed.rejected.length, days: [...new Set(parsed.rates.map((r) => r.day))].sort() };
+      return {
+        fetched: parsed.rates.length + parsed.rejected.length,
+        loaded,
+        rejected: parsed.rejected.length,
+        days: [...new Set(parsed.rates.map((r) => r.day))].sort(),
+      };
     },
   };
 }

@@ -15,7 +15,13 @@ const config = loadConfig();
 const ops = ingestOperations(config);
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { source: { type: 'string' }, game: { type: 'string' }, day: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } },
+  options: {
+    source: { type: 'string' },
+    game: { type: 'string' },
+    day: { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
+  },
 });
 const [command, arg] = positionals;
 const isDay = (d: string) => IsoDate.safeParse(d).success;
@@ -28,7 +34,9 @@ function fail(message: string): never {
 try {
   await ops.client();
 } catch {
-  fail(`cannot reach Temporal at ${config.temporalAddress ?? `127.0.0.1:${config.temporalPort}`}: is Holo running (npm start), or TEMPORAL_ADDRESS set?`);
+  fail(
+    `cannot reach Temporal at ${config.temporalAddress ?? `127.0.0.1:${config.temporalPort}`}: is Holo running (npm start), or TEMPORAL_ADDRESS set?`,
+  );
 }
 
 function bar(p: ScrapeProgress): string {
@@ -40,7 +48,9 @@ function bar(p: ScrapeProgress): string {
 
 function printSummary(p: ScrapeProgress): void {
   for (const r of p.results)
-    process.stdout.write(`  ${r.source}/${r.game} ${r.asOf}: ${r.status}, parsed ${r.parsed}, loaded ${r.loaded}, flagged ${r.flagged}, rejected ${r.rejected} (batch ${r.batchId})\n`);
+    process.stdout.write(
+      `  ${r.source}/${r.game} ${r.asOf}: ${r.status}, parsed ${r.parsed}, loaded ${r.loaded}, flagged ${r.flagged}, rejected ${r.rejected} (batch ${r.batchId})\n`,
+    );
   for (const f of p.failures) process.stdout.write(`  ${f.source}/${f.game}: FAILED ${f.error}\n`);
 }
 
@@ -56,7 +66,9 @@ async function follow(workflowId: string): Promise<void> {
 }
 
 function printRun(run: RunDetail): void {
-  process.stdout.write(`${process.stdout.isTTY && run.progress ? '\r' : ''}${run.workflow_id}: ${run.status}, started ${run.started_at}${run.closed_at ? `, closed ${run.closed_at}` : ''}\x1b[K\n`);
+  process.stdout.write(
+    `${process.stdout.isTTY && run.progress ? '\r' : ''}${run.workflow_id}: ${run.status}, started ${run.started_at}${run.closed_at ? `, closed ${run.closed_at}` : ''}\x1b[K\n`,
+  );
   const progress = run.progress ?? (run.type === 'scrapeAll' ? (run.result as ScrapeProgress | null) : null);
   if (progress) {
     process.stdout.write(`${bar(progress)}\n`);
@@ -87,24 +99,32 @@ switch (command) {
   }
   case 'status':
     if (arg) printRun(await ops.describe(arg));
-    else for (const w of await ops.list(30)) process.stdout.write(`${w.started_at}  ${w.status.padEnd(10)}  ${w.type.padEnd(13)}  ${w.workflow_id}\n`);
+    else
+      for (const w of await ops.list(30))
+        process.stdout.write(`${w.started_at}  ${w.status.padEnd(10)}  ${w.type.padEnd(13)}  ${w.workflow_id}\n`);
     break;
   case 'schedules':
     for (const s of await ops.schedules())
-      process.stdout.write(`${s.id}: ${s.paused ? 'PAUSED' : 'active'}, every ${s.every_hours} h, next ${s.next_run_at ?? '-'}, runs so far ${s.runs_so_far}\n`);
+      process.stdout.write(
+        `${s.id}: ${s.paused ? 'PAUSED' : 'active'}, every ${s.every_hours} h, next ${s.next_run_at ?? '-'}, runs so far ${s.runs_so_far}\n`,
+      );
     break;
   case 'pause':
   case 'resume':
-    for (const s of await ops.setPaused(command === 'pause', `${command}d by an operator (CLI)`)) process.stdout.write(`${s.id}: ${s.paused ? 'paused' : 'active'}\n`);
+    for (const s of await ops.setPaused(command === 'pause', `${command}d by an operator (CLI)`))
+      process.stdout.write(`${s.id}: ${s.paused ? 'paused' : 'active'}\n`);
     break;
   case 'backfill': {
-    if (!values.from || !values.to || !isDay(values.from) || !isDay(values.to) || values.from > values.to) fail('backfill needs --from YYYY-MM-DD --to YYYY-MM-DD, from <= to');
+    if (!values.from || !values.to || !isDay(values.from) || !isDay(values.to) || values.from > values.to)
+      fail('backfill needs --from YYYY-MM-DD --to YYYY-MM-DD, from <= to');
     for (let t = Date.parse(`${values.from}T00:00:00Z`); t <= Date.parse(`${values.to}T00:00:00Z`); t += 86_400_000) {
       await follow(await start('scrape', new Date(t).toISOString().slice(0, 10), '-backfill'));
     }
     break;
   }
   default:
-    fail('usage: npm run ingest -- run [--source S --game G --day D] | catalogue | fx [--day D] | status [workflowId] | schedules | pause | resume | backfill --from D --to D');
+    fail(
+      'usage: npm run ingest -- run [--source S --game G --day D] | catalogue | fx [--day D] | status [workflowId] | schedules | pause | resume | backfill --from D --to D',
+    );
 }
 await ops.close();

@@ -31,7 +31,11 @@ export async function startIngestion(config: Config, stores: Stores, log: Logger
   await ensureSchedules(client, { feedsUrl, pairs });
   const today = new Date().toISOString().slice(0, 10);
   try {
-    await client.workflow.start('scrapeAll', { args: [{ asOf: today, feedsUrl, pairs, concurrency: 2 }], taskQueue: TASK_QUEUE, workflowId: workflowIds.scrapeAll(today) });
+    await client.workflow.start('scrapeAll', {
+      args: [{ asOf: today, feedsUrl, pairs, concurrency: 2 }],
+      taskQueue: TASK_QUEUE,
+      workflowId: workflowIds.scrapeAll(today),
+    });
     log.info('ingestion: first scrape of today started', { workflow_id: workflowIds.scrapeAll(today) });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

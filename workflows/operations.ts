@@ -13,11 +13,19 @@ export type RunKind = (typeof RUN_KINDS)[number];
 const WORKFLOW_TYPES: Record<RunKind, string> = { scrape: 'scrapeAll', catalogue: 'catalogueSync', fx: 'fxRates' };
 const INGESTION_TYPES = [...Object.values(WORKFLOW_TYPES), 'ingestSource'];
 
-export type RunStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TERMINATED' | 'CONTINUED_AS_NEW' | 'TIMED_OUT' | 'UNKNOWN' | 'UNSPECIFIED';
+export type RunStatus =
+  'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TERMINATED' | 'CONTINUED_AS_NEW' | 'TIMED_OUT' | 'UNKNOWN' | 'UNSPECIFIED';
 
 export type RunListItem = { workflow_id: string; type: string; status: RunStatus; started_at: string; closed_at: string | null };
 export type RunDetail = RunListItem & { progress: ScrapeProgress | null; result: unknown; failure: string | null };
-export type ScheduleState = { id: string; paused: boolean; every_hours: number; next_run_at: string | null; runs_so_far: number; note: string | null };
+export type ScheduleState = {
+  id: string;
+  paused: boolean;
+  every_hours: number;
+  next_run_at: string | null;
+  runs_so_far: number;
+  note: string | null;
+};
 
 export class UnknownRunError extends Error {}
 export class NoMatchingFeedError extends Error {}
@@ -29,9 +37,11 @@ export type StartRun = { kind: RunKind; day?: string; source?: string; game?: st
  * load waits on an SMTP server. `stamp` names the run (a retried caller reuses it).
  */
 export async function startEmailOutbox(client: Client, stamp: string): Promise<void> {
-  await client.workflow.start('emailOutbox', { taskQueue: TASK_QUEUE, workflowId: workflowIds.emailOutbox(stamp), args: [] }).catch((err) => {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  });
+  await client.workflow
+    .start('emailOutbox', { taskQueue: TASK_QUEUE, workflowId: workflowIds.emailOutbox(stamp), args: [] })
+    .catch((err) => {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    });
 }
 
 export class IngestOperations {
@@ -63,7 +73,12 @@ export class IngestOperations {
     let args: unknown[];
     if (run.kind === 'scrape') {
       const pairs = feedPairs().filter((p) => (!run.source || p.source === run.source) && (!run.game || p.game === run.game));
-      if (pairs.length === 0) throw new NoMatchingFeedError(`no feed matches; feeds: ${feedPairs().map((p) => `${p.source}/${p.game}`).join(', ')}`);
+      if (pairs.length === 0)
+        throw new NoMatchingFeedError(
+          `no feed matches; feeds: ${feedPairs()
+            .map((p) => `${p.source}/${p.game}`)
+            .join(', ')}`,
+        );
       workflowId = `${workflowIds.scrapeAll(day)}/${stamp}`;
       args = [{ asOf: day, feedsUrl: this.feedsUrl, pairs, concurrency: 2 }];
     } else if (run.kind === 'fx') {
@@ -82,7 +97,13 @@ export class IngestOperations {
     const out: RunListItem[] = [];
     const query = INGESTION_TYPES.map((t) => `WorkflowType = '${t}'`).join(' OR ');
     for await (const w of client.workflow.list({ query, pageSize: limit })) {
-      out.push({ workflow_id: w.workflowId, type: w.type, status: w.status.name as RunStatus, started_at: w.startTime.toISOString(), closed_at: w.closeTime?.toISOString() ?? null });
+      out.push({
+        workflow_id: w.workflowId,
+        type: w.type,
+        status: w.status.name as RunStatus,
+        started_at: w.startTime.toISOString(),
+        closed_at: w.closeTime?.toISOString() ?? null,
+      });
       if (out.length >= limit) break;
     }
     return out;
@@ -111,7 +132,16 @@ export class IngestOperations {
         failure = cause?.message ?? (err as Error).message;
       }
     }
-    return { workflow_id: workflowId, type: d.type, status, started_at: d.startTime.toISOString(), closed_at: d.closeTime?.toISOString() ?? null, progress, result, failure };
+    return {
+      workflow_id: workflowId,
+      type: d.type,
+      status,
+      started_at: d.startTime.toISOString(),
+      closed_at: d.closeTime?.toISOString() ?? null,
+      progress,
+      result,
+      failure,
+    };
   }
 
   async schedules(): Promise<ScheduleState[]> {
@@ -151,7 +181,13 @@ export class IngestOperations {
   }
 }
 
-export function ingestOperations(config: { temporalAddress?: string; temporalPort: number; temporalNamespace: string; feedsUrl?: string; feedsPort: number }): IngestOperations {
+export function ingestOperations(config: {
+  temporalAddress?: string;
+  temporalPort: number;
+  temporalNamespace: string;
+  feedsUrl?: string;
+  feedsPort: number;
+}): IngestOperations {
   return new IngestOperations(
     config.temporalAddress ?? `127.0.0.1:${config.temporalPort}`,
     config.temporalNamespace,

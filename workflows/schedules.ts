@@ -4,20 +4,38 @@
 import { ScheduleAlreadyRunning, type Client, type ScheduleOptions } from '@temporalio/client';
 import { TASK_QUEUE } from './shared.js';
 
-export const SCHEDULE_IDS = { scrapeAll: 'holo-scrape-all', fxRates: 'holo-fx-rates', catalogueSync: 'holo-catalogue-sync', dailyDigest: 'holo-daily-digest' } as const;
+export const SCHEDULE_IDS = {
+  scrapeAll: 'holo-scrape-all',
+  fxRates: 'holo-fx-rates',
+  catalogueSync: 'holo-catalogue-sync',
+  dailyDigest: 'holo-daily-digest',
+} as const;
 
-export async function ensureSchedules(client: Client, opts: { feedsUrl: string; pairs: { source: string; game: string }[] }): Promise<string[]> {
+export async function ensureSchedules(
+  client: Client,
+  opts: { feedsUrl: string; pairs: { source: string; game: string }[] },
+): Promise<string[]> {
   const definitions: ScheduleOptions[] = [
     {
       scheduleId: SCHEDULE_IDS.scrapeAll,
       spec: { intervals: [{ every: '6h' }] },
-      action: { type: 'startWorkflow', workflowType: 'scrapeAll', taskQueue: TASK_QUEUE, args: [{ feedsUrl: opts.feedsUrl, pairs: opts.pairs, concurrency: 2 }] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: 'scrapeAll',
+        taskQueue: TASK_QUEUE,
+        args: [{ feedsUrl: opts.feedsUrl, pairs: opts.pairs, concurrency: 2 }],
+      },
       policies: { overlap: 'SKIP', catchupWindow: '1 hour' },
     },
     {
       scheduleId: SCHEDULE_IDS.fxRates,
       spec: { intervals: [{ every: '24h', offset: '16h' }] }, // after the ECB's ~16:00 CET publication
-      action: { type: 'startWorkflow', workflowType: 'fxRates', taskQueue: TASK_QUEUE, args: [{ location: `${opts.feedsUrl}/feeds/ecb/fx/{day}.xml` }] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: 'fxRates',
+        taskQueue: TASK_QUEUE,
+        args: [{ location: `${opts.feedsUrl}/feeds/ecb/fx/{day}.xml` }],
+      },
       policies: { overlap: 'SKIP', catchupWindow: '1 day' },
     },
     {
@@ -38,7 +56,12 @@ export async function ensureSchedules(client: Client, opts: { feedsUrl: string; 
       await client.schedule.create(def);
     } catch (err) {
       if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-      await client.schedule.getHandle(def.scheduleId).update((previous) => ({ ...previous, spec: def.spec, action: def.action as typeof previous.action, policies: { ...previous.policies, ...def.policies } }));
+      await client.schedule.getHandle(def.scheduleId).update((previous) => ({
+        ...previous,
+        spec: def.spec,
+        action: def.action as typeof previous.action,
+        policies: { ...previous.policies, ...def.policies },
+      }));
     }
   }
   return definitions.map((d) => d.scheduleId);

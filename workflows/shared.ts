@@ -18,7 +18,14 @@ export const workflowIds = {
 };
 
 /** The live progress of a scrapeAll run, answered by its `progress` query and returned at the end. */
-export type ScrapeProgress = { total: number; done: number; failed: number; running: string[]; results: IngestSummary[]; failures: { source: string; game: string; error: string }[] };
+export type ScrapeProgress = {
+  total: number;
+  done: number;
+  failed: number;
+  running: string[];
+  results: IngestSummary[];
+  failures: { source: string; game: string; error: string }[];
+};
 export const PROGRESS_QUERY = 'progress';
 
 /** How a webhook delivery retries: attempts, the first delay (doubling), and failures that disable an endpoint. */

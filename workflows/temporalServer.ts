@@ -26,7 +26,10 @@ export async function ensureTemporalCli(config: Config, log: Logger): Promise<st
   if (fs.existsSync(bin)) return bin;
   log.info('temporal: installing the CLI with go install (a few minutes, once)', { target: bin });
   fs.mkdirSync(cacheBinDir(), { recursive: true });
-  await promisify(execFile)('go', ['install', TEMPORAL_CLI], { env: { ...process.env, GOBIN: cacheBinDir() }, maxBuffer: 64 * 1024 * 1024 });
+  await promisify(execFile)('go', ['install', TEMPORAL_CLI], {
+    env: { ...process.env, GOBIN: cacheBinDir() },
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return bin;
 }
 
@@ -58,7 +61,20 @@ export async function startTemporal(config: Config, log: Logger, opts: { port?: 
   fs.mkdirSync(config.dataDir, { recursive: true });
   const child = spawn(
     bin,
-    ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--ui-port', String(uiPort), '--db-filename', path.join(config.dataDir, 'temporal.db'), '--log-level', 'warn'],
+    [
+      'server',
+      'start-dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--ui-port',
+      String(uiPort),
+      '--db-filename',
+      path.join(config.dataDir, 'temporal.db'),
+      '--log-level',
+      'warn',
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   child.stderr!.on('data', (d) => log.debug('temporal', { line: String(d).trim() }));

@@ -1,5 +1,13 @@
 // Workflow code only orchestrates: deterministic, no I/O, no clocks; activities do the work.
-import { ApplicationFailure, executeChild, proxyActivities, proxyLocalActivities, setHandler, defineQuery, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  executeChild,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  defineQuery,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities, CatalogueSyncResult, FxRatesResult } from './activities.js';
 import { PROGRESS_QUERY, type IngestInput, type IngestSummary, type ScrapeProgress, type WebhookRetry } from './shared.js';
 
@@ -38,7 +46,12 @@ export async function ingestSource(input: IngestInput): Promise<IngestSummary> {
  * does not stop the others. Without asOf (a scheduled run) the day is the workflow's own start
  * time, which Temporal keeps deterministic on replay.
  */
-export async function scrapeAll(input: { asOf?: string; feedsUrl: string; pairs: { source: string; game: string }[]; concurrency?: number }): Promise<ScrapeProgress> {
+export async function scrapeAll(input: {
+  asOf?: string;
+  feedsUrl: string;
+  pairs: { source: string; game: string }[];
+  concurrency?: number;
+}): Promise<ScrapeProgress> {
   const asOf = input.asOf ?? new Date(workflowInfo().startTime).toISOString().slice(0, 10);
   const progress: ScrapeProgress = { total: input.pairs.length, done: 0, failed: 0, running: [], results: [], failures: [] };
   setHandler(progressQuery, () => progress);
@@ -65,7 +78,8 @@ export async function scrapeAll(input: { asOf?: string; feedsUrl: string; pairs:
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, input.concurrency ?? 2) }, lane));
-  if (progress.done === 0 && progress.total > 0) throw ApplicationFailure.nonRetryable(`every feed failed: ${JSON.stringify(progress.failures)}`);
+  if (progress.done === 0 && progress.total > 0)
+    throw ApplicationFailure.nonRetryable(`every feed failed: ${JSON.stringify(progress.failures)}`);
   return progress;
 }
 
@@ -79,7 +93,12 @@ export async function deliverWebhook(input: { deliveryId: number; retry: Webhook
   // server's activity queue per attempt (delivery latency), with the same retry policy.
   const { attemptWebhookDelivery } = proxyLocalActivities<Activities>({
     startToCloseTimeout: '30 seconds',
-    retry: { initialInterval: `${input.retry.initialRetrySeconds} seconds`, backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: input.retry.maxAttempts },
+    retry: {
+      initialInterval: `${input.retry.initialRetrySeconds} seconds`,
+      backoffCoefficient: 2,
+      maximumInterval: '10 minutes',
+      maximumAttempts: input.retry.maxAttempts,
+    },
   });
   const { failWebhookDelivery } = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry });
   try {

@@ -7,15 +7,37 @@ import { hashPassword, verifyPassword } from './passwords.js';
 import { SESSION_DAYS } from './sessionTokens.js';
 import { TIERS, type Tier } from '../../schemas/tiers.js';
 
-export type User = { id: number; username: string; email: string; is_admin: boolean; is_seller: boolean; created_at: string; tier: Tier; delete_requested_at: string | null; developer_enabled_at: string | null };
+export type User = {
+  id: number;
+  username: string;
+  email: string;
+  is_admin: boolean;
+  is_seller: boolean;
+  created_at: string;
+  tier: Tier;
+  delete_requested_at: string | null;
+  developer_enabled_at: string | null;
+};
 
-const userColumns = (t = '') => `${t}id, ${t}username, ${t}email, ${t}is_admin, ${t}is_seller, ${t}tier, ${t}delete_requested_at, ${t}developer_enabled_at::text AS developer_enabled_at,
+const userColumns = (
+  t = '',
+) => `${t}id, ${t}username, ${t}email, ${t}is_admin, ${t}is_seller, ${t}tier, ${t}delete_requested_at, ${t}developer_enabled_at::text AS developer_enabled_at,
   ${utcIsoSql(`${t}created_at`)} AS created_at`;
 const USER_COLUMNS = userColumns();
 
-export const publicUser = (u: User) => ({ id: u.id, username: u.username, email: u.email, is_admin: u.is_admin, is_seller: u.is_seller, created_at: u.created_at });
+export const publicUser = (u: User) => ({
+  id: u.id,
+  username: u.username,
+  email: u.email,
+  is_admin: u.is_admin,
+  is_seller: u.is_seller,
+  created_at: u.created_at,
+});
 
-export async function createUser(db: Db, input: { username: string; email: string; password: string; isSeller?: boolean; displayName?: string; country?: string }): Promise<User> {
+export async function createUser(
+  db: Db,
+  input: { username: string; email: string; password: string; isSeller?: boolean; displayName?: string; country?: string },
+): Promise<User> {
   const taken = await db.query<{ what: string }>(
     `SELECT CASE WHEN username = $1 THEN 'username' ELSE 'email' END AS what FROM users WHERE username = $1 OR (lower(email) = lower($2) AND deleted_at IS NULL) LIMIT 1`,
     [input.username, input.email],
@@ -30,7 +52,8 @@ export async function createUser(db: Db, input: { username: string; email: strin
     return user!;
   } catch (err) {
     // Two registrations racing for one name: the unique index decides, the loser hears why.
-    if ((err as { code?: string }).code === '23505') throw new DomainError('invalid', /email/.test((err as Error).message) ? 'E-mail already registered' : 'Username already taken');
+    if ((err as { code?: string }).code === '23505')
+      throw new DomainError('invalid', /email/.test((err as Error).message) ? 'E-mail already registered' : 'Username already taken');
     throw err;
   }
 }
@@ -112,7 +135,11 @@ export async function deleteAccount(db: Db, user: User): Promise<void> {
     [user.id],
   );
   if (!row?.requested) throw new DomainError('invalid', 'Request the deletion first: POST /auth/account/delete-request');
-  if (!row.ready) throw new DomainError('invalid', `The account can be deleted ${DELETION_COOLDOWN_HOURS} hours after the request; until then the request can be cancelled`);
+  if (!row.ready)
+    throw new DomainError(
+      'invalid',
+      `The account can be deleted ${DELETION_COOLDOWN_HOURS} hours after the request; until then the request can be cancelled`,
+    );
   await db.query(
     `WITH gone AS (DELETE FROM api_keys WHERE user_id = $1), s AS (DELETE FROM sessions WHERE user_id = $1)
      UPDATE users SET username = 'deleted-' || id, email = NULL, password_hash = NULL, display_name = NULL, country = NULL,
@@ -127,30 +154,59 @@ export const KEY_PREFIX = 'holo_';
 export const keyDigest = (key: string) => crypto.createHash('sha256').update(key).digest();
 
 export type ApiKeyRecord = {
-  id: number; name: string; prefix: string; tier: Tier; is_active: boolean; daily_limit: number | null; rate_limit_per_minute: number;
-  calls_today: number; last_used_at: string | null; created_at: string; expires_at: string | null;
+  id: number;
+  name: string;
+  prefix: string;
+  tier: Tier;
+  is_active: boolean;
+  daily_limit: number | null;
+  rate_limit_per_minute: number;
+  calls_today: number;
+  last_used_at: string | null;
+  created_at: string;
+  expires_at: string | null;
 };
 
 const KEY_COLUMNS = `id, name, prefix, tier, (is_active AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())) AS is_active,
   CASE WHEN calls_day = (now() AT TIME ZONE 'UTC')::date THEN calls_today ELSE 0 END AS calls_today,
   ${utcIsoSql('last_used_at')} AS last_used_at, ${utcIsoSql('created_at')} AS created_at, ${utcIsoSql('expires_at')} AS expires_at`;
 
-const withLimits = (r: Omit<ApiKeyRecord, 'daily_limit' | 'rate_limit_per_minute'>): ApiKeyRecord => ({ ...r, daily_limit: TIERS[r.tier].perDay, rate_limit_per_minute: TIERS[r.tier].perMinute });
+const withLimits = (r: Omit<ApiKeyRecord, 'daily_limit' | 'rate_limit_per_minute'>): ApiKeyRecord => ({
+  ...r,
+  daily_limit: TIERS[r.tier].perDay,
+  rate_limit_per_minute: TIERS[r.tier].perMinute,
+});
 
 export async function listKeys(db: Db, userId: number): Promise<ApiKeyRecord[]> {
-  return (await db.query<Omit<ApiKeyRecord, 'daily_limit' | 'rate_limit_per_minute'>>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL ORDER BY id`, [userId])).map(withLimits);
+  return (
+    await db.query<Omit<ApiKeyRecord, 'daily_limit' | 'rate_limit_per_minute'>>(
+      `SELECT ${KEY_COLUMNS} FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL ORDER BY id`,
+      [userId],
+    )
+  ).map(withLimits);
 }
 
-export async function createKey(db: Db, user: User, input: { name: string; tier?: Tier; expires_at?: string }): Promise<ApiKeyRecord & { key: string }> {
+export async function createKey(
+  db: Db,
+  user: User,
+  input: { name: string; tier?: Tier; expires_at?: string },
+): Promise<ApiKeyRecord & { key: string }> {
   const tier = input.tier ?? user.tier;
-  if (input.tier && input.tier !== user.tier) throw new DomainError('forbidden', `Your subscription is ${user.tier}: keys can only be created on it`);
+  if (input.tier && input.tier !== user.tier)
+    throw new DomainError('forbidden', `Your subscription is ${user.tier}: keys can only be created on it`);
   const key = `${KEY_PREFIX}${crypto.randomBytes(32).toString('base64url')}`;
   // The account row is locked while counting, so two concurrent creations cannot both pass the cap;
   // the same update records developer access (creating a key accepts the API terms).
   const row = await db.transaction(async (tx) => {
     await tx.query('UPDATE users SET developer_enabled_at = coalesce(developer_enabled_at, now()) WHERE id = $1', [user.id]);
-    const [active] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL`, [user.id]);
-    if (active!.n >= TIERS[tier].keys) throw new DomainError('forbidden', `The ${TIERS[tier].label} tier allows ${TIERS[tier].keys} API key${TIERS[tier].keys === 1 ? '' : 's'}; revoke one first`);
+    const [active] = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL`, [
+      user.id,
+    ]);
+    if (active!.n >= TIERS[tier].keys)
+      throw new DomainError(
+        'forbidden',
+        `The ${TIERS[tier].label} tier allows ${TIERS[tier].keys} API key${TIERS[tier].keys === 1 ? '' : 's'}; revoke one first`,
+      );
     const [inserted] = await tx.query<Omit<ApiKeyRecord, 'daily_limit' | 'rate_limit_per_minute'>>(
       `INSERT INTO api_keys (user_id, name, prefix, key_hash, tier, expires_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${KEY_COLUMNS}`,
       [user.id, input.name, key.slice(0, 12), keyDigest(key), tier, input.expires_at ?? null],
@@ -166,7 +222,10 @@ export async function enableDeveloperAccess(db: Db, userId: number): Promise<voi
 }
 
 export async function revokeKey(db: Db, userId: number, keyId: number): Promise<boolean> {
-  const rows = await db.query<{ id: number }>('UPDATE api_keys SET revoked_at = now(), is_active = false WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING id', [keyId, userId]);
+  const rows = await db.query<{ id: number }>(
+    'UPDATE api_keys SET revoked_at = now(), is_active = false WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING id',
+    [keyId, userId],
+  );
   return rows.length === 1;
 }
 

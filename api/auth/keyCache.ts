@@ -24,7 +24,8 @@ export async function createKeyCache(redis: RedisStore, prefix: string): Promise
   const evict = (what: string) => {
     const [kind, id] = what.split(':');
     if ((kind !== 'key' && kind !== 'user') || !/^\d+$/.test(id ?? '')) return;
-    for (const [digest, e] of entries) if ((kind === 'key' && e.owner.keyId === Number(id)) || (kind === 'user' && e.owner.user.id === Number(id))) entries.delete(digest);
+    for (const [digest, e] of entries)
+      if ((kind === 'key' && e.owner.keyId === Number(id)) || (kind === 'user' && e.owner.user.id === Number(id))) entries.delete(digest);
     for (const listener of listeners) listener(kind, Number(id));
   };
   const channel = `${prefix}:auth:changed`;

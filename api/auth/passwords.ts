@@ -4,7 +4,12 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 
-const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
+const scrypt = promisify(crypto.scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: crypto.ScryptOptions,
+) => Promise<Buffer>;
 
 // 2^15 × 8 × 128 bytes = 32 MiB per hash; about 70 ms on this machine.
 const PARAMS = { N: 2 ** 15, r: 8, p: 1 };

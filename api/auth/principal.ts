@@ -22,7 +22,15 @@ export type Principal =
   | { kind: 'session'; user: User; sessionId: string }
   | { kind: 'key'; user: User; keyId: number; tier: Tier };
 
-export type AuthDeps = { db: Db; redis: RedisStore; redisPrefix: string; sessionSecret: string; admin: AdminGuard; anonymousPerMinute: number; keyCache: KeyCache };
+export type AuthDeps = {
+  db: Db;
+  redis: RedisStore;
+  redisPrefix: string;
+  sessionSecret: string;
+  admin: AdminGuard;
+  anonymousPerMinute: number;
+  keyCache: KeyCache;
+};
 
 function presentedKey(ctx: Context): string | null {
   const bearer = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'))?.[1];
@@ -79,12 +87,17 @@ export function authorize(principal: Principal, access: Access): void {
   }
   if (access === 'business+') {
     const tier = principal.kind === 'key' ? principal.tier : principal.user.tier;
-    if (!isBusinessTier(tier)) throw new HttpError(403, `This endpoint needs a Business tier (Shop Basic or higher); this ${principal.kind === 'key' ? 'key' : 'account'} is ${TIERS[tier].label}`);
+    if (!isBusinessTier(tier))
+      throw new HttpError(
+        403,
+        `This endpoint needs a Business tier (Shop Basic or higher); this ${principal.kind === 'key' ? 'key' : 'account'} is ${TIERS[tier].label}`,
+      );
     return;
   }
   if (access === 'auth' || principal.kind === 'session') return;
   const minimum = access === 'starter+' ? 'starter' : 'pro';
-  if (!atLeast(principal.tier, minimum)) throw new HttpError(403, `This endpoint needs the ${TIERS[minimum].label} tier or higher; this key is ${TIERS[principal.tier].label}`);
+  if (!atLeast(principal.tier, minimum))
+    throw new HttpError(403, `This endpoint needs the ${TIERS[minimum].label} tier or higher; this key is ${TIERS[principal.tier].label}`);
 }
 
 /** Everything a route's access tag needs, in order: who, may they, and within their limits. */
@@ -117,7 +130,12 @@ const midnightUtc = (now: number) => Math.ceil((now + 1) / 86_400_000) * 86_400_
  * operator are not limited. A refused call is counted too, so parallel callers can never slip
  * past a limit between the check and the count.
  */
-export async function rateLimit(ctx: Context, principal: Principal, deps: Pick<AuthDeps, 'redis' | 'redisPrefix' | 'anonymousPerMinute' | 'db'>, now = Date.now()): Promise<RateDecision> {
+export async function rateLimit(
+  ctx: Context,
+  principal: Principal,
+  deps: Pick<AuthDeps, 'redis' | 'redisPrefix' | 'anonymousPerMinute' | 'db'>,
+  now = Date.now(),
+): Promise<RateDecision> {
   if (principal.kind === 'session' || principal.kind === 'operator') return null;
   const minute = Math.floor(now / 60_000);
   const minuteReset = (minute + 1) * 60;
@@ -132,13 +150,20 @@ export async function rateLimit(ctx: Context, principal: Principal, deps: Pick<A
   const [usedMinute, usedDay] = await deps.redis.incrMany(windows);
   // calls_today and last_used_at reach PostgreSQL once a minute per key, off the request path.
   if (principal.kind === 'key' && usedMinute === 1) {
-    deps.db.query(`UPDATE api_keys SET last_used_at = now(), calls_today = $2, calls_day = $3 WHERE id = $1`, [principal.keyId, usedDay ?? 0, day]).catch(() => undefined);
+    deps.db
+      .query(`UPDATE api_keys SET last_used_at = now(), calls_today = $2, calls_day = $3 WHERE id = $1`, [
+        principal.keyId,
+        usedDay ?? 0,
+        day,
+      ])
+      .catch(() => undefined);
   }
   const nowSeconds = Math.ceil(now / 1000);
   const minuteLeft = perMinute - usedMinute!;
   const dayLeft = perDay === null ? Infinity : perDay - usedDay!;
   const policy = policyOf(perMinute, perDay);
-  const tight = dayLeft < minuteLeft ? { name: 'day', left: dayLeft, reset: dayReset } : { name: 'minute', left: minuteLeft, reset: minuteReset };
+  const tight =
+    dayLeft < minuteLeft ? { name: 'day', left: dayLeft, reset: dayReset } : { name: 'minute', left: minuteLeft, reset: minuteReset };
   const decision = {
     limit: perMinute,
     remaining: Math.max(0, Math.min(minuteLeft, dayLeft)),
@@ -171,7 +196,10 @@ export async function callsToday(deps: Pick<AuthDeps, 'redis' | 'redisPrefix'>, 
 }
 
 /** Keys with calls_today as the rate limiter counts it right now (PostgreSQL holds a once-a-minute copy). */
-export async function withLiveCalls<K extends { id: number; calls_today: number }>(deps: { stores: { redis: RedisStore }; config: { redisPrefix: string } }, keys: K[]): Promise<K[]> {
+export async function withLiveCalls<K extends { id: number; calls_today: number }>(
+  deps: { stores: { redis: RedisStore }; config: { redisPrefix: string } },
+  keys: K[],
+): Promise<K[]> {
   const live = await Promise.all(keys.map((k) => callsToday({ redis: deps.stores.redis, redisPrefix: deps.config.redisPrefix }, k.id)));
   return keys.map((k, i) => ({ ...k, calls_today: live[i] ?? k.calls_today }));
 }

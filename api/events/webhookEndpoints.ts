@@ -42,29 +42,51 @@ export async function listEndpoints(db: Db, userId: number): Promise<WebhookEndp
 
 /** An own endpoint; another account's is "not found". */
 export async function ownEndpoint(db: Db, userId: number, id: number): Promise<WebhookEndpoint> {
-  const [row] = await db.query<WebhookEndpoint>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1 AND user_id = $2`, [id, userId]);
+  const [row] = await db.query<WebhookEndpoint>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1 AND user_id = $2`, [
+    id,
+    userId,
+  ]);
   if (!row) throw new NotFound('Webhook endpoint');
   return row;
 }
 
 export type EndpointInput = { url: string; description?: string; events: WebhookEventType[]; card_ids: number[] };
 
-export async function createEndpoint(db: Db, box: SecretBox, userId: number, input: EndpointInput): Promise<WebhookEndpoint & { secret: string }> {
+export async function createEndpoint(
+  db: Db,
+  box: SecretBox,
+  userId: number,
+  input: EndpointInput,
+): Promise<WebhookEndpoint & { secret: string }> {
   const secret = newWebhookSecret();
   return db.transaction(async (tx) => {
     await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
     const [count] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_endpoints WHERE user_id = $1', [userId]);
-    if (count!.n >= MAX_ENDPOINTS_PER_USER) throw new DomainError('invalid', `At most ${MAX_ENDPOINTS_PER_USER} webhook endpoints per account`);
+    if (count!.n >= MAX_ENDPOINTS_PER_USER)
+      throw new DomainError('invalid', `At most ${MAX_ENDPOINTS_PER_USER} webhook endpoints per account`);
     const [row] = await tx.query<WebhookEndpoint>(
       `INSERT INTO webhook_endpoints (user_id, url, description, secret_enc, secret_prefix, events, card_ids)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${ENDPOINT_COLUMNS}`,
-      [userId, input.url, input.description ?? null, box.seal(secret), secret.slice(0, SECRET_PREFIX.length + 4), input.events, input.card_ids],
+      [
+        userId,
+        input.url,
+        input.description ?? null,
+        box.seal(secret),
+        secret.slice(0, SECRET_PREFIX.length + 4),
+        input.events,
+        input.card_ids,
+      ],
     );
     return { ...row!, secret };
   });
 }
 
-export async function updateEndpoint(db: Db, userId: number, id: number, patch: Partial<EndpointInput> & { is_active?: boolean }): Promise<WebhookEndpoint> {
+export async function updateEndpoint(
+  db: Db,
+  userId: number,
+  id: number,
+  patch: Partial<EndpointInput> & { is_active?: boolean },
+): Promise<WebhookEndpoint> {
   await ownEndpoint(db, userId, id);
   // Re-enabling starts the failure count afresh.
   const [row] = await db.query<WebhookEndpoint>(
@@ -89,11 +111,14 @@ export async function rotateSecret(db: Db, box: SecretBox, userId: number, id: n
 }
 
 export async function deleteEndpoint(db: Db, userId: number, id: number): Promise<void> {
-  if ((await db.query('DELETE FROM webhook_endpoints WHERE id = $1 AND user_id = $2 RETURNING id', [id, userId])).length === 0) throw new NotFound('Webhook endpoint');
+  if ((await db.query('DELETE FROM webhook_endpoints WHERE id = $1 AND user_id = $2 RETURNING id', [id, userId])).length === 0)
+    throw new NotFound('Webhook endpoint');
 }
 
 export async function listDeliveries(db: Db, userId: number, endpointId: number, limit: number): Promise<WebhookDelivery[]> {
   await ownEndpoint(db, userId, endpointId);
-  return db.query<WebhookDelivery>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id DESC LIMIT $2`, [endpointId, limit]);
+  return db.query<WebhookDelivery>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id DESC LIMIT $2`, [
+    endpointId,
+    limit,
+  ]);
 }
-

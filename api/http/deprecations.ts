@@ -1,7 +1,13 @@
 // Deprecated endpoints, declared once: each answers with `Deprecation: true`, a `Sunset` date
 // (RFC 8594) and a Link to its successor, and says so in the OpenAPI document, the developer
 // portal's change log and its dashboard banner.
-export type Deprecation = { method: 'get' | 'post' | 'put' | 'patch' | 'delete'; path: string; announced: string; sunset: string; successor: string };
+export type Deprecation = {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  path: string;
+  announced: string;
+  sunset: string;
+  successor: string;
+};
 
 export const DEPRECATIONS: Deprecation[] = [
   { method: 'get', path: '/api/market-movers', announced: '2026-11-22', sunset: '2027-06-30', successor: '/api/market/movers' },

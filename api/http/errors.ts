@@ -12,7 +12,13 @@ export class HttpError extends Error {
 }
 
 /** The status of each domain error kind: the one mapping from the domain's vocabulary to HTTP. */
-export const DOMAIN_ERROR_STATUS: Record<DomainErrorKind, number> = { invalid: 400, unauthenticated: 401, forbidden: 403, not_found: 404, conflict: 409 };
+export const DOMAIN_ERROR_STATUS: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+};
 
 export function httpErrorOf(err: DomainError): HttpError {
   return new HttpError(DOMAIN_ERROR_STATUS[err.kind], err.detail);

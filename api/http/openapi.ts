@@ -9,9 +9,18 @@ export const API_DESCRIPTION =
 
 export function buildOpenApiDocument(routes: Route[], info: DocumentInfo): object {
   const registry = new OpenAPIRegistry();
-  registry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer', description: 'An API key (holo_…) as a bearer token; the api_key query parameter also works but leaks into logs' });
+  registry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key (holo_…) as a bearer token; the api_key query parameter also works but leaks into logs',
+  });
   registry.registerComponent('securitySchemes', 'apiKeyHeader', { type: 'apiKey', in: 'header', name: 'X-API-Key' });
-  registry.registerComponent('securitySchemes', 'sessionCookie', { type: 'apiKey', in: 'cookie', name: 'tcg_session', description: 'The website session (POST /auth/login); not rate limited' });
+  registry.registerComponent('securitySchemes', 'sessionCookie', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'tcg_session',
+    description: 'The website session (POST /auth/login); not rate limited',
+  });
   registry.registerComponent('securitySchemes', 'adminToken', {
     type: 'http',
     scheme: 'bearer',

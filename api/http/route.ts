@@ -61,9 +61,12 @@ function ownQuery(ctx: Context): Record<string, unknown> {
   return rest;
 }
 
-export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject = AnyObject, R extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
-  spec: RouteSpec<P, Q, R, B>,
-): Route {
+export function defineRoute<
+  P extends AnyObject = AnyObject,
+  Q extends AnyObject = AnyObject,
+  R extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+>(spec: RouteSpec<P, Q, R, B>): Route {
   const access = spec.access ?? 'free';
   const deprecation = deprecationOf(spec.method, spec.path);
   const html = spec.produces === 'html';
@@ -91,7 +94,12 @@ export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject
           }
           throw validation;
         }
-        const body = await spec.handler({ params: params.data as z.output<P>, query: query.data as z.output<Q>, body: input.data as z.output<B>, ctx });
+        const body = await spec.handler({
+          params: params.data as z.output<P>,
+          query: query.data as z.output<Q>,
+          body: input.data as z.output<B>,
+          ctx,
+        });
         ctx.status = spec.status ?? 200;
         ctx.set('Cache-Control', cacheControl);
         if (typeof body === 'string') {
@@ -105,7 +113,10 @@ export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject
     },
     document(registry) {
       const responses: RouteConfig['responses'] = {
-        [spec.status ?? 200]: { description: successText[spec.status ?? 200]!, content: { [html ? 'text/html' : 'application/json']: { schema: spec.response } } },
+        [spec.status ?? 200]: {
+          description: successText[spec.status ?? 200]!,
+          content: { [html ? 'text/html' : 'application/json']: { schema: spec.response } },
+        },
         422: { description: 'Validation error', content: { 'application/json': { schema: ValidationErrorResponse } } },
       };
       const accessErrors = access === 'free' ? [429] : access === 'auth' ? [401, 429] : [401, 403, 429];
@@ -116,15 +127,30 @@ export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject
         method: spec.method,
         path: spec.path,
         summary: spec.summary,
-        description: deprecation ? `${spec.description ?? ''} Deprecated: use ${deprecation.successor}; sunset ${deprecation.sunset}.`.trim() : spec.description,
+        description: deprecation
+          ? `${spec.description ?? ''} Deprecated: use ${deprecation.successor}; sunset ${deprecation.sunset}.`.trim()
+          : spec.description,
         deprecated: deprecation ? true : undefined,
         tags: spec.tags,
         request: {
           params: spec.params as never,
           query: spec.query as never,
-          ...(spec.body ? { body: { content: { [spec.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: spec.body } } } } : {}),
+          ...(spec.body
+            ? {
+                body: {
+                  content: { [spec.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: spec.body } },
+                },
+              }
+            : {}),
         },
-        ...(access === 'free' ? {} : { security: access === 'admin' ? [{ adminToken: [] }, { sessionCookie: [] }] : [{ apiKey: [] }, { apiKeyHeader: [] }, { sessionCookie: [] }] }),
+        ...(access === 'free'
+          ? {}
+          : {
+              security:
+                access === 'admin'
+                  ? [{ adminToken: [] }, { sessionCookie: [] }]
+                  : [{ apiKey: [] }, { apiKeyHeader: [] }, { sessionCookie: [] }],
+            }),
         'x-access': access,
         responses,
       });
@@ -132,7 +158,12 @@ export function defineRoute<P extends AnyObject = AnyObject, Q extends AnyObject
   };
 }
 
-const successText: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 303: 'See Other: continue at the Location header' };
+const successText: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  303: 'See Other: continue at the Location header',
+};
 
 const statusText: Record<number, string> = {
   400: 'Bad request',

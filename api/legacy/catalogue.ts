@@ -3,19 +3,41 @@ import type { z } from 'zod';
 import type { Db } from '../../sql/stores/db.js';
 import { sqlFile } from '../../sql/sqlFile.js';
 import { cardImageUrl } from '../images/urls.js';
-import type { CardListItem, LegacyCard, LegacyCardDetail, LegacyCardPrice, LegacySet, SetCompletion, Tcg, TcgListItem } from '../../schemas/legacy.js';
+import type {
+  CardListItem,
+  LegacyCard,
+  LegacyCardDetail,
+  LegacyCardPrice,
+  LegacySet,
+  SetCompletion,
+  Tcg,
+  TcgListItem,
+} from '../../schemas/legacy.js';
 import { variantName } from './variants.js';
 
 type CardRow = {
-  id: number; card_set_id: number; name: string; number: string; rarity: string | null; card_type: string | null;
-  image_url: string | null; attributes: Record<string, unknown>;
+  id: number;
+  card_set_id: number;
+  name: string;
+  number: string;
+  rarity: string | null;
+  card_type: string | null;
+  image_url: string | null;
+  attributes: Record<string, unknown>;
 };
 
 /** A card row as the legacy card shape: our own origin serves local_image_url. */
 export function legacyCard(r: CardRow): z.input<typeof LegacyCard> {
   return {
-    id: r.id, card_set_id: r.card_set_id, name: r.name, number: r.number, rarity: r.rarity, card_type: r.card_type,
-    image_url: r.image_url, local_image_url: cardImageUrl(r.id, 'large'), attributes: r.attributes,
+    id: r.id,
+    card_set_id: r.card_set_id,
+    name: r.name,
+    number: r.number,
+    rarity: r.rarity,
+    card_type: r.card_type,
+    image_url: r.image_url,
+    local_image_url: cardImageUrl(r.id, 'large'),
+    attributes: r.attributes,
   };
 }
 
@@ -31,7 +53,12 @@ export async function tcgBySlug(db: Db, slug: string): Promise<z.input<typeof Tc
 }
 
 export async function setsOfTcg(db: Db, slug: string, limit: number, offset: number, setId: number | null = null) {
-  const rows = await db.query<z.input<typeof LegacySet> & { total: number }>(sqlFile('postgres/queries/legacy_sets.sql'), [slug, limit, offset, setId]);
+  const rows = await db.query<z.input<typeof LegacySet> & { total: number }>(sqlFile('postgres/queries/legacy_sets.sql'), [
+    slug,
+    limit,
+    offset,
+    setId,
+  ]);
   return { items: rows.map(({ total: _total, ...s }) => s), total: rows[0]?.total ?? 0 };
 }
 
@@ -39,14 +66,42 @@ export type CardFilters = { setId?: number; rarity?: string; name?: string; limi
 
 export async function cardsOfTcg(db: Db, slug: string, f: CardFilters) {
   const rows = await db.query<CardRow & { total: number }>(sqlFile('postgres/queries/legacy_cards.sql'), [
-    slug, f.setId ?? null, f.rarity ?? null, f.name ?? null, f.limit, f.offset,
+    slug,
+    f.setId ?? null,
+    f.rarity ?? null,
+    f.name ?? null,
+    f.limit,
+    f.offset,
   ]);
   // A page past the end has no rows to carry the total: count once more.
-  const total = rows[0]?.total ?? (f.offset > 0 ? (await db.query<{ total: number }>(sqlFile('postgres/queries/legacy_cards.sql'), [slug, f.setId ?? null, f.rarity ?? null, f.name ?? null, 1, 0]))[0]?.total ?? 0 : 0);
+  const total =
+    rows[0]?.total ??
+    (f.offset > 0
+      ? ((
+          await db.query<{ total: number }>(sqlFile('postgres/queries/legacy_cards.sql'), [
+            slug,
+            f.setId ?? null,
+            f.rarity ?? null,
+            f.name ?? null,
+            1,
+            0,
+          ])
+        )[0]?.total ?? 0)
+      : 0);
   return { items: rows.map(legacyCard), total };
 }
 
-type PriceRow = { card_id: number; source: string; finish: string; print_run: string; currency: string; market_price: number; low_price: number | null; high_price: number | null; recorded_at: string };
+type PriceRow = {
+  card_id: number;
+  source: string;
+  finish: string;
+  print_run: string;
+  currency: string;
+  market_price: number;
+  low_price: number | null;
+  high_price: number | null;
+  recorded_at: string;
+};
 
 /** Latest ungraded price per source and variant of the cards. */
 export async function priceRowsOfCards(db: Db, cardIds: number[]): Promise<Map<number, (PriceRow & { variant: string })[]>> {
@@ -57,11 +112,21 @@ export async function priceRowsOfCards(db: Db, cardIds: number[]): Promise<Map<n
 }
 
 type DetailRow = CardRow & {
-  master_card_id: number; illustrator: string | null; legalities: Record<string, unknown>;
-  set_name: string; set_code: string; tcg_slug: string; best_price: number | null;
+  master_card_id: number;
+  illustrator: string | null;
+  legalities: Record<string, unknown>;
+  set_name: string;
+  set_code: string;
+  tcg_slug: string;
+  best_price: number | null;
 };
 
-export type CardDetailPlus = z.input<typeof LegacyCardDetail> & { set_name: string; set_code: string; tcg_slug: string; best_price: number | null };
+export type CardDetailPlus = z.input<typeof LegacyCardDetail> & {
+  set_name: string;
+  set_code: string;
+  tcg_slug: string;
+  best_price: number | null;
+};
 
 /** Cards with their prices; a card of another game than `slug` (when given) is not found. */
 export async function cardDetails(db: Db, cardIds: number[], slug: string | null = null): Promise<CardDetailPlus[]> {
@@ -71,7 +136,12 @@ export async function cardDetails(db: Db, cardIds: number[], slug: string | null
   ]);
   return rows.map((r) => ({
     ...legacyCard(r),
-    prices: (prices.get(r.id) ?? []).map((p): z.input<typeof LegacyCardPrice> => ({ source: p.source, market_price: p.market_price, currency: p.currency, variant: p.variant })),
+    prices: (prices.get(r.id) ?? []).map((p): z.input<typeof LegacyCardPrice> => ({
+      source: p.source,
+      market_price: p.market_price,
+      currency: p.currency,
+      variant: p.variant,
+    })),
     master_card_id: r.master_card_id,
     illustrator: r.illustrator,
     legalities: r.legalities,
@@ -83,33 +153,57 @@ export async function cardDetails(db: Db, cardIds: number[], slug: string | null
 }
 
 export async function setStats(db: Db, setId: number) {
-  const [row] = await db.query<{ set_id: number; card_count: number; priced_cards: number; min_price: number | null; max_price: number | null; avg_price: number | null; total_value: number }>(
-    sqlFile('postgres/queries/legacy_set_stats.sql'),
-    [setId],
-  );
+  const [row] = await db.query<{
+    set_id: number;
+    card_count: number;
+    priced_cards: number;
+    min_price: number | null;
+    max_price: number | null;
+    avg_price: number | null;
+    total_value: number;
+  }>(sqlFile('postgres/queries/legacy_set_stats.sql'), [setId]);
   return row ? { ...row, currency: 'USD' as const, set_value: row.total_value } : null;
 }
 
 type ListRow = CardRow & { set_name: string; set_code: string; tcg_slug: string; best_price: number | null; created_at: string };
 const listItem = (r: ListRow): z.input<typeof CardListItem> => ({
-  ...legacyCard(r), set_name: r.set_name, set_code: r.set_code, tcg_slug: r.tcg_slug, best_price: r.best_price, currency: 'USD', created_at: r.created_at,
+  ...legacyCard(r),
+  set_name: r.set_name,
+  set_code: r.set_code,
+  tcg_slug: r.tcg_slug,
+  best_price: r.best_price,
+  currency: 'USD',
+  created_at: r.created_at,
 });
 
 export async function topCards(db: Db, opts: { setId: number | null; slug: string | null; limit: number }) {
-  const rows = await db.query<ListRow & { card_id: number }>(sqlFile('postgres/queries/legacy_top_cards.sql'), [opts.setId, opts.slug, opts.limit]);
+  const rows = await db.query<ListRow & { card_id: number }>(sqlFile('postgres/queries/legacy_top_cards.sql'), [
+    opts.setId,
+    opts.slug,
+    opts.limit,
+  ]);
   return rows.map((r) => listItem({ ...r, id: r.card_id }));
 }
 
 export async function cardsAddedSince(db: Db, since: Date, slug: string | null, limit: number) {
-  const rows = await db.query<ListRow & { total: number }>(sqlFile('postgres/queries/legacy_cards_added.sql'), [since.toISOString(), slug, limit]);
+  const rows = await db.query<ListRow & { total: number }>(sqlFile('postgres/queries/legacy_cards_added.sql'), [
+    since.toISOString(),
+    slug,
+    limit,
+  ]);
   return { items: rows.map(listItem), total: rows[0]?.total ?? 0 };
 }
 
 export async function setCompletion(db: Db, setId: number): Promise<z.input<typeof SetCompletion> | null> {
-  const rows = await db.query<{ set_id: number; printed_total: number; rarity: string | null; cards: number; priced: number; value: number; secret: number }>(
-    sqlFile('postgres/queries/legacy_set_completion.sql'),
-    [setId],
-  );
+  const rows = await db.query<{
+    set_id: number;
+    printed_total: number;
+    rarity: string | null;
+    cards: number;
+    priced: number;
+    value: number;
+    secret: number;
+  }>(sqlFile('postgres/queries/legacy_set_completion.sql'), [setId]);
   if (rows.length === 0) return null;
   const byRarity = rows.filter((r) => r.cards > 0).map((r) => ({ rarity: r.rarity, cards: r.cards, value: r.value }));
   const catalogued = byRarity.reduce((n, r) => n + r.cards, 0);
@@ -144,7 +238,10 @@ type NamedCard = { id: number; name: string; attributes: { evolvesFrom?: string;
  * then forward, one stage per step (several cards at a stage when the line branches). Each name
  * links to a card of that name, from the same set when there is one.
  */
-export async function evolutionChain(db: Db, cardId: number): Promise<{ stage: number; name: string; card_id: number | null }[] | 'not-pokemon' | null> {
+export async function evolutionChain(
+  db: Db,
+  cardId: number,
+): Promise<{ stage: number; name: string; card_id: number | null }[] | 'not-pokemon' | null> {
   const [card] = await db.query<NamedCard & { game_id: number; set_id: number; game: string; card_type: string | null }>(
     `SELECT c.id, c.name, c.attributes, c.game_id, c.set_id, g.slug AS game, c.card_type FROM cards c JOIN games g ON g.id = c.game_id WHERE c.id = $1`,
     [cardId],
@@ -153,7 +250,11 @@ export async function evolutionChain(db: Db, cardId: number): Promise<{ stage: n
   if (card.game !== 'pokemon' || card.card_type !== 'Pokémon') return 'not-pokemon';
   const lookup = async (names: string[]) => {
     if (names.length === 0) return new Map<string, NamedCard>();
-    const rows = await db.query<NamedCard>(sqlFile('postgres/queries/cards_by_name.sql'), [card.game_id, card.set_id, names.map((n) => n.toLowerCase())]);
+    const rows = await db.query<NamedCard>(sqlFile('postgres/queries/cards_by_name.sql'), [
+      card.game_id,
+      card.set_id,
+      names.map((n) => n.toLowerCase()),
+    ]);
     return new Map(rows.map((r) => [r.name.toLowerCase(), r]));
   };
   // Back to the basic (Pokémon lines have at most three stages; the bound also stops a cycle).
@@ -164,7 +265,11 @@ export async function evolutionChain(db: Db, cardId: number): Promise<{ stage: n
     back.unshift({ name: from, found });
     from = found?.attributes.evolvesFrom;
   }
-  const chain: { stage: number; name: string; card_id: number | null }[] = back.map((b, i) => ({ stage: i, name: b.name, card_id: b.found?.id ?? null }));
+  const chain: { stage: number; name: string; card_id: number | null }[] = back.map((b, i) => ({
+    stage: i,
+    name: b.name,
+    card_id: b.found?.id ?? null,
+  }));
   chain.push({ stage: back.length, name: card.name, card_id: card.id });
   let frontier = card.attributes.evolvesTo ?? [];
   for (let stage = back.length + 1; frontier.length && stage < 4; stage++) {
@@ -176,7 +281,15 @@ export async function evolutionChain(db: Db, cardId: number): Promise<{ stage: n
 }
 
 export async function marketplaceRefs(db: Db, cardId: number) {
-  const [card] = await db.query<{ name: string; number: string; set_name: string; game: string; game_name: string; eu: string | null; us: string | null }>(
+  const [card] = await db.query<{
+    name: string;
+    number: string;
+    set_name: string;
+    game: string;
+    game_name: string;
+    eu: string | null;
+    us: string | null;
+  }>(
     `SELECT c.name, c.collector_number AS number, s.name AS set_name, g.slug AS game, g.name AS game_name,
             (SELECT ref_value FROM cross_refs r WHERE r.card_id = c.id AND r.ref_key = 'eu_marketplace_product_id' ORDER BY printing_id NULLS FIRST LIMIT 1) AS eu,
             (SELECT ref_value FROM cross_refs r WHERE r.card_id = c.id AND r.ref_key = 'us_marketplace_product_id' ORDER BY printing_id NULLS FIRST LIMIT 1) AS us
@@ -187,13 +300,39 @@ export async function marketplaceRefs(db: Db, cardId: number) {
 }
 
 export type SearchFilters = {
-  q: string; tcg_slug?: string; set_id?: number; rarity?: string; min_price?: number; max_price?: number;
-  foil_status?: string; language?: string; limit: number; offset: number;
+  q: string;
+  tcg_slug?: string;
+  set_id?: number;
+  rarity?: string;
+  min_price?: number;
+  max_price?: number;
+  foil_status?: string;
+  language?: string;
+  limit: number;
+  offset: number;
 };
 
 export async function searchCards(db: Db, f: SearchFilters) {
-  return db.query<CardRow & { set_name: string; set_code: string; tcg_slug: string; best_price: number | null; price_variant_id: number | null; rank: number; total: number }>(
-    sqlFile('postgres/queries/legacy_search.sql'),
-    [f.q, f.tcg_slug ?? null, f.set_id ?? null, f.rarity ?? null, f.min_price ?? null, f.max_price ?? null, f.foil_status ?? null, f.language ?? null, f.limit, f.offset],
-  );
+  return db.query<
+    CardRow & {
+      set_name: string;
+      set_code: string;
+      tcg_slug: string;
+      best_price: number | null;
+      price_variant_id: number | null;
+      rank: number;
+      total: number;
+    }
+  >(sqlFile('postgres/queries/legacy_search.sql'), [
+    f.q,
+    f.tcg_slug ?? null,
+    f.set_id ?? null,
+    f.rarity ?? null,
+    f.min_price ?? null,
+    f.max_price ?? null,
+    f.foil_status ?? null,
+    f.language ?? null,
+    f.limit,
+    f.offset,
+  ]);
 }

@@ -1,12 +1,28 @@
 // Buy-now links for a card on the European marketplace (Cardmarket), the US marketplace
 // (TCGplayer) and the auction site (eBay). A known product id links to the product page; without
 // one the link is the marketplace's own search for the card, so it is never a dead end.
-const CARDMARKET_GAME: Record<string, string> = { pokemon: 'Pokemon', mtg: 'Magic', 'flesh-and-blood': 'FleshAndBlood', lorcana: 'Lorcana' };
-const TCGPLAYER_GAME: Record<string, string> = { pokemon: 'pokemon', mtg: 'magic', 'flesh-and-blood': 'flesh-and-blood-tcg', lorcana: 'lorcana-tcg' };
+const CARDMARKET_GAME: Record<string, string> = {
+  pokemon: 'Pokemon',
+  mtg: 'Magic',
+  'flesh-and-blood': 'FleshAndBlood',
+  lorcana: 'Lorcana',
+};
+const TCGPLAYER_GAME: Record<string, string> = {
+  pokemon: 'pokemon',
+  mtg: 'magic',
+  'flesh-and-blood': 'flesh-and-blood-tcg',
+  lorcana: 'lorcana-tcg',
+};
 // The words sellers use for a variant in listing titles.
 const VARIANT_WORDS: Record<string, string> = {
-  normal: '', holofoil: 'holo', 'reverse-holo': 'reverse holo', foil: 'foil', 'etched-foil': 'etched foil',
-  '1st-edition': '1st edition', shadowless: 'shadowless', prerelease: 'prerelease',
+  normal: '',
+  holofoil: 'holo',
+  'reverse-holo': 'reverse holo',
+  foil: 'foil',
+  'etched-foil': 'etched foil',
+  '1st-edition': '1st edition',
+  shadowless: 'shadowless',
+  prerelease: 'prerelease',
 };
 
 export function marketplaceUrls(

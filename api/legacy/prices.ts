@@ -21,19 +21,35 @@ export type CardScope = {
 
 /** The card and the variants a request names; null when the card does not exist. */
 export async function resolveScope(db: Db, cardId: number, variant?: string, language?: string): Promise<CardScope | null> {
-  const rows = await db.query<{ card_id: number; name: string; rarity: string | null; game: string; variant_id: number | null; finish: string; print_run: string; language: string; reference_variant_id: number | null }>(
-    sqlFile('postgres/queries/card_variants.sql'),
-    [cardId],
-  );
+  const rows = await db.query<{
+    card_id: number;
+    name: string;
+    rarity: string | null;
+    game: string;
+    variant_id: number | null;
+    finish: string;
+    print_run: string;
+    language: string;
+    reference_variant_id: number | null;
+  }>(sqlFile('postgres/queries/card_variants.sql'), [cardId]);
   const first = rows[0];
   if (!first) return null;
   const all = rows.filter((r) => r.variant_id !== null);
-  const variants = all.map((r) => ({ id: r.variant_id!, name: variantName(r.finish, r.print_run), language: r.language, finish: r.finish, print_run: r.print_run }));
+  const variants = all.map((r) => ({
+    id: r.variant_id!,
+    name: variantName(r.finish, r.print_run),
+    language: r.language,
+    finish: r.finish,
+    print_run: r.print_run,
+  }));
   let selected: number[];
   let variantLabel: string;
   if (variant) {
-    selected = all.filter((r) => variantMatches(variant, r.finish, r.print_run) && (!language || r.language === language)).map((r) => r.variant_id!);
-    if (selected.length === 0) throw new DomainError('not_found', `card ${cardId} has no ${variant} variant${language ? ` in ${language}` : ''}`);
+    selected = all
+      .filter((r) => variantMatches(variant, r.finish, r.print_run) && (!language || r.language === language))
+      .map((r) => r.variant_id!);
+    if (selected.length === 0)
+      throw new DomainError('not_found', `card ${cardId} has no ${variant} variant${language ? ` in ${language}` : ''}`);
     variantLabel = variant;
   } else {
     const candidates = language ? variants.filter((v) => v.language === language) : variants;
@@ -48,19 +64,49 @@ export type Grading = { grading_company: string; grade: string };
 export const RAW: Grading = { grading_company: 'raw', grade: '' };
 
 export type SeriesStats = {
-  points: number; last_day: string | null; current: number | null;
+  points: number;
+  last_day: string | null;
+  current: number | null;
   before: Record<1 | 7 | 30 | 90 | 365, number | null>;
   ath: { price: number; date: string } | null;
-  mean: number | null; volatility: number | null; drift: number | null; slope_per_day: number | null; intercept: number | null; last_day_number: number | null;
+  mean: number | null;
+  volatility: number | null;
+  drift: number | null;
+  slope_per_day: number | null;
+  intercept: number | null;
+  last_day_number: number | null;
 };
 
 /** Statistics of a scope's cross-source daily USD series since a day (legacy_price_analysis.sql). */
-export async function seriesStats(analytics: Analytics, scope: CardScope, grading: Grading, since: string, source = ''): Promise<SeriesStats> {
+export async function seriesStats(
+  analytics: Analytics,
+  scope: CardScope,
+  grading: Grading,
+  since: string,
+  source = '',
+): Promise<SeriesStats> {
   const [r] = await analytics.rows<Record<string, number | string | null>>(sqlFile('clickhouse/queries/legacy_price_analysis.sql'), {
-    card_id: scope.card.id, variant_ids: scope.selected, since, source, ...grading,
+    card_id: scope.card.id,
+    variant_ids: scope.selected,
+    since,
+    source,
+    ...grading,
   });
   const n = Number(r?.points ?? 0);
-  if (!r || n === 0) return { points: 0, last_day: null, current: null, before: { 1: null, 7: null, 30: null, 90: null, 365: null }, ath: null, mean: null, volatility: null, drift: null, slope_per_day: null, intercept: null, last_day_number: null };
+  if (!r || n === 0)
+    return {
+      points: 0,
+      last_day: null,
+      current: null,
+      before: { 1: null, 7: null, 30: null, 90: null, 365: null },
+      ath: null,
+      mean: null,
+      volatility: null,
+      drift: null,
+      slope_per_day: null,
+      intercept: null,
+      last_day_number: null,
+    };
   const at = (k: 1 | 7 | 30 | 90 | 365) => (Number(r[`n${k}`]) > 0 ? Number(r[`p${k}`]) : null);
   const num = (v: unknown) => (v === null || v === undefined || Number.isNaN(Number(v)) ? null : Number(v));
   return {
@@ -79,7 +125,8 @@ export async function seriesStats(analytics: Analytics, scope: CardScope, gradin
 }
 
 export const round2 = (x: number) => Math.round(x * 100) / 100;
-export const pctChange = (now: number | null, then: number | null) => (now === null || then === null || then === 0 ? null : round2(((now - then) / then) * 100));
+export const pctChange = (now: number | null, then: number | null) =>
+  now === null || then === null || then === 0 ? null : round2(((now - then) / then) * 100);
 
 /** up / down / stable: the fitted line's slope as a share of the mean price, beyond ±0.1 % a day. */
 export function trendOf(s: Pick<SeriesStats, 'slope_per_day' | 'mean'>): 'up' | 'down' | 'stable' {
@@ -94,17 +141,30 @@ export const confidenceOf = (points: number): 'low' | 'medium' | 'high' => (poin
 export type SourceMedian = { source: string; region: string; median: number; sample_size: number };
 
 export async function sourceMedians(analytics: Analytics, scope: CardScope, grading: Grading, days: number): Promise<SourceMedian[]> {
-  const rows = await analytics.rows<{ source: string; region: string; median: number; sample_size: string }>(sqlFile('clickhouse/queries/legacy_source_medians.sql'), {
-    card_id: scope.card.id, variant_ids: scope.selected, since: daysAgo(days + 400), days, ...grading,
-  });
+  const rows = await analytics.rows<{ source: string; region: string; median: number; sample_size: string }>(
+    sqlFile('clickhouse/queries/legacy_source_medians.sql'),
+    {
+      card_id: scope.card.id,
+      variant_ids: scope.selected,
+      since: daysAgo(days + 400),
+      days,
+      ...grading,
+    },
+  );
   return rows.map((r) => ({ ...r, median: Number(r.median), sample_size: Number(r.sample_size) }));
 }
 
 /** What each price source is, for people: the verdict's rows and the source list. */
 export const SOURCE_LABELS: Record<string, string> = {
-  tcgplayer: 'US marketplace', cardmarket: 'European marketplace', scryfall: 'Scryfall aggregate', pricecharting: 'Graded price guide',
-  auction_sold: 'Auction sales', us_market: 'US marketplace (history)', eu_market: 'European marketplace (history)',
-  graded_guide: 'Graded price guide (history)', jp_market: 'Japanese marketplace',
+  tcgplayer: 'US marketplace',
+  cardmarket: 'European marketplace',
+  scryfall: 'Scryfall aggregate',
+  pricecharting: 'Graded price guide',
+  auction_sold: 'Auction sales',
+  us_market: 'US marketplace (history)',
+  eu_market: 'European marketplace (history)',
+  graded_guide: 'Graded price guide (history)',
+  jp_market: 'Japanese marketplace',
 };
 
 /** The agreement band: a source agrees with the verdict when within ±15 % of it. */
@@ -125,7 +185,15 @@ export function marketVerdict(sources: SourceMedian[]) {
   const verdict = byPrice.find((s) => (acc += s.weight) >= totalWeight / 2)!.median;
   const rows = weighted.map((s) => {
     const delta = ((s.median - verdict) / verdict) * 100;
-    return { source: s.source, label: SOURCE_LABELS[s.source] ?? s.source, median: round2(s.median), sample_size: s.sample_size, weight: round2(s.weight / totalWeight), agrees: Math.abs(delta) <= AGREEMENT_BAND_PCT, delta_pct: round2(delta) };
+    return {
+      source: s.source,
+      label: SOURCE_LABELS[s.source] ?? s.source,
+      median: round2(s.median),
+      sample_size: s.sample_size,
+      weight: round2(s.weight / totalWeight),
+      agrees: Math.abs(delta) <= AGREEMENT_BAND_PCT,
+      delta_pct: round2(delta),
+    };
   });
   const agreeingWeight = rows.filter((r) => r.agrees).reduce((n, r) => n + r.weight, 0);
   const side = (region: string) => {
@@ -145,11 +213,31 @@ export function marketVerdict(sources: SourceMedian[]) {
   };
 }
 
-export type AuctionSale = { date: string; variant_id: number; grading_company: string; grade: string; observation_id: string; currency: string; price: number; price_usd: number };
+export type AuctionSale = {
+  date: string;
+  variant_id: number;
+  grading_company: string;
+  grade: string;
+  observation_id: string;
+  currency: string;
+  price: number;
+  price_usd: number;
+};
 
-export async function auctionSales(analytics: Analytics, scope: CardScope, since: string, grading: Partial<Grading> = {}, limit = 10_000): Promise<AuctionSale[]> {
+export async function auctionSales(
+  analytics: Analytics,
+  scope: CardScope,
+  since: string,
+  grading: Partial<Grading> = {},
+  limit = 10_000,
+): Promise<AuctionSale[]> {
   const rows = await analytics.rows<AuctionSale & { variant_id: string }>(sqlFile('clickhouse/queries/legacy_auction_sales.sql'), {
-    card_id: scope.card.id, variant_ids: scope.selected, since, grading_company: grading.grading_company ?? '', grade: grading.grade ?? '', limit,
+    card_id: scope.card.id,
+    variant_ids: scope.selected,
+    since,
+    grading_company: grading.grading_company ?? '',
+    grade: grading.grade ?? '',
+    limit,
   });
   return rows.map((r) => ({ ...r, variant_id: Number(r.variant_id), price: Number(r.price), price_usd: Number(r.price_usd) }));
 }

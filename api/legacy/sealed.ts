@@ -5,27 +5,58 @@ import type { Db } from '../../sql/stores/db.js';
 import { sqlFile } from '../../sql/sqlFile.js';
 import type { SealedPrice, SealedProduct } from '../../schemas/legacy.js';
 
-type Row = { id: number; name: string; category: string; set_id: number | null; set_code: string | null; added_at: string | null; eu_marketplace_product_id: string | null; total: number };
+type Row = {
+  id: number;
+  name: string;
+  category: string;
+  set_id: number | null;
+  set_code: string | null;
+  added_at: string | null;
+  eu_marketplace_product_id: string | null;
+  total: number;
+};
 type Price = z.output<typeof SealedPrice> & { product_id: string };
 
-export async function sealedProducts(db: Db, analytics: Analytics, q: { slug: string; setId: number | null; limit: number; offset: number; productId?: number }) {
-  const rows = await db.query<Row>(sqlFile('postgres/queries/sealed_products.sql'), [q.slug, q.setId, q.limit, q.offset, q.productId ?? null]);
-  const prices = rows.length ? await analytics.rows<Price>(sqlFile('clickhouse/queries/sealed_latest.sql'), { ids: rows.map((r) => r.id) }) : [];
+export async function sealedProducts(
+  db: Db,
+  analytics: Analytics,
+  q: { slug: string; setId: number | null; limit: number; offset: number; productId?: number },
+) {
+  const rows = await db.query<Row>(sqlFile('postgres/queries/sealed_products.sql'), [
+    q.slug,
+    q.setId,
+    q.limit,
+    q.offset,
+    q.productId ?? null,
+  ]);
+  const prices = rows.length
+    ? await analytics.rows<Price>(sqlFile('clickhouse/queries/sealed_latest.sql'), { ids: rows.map((r) => r.id) })
+    : [];
   const byProduct = new Map<number, Price[]>();
-  for (const p of prices) byProduct.set(Number(p.product_id), [...(byProduct.get(Number(p.product_id)) ?? []), { ...p, amount: Number(p.amount) }]);
-  const items = rows.map(({ total: _total, eu_marketplace_product_id: _eu, ...r }): z.input<typeof SealedProduct> & { prices: z.input<typeof SealedPrice>[] } => {
-    const own = (byProduct.get(r.id) ?? []).map(({ product_id: _p, ...x }) => x);
-    return {
-      ...r,
-      market_price_eur: own.find((p) => p.region === 'eu' && p.price_type === 'trend')?.amount ?? null,
-      market_price_usd: own.find((p) => p.region === 'us' && p.price_type === 'market')?.amount ?? null,
-      prices: own,
-    };
-  });
+  for (const p of prices)
+    byProduct.set(Number(p.product_id), [...(byProduct.get(Number(p.product_id)) ?? []), { ...p, amount: Number(p.amount) }]);
+  const items = rows.map(
+    ({
+      total: _total,
+      eu_marketplace_product_id: _eu,
+      ...r
+    }): z.input<typeof SealedProduct> & { prices: z.input<typeof SealedPrice>[] } => {
+      const own = (byProduct.get(r.id) ?? []).map(({ product_id: _p, ...x }) => x);
+      return {
+        ...r,
+        market_price_eur: own.find((p) => p.region === 'eu' && p.price_type === 'trend')?.amount ?? null,
+        market_price_usd: own.find((p) => p.region === 'us' && p.price_type === 'market')?.amount ?? null,
+        prices: own,
+      };
+    },
+  );
   return { items, total: rows[0]?.total ?? 0 };
 }
 
 export async function sealedHistory(analytics: Analytics, id: number, since: string) {
-  const rows = await analytics.rows<{ date: string; price_type: string; currency: string; price: number }>(sqlFile('clickhouse/queries/sealed_history.sql'), { id, since });
+  const rows = await analytics.rows<{ date: string; price_type: string; currency: string; price: number }>(
+    sqlFile('clickhouse/queries/sealed_history.sql'),
+    { id, since },
+  );
   return rows.map((r) => ({ ...r, price: Number(r.price) }));
 }

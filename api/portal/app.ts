@@ -25,7 +25,8 @@ const STYLESHEET = fs.readFileSync(path.join(repoRoot, 'api', 'portal', 'assets'
 // No script anywhere, styles only from our own stylesheet, forms only to ourselves, never framed;
 // no Referer leaves a page that may show a new key.
 const SECURITY_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'X-Frame-Options': 'DENY',
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
@@ -45,7 +46,9 @@ function errorsAsPages(apiUrl: string): Middleware {
     await next();
     if (ctx.status < 400 || ctx.accepts('json', 'html') !== 'html' || ctx.path === '/openapi.json') return;
     const detail = (ctx.body as { detail?: string | ValidationIssue[] } | undefined)?.detail;
-    const problems = Array.isArray(detail) ? detail.map((i) => `${i.loc.slice(1).join('.') || i.loc.join('.')}: ${i.msg}`) : [detail ?? 'Error'];
+    const problems = Array.isArray(detail)
+      ? detail.map((i) => `${i.loc.slice(1).join('.') || i.loc.join('.')}: ${i.msg}`)
+      : [detail ?? 'Error'];
     const status = ctx.status;
     const session = ctx.state.portalSession as PortalSession | undefined;
     ctx.type = 'text/html; charset=utf-8';
@@ -57,8 +60,17 @@ function errorsAsPages(apiUrl: string): Middleware {
 export function createPortalApp(deps: AppDeps, opts: { apiUrl: string; apiDocument: object }): Koa {
   const app = new Koa({ proxy: false });
   const router = new Router();
-  const routes = portalRoutes(deps, { apiUrl: opts.apiUrl, apiDocument: opts.apiDocument as OpenApiDocument, csrf: createCsrf(deps.sessionSecret) });
-  const auth = { db: deps.db, redis: deps.stores.redis, redisPrefix: deps.config.redisPrefix, anonymousPerMinute: deps.config.anonymousPerMinute };
+  const routes = portalRoutes(deps, {
+    apiUrl: opts.apiUrl,
+    apiDocument: opts.apiDocument as OpenApiDocument,
+    csrf: createCsrf(deps.sessionSecret),
+  });
+  const auth = {
+    db: deps.db,
+    redis: deps.stores.redis,
+    redisPrefix: deps.config.redisPrefix,
+    anonymousPerMinute: deps.config.anonymousPerMinute,
+  };
   // Every portal route adapts to the visitor itself; visitors without a session are limited per address.
   const checkAccess = async (_access: unknown, ctx: Context) => {
     if (!(await portalSession(ctx, deps))) await rateLimit(ctx, { kind: 'anonymous' }, auth);
@@ -88,7 +100,14 @@ export function createPortalApp(deps: AppDeps, opts: { apiUrl: string; apiDocume
   });
   app.use(errorsAsPages(opts.apiUrl));
   app.use(errorHandler(deps.log));
-  const bodyParser = koaBody({ json: false, urlencoded: true, multipart: false, text: false, formLimit: '16kb', parsedMethods: [HttpMethodEnum.POST] });
+  const bodyParser = koaBody({
+    json: false,
+    urlencoded: true,
+    multipart: false,
+    text: false,
+    formLimit: '16kb',
+    parsedMethods: [HttpMethodEnum.POST],
+  });
   app.use((ctx, next) => (ctx.method === 'POST' ? bodyParser(ctx, next) : next()));
   app.use(router.routes());
   app.use(router.allowedMethods());

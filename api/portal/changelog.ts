@@ -7,20 +7,50 @@ export type ChangeType = (typeof CHANGE_TYPES)[number];
 export type ChangelogEntry = { date: string; type: ChangeType; title: string; details: string[] };
 
 const RELEASES: ChangelogEntry[] = [
-  { date: '2026-01-15', type: 'feature', title: 'v1.0', details: ['Card catalogue, prices and price history (the legacy v1 surface)', 'Accounts, API keys and the developer portal'] },
-  { date: '2026-03-10', type: 'feature', title: 'Twelve-game coverage', details: ['The catalogue and price feeds cover twelve trading-card games'] },
+  {
+    date: '2026-01-15',
+    type: 'feature',
+    title: 'v1.0',
+    details: ['Card catalogue, prices and price history (the legacy v1 surface)', 'Accounts, API keys and the developer portal'],
+  },
+  {
+    date: '2026-03-10',
+    type: 'feature',
+    title: 'Twelve-game coverage',
+    details: ['The catalogue and price feeds cover twelve trading-card games'],
+  },
   { date: '2026-04-01', type: 'feature', title: 'Marketplace launch', details: ['Seller listings, offers and transactions'] },
   {
-    date: '2026-05-07', type: 'feature', title: 'v1.14',
-    details: ['Card verification', 'Cross-device scan sessions', 'Buy-now', 'Listing renewal', 'Fee preview', 'Privacy toggle', 'Reputation alias', 'Recognition rotation fallback'],
+    date: '2026-05-07',
+    type: 'feature',
+    title: 'v1.14',
+    details: [
+      'Card verification',
+      'Cross-device scan sessions',
+      'Buy-now',
+      'Listing renewal',
+      'Fee preview',
+      'Privacy toggle',
+      'Reputation alias',
+      'Recognition rotation fallback',
+    ],
   },
-  { date: '2026-06-04', type: 'feature', title: 'Data API v2', details: ['/api/v2: read-only, additive, no credentials, plain JSON; v1 endpoints are unchanged'] },
   {
-    date: '2026-11-22', type: 'perf', title: 'Market movers from the daily market table',
+    date: '2026-06-04',
+    type: 'feature',
+    title: 'Data API v2',
+    details: ['/api/v2: read-only, additive, no credentials, plain JSON; v1 endpoints are unchanged'],
+  },
+  {
+    date: '2026-11-22',
+    type: 'perf',
+    title: 'Market movers from the daily market table',
     details: ['/api/market/movers reads a per-day aggregate instead of raw price points: p99 under 200 ms over 84 million points'],
   },
   {
-    date: '2026-11-22', type: 'fix', title: 'pokemontcg.io ids with suffixes are priced',
+    date: '2026-11-22',
+    type: 'fix',
+    title: 'pokemontcg.io ids with suffixes are priced',
     details: ['Cards such as cel25c-15_A1 were refused by the feed mapping and had no prices'],
   },
 ];
@@ -33,5 +63,8 @@ export function changelog(): ChangelogEntry[] {
     details: [`Use ${d.successor}. It answers with Deprecation: true and Sunset until ${d.sunset}, then it is removed.`],
   }));
   // Newest first; on one day, in declaration order.
-  return [...RELEASES, ...deprecations].map((e, i) => ({ e, i })).sort((a, b) => b.e.date.localeCompare(a.e.date) || a.i - b.i).map(({ e }) => e);
+  return [...RELEASES, ...deprecations]
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => b.e.date.localeCompare(a.e.date) || a.i - b.i)
+    .map(({ e }) => e);
 }

@@ -19,7 +19,11 @@ export type Csrf = {
 export function createCsrf(sessionSecret: string): Csrf {
   // Its own key, derived from the session secret, so a CSRF token is never a valid signature elsewhere.
   const key = crypto.createHmac('sha256', sessionSecret).update('holo portal csrf v1').digest();
-  const sign = (nonce: string, sessionId: string | null) => crypto.createHmac('sha256', key).update(`${nonce}|${sessionId ?? ''}`).digest();
+  const sign = (nonce: string, sessionId: string | null) =>
+    crypto
+      .createHmac('sha256', key)
+      .update(`${nonce}|${sessionId ?? ''}`)
+      .digest();
   const nonceOf = (ctx: Context): string | null => {
     const fromCookie = ctx.cookies.get(CSRF_COOKIE);
     return fromCookie && /^[A-Za-z0-9_-]{22}$/.test(fromCookie) ? fromCookie : ((ctx.state.csrfNonce as string | undefined) ?? null);
@@ -39,7 +43,13 @@ export function createCsrf(sessionSecret: string): Csrf {
       const presented = Buffer.from(given, 'base64url');
       // The length is no secret (always 32 bytes); the bytes are compared in constant time.
       if (!nonce || presented.length !== 32 || !crypto.timingSafeEqual(sign(nonce, sessionId), presented)) {
-        throw new ValidationError([{ loc: ['body', 'csrf_token'], msg: 'missing or invalid CSRF token: reload the page and submit the form again', type: 'value_error.csrf' }]);
+        throw new ValidationError([
+          {
+            loc: ['body', 'csrf_token'],
+            msg: 'missing or invalid CSRF token: reload the page and submit the form again',
+            type: 'value_error.csrf',
+          },
+        ]);
       }
     },
   };

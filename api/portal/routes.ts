@@ -5,7 +5,16 @@
 // next step), /static/portal.css and /openapi.json.
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps.js';
-import { checkCredentials, createKey, createUser, enableDeveloperAccess, listKeys, revokeKey, userById, type User } from '../auth/accounts.js';
+import {
+  checkCredentials,
+  createKey,
+  createUser,
+  enableDeveloperAccess,
+  listKeys,
+  revokeKey,
+  userById,
+  type User,
+} from '../auth/accounts.js';
 import { withLiveCalls } from '../auth/principal.js';
 import { isBusinessTier } from '../../schemas/tiers.js';
 import { cookieSession, endSession, startSession } from '../auth/sessionCookie.js';
@@ -13,11 +22,34 @@ import { DEPRECATIONS } from '../http/deprecations.js';
 import { HttpError, NotFoundError, ValidationError } from '../http/errors.js';
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, webhookUrlProblem } from '../events/webhookEndpoints.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { CreateKeyForm, CreateWebhookForm, DeleteWebhookForm, WebhookIdPath, EnableForm, HtmlPage, LoginForm, PortalLogin, PortalLogout, RegisterForm, RevokeKeyForm, RevokeKeyParams } from '../../schemas/portal.js';
+import {
+  CreateKeyForm,
+  CreateWebhookForm,
+  DeleteWebhookForm,
+  WebhookIdPath,
+  EnableForm,
+  HtmlPage,
+  LoginForm,
+  PortalLogin,
+  PortalLogout,
+  RegisterForm,
+  RevokeKeyForm,
+  RevokeKeyParams,
+} from '../../schemas/portal.js';
 import { changelog } from './changelog.js';
 import type { Csrf } from './csrf.js';
 import { docsPage, type OpenApiDocument } from './docs.js';
-import { changelogPage, continuePage, dashboardPage, enablePage, homePage, pricingPage, signInPage, type DashboardData, type View } from './pages.js';
+import {
+  changelogPage,
+  continuePage,
+  dashboardPage,
+  enablePage,
+  homePage,
+  pricingPage,
+  signInPage,
+  type DashboardData,
+  type View,
+} from './pages.js';
 
 const tags = ['developer portal'];
 // Deprecations whose sunset is this close get a dashboard banner (spec: 90 days' notice).
@@ -35,7 +67,12 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
   const { db } = deps;
   const view = async (ctx: Context, user?: User | null): Promise<View> => {
     const session = await portalSession(ctx, deps);
-    return { user: user === undefined ? (session?.user ?? null) : user, csrf: portal.csrf.token(ctx, session?.sessionId ?? null), path: ctx.path, apiUrl: portal.apiUrl };
+    return {
+      user: user === undefined ? (session?.user ?? null) : user,
+      csrf: portal.csrf.token(ctx, session?.sessionId ?? null),
+      path: ctx.path,
+      apiUrl: portal.apiUrl,
+    };
   };
   /** The signed-in user of a form post whose csrf_token checks out; 401 / 422 otherwise. */
   const signedInPost = async (ctx: Context, csrfToken: string) => {
@@ -47,7 +84,9 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
   const dashboard = async (ctx: Context, user: User, extra: Omit<DashboardData, 'keys' | 'deprecations' | 'webhooks'> = {}) => {
     const keys = await withLiveCalls(deps, await listKeys(db, user.id));
     const webhooks = isBusinessTier(user.tier)
-      ? await Promise.all((await listEndpoints(db, user.id)).map(async (w) => ({ ...w, deliveries: await listDeliveries(db, user.id, w.id, 5) })))
+      ? await Promise.all(
+          (await listEndpoints(db, user.id)).map(async (w) => ({ ...w, deliveries: await listDeliveries(db, user.id, w.id, 5) })),
+        )
       : null;
     const horizon = Date.now() + BANNER_DAYS * 86_400_000;
     const deprecations = DEPRECATIONS.filter((d) => Date.parse(`${d.sunset}T00:00:00Z`) <= horizon);
@@ -59,7 +98,11 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
   const docsHtml = async (ctx: Context) => docsPage(await view(ctx), portal.apiDocument);
   const logout = (method: 'get' | 'post') =>
     defineRoute({
-      method, path: '/logout', summary: 'Sign out: the session is revoked server-side and the cookie cleared', tags, response: PortalLogout,
+      method,
+      path: '/logout',
+      summary: 'Sign out: the session is revoked server-side and the cookie cleared',
+      tags,
+      response: PortalLogout,
       handler: async ({ ctx }) => {
         const session = await portalSession(ctx, deps);
         await endSession(ctx, db, session?.sessionId ?? null);
@@ -75,7 +118,11 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
   return [
     page('/', 'Portal home: what the API offers, sign-in and sign-up', async (ctx) => homePage(await view(ctx))),
     defineRoute({
-      method: 'get', path: '/login', summary: 'Who is signed in, and how to sign in (JSON)', tags, response: PortalLogin,
+      method: 'get',
+      path: '/login',
+      summary: 'Who is signed in, and how to sign in (JSON)',
+      tags,
+      response: PortalLogin,
       description: 'A successful POST /login answers 303 to /dashboard (or /enable before API access is enabled).',
       handler: async ({ ctx }) => {
         const session = await portalSession(ctx, deps);
@@ -91,7 +138,16 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       },
     }),
     defineRoute({
-      method: 'post', path: '/login', summary: 'Sign in with a form (username or e-mail); 303 to the dashboard', tags, body: LoginForm, bodyType: 'form', produces: 'html', response: HtmlPage, status: 303, errors: [401],
+      method: 'post',
+      path: '/login',
+      summary: 'Sign in with a form (username or e-mail); 303 to the dashboard',
+      tags,
+      body: LoginForm,
+      bodyType: 'form',
+      produces: 'html',
+      response: HtmlPage,
+      status: 303,
+      errors: [401],
       handler: async ({ body, ctx }) => {
         const current = await portalSession(ctx, deps);
         portal.csrf.verify(ctx, current?.sessionId ?? null, body.csrf_token);
@@ -105,7 +161,16 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       },
     }),
     defineRoute({
-      method: 'post', path: '/register', summary: 'Create an account with a form and sign in; 303 to /enable', tags, body: RegisterForm, bodyType: 'form', produces: 'html', response: HtmlPage, status: 303, errors: [400],
+      method: 'post',
+      path: '/register',
+      summary: 'Create an account with a form and sign in; 303 to /enable',
+      tags,
+      body: RegisterForm,
+      bodyType: 'form',
+      produces: 'html',
+      response: HtmlPage,
+      status: 303,
+      errors: [400],
       handler: async ({ body, ctx }) => {
         const current = await portalSession(ctx, deps);
         portal.csrf.verify(ctx, current?.sessionId ?? null, body.csrf_token);
@@ -122,7 +187,15 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       return enablePage({ ...(await view(ctx)), user: session.user }, false);
     }),
     defineRoute({
-      method: 'post', path: '/enable', summary: 'Enable API access for the signed-in account', tags, body: EnableForm, bodyType: 'form', produces: 'html', response: HtmlPage, errors: [401],
+      method: 'post',
+      path: '/enable',
+      summary: 'Enable API access for the signed-in account',
+      tags,
+      body: EnableForm,
+      bodyType: 'form',
+      produces: 'html',
+      response: HtmlPage,
+      errors: [401],
       handler: async ({ body, ctx }) => {
         const session = await signedInPost(ctx, body.csrf_token);
         await enableDeveloperAccess(db, session.user.id);
@@ -136,7 +209,15 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       return dashboard(ctx, session.user);
     }),
     defineRoute({
-      method: 'post', path: '/keys/create', summary: 'Create an API key; the page shows the full key this once', tags, body: CreateKeyForm, bodyType: 'form', produces: 'html', response: HtmlPage, errors: [401, 403],
+      method: 'post',
+      path: '/keys/create',
+      summary: 'Create an API key; the page shows the full key this once',
+      tags,
+      body: CreateKeyForm,
+      bodyType: 'form',
+      produces: 'html',
+      response: HtmlPage,
+      errors: [401, 403],
       handler: async ({ body, ctx }) => {
         const { user } = await signedInPost(ctx, body.csrf_token);
         if (!user.developer_enabled_at) throw new HttpError(403, 'Enable API access first (/enable)');
@@ -145,7 +226,16 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       },
     }),
     defineRoute({
-      method: 'post', path: '/keys/{key_id}/revoke', summary: 'Revoke an own API key: it stops working at once', tags, params: RevokeKeyParams, body: RevokeKeyForm, bodyType: 'form', produces: 'html', response: HtmlPage, errors: [401, 404],
+      method: 'post',
+      path: '/keys/{key_id}/revoke',
+      summary: 'Revoke an own API key: it stops working at once',
+      tags,
+      params: RevokeKeyParams,
+      body: RevokeKeyForm,
+      bodyType: 'form',
+      produces: 'html',
+      response: HtmlPage,
+      errors: [401, 404],
       handler: async ({ params, body, ctx }) => {
         const { user } = await signedInPost(ctx, body.csrf_token);
         const key = (await listKeys(db, user.id)).find((k) => k.id === params.key_id);
@@ -156,18 +246,39 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       },
     }),
     defineRoute({
-      method: 'post', path: '/webhooks/create', summary: 'Register a webhook endpoint (Business tiers); the page shows its signing secret once', tags, body: CreateWebhookForm, bodyType: 'form', produces: 'html', response: HtmlPage, errors: [401, 403],
+      method: 'post',
+      path: '/webhooks/create',
+      summary: 'Register a webhook endpoint (Business tiers); the page shows its signing secret once',
+      tags,
+      body: CreateWebhookForm,
+      bodyType: 'form',
+      produces: 'html',
+      response: HtmlPage,
+      errors: [401, 403],
       handler: async ({ body, ctx }) => {
         const { user } = await signedInPost(ctx, body.csrf_token);
         if (!isBusinessTier(user.tier)) throw new HttpError(403, 'Webhooks need a Business tier (Shop Basic or higher)');
         const problem = webhookUrlProblem(body.url, deps.config.env);
         if (problem) throw new ValidationError([{ loc: ['body', 'url'], msg: problem, type: 'value_error.url' }]);
-        const created = await createEndpoint(db, deps.webhookBox, user.id, { url: body.url, events: ['price.alert.triggered'], card_ids: [] });
+        const created = await createEndpoint(db, deps.webhookBox, user.id, {
+          url: body.url,
+          events: ['price.alert.triggered'],
+          card_ids: [],
+        });
         return dashboard(ctx, user, { createdWebhook: { url: created.url, secret: created.secret } });
       },
     }),
     defineRoute({
-      method: 'post', path: '/webhooks/{webhook_id}/delete', summary: 'Delete an own webhook endpoint', tags, params: WebhookIdPath, body: DeleteWebhookForm, bodyType: 'form', produces: 'html', response: HtmlPage, errors: [401, 404],
+      method: 'post',
+      path: '/webhooks/{webhook_id}/delete',
+      summary: 'Delete an own webhook endpoint',
+      tags,
+      params: WebhookIdPath,
+      body: DeleteWebhookForm,
+      bodyType: 'form',
+      produces: 'html',
+      response: HtmlPage,
+      errors: [401, 404],
       handler: async ({ params, body, ctx }) => {
         const { user } = await signedInPost(ctx, body.csrf_token);
         await deleteEndpoint(db, user.id, params.webhook_id);

@@ -15,24 +15,50 @@ const tags = ['alerts'];
 
 export const alertRoutes = (deps: AppDeps) => [
   defineRoute({
-    method: 'get', path: '/alerts', summary: 'List own price alerts', tags, access: 'auth', response: AlertList,
+    method: 'get',
+    path: '/alerts',
+    summary: 'List own price alerts',
+    tags,
+    access: 'auth',
+    response: AlertList,
     handler: async ({ ctx }) => ({ items: await listAlerts(deps.db, accountOf(ctx).id) }),
   }),
   defineRoute({
-    method: 'post', path: '/alerts', summary: 'Create a price alert: triggers once when a scrape crosses the target', tags, access: 'auth', body: CreateAlertBody, response: AlertOut, status: 201, errors: [400, 404],
-    description: 'below: triggers when the market price is at or under target_price; above: at or over. Prices in other currencies are converted with the latest ECB rates. At most 500 alerts per account.',
+    method: 'post',
+    path: '/alerts',
+    summary: 'Create a price alert: triggers once when a scrape crosses the target',
+    tags,
+    access: 'auth',
+    body: CreateAlertBody,
+    response: AlertOut,
+    status: 201,
+    errors: [400, 404],
+    description:
+      'below: triggers when the market price is at or under target_price; above: at or over. Prices in other currencies are converted with the latest ECB rates. At most 500 alerts per account.',
     handler: async ({ body, ctx }) => createAlert(deps.db, accountOf(ctx).id, body),
   }),
   defineRoute({
-    method: 'delete', path: '/alerts/{alert_id}', summary: 'Delete an own price alert', tags, access: 'auth', params: AlertIdParams, response: Ok, errors: [404],
+    method: 'delete',
+    path: '/alerts/{alert_id}',
+    summary: 'Delete an own price alert',
+    tags,
+    access: 'auth',
+    params: AlertIdParams,
+    response: Ok,
+    errors: [404],
     handler: async ({ params, ctx }) => {
       if (!(await deleteAlert(deps.db, accountOf(ctx).id, params.alert_id))) throw new NotFoundError('Alert');
       return { ok: true as const };
     },
   }),
   defineRoute({
-    method: 'post', path: '/alerts/digest-now', summary: `Send own daily digest now (notification and e-mail); at most ${DIGEST_NOW_PER_HOUR} an hour per account`,
-    tags, access: 'auth', response: DigestQueued, errors: [429],
+    method: 'post',
+    path: '/alerts/digest-now',
+    summary: `Send own daily digest now (notification and e-mail); at most ${DIGEST_NOW_PER_HOUR} an hour per account`,
+    tags,
+    access: 'auth',
+    response: DigestQueued,
+    errors: [429],
     handler: async ({ ctx }) => {
       const userId = accountOf(ctx).id;
       const retryAfter = await digestNowRefusal(deps.stores.redis, deps.config.redisPrefix, userId);
@@ -45,7 +71,9 @@ export const alertRoutes = (deps: AppDeps) => [
       void deps.ingest
         .client()
         .then((client) => startEmailOutbox(client, `digest-now-${userId}-${Date.now()}`))
-        .catch((err: Error) => deps.log.warn('digest-now: could not start the e-mail outbox run; the next run sends it', { cause: err.message }));
+        .catch((err: Error) =>
+          deps.log.warn('digest-now: could not start the e-mail outbox run; the next run sends it', { cause: err.message }),
+        );
       return { ok: true as const, queued };
     },
   }),

@@ -6,11 +6,28 @@ import type { AppDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import {
-  cancelDeletion, changePassword, checkCredentials, createUser, deleteAccount, publicUser, requestDeletion, type User,
+  cancelDeletion,
+  changePassword,
+  checkCredentials,
+  createUser,
+  deleteAccount,
+  publicUser,
+  requestDeletion,
+  type User,
 } from '../auth/accounts.js';
 import type { Principal } from '../auth/principal.js';
 import { clearSessionCookie, endSession, startSession } from '../auth/sessionCookie.js';
-import { ChangePasswordBody, ConfirmBody, DeletionRequested, LoginBody, Ok, Registered, RegisterBody, SellerRegisterBody, UserOut } from '../../schemas/auth.js';
+import {
+  ChangePasswordBody,
+  ConfirmBody,
+  DeletionRequested,
+  LoginBody,
+  Ok,
+  Registered,
+  RegisterBody,
+  SellerRegisterBody,
+  UserOut,
+} from '../../schemas/auth.js';
 
 const tags = ['accounts'];
 
@@ -24,26 +41,56 @@ export function accountOf(ctx: Context): User {
 export const authRoutes = (deps: AppDeps) => {
   const { db } = deps;
   const setSessionCookie = (ctx: Context, user: User) => startSession(ctx, db, deps.sessionSecret, user);
-  const register = (isSeller: boolean) => async ({ body, ctx }: { body: { username: string; email: string; password: string; display_name?: string; country?: string }; ctx: Context }) => {
-    const user = await createUser(db, { ...body, isSeller, displayName: body.display_name });
-    await setSessionCookie(ctx, user);
-    return { ok: true as const, user_id: user.id, username: user.username };
-  };
+  const register =
+    (isSeller: boolean) =>
+    async ({
+      body,
+      ctx,
+    }: {
+      body: { username: string; email: string; password: string; display_name?: string; country?: string };
+      ctx: Context;
+    }) => {
+      const user = await createUser(db, { ...body, isSeller, displayName: body.display_name });
+      await setSessionCookie(ctx, user);
+      return { ok: true as const, user_id: user.id, username: user.username };
+    };
   const confirmed = (user: User, confirm: string) => {
     if (confirm !== `DELETE ${user.username}`) throw new HttpError(400, `confirm must be exactly "DELETE ${user.username}"`);
   };
   return [
     defineRoute({
-      method: 'post', path: '/auth/register', summary: 'Create an account and start a session', tags, body: RegisterBody, invalidBody: 400, response: Registered, status: 201, errors: [400],
+      method: 'post',
+      path: '/auth/register',
+      summary: 'Create an account and start a session',
+      tags,
+      body: RegisterBody,
+      invalidBody: 400,
+      response: Registered,
+      status: 201,
+      errors: [400],
       handler: register(false),
     }),
     defineRoute({
-      method: 'post', path: '/auth/register-seller', summary: 'Create a seller account (the register-as-seller variant) and start a session', tags,
-      body: SellerRegisterBody, invalidBody: 400, response: Registered, status: 201, errors: [400],
+      method: 'post',
+      path: '/auth/register-seller',
+      summary: 'Create a seller account (the register-as-seller variant) and start a session',
+      tags,
+      body: SellerRegisterBody,
+      invalidBody: 400,
+      response: Registered,
+      status: 201,
+      errors: [400],
       handler: register(true),
     }),
     defineRoute({
-      method: 'post', path: '/auth/login', summary: 'Start a session (username or e-mail); sets the tcg_session cookie', tags, body: LoginBody, invalidBody: 400, response: Registered, errors: [400],
+      method: 'post',
+      path: '/auth/login',
+      summary: 'Start a session (username or e-mail); sets the tcg_session cookie',
+      tags,
+      body: LoginBody,
+      invalidBody: 400,
+      response: Registered,
+      errors: [400],
       handler: async ({ body, ctx }) => {
         const user = await checkCredentials(db, body.username, body.password);
         if (!user) throw new HttpError(401, 'Invalid username or password');
@@ -52,7 +99,12 @@ export const authRoutes = (deps: AppDeps) => {
       },
     }),
     defineRoute({
-      method: 'post', path: '/auth/logout', summary: 'End the session (revoked server-side) and clear the cookie', tags, access: 'auth', response: Ok,
+      method: 'post',
+      path: '/auth/logout',
+      summary: 'End the session (revoked server-side) and clear the cookie',
+      tags,
+      access: 'auth',
+      response: Ok,
       handler: async ({ ctx }) => {
         const principal = ctx.state.principal as Principal;
         await endSession(ctx, db, principal.kind === 'session' ? principal.sessionId : null);
@@ -60,11 +112,23 @@ export const authRoutes = (deps: AppDeps) => {
       },
     }),
     defineRoute({
-      method: 'get', path: '/auth/me', summary: 'Read own user', tags, access: 'auth', response: UserOut,
+      method: 'get',
+      path: '/auth/me',
+      summary: 'Read own user',
+      tags,
+      access: 'auth',
+      response: UserOut,
       handler: async ({ ctx }) => publicUser(accountOf(ctx)),
     }),
     defineRoute({
-      method: 'post', path: '/auth/change-password', summary: 'Change the password; every session is revoked and this one renewed', tags, access: 'auth', body: ChangePasswordBody, response: Ok, errors: [400],
+      method: 'post',
+      path: '/auth/change-password',
+      summary: 'Change the password; every session is revoked and this one renewed',
+      tags,
+      access: 'auth',
+      body: ChangePasswordBody,
+      response: Ok,
+      errors: [400],
       handler: async ({ body, ctx }) => {
         const user = accountOf(ctx);
         await changePassword(db, user, body.current_password, body.new_password);
@@ -73,8 +137,14 @@ export const authRoutes = (deps: AppDeps) => {
       },
     }),
     defineRoute({
-      method: 'post', path: '/auth/account/delete-request', summary: 'Flag the account for deletion; it can be cancelled for 24 hours, then deleted', tags,
-      access: 'auth', body: ConfirmBody, response: DeletionRequested, errors: [400],
+      method: 'post',
+      path: '/auth/account/delete-request',
+      summary: 'Flag the account for deletion; it can be cancelled for 24 hours, then deleted',
+      tags,
+      access: 'auth',
+      body: ConfirmBody,
+      response: DeletionRequested,
+      errors: [400],
       handler: async ({ body, ctx }) => {
         const user = accountOf(ctx);
         confirmed(user, body.confirm);
@@ -82,14 +152,27 @@ export const authRoutes = (deps: AppDeps) => {
       },
     }),
     defineRoute({
-      method: 'post', path: '/auth/account/delete-cancel', summary: 'Cancel a deletion request', tags, access: 'auth', response: Ok, errors: [400],
+      method: 'post',
+      path: '/auth/account/delete-cancel',
+      summary: 'Cancel a deletion request',
+      tags,
+      access: 'auth',
+      response: Ok,
+      errors: [400],
       handler: async ({ ctx }) => {
         await cancelDeletion(db, accountOf(ctx));
         return { ok: true as const };
       },
     }),
     defineRoute({
-      method: 'delete', path: '/auth/account', summary: 'Delete the account, at least 24 hours after the request (before: 400)', tags, access: 'auth', body: ConfirmBody, response: Ok, errors: [400],
+      method: 'delete',
+      path: '/auth/account',
+      summary: 'Delete the account, at least 24 hours after the request (before: 400)',
+      tags,
+      access: 'auth',
+      body: ConfirmBody,
+      response: Ok,
+      errors: [400],
       handler: async ({ body, ctx }) => {
         const user = accountOf(ctx);
         confirmed(user, body.confirm);

@@ -14,15 +14,27 @@ const HealthResponse = z
     stores: z.object({ postgres: StoreHealth, clickhouse: StoreHealth, redis: StoreHealth }),
     prices_epoch: z.string(),
     stream: z
-      .object({ connections: z.number().int(), subscriptions: z.number().int(), delivered: z.number().int(), dropped_slow: z.number().int(), reaped: z.number().int() })
-      .openapi({ description: "this instance's WebSocket price stream: open connections, card subscriptions, updates delivered, slow consumers dropped, dead connections reaped" }),
+      .object({
+        connections: z.number().int(),
+        subscriptions: z.number().int(),
+        delivered: z.number().int(),
+        dropped_slow: z.number().int(),
+        reaped: z.number().int(),
+      })
+      .openapi({
+        description:
+          "this instance's WebSocket price stream: open connections, card subscriptions, updates delivered, slow consumers dropped, dead connections reaped",
+      }),
   })
   .openapi('Health');
 
 async function probe(kind: string, check: () => Promise<unknown>): Promise<z.infer<typeof StoreHealth>> {
   const started = performance.now();
   const ok = await Promise.race([
-    check().then(() => true, () => false),
+    check().then(
+      () => true,
+      () => false,
+    ),
     new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref()),
   ]);
   return { ok, kind, latency_ms: Math.round((performance.now() - started) * 100) / 100 };
@@ -56,4 +68,3 @@ export const healthRoutes = (deps: AppDeps, version: string) => [
     },
   }),
 ];
-

@@ -3,10 +3,19 @@
 import type { AppDeps } from '../deps.js';
 import { NotFoundError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
-import { createKey, listKeys, publicUser, revokeKey} from '../auth/accounts.js';
+import { createKey, listKeys, publicUser, revokeKey } from '../auth/accounts.js';
 import { withLiveCalls } from '../auth/principal.js';
 import { TIERS, type Tier } from '../../schemas/tiers.js';
-import { ApiKeyCreated, ApiKeyList, ApiKeyRecord, CreateKeyBody, DeveloperInfo, KeyByNameQuery, KeyIdParams, Ok } from '../../schemas/auth.js';
+import {
+  ApiKeyCreated,
+  ApiKeyList,
+  ApiKeyRecord,
+  CreateKeyBody,
+  DeveloperInfo,
+  KeyByNameQuery,
+  KeyIdParams,
+  Ok,
+} from '../../schemas/auth.js';
 import { accountOf } from './auth.js';
 
 const tags = ['api keys'];
@@ -15,15 +24,36 @@ export const keyRoutes = (deps: AppDeps) => {
   const { db } = deps;
   return [
     defineRoute({
-      method: 'get', path: '/api/keys/', summary: 'List own API keys (never the secret)', tags, access: 'auth', response: ApiKeyList,
+      method: 'get',
+      path: '/api/keys/',
+      summary: 'List own API keys (never the secret)',
+      tags,
+      access: 'auth',
+      response: ApiKeyList,
       handler: async ({ ctx }) => ({ items: await withLiveCalls(deps, await listKeys(db, accountOf(ctx).id)) }),
     }),
     defineRoute({
-      method: 'post', path: '/api/keys/', summary: 'Create an API key; the full key is in this response only', tags, access: 'auth', body: CreateKeyBody, response: ApiKeyCreated, status: 201, errors: [403],
-      handler: async ({ body, ctx }) => createKey(db, accountOf(ctx), { name: body.name, tier: body.tier as Tier | undefined, expires_at: body.expires_at }),
+      method: 'post',
+      path: '/api/keys/',
+      summary: 'Create an API key; the full key is in this response only',
+      tags,
+      access: 'auth',
+      body: CreateKeyBody,
+      response: ApiKeyCreated,
+      status: 201,
+      errors: [403],
+      handler: async ({ body, ctx }) =>
+        createKey(db, accountOf(ctx), { name: body.name, tier: body.tier as Tier | undefined, expires_at: body.expires_at }),
     }),
     defineRoute({
-      method: 'get', path: '/api/keys/by-name', summary: 'One own key by its name', tags, access: 'auth', query: KeyByNameQuery, response: ApiKeyRecord, errors: [404],
+      method: 'get',
+      path: '/api/keys/by-name',
+      summary: 'One own key by its name',
+      tags,
+      access: 'auth',
+      query: KeyByNameQuery,
+      response: ApiKeyRecord,
+      errors: [404],
       handler: async ({ query, ctx }) => {
         const key = (await listKeys(db, accountOf(ctx).id)).find((k) => k.name === query.name);
         if (!key) throw new NotFoundError('API key');
@@ -31,7 +61,14 @@ export const keyRoutes = (deps: AppDeps) => {
       },
     }),
     defineRoute({
-      method: 'delete', path: '/api/keys/{key_id}', summary: 'Revoke an own key: it stops working at once', tags, access: 'auth', params: KeyIdParams, response: Ok, errors: [404],
+      method: 'delete',
+      path: '/api/keys/{key_id}',
+      summary: 'Revoke an own key: it stops working at once',
+      tags,
+      access: 'auth',
+      params: KeyIdParams,
+      response: Ok,
+      errors: [404],
       handler: async ({ params, ctx }) => {
         // Another user's key id is "not found": ownership is part of the lookup.
         if (!(await revokeKey(db, accountOf(ctx).id, params.key_id))) throw new NotFoundError('API key');
@@ -40,12 +77,18 @@ export const keyRoutes = (deps: AppDeps) => {
       },
     }),
     defineRoute({
-      method: 'get', path: '/api/developer/info', summary: 'Own account, tier, limits and key count', tags, access: 'auth', response: DeveloperInfo,
+      method: 'get',
+      path: '/api/developer/info',
+      summary: 'Own account, tier, limits and key count',
+      tags,
+      access: 'auth',
+      response: DeveloperInfo,
       handler: async ({ ctx }) => {
         const user = accountOf(ctx);
         const tier = TIERS[user.tier];
         return {
-          user: publicUser(user), tier: user.tier,
+          user: publicUser(user),
+          tier: user.tier,
           limits: { requests_per_day: tier.perDay, requests_per_minute: tier.perMinute, api_keys: tier.keys },
           keys: (await listKeys(db, user.id)).length,
         };

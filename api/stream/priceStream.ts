@@ -147,7 +147,8 @@ export async function createPriceStream(
       return { code: CLOSE.internal, reason: 'holo_data_unavailable' };
     }
     if (!owner) return { code: CLOSE.unauthorized, reason: 'invalid or revoked API key' };
-    if (!atLeast(owner.tier, 'starter')) return { code: CLOSE.forbidden, reason: `the stream needs the Starter tier or higher; this key is ${TIERS[owner.tier].label}` };
+    if (!atLeast(owner.tier, 'starter'))
+      return { code: CLOSE.forbidden, reason: `the stream needs the Starter tier or higher; this key is ${TIERS[owner.tier].label}` };
     if ((byKey.get(owner.keyId)?.size ?? 0) >= options.maxConnectionsPerKey) {
       return { code: CLOSE.tooManyConnections, reason: `at most ${options.maxConnectionsPerKey} open streams per key` };
     }
@@ -183,14 +184,18 @@ export async function createPriceStream(
     for (const update of message.data.data) {
       const subscribers = byCard.get(update.card_id);
       if (!subscribers) continue;
-      const payload = JSON.stringify({ type: 'price_update', data: { card_id: update.card_id, market_price: update.market_price, currency: update.currency } });
+      const payload = JSON.stringify({
+        type: 'price_update',
+        data: { card_id: update.card_id, market_price: update.market_price, currency: update.currency },
+      });
       for (const c of [...subscribers]) if (send(c, payload)) counters.delivered++;
     }
   });
 
   // Revoking a key (or deleting its account) ends its open streams on every instance.
   deps.keyCache.onChange((kind, id) => {
-    for (const c of [...clients]) if ((kind === 'key' && c.keyId === id) || (kind === 'user' && c.userId === id)) drop(c, CLOSE.unauthorized, 'API key revoked');
+    for (const c of [...clients])
+      if ((kind === 'key' && c.keyId === id) || (kind === 'user' && c.userId === id)) drop(c, CLOSE.unauthorized, 'API key revoked');
   });
 
   const heartbeat = setInterval(() => {

@@ -41,8 +41,17 @@ export async function setsOfGame(db: Db, gameId: number, page: number, size: num
 
 export async function setHeader(db: Db, setId: number): Promise<(z.input<typeof SetHeader> & { cards_total: number }) | null> {
   const rows = await db.query<{
-    id: number; code: string; name: string; series: string | null; release_date: string | null; total_cards: number;
-    is_promo: boolean; language: string; game_slug: string; game_name: string; cards_total: number;
+    id: number;
+    code: string;
+    name: string;
+    series: string | null;
+    release_date: string | null;
+    total_cards: number;
+    is_promo: boolean;
+    language: string;
+    game_slug: string;
+    game_name: string;
+    cards_total: number;
   }>(
     `SELECT s.id, s.code, s.name, s.series, s.release_date::text AS release_date, s.total_cards, s.is_promo, s.language,
             g.slug AS game_slug, g.name AS game_name,
@@ -60,7 +69,14 @@ export async function setHeader(db: Db, setId: number): Promise<(z.input<typeof 
 const NUMBER_ORDER = `NULLIF(substring(c.collector_number FROM '\\d+'), '')::numeric NULLS LAST, c.collector_number, c.id`;
 
 export async function cardsOfSet(db: Db, setId: number, page: number, size: number): Promise<z.input<typeof CardSummary>[]> {
-  const rows = await db.query<{ id: number; name: string; collector_number: string; rarity: string | null; card_type: string | null; has_image: boolean }>(
+  const rows = await db.query<{
+    id: number;
+    name: string;
+    collector_number: string;
+    rarity: string | null;
+    card_type: string | null;
+    has_image: boolean;
+  }>(
     `SELECT c.id, c.name, c.collector_number, c.rarity, c.card_type,
             EXISTS (SELECT 1 FROM images i WHERE i.card_id = c.id) AS has_image
      FROM cards c WHERE c.set_id = $1
@@ -72,14 +88,35 @@ export async function cardsOfSet(db: Db, setId: number, page: number, size: numb
 }
 
 type PriceRow = {
-  variant_id: number; region: string; source: string; price_type: string; grading_company: string; grade: string;
-  currency: string; amount: string; as_of: string;
+  variant_id: number;
+  region: string;
+  source: string;
+  price_type: string;
+  grading_company: string;
+  grade: string;
+  currency: string;
+  amount: string;
+  as_of: string;
 };
 
-export async function cardDetail(db: Db, cardId: number, hasOriginal: (cardId: number, kind: 'small' | 'large') => boolean): Promise<z.input<typeof CardDetail> | null> {
+export async function cardDetail(
+  db: Db,
+  cardId: number,
+  hasOriginal: (cardId: number, kind: 'small' | 'large') => boolean,
+): Promise<z.input<typeof CardDetail> | null> {
   const [cards, refs, images, variants, prices] = await Promise.all([
-    db.query<{ id: number; name: string; collector_number: string; rarity: string | null; card_type: string | null;
-      game_slug: string; game_name: string; set_id: number; set_code: string; set_name: string }>(
+    db.query<{
+      id: number;
+      name: string;
+      collector_number: string;
+      rarity: string | null;
+      card_type: string | null;
+      game_slug: string;
+      game_name: string;
+      set_id: number;
+      set_code: string;
+      set_name: string;
+    }>(
       `SELECT c.id, c.name, c.collector_number, c.rarity, c.card_type, g.slug AS game_slug, g.name AS game_name,
               s.id AS set_id, s.code AS set_code, s.name AS set_name
        FROM cards c JOIN sets s ON s.id = c.set_id JOIN games g ON g.id = c.game_id WHERE c.id = $1`,
@@ -93,9 +130,21 @@ export async function cardDetail(db: Db, cardId: number, hasOriginal: (cardId: n
       `SELECT kind, source, width, height FROM images WHERE card_id = $1 ORDER BY (kind = 'large') DESC, id`,
       [cardId],
     ),
-    db.query<{ printing_id: number; language: string; print_run: string; p_number: string; is_promo: boolean;
-      id: number | null; finish: string; variant_label: string; print_rarity: string | null; is_ex: boolean | null; is_v: boolean | null;
-      image_url: string | null; image_is_fallback: boolean | null }>(
+    db.query<{
+      printing_id: number;
+      language: string;
+      print_run: string;
+      p_number: string;
+      is_promo: boolean;
+      id: number | null;
+      finish: string;
+      variant_label: string;
+      print_rarity: string | null;
+      is_ex: boolean | null;
+      is_v: boolean | null;
+      image_url: string | null;
+      image_is_fallback: boolean | null;
+    }>(
       `SELECT p.id AS printing_id, p.language, p.print_run, p.collector_number AS p_number, p.is_promo,
               v.id, v.finish, v.variant_label, v.print_rarity, v.is_ex, v.is_v, v.image_url, v.image_is_fallback
        FROM printings p LEFT JOIN variants v ON v.printing_id = p.id
@@ -118,7 +167,14 @@ export async function cardDetail(db: Db, cardId: number, hasOriginal: (cardId: n
     if (!bucket) pricesByVariant.set(p.variant_id, (bucket = { eu: [], us: [], graded: [] }));
     const amount = Number(p.amount);
     if (p.grading_company !== 'raw') {
-      bucket.graded.push({ source: p.source, grading_company: p.grading_company, grade: p.grade, currency: p.currency, amount, as_of: p.as_of });
+      bucket.graded.push({
+        source: p.source,
+        grading_company: p.grading_company,
+        grade: p.grade,
+        currency: p.currency,
+        amount,
+        as_of: p.as_of,
+      });
     } else if (p.region === 'eu' || p.region === 'us') {
       bucket[p.region].push({ source: p.source, price_type: p.price_type, currency: p.currency, amount, as_of: p.as_of });
     }
@@ -128,7 +184,14 @@ export async function cardDetail(db: Db, cardId: number, hasOriginal: (cardId: n
   for (const row of variants) {
     let printing = printings.at(-1);
     if (!printing || printing.id !== row.printing_id) {
-      printing = { id: row.printing_id, language: row.language, print_run: row.print_run, collector_number: row.p_number, is_promo: row.is_promo, variants: [] };
+      printing = {
+        id: row.printing_id,
+        language: row.language,
+        print_run: row.print_run,
+        collector_number: row.p_number,
+        is_promo: row.is_promo,
+        variants: [],
+      };
       printings.push(printing);
     }
     if (row.id === null) continue;
@@ -145,7 +208,9 @@ export async function cardDetail(db: Db, cardId: number, hasOriginal: (cardId: n
     });
   }
 
-  const crossRefs = Object.fromEntries(CROSS_REF_KEYS.map((k) => [k, refs.find((r) => r.ref_key === k)?.ref_value ?? null])) as z.input<typeof CardDetail>['cross_refs'];
+  const crossRefs = Object.fromEntries(CROSS_REF_KEYS.map((k) => [k, refs.find((r) => r.ref_key === k)?.ref_value ?? null])) as z.input<
+    typeof CardDetail
+  >['cross_refs'];
   return {
     id: c.id,
     name: c.name,
@@ -156,7 +221,14 @@ export async function cardDetail(db: Db, cardId: number, hasOriginal: (cardId: n
     set: { id: c.set_id, code: c.set_code, name: c.set_name },
     cross_refs: crossRefs,
     images: images.length
-      ? images.map((i) => ({ url: cardImageUrl(c.id, i.kind), source: i.source, width: i.width, height: i.height, format: 'avif', is_placeholder: !hasOriginal(c.id, i.kind) }))
+      ? images.map((i) => ({
+          url: cardImageUrl(c.id, i.kind),
+          source: i.source,
+          width: i.width,
+          height: i.height,
+          format: 'avif',
+          is_placeholder: !hasOriginal(c.id, i.kind),
+        }))
       : [placeholderImage(c.id)],
     printings,
   };
@@ -179,10 +251,23 @@ export async function resolveCards(
   q: { game: string; name: string; number?: string; set?: string },
 ): Promise<z.input<typeof ResolvedCard>[]> {
   // "004", "4" and "4/102" name the same collector number.
-  const number = q.number?.split('/')[0]!.replace(/^0+(?=.)/, '').toLowerCase() ?? null;
+  const number =
+    q.number
+      ?.split('/')[0]!
+      .replace(/^0+(?=.)/, '')
+      .toLowerCase() ?? null;
   const setId = q.set && /^\d+$/.test(q.set) ? Number(q.set) : null;
-  const rows = await db.query<{ id: number; name: string; collector_number: string; rarity: string | null; card_type: string | null;
-    has_image: boolean; set_id: number; set_code: string; set_name: string }>(
+  const rows = await db.query<{
+    id: number;
+    name: string;
+    collector_number: string;
+    rarity: string | null;
+    card_type: string | null;
+    has_image: boolean;
+    set_id: number;
+    set_code: string;
+    set_name: string;
+  }>(
     `SELECT c.id, c.name, c.collector_number, c.rarity, c.card_type,
             EXISTS (SELECT 1 FROM images i WHERE i.card_id = c.id) AS has_image,
             s.id AS set_id, s.code AS set_code, s.name AS set_name

@@ -14,10 +14,24 @@ const FOILING: Record<string, { finish: string; label: string }> = {
   G: { finish: 'gold-cold-foil', label: 'Gold Cold Foil' },
 };
 const RARITY: Record<string, string> = {
-  C: 'Common', R: 'Rare', S: 'Super Rare', M: 'Majestic', L: 'Legendary', F: 'Fabled', T: 'Token', B: 'Basic', V: 'Marvel', P: 'Promo',
+  C: 'Common',
+  R: 'Rare',
+  S: 'Super Rare',
+  M: 'Majestic',
+  L: 'Legendary',
+  F: 'Fabled',
+  T: 'Token',
+  B: 'Basic',
+  V: 'Marvel',
+  P: 'Promo',
 };
 
-type FabSet = { unique_id: string; id: string; name: string; printings: { initial_release_date?: string | null; set_logo?: string | null }[] };
+type FabSet = {
+  unique_id: string;
+  id: string;
+  name: string;
+  printings: { initial_release_date?: string | null; set_logo?: string | null }[];
+};
 
 export async function readFleshAndBloodCatalogue(root: string, only?: Set<string>): Promise<CatalogueBatch> {
   const setJson = JSON.parse(await fs.readFile(path.join(root, 'json', 'english', 'set.json'), 'utf8')) as FabSet[];
@@ -47,7 +61,10 @@ export async function readFleshAndBloodCatalogue(root: string, only?: Set<string
         collectorNumber: cardNumber,
         rarity: RARITY[row['Rarity']!] ?? row['Rarity'] ?? null,
         cardType: base?.['Type Text'] || null,
-        subtypes: (base?.['Types'] ?? '').split(',').map((t) => t.trim()).filter(Boolean),
+        subtypes: (base?.['Types'] ?? '')
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean),
         artist: row['Artists'] || null,
         attributes: {
           upstream_card_id: row['Card Unique ID'],
@@ -70,7 +87,15 @@ export async function readFleshAndBloodCatalogue(root: string, only?: Set<string
     const printingKey = `${key}:${run}${art ? ':' + art : ''}`;
     let printing = card.printings.find((p) => p.externalKey === printingKey);
     if (!printing) {
-      printing = { externalKey: printingKey, language: 'en', printRun: run, collectorNumber: cardNumber, isPromo: row['Rarity'] === 'P', variants: [], crossRefs: [] };
+      printing = {
+        externalKey: printingKey,
+        language: 'en',
+        printRun: run,
+        collectorNumber: cardNumber,
+        isPromo: row['Rarity'] === 'P',
+        variants: [],
+        crossRefs: [],
+      };
       card.printings.push(printing);
     }
     const foil = FOILING[row['Foiling']!] ?? FOILING.S!;
@@ -84,7 +109,8 @@ export async function readFleshAndBloodCatalogue(root: string, only?: Set<string
       imageUrl: row['Image URL'] || null,
     });
     const tcgId = row['TCGPlayer ID'];
-    if (tcgId && !printing.crossRefs.some((r) => r.value === tcgId)) printing.crossRefs.push({ key: 'us_marketplace_product_id', value: tcgId });
+    if (tcgId && !printing.crossRefs.some((r) => r.value === tcgId))
+      printing.crossRefs.push({ key: 'us_marketplace_product_id', value: tcgId });
   }
 
   const setInputs: SetInput[] = [...sets.values()]
@@ -118,7 +144,12 @@ export async function readFleshAndBloodCatalogue(root: string, only?: Set<string
 function legalities(base: Record<string, string> | undefined): Record<string, string> {
   if (!base) return {};
   const out: Record<string, string> = {};
-  for (const [col, name] of [['Blitz Legal', 'blitz'], ['CC Legal', 'classic_constructed'], ['Commoner Legal', 'commoner'], ['LL Legal', 'living_legend']] as const) {
+  for (const [col, name] of [
+    ['Blitz Legal', 'blitz'],
+    ['CC Legal', 'classic_constructed'],
+    ['Commoner Legal', 'commoner'],
+    ['LL Legal', 'living_legend'],
+  ] as const) {
     const v = base[col];
     if (v) out[name] = /^(yes|true)$/i.test(v) ? 'Legal' : 'Not Legal';
   }

@@ -48,7 +48,12 @@ export async function readLorcanaCatalogue(root: string): Promise<CatalogueBatch
     });
     for (const c of s.cards) {
       const enchanted = c.rarity === 'Enchanted';
-      const finishes = enchanted ? [['foil', 'Cold Foil']] : [['normal', 'Normal'], ['foil', 'Cold Foil']];
+      const finishes = enchanted
+        ? [['foil', 'Cold Foil']]
+        : [
+            ['normal', 'Normal'],
+            ['foil', 'Cold Foil'],
+          ];
       cards.push({
         externalKey: `lorcanajson:${c.id}`,
         setExternalKey: `lorcanajson:${setNumber}`,
@@ -73,7 +78,9 @@ export async function readLorcanaCatalogue(root: string): Promise<CatalogueBatch
         },
         legalities: {},
         images: [
-          ...(c.images?.thumbnail ? [{ source: 'ravensburger', kind: 'small' as const, url: c.images.thumbnail, width: 367, height: 512 }] : []),
+          ...(c.images?.thumbnail
+            ? [{ source: 'ravensburger', kind: 'small' as const, url: c.images.thumbnail, width: 367, height: 512 }]
+            : []),
           ...(c.images?.full ? [{ source: 'ravensburger', kind: 'large' as const, url: c.images.full, width: 1468, height: 2048 }] : []),
         ],
         crossRefs: [],
@@ -85,7 +92,9 @@ export async function readLorcanaCatalogue(root: string): Promise<CatalogueBatch
             collectorNumber: String(c.number),
             isPromo: false,
             crossRefs: [],
-            variants: finishes.map(([finish, label]) => plainVariant(`lorcanajson:${c.id}:en:unlimited:${finish}`, finish!, label!, c.rarity ?? null)),
+            variants: finishes.map(([finish, label]) =>
+              plainVariant(`lorcanajson:${c.id}:en:unlimited:${finish}`, finish!, label!, c.rarity ?? null),
+            ),
           },
         ],
       });

@@ -1,11 +1,6 @@
 // The neutral shape every catalogue importer produces from its upstream format.
 export type CrossRefKey =
-  | 'eu_marketplace_product_id'
-  | 'us_marketplace_product_id'
-  | 'price_guide_id'
-  | 'mtg_dataset_uuid'
-  | 'mtg_card_db_id'
-  | 'ygo_card_db_id';
+  'eu_marketplace_product_id' | 'us_marketplace_product_id' | 'price_guide_id' | 'mtg_dataset_uuid' | 'mtg_card_db_id' | 'ygo_card_db_id';
 
 export type GameInput = {
   slug: string;

@@ -52,7 +52,9 @@ export function pokemonFinishes(card: PtcgCard, set: PtcgSet): string[] {
   const release = isoDate(set.releaseDate) ?? '';
   const isPromoSet = /promo/i.test(set.name) || rarity === 'Promo';
   const holo =
-    /holo|ultra|secret|rainbow|illustration|shiny|double rare|hyper|radiant|amazing|prism|legend|ace|break|prime|star|gold|shining/i.test(rarity) ||
+    /holo|ultra|secret|rainbow|illustration|shiny|double rare|hyper|radiant|amazing|prism|legend|ace|break|prime|star|gold|shining/i.test(
+      rarity,
+    ) ||
     (isPromoSet && /\b(EX|GX|V|VMAX|VSTAR|ex)\b/.test(card.name));
   const finishes = [holo ? 'holofoil' : 'normal'];
   if (!isPromoSet && release >= REVERSE_HOLO_FROM && REVERSE_HOLO_RARITIES.has(rarity) && card.supertype !== 'Energy') {
@@ -116,17 +118,15 @@ function toCard(c: PtcgCard, s: PtcgSet): CardInput {
     collectorNumber: c.number,
     isPromo,
     crossRefs: [],
-    variants: finishes.map(
-      (finish): VariantInput => ({
-        externalKey: `pokemontcg:${c.id}:en:${run}:${finish}`,
-        finish,
-        variantLabel: `${RUN_LABEL[run]}${FINISH_LABEL[finish]}`.trim(),
-        printRarity: c.rarity ?? null,
-        isEx,
-        isV,
-        imageUrl: null,
-      }),
-    ),
+    variants: finishes.map((finish): VariantInput => ({
+      externalKey: `pokemontcg:${c.id}:en:${run}:${finish}`,
+      finish,
+      variantLabel: `${RUN_LABEL[run]}${FINISH_LABEL[finish]}`.trim(),
+      printRarity: c.rarity ?? null,
+      isEx,
+      isV,
+      imageUrl: null,
+    })),
   }));
   const { id: _id, name: _n, number: _num, rarity: _r, artist: _a, legalities, images, subtypes: _s, supertype, ...attributes } = c;
   return {

@@ -25,7 +25,11 @@ type ScryfallCard = {
 };
 type ScryfallSet = { code: string; name: string; released_at?: string; card_count?: number; set_type?: string; icon_svg_uri?: string };
 
-const FINISH: Record<string, [string, string]> = { nonfoil: ['normal', 'Normal'], foil: ['foil', 'Foil'], etched: ['etched', 'Etched Foil'] };
+const FINISH: Record<string, [string, string]> = {
+  nonfoil: ['normal', 'Normal'],
+  foil: ['foil', 'Foil'],
+  etched: ['etched', 'Etched Foil'],
+};
 
 export async function readScryfallCatalogue(root: string): Promise<CatalogueBatch> {
   const cardsRaw = JSON.parse(await fs.readFile(path.join(root, 'cards.json'), 'utf8')) as ScryfallCard[];
@@ -65,8 +69,12 @@ export async function readScryfallCatalogue(root: string): Promise<CatalogueBatc
         attributes: { oracle_id: c.oracle_id ?? null, mana_cost: c.mana_cost ?? null, oracle_text: c.oracle_text ?? null },
         legalities: c.legalities ?? {},
         images: [
-          ...(c.image_uris?.small ? [{ source: 'scryfall', kind: 'small' as const, url: c.image_uris.small, width: 146, height: 204 }] : []),
-          ...(c.image_uris?.large ? [{ source: 'scryfall', kind: 'large' as const, url: c.image_uris.large, width: 672, height: 936 }] : []),
+          ...(c.image_uris?.small
+            ? [{ source: 'scryfall', kind: 'small' as const, url: c.image_uris.small, width: 146, height: 204 }]
+            : []),
+          ...(c.image_uris?.large
+            ? [{ source: 'scryfall', kind: 'large' as const, url: c.image_uris.large, width: 672, height: 936 }]
+            : []),
         ],
         crossRefs: refs,
         printings: [

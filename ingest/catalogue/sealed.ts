@@ -9,7 +9,13 @@ import type pg from 'pg';
 type Product = { idProduct: number; name: string; categoryName: string; dateAdded?: string };
 type Guide = { idProduct: number; trend?: number | null; avg?: number | null; low?: number | null };
 
-export const DIGIMON = { slug: 'digimon', name: 'Digimon Card Game', publisher: 'Bandai', websiteUrl: 'https://world.digimoncard.com', description: 'The Digimon Card Game by Bandai.' };
+export const DIGIMON = {
+  slug: 'digimon',
+  name: 'Digimon Card Game',
+  publisher: 'Bandai',
+  websiteUrl: 'https://world.digimoncard.com',
+  description: 'The Digimon Card Game by Bandai.',
+};
 
 /** "Booster Box (BT1)" → BT1; "Tamer's Set 3 (PB-05)" → PB-05. */
 export const setCodeOf = (name: string) => /\(([A-Z]{1,4}-?\d{1,3}(?:\.\d)?)\)\s*$/.exec(name)?.[1] ?? null;

@@ -147,7 +147,9 @@ export async function upsertCatalogue(pool: pg.Pool, batch: CatalogueBatch): Pro
 
       const refs = part.flatMap((c) => [
         ...c.crossRefs.map((r) => ({ cardId: cardIds.get(c.externalKey)!, printingId: null as number | null, r })),
-        ...c.printings.flatMap((p) => p.crossRefs.map((r) => ({ cardId: cardIds.get(c.externalKey)!, printingId: printingIds.get(p.externalKey)!, r }))),
+        ...c.printings.flatMap((p) =>
+          p.crossRefs.map((r) => ({ cardId: cardIds.get(c.externalKey)!, printingId: printingIds.get(p.externalKey)!, r })),
+        ),
       ]);
       await client.query(
         `INSERT INTO cross_refs (card_id, printing_id, ref_key, ref_value)

@@ -19,7 +19,10 @@ export const DEMO_WATCHED_CARDS = 300;
 async function sealedHistory(config: Config, stores: Stores, today: Date): Promise<void> {
   const endDate = today.toISOString().slice(0, 10);
   await generateSealedHistory(stores.pg.pool, stores.ch.client, config.sharedDataDir, {
-    days: config.demoHistoryDays, endDate, batchId: `demo-sealed-${endDate}`, ingestedAt: new Date(`${endDate}T00:00:00Z`),
+    days: config.demoHistoryDays,
+    endDate,
+    batchId: `demo-sealed-${endDate}`,
+    ingestedAt: new Date(`${endDate}T00:00:00Z`),
   });
 }
 

@@ -6,8 +6,15 @@ import { utcIsoSql } from '../../sql/stores/db.js';
 import type { PriceUpdate } from '../../schemas/stream.js';
 
 export type Alert = {
-  id: number; card_id: number; card_name: string; target_price: number; condition: 'below' | 'above'; currency: string;
-  is_active: boolean; triggered_at: string | null; created_at: string;
+  id: number;
+  card_id: number;
+  card_name: string;
+  target_price: number;
+  condition: 'below' | 'above';
+  currency: string;
+  is_active: boolean;
+  triggered_at: string | null;
+  created_at: string;
 };
 
 export const ALERT_COLUMNS = `a.id, a.card_id, c.name AS card_name, a.target_price::float8 AS target_price, a.condition, a.currency, a.is_active,
@@ -16,11 +23,20 @@ export const ALERT_COLUMNS = `a.id, a.card_id, c.name AS card_name, a.target_pri
 /** The cards among `cardIds` that have an armed alert (most runs price thousands of cards, few watched). */
 export async function cardsWithArmedAlerts(client: pg.PoolClient, cardIds: number[]): Promise<Set<number>> {
   if (cardIds.length === 0) return new Set();
-  const { rows } = await client.query<{ card_id: number }>('SELECT DISTINCT card_id FROM price_alerts WHERE is_active AND triggered_at IS NULL AND card_id = ANY ($1::int[])', [cardIds]);
+  const { rows } = await client.query<{ card_id: number }>(
+    'SELECT DISTINCT card_id FROM price_alerts WHERE is_active AND triggered_at IS NULL AND card_id = ANY ($1::int[])',
+    [cardIds],
+  );
   return new Set(rows.map((r) => r.card_id));
 }
 
-export type TriggeredAlert = Alert & { user_id: number; username: string; email: string | null; email_alerts: boolean; market_price: number };
+export type TriggeredAlert = Alert & {
+  user_id: number;
+  username: string;
+  email: string | null;
+  email_alerts: boolean;
+  market_price: number;
+};
 
 /**
  * Triggers the armed alerts the new prices cross. `prices` holds each update in every currency an

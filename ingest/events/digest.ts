@@ -6,17 +6,28 @@ import type pg from 'pg';
 import { pgTransaction } from '../../sql/stores/db.js';
 import { recordNotice } from './notify.js';
 
-type DigestLine = { card_name: string; condition: string; target_price: number; currency: string; triggered_at: string | null; best_price: number | null };
+type DigestLine = {
+  card_name: string;
+  condition: string;
+  target_price: number;
+  currency: string;
+  triggered_at: string | null;
+  best_price: number | null;
+};
 
 function compose(username: string, lines: DigestLine[]): { title: string; text: string } {
   const triggered = lines.filter((l) => l.triggered_at);
   const armed = lines.filter((l) => !l.triggered_at);
   const parts = [`Hello ${username},`, ''];
   parts.push(triggered.length ? `Triggered in the last 24 hours (${triggered.length}):` : 'No alert triggered in the last 24 hours.');
-  for (const l of triggered) parts.push(`  - ${l.card_name}: ${l.condition} ${l.currency} ${l.target_price.toFixed(2)} (at ${l.triggered_at})`);
+  for (const l of triggered)
+    parts.push(`  - ${l.card_name}: ${l.condition} ${l.currency} ${l.target_price.toFixed(2)} (at ${l.triggered_at})`);
   if (armed.length) {
     parts.push('', `Watching (${armed.length}):`);
-    for (const l of armed) parts.push(`  - ${l.card_name}: ${l.condition} ${l.currency} ${l.target_price.toFixed(2)}; now USD ${l.best_price === null ? 'n/a' : l.best_price.toFixed(2)}`);
+    for (const l of armed)
+      parts.push(
+        `  - ${l.card_name}: ${l.condition} ${l.currency} ${l.target_price.toFixed(2)}; now USD ${l.best_price === null ? 'n/a' : l.best_price.toFixed(2)}`,
+      );
   }
   return { title: `Your Holo digest: ${triggered.length} triggered, ${armed.length} watching`, text: parts.join('\n') };
 }
@@ -43,7 +54,16 @@ export async function queueDigests(pool: pg.Pool, userId: number | null): Promis
       [user.id],
     );
     const { title, text } = compose(user.username, lines);
-    await pgTransaction(pool, (client) => recordNotice(client, { userId: user.id, kind: 'digest', title, body: text, data: { alerts: lines.length }, email: { to: user.email, subject: title, text } }));
+    await pgTransaction(pool, (client) =>
+      recordNotice(client, {
+        userId: user.id,
+        kind: 'digest',
+        title,
+        body: text,
+        data: { alerts: lines.length },
+        email: { to: user.email, subject: title, text },
+      }),
+    );
     queued++;
   }
   return queued;

@@ -31,7 +31,8 @@ export function inEveryCurrency(updates: PriceUpdate[], usdPerUnit: Record<strin
     const from = u.currency === 'USD' ? 1 : usdPerUnit[u.currency];
     if (!from) continue;
     for (const [currency, rate] of Object.entries({ USD: 1, ...usdPerUnit })) {
-      if (currency !== u.currency && rate > 0) out.push({ card_id: u.card_id, currency, market_price: Math.round(((u.market_price * from) / rate) * 10_000) / 10_000 });
+      if (currency !== u.currency && rate > 0)
+        out.push({ card_id: u.card_id, currency, market_price: Math.round(((u.market_price * from) / rate) * 10_000) / 10_000 });
     }
   }
   return out;
@@ -41,7 +42,15 @@ const alertEvent = (a: TriggeredAlert): WebhookEvent => ({
   id: eventId(`price.alert.triggered:${a.id}:${a.triggered_at}`),
   type: 'price.alert.triggered',
   created_at: a.triggered_at!,
-  data: { card_id: a.card_id, market_price: a.market_price, currency: a.currency, card_name: a.card_name, alert_id: a.id, target_price: a.target_price, condition: a.condition },
+  data: {
+    card_id: a.card_id,
+    market_price: a.market_price,
+    currency: a.currency,
+    card_name: a.card_name,
+    alert_id: a.id,
+    target_price: a.target_price,
+    condition: a.condition,
+  },
 });
 
 function alertText(a: TriggeredAlert): { title: string; body: string } {
@@ -52,18 +61,36 @@ function alertText(a: TriggeredAlert): { title: string; body: string } {
   };
 }
 
-export async function dispatchPriceEvents(deps: DispatchDeps, run: { batchId: string; updates: PriceUpdate[]; usdPerUnit: Record<string, number> }): Promise<DispatchResult> {
+export async function dispatchPriceEvents(
+  deps: DispatchDeps,
+  run: { batchId: string; updates: PriceUpdate[]; usdPerUnit: Record<string, number> },
+): Promise<DispatchResult> {
   let deliveries = 0;
   const triggered = await pgTransaction(deps.pool, async (client) => {
-    const watched = await cardsWithArmedAlerts(client, run.updates.map((u) => u.card_id));
-    const crossed = await triggerCrossedAlerts(client, inEveryCurrency(run.updates.filter((u) => watched.has(u.card_id)), run.usdPerUnit));
+    const watched = await cardsWithArmedAlerts(
+      client,
+      run.updates.map((u) => u.card_id),
+    );
+    const crossed = await triggerCrossedAlerts(
+      client,
+      inEveryCurrency(
+        run.updates.filter((u) => watched.has(u.card_id)),
+        run.usdPerUnit,
+      ),
+    );
     const endpoints = await endpointsFor(client, 'price.alert.triggered', [...new Set(crossed.map((a) => a.user_id))]);
     const queue: { endpointId: number; event: WebhookEvent }[] = [];
     for (const a of crossed) {
       const text = alertText(a);
       await recordNotice(client, {
-        userId: a.user_id, kind: 'price_alert', ...text, data: { alert_id: a.id, card_id: a.card_id, market_price: a.market_price, currency: a.currency },
-        email: a.email && a.email_alerts ? { to: a.email, subject: `Price alert: ${text.title}`, text: `${text.body}\n\nManage your alerts in your Holo account.` } : null,
+        userId: a.user_id,
+        kind: 'price_alert',
+        ...text,
+        data: { alert_id: a.id, card_id: a.card_id, market_price: a.market_price, currency: a.currency },
+        email:
+          a.email && a.email_alerts
+            ? { to: a.email, subject: `Price alert: ${text.title}`, text: `${text.body}\n\nManage your alerts in your Holo account.` }
+            : null,
       });
       for (const e of endpoints) if (e.user_id === a.user_id) queue.push({ endpointId: e.id, event: alertEvent(a) });
     }
@@ -72,9 +99,10 @@ export async function dispatchPriceEvents(deps: DispatchDeps, run: { batchId: st
   });
   for (const a of triggered) {
     const text = alertText(a);
-    await pushToDevices(deps.pool, deps.push, a.user_id, { ...text, data: { kind: 'price_alert', alert_id: a.id, card_id: a.card_id } }).catch((err) =>
-      deps.log.warn('push failed', { user_id: a.user_id, error: String(err) }),
-    );
+    await pushToDevices(deps.pool, deps.push, a.user_id, {
+      ...text,
+      data: { kind: 'price_alert', alert_id: a.id, card_id: a.card_id },
+    }).catch((err) => deps.log.warn('push failed', { user_id: a.user_id, error: String(err) }));
   }
   deliveries += await queuePriceUpdated(deps.pool, run.batchId, run.updates);
   // A start that fails (Temporal unreachable) leaves the rows unstarted for the next dispatch,
@@ -105,13 +133,17 @@ async function queuePriceUpdated(pool: pg.Pool, batchId: string, updates: PriceU
   );
   const byCard = new Map(updates.map((u) => [u.card_id, u]));
   const now = new Date().toISOString();
-  const queue = rows
-    .flatMap((endpoint) =>
-      endpoint.cards.map((card) => {
-        const u = byCard.get(card)!;
-        const event: WebhookEvent = { id: eventId(`price.updated:${batchId}:${card}`), type: 'price.updated', created_at: now, data: { card_id: card, market_price: u.market_price, currency: u.currency } };
-        return { endpointId: endpoint.id, event };
-      }),
-    );
+  const queue = rows.flatMap((endpoint) =>
+    endpoint.cards.map((card) => {
+      const u = byCard.get(card)!;
+      const event: WebhookEvent = {
+        id: eventId(`price.updated:${batchId}:${card}`),
+        type: 'price.updated',
+        created_at: now,
+        data: { card_id: card, market_price: u.market_price, currency: u.currency },
+      };
+      return { endpointId: endpoint.id, event };
+    }),
+  );
   return queueDeliveries(pool, queue);
 }

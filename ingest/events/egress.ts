@@ -9,10 +9,27 @@ import net from 'node:net';
 
 const INTERNAL = new net.BlockList();
 for (const [prefix, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) INTERNAL.addSubnet(prefix, bits, 'ipv4');
-for (const [prefix, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) INTERNAL.addSubnet(prefix, bits, 'ipv6');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  INTERNAL.addSubnet(prefix, bits, 'ipv4');
+for (const [prefix, bits] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  INTERNAL.addSubnet(prefix, bits, 'ipv6');
 
 const LOOPBACK_NAMES = new Set(['localhost', 'localhost.localdomain']);
 
@@ -43,7 +60,11 @@ function publicLookup(resolve: Resolver): net.LookupFunction {
       const internal = addresses.find((a) => isInternalHost(a.address));
       if (internal || list.length === 0) {
         const why = internal ? `an internal address (${internal.address})` : 'no usable address';
-        return callback(Object.assign(new Error(`${hostname} resolves to ${why}; deliveries go to public addresses only`), { code: 'EHOLOINTERNAL' }), '', 0);
+        return callback(
+          Object.assign(new Error(`${hostname} resolves to ${why}; deliveries go to public addresses only`), { code: 'EHOLOINTERNAL' }),
+          '',
+          0,
+        );
       }
       if ((options as dns.LookupOptions).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
       callback(null, list[0]!.address, list[0]!.family);
@@ -64,7 +85,8 @@ export function postJson(
   opts: { timeoutMs: number; publicOnly: boolean; resolver?: Resolver },
 ): Promise<PostResult> {
   const target = new URL(url);
-  if (opts.publicOnly && isInternalHost(target.hostname)) return Promise.reject(new Error(`${target.hostname} is an internal address; deliveries go to public addresses only`));
+  if (opts.publicOnly && isInternalHost(target.hostname))
+    return Promise.reject(new Error(`${target.hostname} is an internal address; deliveries go to public addresses only`));
   const request = target.protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve, reject) => {
     const req = request(

@@ -37,10 +37,16 @@ export function createMailer(pool: pg.Pool, smtpUrl: string | undefined, from: s
       for (const row of rows) {
         try {
           await transport.sendMail({ from, to: row.to_address, subject: row.subject, text: row.body_text });
-          await pool.query('UPDATE email_outbox SET sent_at = now(), attempts = attempts + 1, last_error = NULL, claimed_until = NULL WHERE id = $1', [row.id]);
+          await pool.query(
+            'UPDATE email_outbox SET sent_at = now(), attempts = attempts + 1, last_error = NULL, claimed_until = NULL WHERE id = $1',
+            [row.id],
+          );
           sent++;
         } catch (err) {
-          await pool.query('UPDATE email_outbox SET attempts = attempts + 1, last_error = $2, claimed_until = NULL WHERE id = $1', [row.id, String((err as Error).message).slice(0, 500)]);
+          await pool.query('UPDATE email_outbox SET attempts = attempts + 1, last_error = $2, claimed_until = NULL WHERE id = $1', [
+            row.id,
+            String((err as Error).message).slice(0, 500),
+          ]);
           failed++;
         }
       }

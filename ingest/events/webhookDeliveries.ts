@@ -13,14 +13,29 @@ import { postJson } from './egress.js';
 import { ATTEMPT_TIMEOUT_MS, type WebhookEventType } from '../../schemas/events.js';
 import { signBody, SIGNATURE_HEADER, type SecretBox } from './signing.js';
 
-
 export type WebhookEndpoint = {
-  id: number; url: string; description: string | null; events: string[]; card_ids: number[]; secret_prefix: string;
-  is_active: boolean; disabled_reason: string | null; consecutive_failures: number; created_at: string;
+  id: number;
+  url: string;
+  description: string | null;
+  events: string[];
+  card_ids: number[];
+  secret_prefix: string;
+  is_active: boolean;
+  disabled_reason: string | null;
+  consecutive_failures: number;
+  created_at: string;
 };
 export type WebhookDelivery = {
-  id: number; event_id: string; event_type: string; status: 'pending' | 'delivered' | 'failed'; attempts: number;
-  last_status_code: number | null; last_error: string | null; created_at: string; last_attempt_at: string | null; delivered_at: string | null;
+  id: number;
+  event_id: string;
+  event_type: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  last_attempt_at: string | null;
+  delivered_at: string | null;
 };
 
 const ts = (col: string) => utcIsoSql(col, 'millis');
@@ -40,7 +55,10 @@ export function eventId(fact: string): string {
 }
 
 /** Queues events for endpoints in one statement; an endpoint that already has an event gets nothing new. */
-export async function queueDeliveries(client: pg.PoolClient | pg.Pool, rows: { endpointId: number; event: WebhookEvent }[]): Promise<number> {
+export async function queueDeliveries(
+  client: pg.PoolClient | pg.Pool,
+  rows: { endpointId: number; event: WebhookEvent }[],
+): Promise<number> {
   if (rows.length === 0) return 0;
   const { rowCount } = await client.query(
     `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, event)
@@ -51,7 +69,11 @@ export async function queueDeliveries(client: pg.PoolClient | pg.Pool, rows: { e
 }
 
 /** Active endpoints of Business-tier accounts that take `type`, optionally only for these users. */
-export async function endpointsFor(pool: pg.Pool | pg.PoolClient, type: WebhookEventType, userIds: number[]): Promise<{ id: number; user_id: number }[]> {
+export async function endpointsFor(
+  pool: pg.Pool | pg.PoolClient,
+  type: WebhookEventType,
+  userIds: number[],
+): Promise<{ id: number; user_id: number }[]> {
   const { rows } = await pool.query<{ id: number; user_id: number }>(
     `SELECT e.id, e.user_id FROM webhook_endpoints e JOIN users u ON u.id = e.user_id
      WHERE e.is_active AND $1 = ANY (e.events) AND e.user_id = ANY ($2::int[]) AND u.tier = ANY ($3::text[]) AND u.deleted_at IS NULL`,
@@ -62,12 +84,16 @@ export async function endpointsFor(pool: pg.Pool | pg.PoolClient, type: WebhookE
 
 /** Deliveries whose workflow has not been started yet (a failed start is picked up next time). */
 export async function unstartedDeliveries(pool: pg.Pool, limit = 1000): Promise<number[]> {
-  const { rows } = await pool.query<{ id: string }>('SELECT id FROM webhook_deliveries WHERE started_at IS NULL AND status = $1 ORDER BY id LIMIT $2', ['pending', limit]);
+  const { rows } = await pool.query<{ id: string }>(
+    'SELECT id FROM webhook_deliveries WHERE started_at IS NULL AND status = $1 ORDER BY id LIMIT $2',
+    ['pending', limit],
+  );
   return rows.map((r) => Number(r.id));
 }
 
 export async function markStarted(pool: pg.Pool, ids: number[]): Promise<void> {
-  if (ids.length) await pool.query('UPDATE webhook_deliveries SET started_at = coalesce(started_at, now()) WHERE id = ANY ($1::bigint[])', [ids]);
+  if (ids.length)
+    await pool.query('UPDATE webhook_deliveries SET started_at = coalesce(started_at, now()) WHERE id = ANY ($1::bigint[])', [ids]);
 }
 
 export type AttemptResult = { outcome: 'delivered' | 'retry' | 'gone'; status: number | null; error: string | null };
@@ -76,8 +102,21 @@ export type AttemptResult = { outcome: 'delivered' | 'retry' | 'gone'; status: n
  * One POST of a delivery; records the attempt. A 2xx marks it delivered and resets the endpoint's
  * failure count. `publicOnly` (production) refuses receivers that resolve to internal addresses.
  */
-export async function attemptDelivery(pool: pg.Pool, box: SecretBox, deliveryId: number, attempt: number, opts: { publicOnly: boolean }): Promise<AttemptResult> {
-  const { rows } = await pool.query<{ event: WebhookEvent; status: string; url: string; secret_enc: Buffer; is_active: boolean; endpoint_id: number }>(
+export async function attemptDelivery(
+  pool: pg.Pool,
+  box: SecretBox,
+  deliveryId: number,
+  attempt: number,
+  opts: { publicOnly: boolean },
+): Promise<AttemptResult> {
+  const { rows } = await pool.query<{
+    event: WebhookEvent;
+    status: string;
+    url: string;
+    secret_enc: Buffer;
+    is_active: boolean;
+    endpoint_id: number;
+  }>(
     `SELECT d.event, d.status, e.url, e.secret_enc, e.is_active, e.id AS endpoint_id
      FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE d.id = $1`,
     [deliveryId],
@@ -105,7 +144,10 @@ export async function attemptDelivery(pool: pg.Pool, box: SecretBox, deliveryId:
     status = res.status;
     if (status < 200 || status > 299) error = `HTTP ${status}`;
   } catch (err) {
-    error = (err as Error).name === 'AbortError' ? `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s` : String((err as Error).message).slice(0, 300);
+    error =
+      (err as Error).name === 'AbortError'
+        ? `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`
+        : String((err as Error).message).slice(0, 300);
   }
   if (error === null) {
     await pool.query(
@@ -115,7 +157,10 @@ export async function attemptDelivery(pool: pg.Pool, box: SecretBox, deliveryId:
     );
     return { outcome: 'delivered', status, error: null };
   }
-  await pool.query('UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = $2, last_error = $3, last_attempt_at = now() WHERE id = $1', [deliveryId, status, error]);
+  await pool.query(
+    'UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = $2, last_error = $3, last_attempt_at = now() WHERE id = $1',
+    [deliveryId, status, error],
+  );
   return { outcome: 'retry', status, error };
 }
 

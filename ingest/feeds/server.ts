@@ -58,8 +58,15 @@ async function pokemontcgFeed(pool: pg.Pool, day: string): Promise<string> {
         url: `https://prices.example/cardmarket/${id}`,
         updatedAt: slash,
         prices: {
-          averageSellPrice: eur('avg', 1.02), lowPrice: eur('low', 0.78), trendPrice: eur('trend', 1), avg1: eur('avg1', 1), avg7: eur('avg7', 1), avg30: eur('avg30', 1),
-          ...(p.finishes.includes('reverse-holofoil') ? { reverseHoloTrend: eur('rh-trend', 1.5), reverseHoloAvg1: eur('rh-avg1', 1.5) } : {}),
+          averageSellPrice: eur('avg', 1.02),
+          lowPrice: eur('low', 0.78),
+          trendPrice: eur('trend', 1),
+          avg1: eur('avg1', 1),
+          avg7: eur('avg7', 1),
+          avg30: eur('avg30', 1),
+          ...(p.finishes.includes('reverse-holofoil')
+            ? { reverseHoloTrend: eur('rh-trend', 1.5), reverseHoloAvg1: eur('rh-avg1', 1.5) }
+            : {}),
         },
       },
     };
@@ -78,7 +85,13 @@ async function tcgplayerFeed(pool: pg.Pool, game: string, day: string): Promise<
       [game],
     )
   ).rows;
-  const SUB: Record<string, string> = { normal: 'Normal', 'rainbow-foil': 'Rainbow Foil', 'cold-foil': 'Cold Foil', 'gold-cold-foil': 'Gold Cold Foil', foil: 'Foil' };
+  const SUB: Record<string, string> = {
+    normal: 'Normal',
+    'rainbow-foil': 'Rainbow Foil',
+    'cold-foil': 'Cold Foil',
+    'gold-cold-foil': 'Gold Cold Foil',
+    foil: 'Foil',
+  };
   const seen = new Set<string>();
   const results = [];
   for (const r of rows) {
@@ -110,11 +123,21 @@ async function scryfallFeed(pool: pg.Pool, day: string): Promise<string> {
   ).rows;
   const out = cards.map((c) => {
     const base = basePrice(c.ref_value, c.rarity);
-    const usd = (f: string, factor: number) => (c.finishes.includes(f) ? quote(c.ref_value, `usd-${f}`, 'scryfall', base, day, factor).toFixed(2) : null);
-    const eur = (f: string, factor: number) => (c.finishes.includes(f) ? quote(c.ref_value, `eur-${f}`, 'scryfall-eu', base, day, 0.9 * factor).toFixed(2) : null);
+    const usd = (f: string, factor: number) =>
+      c.finishes.includes(f) ? quote(c.ref_value, `usd-${f}`, 'scryfall', base, day, factor).toFixed(2) : null;
+    const eur = (f: string, factor: number) =>
+      c.finishes.includes(f) ? quote(c.ref_value, `eur-${f}`, 'scryfall-eu', base, day, 0.9 * factor).toFixed(2) : null;
     return {
-      object: 'card', id: c.ref_value,
-      prices: { usd: usd('normal', 1), usd_foil: usd('foil', 2), usd_etched: usd('etched', 2.5), eur: eur('normal', 1), eur_foil: eur('foil', 2), tix: null },
+      object: 'card',
+      id: c.ref_value,
+      prices: {
+        usd: usd('normal', 1),
+        usd_foil: usd('foil', 2),
+        usd_etched: usd('etched', 2.5),
+        eur: eur('normal', 1),
+        eur_foil: eur('foil', 2),
+        tix: null,
+      },
     };
   });
   return JSON.stringify(out);
@@ -138,10 +161,20 @@ async function cardmarketFeed(pool: pg.Pool, game: string, day: string): Promise
     const plain = (field: string, factor: number) => (p.finishes.includes('normal') ? eur(field, factor) : null);
     const foilEur = (field: string, factor: number) => (foil ? eur(`${field}-foil`, 2.1 * factor) : null);
     return {
-      idProduct: Number(p.ref_value), idCategory: 1,
-      avg: plain('avg', 1.02), low: plain('low', 0.7), trend: plain('trend', 1), avg1: plain('avg1', 1), avg7: plain('avg7', 1), avg30: plain('avg30', 1),
-      'avg-foil': foilEur('avg', 1.02), 'low-foil': foilEur('low', 0.7), 'trend-foil': foil ? foilEur('trend', 1) : 0,
-      'avg1-foil': foilEur('avg1', 1), 'avg7-foil': foilEur('avg7', 1), 'avg30-foil': foilEur('avg30', 1),
+      idProduct: Number(p.ref_value),
+      idCategory: 1,
+      avg: plain('avg', 1.02),
+      low: plain('low', 0.7),
+      trend: plain('trend', 1),
+      avg1: plain('avg1', 1),
+      avg7: plain('avg7', 1),
+      avg30: plain('avg30', 1),
+      'avg-foil': foilEur('avg', 1.02),
+      'low-foil': foilEur('low', 0.7),
+      'trend-foil': foil ? foilEur('trend', 1) : 0,
+      'avg1-foil': foilEur('avg1', 1),
+      'avg7-foil': foilEur('avg7', 1),
+      'avg30-foil': foilEur('avg30', 1),
     };
   });
   return JSON.stringify({ version: 1, createdAt: `${day}T02:44:49+0100`, priceGuides });
@@ -177,8 +210,35 @@ async function priceChartingFeed(pool: pg.Pool, game: string, day: string): Prom
       const id = 1_000_000 + Math.floor(unit(product) * 8_999_999);
       const name = `${card.name}${run === '1st-edition' ? ' [1st Edition]' : ''} #${card.number}`;
       lines.push(
-        [String(id), `${gameName} ${card.set_name}`, name, q('loose', 1), q('g7', 1.6), q('g8', 2.2), q('g9', 3.5), q('g95', 5.5), q('psa10', 12), q('bgs10', 20), q('c17', 8), q('c18', 10),
-          '', '', '', '', '', '', '', '', '', String(Math.floor(unit(`${product}|vol`) * 400)), 'Pokemon Card', '', '', '', '']
+        [
+          String(id),
+          `${gameName} ${card.set_name}`,
+          name,
+          q('loose', 1),
+          q('g7', 1.6),
+          q('g8', 2.2),
+          q('g9', 3.5),
+          q('g95', 5.5),
+          q('psa10', 12),
+          q('bgs10', 20),
+          q('c17', 8),
+          q('c18', 10),
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          String(Math.floor(unit(`${product}|vol`) * 400)),
+          'Pokemon Card',
+          '',
+          '',
+          '',
+          '',
+        ]
           .map(csvCell)
           .join(','),
       );
@@ -188,8 +248,12 @@ async function priceChartingFeed(pool: pg.Pool, game: string, day: string): Prom
 }
 
 const GRADES = [
-  { label: 'PSA 10 GEM MINT', factor: 12 }, { label: 'PSA 9', factor: 3.5 }, { label: 'BGS 9.5 Gem Mint', factor: 5.5 },
-  { label: 'CGC 9', factor: 3 }, { label: 'NM', factor: 1 }, { label: 'Near Mint', factor: 1 },
+  { label: 'PSA 10 GEM MINT', factor: 12 },
+  { label: 'PSA 9', factor: 3.5 },
+  { label: 'BGS 9.5 Gem Mint', factor: 5.5 },
+  { label: 'CGC 9', factor: 3 },
+  { label: 'NM', factor: 1 },
+  { label: 'Near Mint', factor: 1 },
 ];
 
 async function ebayCompletedFeed(pool: pg.Pool, game: string, day: string, cardRef: string): Promise<string | null> {
@@ -211,11 +275,25 @@ async function ebayCompletedFeed(pool: pg.Pool, game: string, day: string, cardR
     return {
       itemId: [id],
       title: [`${card.name} ${card.number} ${card.set_name} ${grade.label}`],
-      sellingStatus: [{ currentPrice: [{ '@currencyId': 'USD', __value__: quote(card.ext, `ebay|${i}`, 'ebay', base, day, grade.factor).toFixed(2) }], sellingState: [sold ? 'EndedWithSales' : 'EndedWithoutSales'] }],
+      sellingStatus: [
+        {
+          currentPrice: [{ '@currencyId': 'USD', __value__: quote(card.ext, `ebay|${i}`, 'ebay', base, day, grade.factor).toFixed(2) }],
+          sellingState: [sold ? 'EndedWithSales' : 'EndedWithoutSales'],
+        },
+      ],
       listingInfo: [{ endTime: [ended] }],
     };
   });
-  return JSON.stringify({ findCompletedItemsResponse: [{ ack: ['Success'], version: ['1.13.0'], timestamp: [`${day}T23:59:59.000Z`], searchResult: [{ '@count': String(item.length), item }] }] });
+  return JSON.stringify({
+    findCompletedItemsResponse: [
+      {
+        ack: ['Success'],
+        version: ['1.13.0'],
+        timestamp: [`${day}T23:59:59.000Z`],
+        searchResult: [{ '@count': String(item.length), item }],
+      },
+    ],
+  });
 }
 
 function ecbFeed(day: string): string {
@@ -227,7 +305,9 @@ function ecbFeed(day: string): string {
     const iso = d.toISOString().slice(0, 10);
     const t = d.getTime() / 86_400_000;
     const rate = (level: number, phase: number) => (level * (1 + 0.04 * Math.sin((2 * Math.PI * t) / 190 + phase))).toFixed(4);
-    cubes.push(`<Cube time='${iso}'><Cube currency='USD' rate='${rate(1.0856, 0)}'/><Cube currency='JPY' rate='${rate(162.5, 1.3)}'/><Cube currency='GBP' rate='${rate(0.8535, 2.1)}'/></Cube>`);
+    cubes.push(
+      `<Cube time='${iso}'><Cube currency='USD' rate='${rate(1.0856, 0)}'/><Cube currency='JPY' rate='${rate(162.5, 1.3)}'/><Cube currency='GBP' rate='${rate(0.8535, 2.1)}'/></Cube>`,
+    );
   }
   return `<?xml version="1.0" encoding="UTF-8"?>
 <gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
@@ -247,14 +327,23 @@ export async function startFeedServer(pool: pg.Pool, port = 0): Promise<FeedServ
     const [, source, game, day, item, ext] = m;
     try {
       const body =
-        item !== undefined ? (source === 'ebay' && ext === 'json' ? await ebayCompletedFeed(pool, game!, day!, decodeURIComponent(item)) : null)
-        : source === 'pokemontcg' && game === 'pokemon' ? await pokemontcgFeed(pool, day!)
-        : source === 'tcgplayer' ? await tcgplayerFeed(pool, game!, day!)
-        : source === 'scryfall' && game === 'mtg' ? await scryfallFeed(pool, day!)
-        : source === 'cardmarket' && ext === 'json' ? await cardmarketFeed(pool, game!, day!)
-        : source === 'pricecharting' && ext === 'csv' ? await priceChartingFeed(pool, game!, day!)
-        : source === 'ecb' && game === 'fx' ? ecbFeed(day!)
-        : null;
+        item !== undefined
+          ? source === 'ebay' && ext === 'json'
+            ? await ebayCompletedFeed(pool, game!, day!, decodeURIComponent(item))
+            : null
+          : source === 'pokemontcg' && game === 'pokemon'
+            ? await pokemontcgFeed(pool, day!)
+            : source === 'tcgplayer'
+              ? await tcgplayerFeed(pool, game!, day!)
+              : source === 'scryfall' && game === 'mtg'
+                ? await scryfallFeed(pool, day!)
+                : source === 'cardmarket' && ext === 'json'
+                  ? await cardmarketFeed(pool, game!, day!)
+                  : source === 'pricecharting' && ext === 'csv'
+                    ? await priceChartingFeed(pool, game!, day!)
+                    : source === 'ecb' && game === 'fx'
+                      ? ecbFeed(day!)
+                      : null;
       if (body === null) {
         res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"detail":"no such feed"}');
         return;
@@ -264,7 +353,9 @@ export async function startFeedServer(pool: pg.Pool, port = 0): Promise<FeedServ
         res.writeHead(304, { ETag: etag }).end();
         return;
       }
-      res.writeHead(200, { 'Content-Type': ext === 'xml' ? 'application/xml' : ext === 'csv' ? 'text/csv' : 'application/json', ETag: etag }).end(body);
+      res
+        .writeHead(200, { 'Content-Type': ext === 'xml' ? 'application/xml' : ext === 'csv' ? 'text/csv' : 'application/json', ETag: etag })
+        .end(body);
     } catch (err) {
       res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ detail: (err as Error).message }));
     }

@@ -16,7 +16,23 @@ export type LoadTargets = { ch: ClickHouseClient; pool: pg.Pool; redis: RedisSto
 export type LoadTimings = { insertMs: number; latestMs: number };
 
 const CHUNK = 100_000;
-const COLUMNS = ['card_id', 'variant_id', 'game', 'region', 'source', 'price_type', 'grading_company', 'grade', 'currency', 'amount', 'as_of', 'observation_id', 'ingested_at', 'is_outlier', 'batch_id'] as const;
+const COLUMNS = [
+  'card_id',
+  'variant_id',
+  'game',
+  'region',
+  'source',
+  'price_type',
+  'grading_company',
+  'grade',
+  'currency',
+  'amount',
+  'as_of',
+  'observation_id',
+  'ingested_at',
+  'is_outlier',
+  'batch_id',
+] as const;
 
 /** The rows as TabSeparated lines in {@link COLUMNS} order; constant columns are escaped once. */
 function encodeChunk(rows: PricePointRow[], ingestedAt: string, batchId: string): Buffer {
@@ -54,5 +70,9 @@ export async function loadPricePoints(
     await refreshCardBestPrices(targets.pool, cardIds);
     await announcePricesLanded(targets.redis, targets.redisPrefix);
   }
-  return { inserted: rows.length, cards: cardIds.length, timings: { insertMs: inserted - started, latestMs: performance.now() - inserted } };
+  return {
+    inserted: rows.length,
+    cards: cardIds.length,
+    timings: { insertMs: inserted - started, latestMs: performance.now() - inserted },
+  };
 }

@@ -85,9 +85,11 @@ export async function upsertLatestPrices(pool: pg.Pool, rows: PricePointRow[]): 
   const series = [...newest.values()].map((r): LatestRow => ({ ...r, variant_id: String(r.variant_id) }));
   const pages: LatestRow[][] = [];
   for (let i = 0; i < series.length; i += PAGE) pages.push(series.slice(i, i + PAGE));
-  await Promise.all(Array.from({ length: LANES }, async () => {
-    for (let page = pages.shift(); page; page = pages.shift()) await upsert(pool, page);
-  }));
+  await Promise.all(
+    Array.from({ length: LANES }, async () => {
+      for (let page = pages.shift(); page; page = pages.shift()) await upsert(pool, page);
+    }),
+  );
   return series.length;
 }
 

@@ -125,7 +125,10 @@ export async function mapToVariants(pool: pg.Pool, rows: SourceRow[]): Promise<{
     const candidates = (variantsByCard.get(refs[0]!.card_id) ?? []).filter((v) => printings.size === 0 || printings.has(v.printing_id));
     const chosen = chooseVariant(candidates, r.finish, r.printRun);
     if (!chosen) {
-      rejected.push({ ref: `${r.ref.kind}:${r.ref.value}`, reason: `card has no ${r.printRun ?? ''} ${r.finish ?? 'default'} variant`.replace(/\s+/g, ' ') });
+      rejected.push({
+        ref: `${r.ref.kind}:${r.ref.value}`,
+        reason: `card has no ${r.printRun ?? ''} ${r.finish ?? 'default'} variant`.replace(/\s+/g, ' '),
+      });
       continue;
     }
     points.push({
@@ -157,7 +160,11 @@ function dropCollisions(points: PricePointRow[], rejected: RejectedRow[]): { poi
   const kept: PricePointRow[] = [];
   for (const p of points) {
     if (counts.get(key(p)) === 1) kept.push(p);
-    else rejected.push({ ref: `variant:${p.variant_id}`, reason: `several products price the same variant (${p.price_type || `${p.grading_company} ${p.grade}`})` });
+    else
+      rejected.push({
+        ref: `variant:${p.variant_id}`,
+        reason: `several products price the same variant (${p.price_type || `${p.grading_company} ${p.grade}`})`,
+      });
   }
   return { points: kept, rejected };
 }

@@ -8,7 +8,6 @@ import { seriesKey, type PricePointRow } from '../pricePoint.js';
 
 export const OUTLIER_RULE = { windowDays: 30, minHistory: 5, madK: 6, minRatio: 3 } as const;
 
-
 export function isOutlier(amount: number, median: number, mad: number): boolean {
   if (median <= 0) return false;
   const ratio = amount / median;

@@ -12,7 +12,8 @@ export function parseCardmarketGuide(json: string, source = 'cardmarket'): Parse
   } catch (err) {
     throw new FeedFormatError(`price guide is not JSON: ${(err as Error).message}`);
   }
-  if (!Array.isArray(doc.priceGuides) || typeof doc.createdAt !== 'string') throw new FeedFormatError('price guide lacks createdAt or priceGuides');
+  if (!Array.isArray(doc.priceGuides) || typeof doc.createdAt !== 'string')
+    throw new FeedFormatError('price guide lacks createdAt or priceGuides');
   // createdAt carries the exporter's offset (2026-07-14T02:44:49+0200): the guide is for that local day.
   const asOf = doc.createdAt.slice(0, 10);
   const out: ParseResult = { rows: [], rejected: [] };
@@ -24,7 +25,17 @@ export function parseCardmarketGuide(json: string, source = 'cardmarket'): Parse
     }
     const ref = { kind: 'eu_marketplace_product_id' as const, value: String(id) };
     for (const f of FIELDS) {
-      const base = { ref, printRun: null, region: 'eu' as const, source, price_type: f, grading_company: 'raw', grade: '', currency: 'EUR', as_of: asOf };
+      const base = {
+        ref,
+        printRun: null,
+        region: 'eu' as const,
+        source,
+        price_type: f,
+        grading_company: 'raw',
+        grade: '',
+        currency: 'EUR',
+        as_of: asOf,
+      };
       collect(out, String(id), g[f], { ...base, finish: 'normal' });
       const twin = g[`${f}-foil`] ?? g[`${f}-holo`];
       // A foil trend of 0 means "no foil sales", not a free card.

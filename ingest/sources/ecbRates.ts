@@ -5,7 +5,12 @@ import { FeedFormatError } from './types.js';
 
 export type FxRate = { day: string; currency: string; rate: string };
 
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', removeNSPrefix: true, isArray: (name) => name === 'Cube' });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  removeNSPrefix: true,
+  isArray: (name) => name === 'Cube',
+});
 
 export function parseEcbRates(xml: string): { rates: FxRate[]; rejected: { ref: string; reason: string }[] } {
   let doc: { Envelope?: { Cube?: { Cube?: { time?: string; Cube?: { currency?: string; rate?: string }[] }[] }[] } };
@@ -26,7 +31,8 @@ export function parseEcbRates(xml: string): { rates: FxRate[]; rejected: { ref: 
     for (const c of d.Cube ?? []) {
       const ref = `${d.time}/${c.currency}`;
       if (!c.currency || !/^[A-Z]{3}$/.test(c.currency)) rejected.push({ ref, reason: 'currency is not an ISO 4217 code' });
-      else if (!c.rate || !/^\d+(\.\d+)?$/.test(String(c.rate)) || Number(c.rate) <= 0) rejected.push({ ref, reason: `bad rate ${JSON.stringify(c.rate)}` });
+      else if (!c.rate || !/^\d+(\.\d+)?$/.test(String(c.rate)) || Number(c.rate) <= 0)
+        rejected.push({ ref, reason: `bad rate ${JSON.stringify(c.rate)}` });
       else rates.push({ day: d.time, currency: c.currency, rate: String(c.rate) });
     }
   }

@@ -11,12 +11,26 @@ const TCG_FINISH: Record<string, { finish: string; printRun: string | null }> = 
   '1stEditionNormal': { finish: 'normal', printRun: '1st-edition' },
   unlimitedHolofoil: { finish: 'holofoil', printRun: 'unlimited' },
 };
-const TCG_FIELDS: [string, string][] = [['low', 'low'], ['mid', 'mid'], ['high', 'high'], ['market', 'market'], ['directLow', 'direct_low']];
+const TCG_FIELDS: [string, string][] = [
+  ['low', 'low'],
+  ['mid', 'mid'],
+  ['high', 'high'],
+  ['market', 'market'],
+  ['directLow', 'direct_low'],
+];
 const CM_FIELDS: [string, string, string | null][] = [
-  ['averageSellPrice', 'avg', null], ['lowPrice', 'low', null], ['trendPrice', 'trend', null],
-  ['avg1', 'avg1', null], ['avg7', 'avg7', null], ['avg30', 'avg30', null],
-  ['reverseHoloSell', 'avg', 'reverse-holofoil'], ['reverseHoloLow', 'low', 'reverse-holofoil'], ['reverseHoloTrend', 'trend', 'reverse-holofoil'],
-  ['reverseHoloAvg1', 'avg1', 'reverse-holofoil'], ['reverseHoloAvg7', 'avg7', 'reverse-holofoil'], ['reverseHoloAvg30', 'avg30', 'reverse-holofoil'],
+  ['averageSellPrice', 'avg', null],
+  ['lowPrice', 'low', null],
+  ['trendPrice', 'trend', null],
+  ['avg1', 'avg1', null],
+  ['avg7', 'avg7', null],
+  ['avg30', 'avg30', null],
+  ['reverseHoloSell', 'avg', 'reverse-holofoil'],
+  ['reverseHoloLow', 'low', 'reverse-holofoil'],
+  ['reverseHoloTrend', 'trend', 'reverse-holofoil'],
+  ['reverseHoloAvg1', 'avg1', 'reverse-holofoil'],
+  ['reverseHoloAvg7', 'avg7', 'reverse-holofoil'],
+  ['reverseHoloAvg30', 'avg30', 'reverse-holofoil'],
 ];
 
 type Card = {
@@ -46,7 +60,8 @@ export function parsePokemontcgIo(json: string): ParseResult {
     const ref = { kind: 'pokemontcg_id' as const, value: c.id };
     if (c.tcgplayer?.prices) {
       const asOf = day(c.tcgplayer.updatedAt);
-      if (!asOf) out.rejected.push({ ref: c.id, reason: `tcgplayer.updatedAt is not YYYY/MM/DD: ${JSON.stringify(c.tcgplayer.updatedAt)}` });
+      if (!asOf)
+        out.rejected.push({ ref: c.id, reason: `tcgplayer.updatedAt is not YYYY/MM/DD: ${JSON.stringify(c.tcgplayer.updatedAt)}` });
       else
         for (const [key, prices] of Object.entries(c.tcgplayer.prices)) {
           const finish = TCG_FINISH[key];
@@ -55,15 +70,37 @@ export function parsePokemontcgIo(json: string): ParseResult {
             continue;
           }
           for (const [field, priceType] of TCG_FIELDS)
-            collect(out, c.id, prices?.[field], { ref, ...finish, region: 'us', source: 'tcgplayer', price_type: priceType, grading_company: 'raw', grade: '', currency: 'USD', as_of: asOf });
+            collect(out, c.id, prices?.[field], {
+              ref,
+              ...finish,
+              region: 'us',
+              source: 'tcgplayer',
+              price_type: priceType,
+              grading_company: 'raw',
+              grade: '',
+              currency: 'USD',
+              as_of: asOf,
+            });
         }
     }
     if (c.cardmarket?.prices) {
       const asOf = day(c.cardmarket.updatedAt);
-      if (!asOf) out.rejected.push({ ref: c.id, reason: `cardmarket.updatedAt is not YYYY/MM/DD: ${JSON.stringify(c.cardmarket.updatedAt)}` });
+      if (!asOf)
+        out.rejected.push({ ref: c.id, reason: `cardmarket.updatedAt is not YYYY/MM/DD: ${JSON.stringify(c.cardmarket.updatedAt)}` });
       else
         for (const [field, priceType, finish] of CM_FIELDS)
-          collect(out, c.id, c.cardmarket.prices[field], { ref, finish, printRun: null, region: 'eu', source: 'cardmarket', price_type: priceType, grading_company: 'raw', grade: '', currency: 'EUR', as_of: asOf });
+          collect(out, c.id, c.cardmarket.prices[field], {
+            ref,
+            finish,
+            printRun: null,
+            region: 'eu',
+            source: 'cardmarket',
+            price_type: priceType,
+            grading_company: 'raw',
+            grade: '',
+            currency: 'EUR',
+            as_of: asOf,
+          });
     }
   }
   return out;

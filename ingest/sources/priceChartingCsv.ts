@@ -48,9 +48,21 @@ export function parsePriceChartingCsv(csv: string, asOf: string, link?: { game: 
     const number = /#\s*([^\s#]+)\s*$/.exec(name)?.[1];
     const console = r['console-name'] ?? '';
     const hint =
-      link && number && console.startsWith(link.consolePrefix) ? { game: link.game, set: console.slice(link.consolePrefix.length).trim(), number } : undefined;
+      link && number && console.startsWith(link.consolePrefix)
+        ? { game: link.game, set: console.slice(link.consolePrefix.length).trim(), number }
+        : undefined;
     for (const [column, kind] of COLUMNS)
-      collect(out, id, r[column], { ref, finish, printRun, region: 'us', source: 'pricecharting', ...kind, currency: 'USD', as_of: asOf, ...(hint ? { hint } : {}) });
+      collect(out, id, r[column], {
+        ref,
+        finish,
+        printRun,
+        region: 'us',
+        source: 'pricecharting',
+        ...kind,
+        currency: 'USD',
+        as_of: asOf,
+        ...(hint ? { hint } : {}),
+      });
   }
   return out;
 }

@@ -30,14 +30,33 @@ async function watchedCards(ctx: FeedContext): Promise<FeedDocument[]> {
       [ctx.game],
     )
   ).rows;
-  return rows.map((r) => ({ path: `/feeds/ebay/${ctx.game}/${ctx.day}/${encodeURIComponent(r.ref)}.json`, ref: { kind: 'pokemontcg_id', value: r.ref } }));
+  return rows.map((r) => ({
+    path: `/feeds/ebay/${ctx.game}/${ctx.day}/${encodeURIComponent(r.ref)}.json`,
+    ref: { kind: 'pokemontcg_id', value: r.ref },
+  }));
 }
 
 export const PRICE_FEEDS: Record<string, FeedSpec> = {
-  pokemontcg: { games: ['pokemon'], documents: single((g, d) => `/feeds/pokemontcg/${g}/${d}.json`), parse: (body) => parsePokemontcgIo(body) },
-  tcgplayer: { games: ['flesh-and-blood'], documents: single((g, d) => `/feeds/tcgplayer/${g}/${d}.json`), parse: (body, c) => parseTcgplayerPricing(body, c.day) },
-  scryfall: { games: ['mtg'], documents: single((g, d) => `/feeds/scryfall/${g}/${d}.json`), parse: (body, c) => parseScryfallPrices(body, c.day) },
-  cardmarket: { games: ['mtg'], documents: single((g, d) => `/feeds/cardmarket/${g}/${d}.json`), parse: (body) => parseCardmarketGuide(body) },
+  pokemontcg: {
+    games: ['pokemon'],
+    documents: single((g, d) => `/feeds/pokemontcg/${g}/${d}.json`),
+    parse: (body) => parsePokemontcgIo(body),
+  },
+  tcgplayer: {
+    games: ['flesh-and-blood'],
+    documents: single((g, d) => `/feeds/tcgplayer/${g}/${d}.json`),
+    parse: (body, c) => parseTcgplayerPricing(body, c.day),
+  },
+  scryfall: {
+    games: ['mtg'],
+    documents: single((g, d) => `/feeds/scryfall/${g}/${d}.json`),
+    parse: (body, c) => parseScryfallPrices(body, c.day),
+  },
+  cardmarket: {
+    games: ['mtg'],
+    documents: single((g, d) => `/feeds/cardmarket/${g}/${d}.json`),
+    parse: (body) => parseCardmarketGuide(body),
+  },
   pricecharting: {
     games: ['pokemon'],
     documents: single((g, d) => `/feeds/pricecharting/${g}/${d}.csv`),

@@ -4,8 +4,11 @@
 import { collect, FeedFormatError, type ParseResult } from './types.js';
 
 const FIELDS: [string, 'us' | 'eu', string, string][] = [
-  ['usd', 'us', 'USD', 'normal'], ['usd_foil', 'us', 'USD', 'foil'], ['usd_etched', 'us', 'USD', 'etched'],
-  ['eur', 'eu', 'EUR', 'normal'], ['eur_foil', 'eu', 'EUR', 'foil'],
+  ['usd', 'us', 'USD', 'normal'],
+  ['usd_foil', 'us', 'USD', 'foil'],
+  ['usd_etched', 'us', 'USD', 'etched'],
+  ['eur', 'eu', 'EUR', 'normal'],
+  ['eur_foil', 'eu', 'EUR', 'foil'],
 ];
 
 type Card = { id?: string; prices?: Record<string, unknown> };
@@ -17,7 +20,11 @@ export function parseScryfallPrices(json: string, asOf: string): ParseResult {
   } catch (err) {
     throw new FeedFormatError(`Scryfall response is not JSON: ${(err as Error).message}`);
   }
-  const cards: Card[] = Array.isArray(doc) ? doc : (doc as { object?: string; data?: Card[] }).object === 'list' ? ((doc as { data?: Card[] }).data ?? []) : [doc as Card];
+  const cards: Card[] = Array.isArray(doc)
+    ? doc
+    : (doc as { object?: string; data?: Card[] }).object === 'list'
+      ? ((doc as { data?: Card[] }).data ?? [])
+      : [doc as Card];
   const out: ParseResult = { rows: [], rejected: [] };
   for (const c of cards) {
     if (typeof c?.id !== 'string' || !/^[0-9a-f-]{36}$/.test(c.id)) {
@@ -27,8 +34,16 @@ export function parseScryfallPrices(json: string, asOf: string): ParseResult {
     const ref = { kind: 'mtg_card_db_id' as const, value: c.id };
     for (const [field, region, currency, finish] of FIELDS)
       collect(out, c.id, c.prices?.[field], {
-        ref, finish, printRun: null, region, source: 'scryfall', price_type: region === 'us' ? 'market' : 'trend',
-        grading_company: 'raw', grade: '', currency, as_of: asOf,
+        ref,
+        finish,
+        printRun: null,
+        region,
+        source: 'scryfall',
+        price_type: region === 'us' ? 'market' : 'trend',
+        grading_company: 'raw',
+        grade: '',
+        currency,
+        as_of: asOf,
       });
   }
   return out;

@@ -17,7 +17,13 @@ const SUBTYPE: Record<string, { finish: string; printRun: string | null }> = {
   'Cold Foil': { finish: 'cold-foil', printRun: null },
   'Gold Cold Foil': { finish: 'gold-cold-foil', printRun: null },
 };
-const FIELDS: [string, string][] = [['lowPrice', 'low'], ['midPrice', 'mid'], ['highPrice', 'high'], ['marketPrice', 'market'], ['directLowPrice', 'direct_low']];
+const FIELDS: [string, string][] = [
+  ['lowPrice', 'low'],
+  ['midPrice', 'mid'],
+  ['highPrice', 'high'],
+  ['marketPrice', 'market'],
+  ['directLowPrice', 'direct_low'],
+];
 
 export function parseTcgplayerPricing(json: string, asOf: string): ParseResult {
   let doc: { success?: boolean; errors?: unknown[]; results?: Record<string, unknown>[] };
@@ -26,7 +32,8 @@ export function parseTcgplayerPricing(json: string, asOf: string): ParseResult {
   } catch (err) {
     throw new FeedFormatError(`TCGplayer pricing is not JSON: ${(err as Error).message}`);
   }
-  if (doc.success !== true || !Array.isArray(doc.results)) throw new FeedFormatError(`TCGplayer pricing failed: ${JSON.stringify(doc.errors ?? doc).slice(0, 200)}`);
+  if (doc.success !== true || !Array.isArray(doc.results))
+    throw new FeedFormatError(`TCGplayer pricing failed: ${JSON.stringify(doc.errors ?? doc).slice(0, 200)}`);
   const out: ParseResult = { rows: [], rejected: [] };
   for (const r of doc.results) {
     const id = r.productId;
@@ -41,7 +48,17 @@ export function parseTcgplayerPricing(json: string, asOf: string): ParseResult {
     }
     const ref = { kind: 'us_marketplace_product_id' as const, value: String(id) };
     for (const [field, priceType] of FIELDS)
-      collect(out, String(id), r[field], { ref, ...sub, region: 'us', source: 'tcgplayer', price_type: priceType, grading_company: 'raw', grade: '', currency: 'USD', as_of: asOf });
+      collect(out, String(id), r[field], {
+        ref,
+        ...sub,
+        region: 'us',
+        source: 'tcgplayer',
+        price_type: priceType,
+        grading_company: 'raw',
+        grade: '',
+        currency: 'USD',
+        as_of: asOf,
+      });
   }
   return out;
 }

@@ -2,11 +2,7 @@
 // yet mapped to Holo variants (that is the mapping step, through cross_refs), plus the rows it
 // refused and why. Amounts stay decimal text so no float ever touches money.
 export type ProductRefKind =
-  | 'eu_marketplace_product_id'
-  | 'us_marketplace_product_id'
-  | 'price_guide_id'
-  | 'mtg_card_db_id'
-  | 'pokemontcg_id';
+  'eu_marketplace_product_id' | 'us_marketplace_product_id' | 'price_guide_id' | 'mtg_card_db_id' | 'pokemontcg_id';
 
 export type SourceRow = {
   ref: { kind: ProductRefKind; value: string };

@@ -5,7 +5,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
-export async function loadOrCreateSecret(dataDir: string, fileName: string, fromEnv: string | undefined, prefix = ''): Promise<{ value: string; file: string | null }> {
+export async function loadOrCreateSecret(
+  dataDir: string,
+  fileName: string,
+  fromEnv: string | undefined,
+  prefix = '',
+): Promise<{ value: string; file: string | null }> {
   if (fromEnv) return { value: fromEnv, file: null };
   const file = path.join(dataDir, fileName);
   await fs.mkdir(dataDir, { recursive: true });

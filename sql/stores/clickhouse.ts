@@ -21,7 +21,13 @@ export type ClickHouseStore = {
 
 export const CLICKHOUSE_DATABASE = 'holo';
 
-type RawInsert = (params: { table: string; columns: readonly string[]; values: Buffer; format: 'TabSeparated'; settings?: Record<string, string | number> }) => Promise<unknown>;
+type RawInsert = (params: {
+  table: string;
+  columns: readonly string[];
+  values: Buffer;
+  format: 'TabSeparated';
+  settings?: Record<string, string | number>;
+}) => Promise<unknown>;
 
 // chDB's own insert hands a Buffer to the engine without copying it into a JS string and parses it
 // on several threads; @clickhouse/client's insert over chDB would first build one big string.
@@ -52,7 +58,9 @@ export async function insertTabSeparated(
 
 /** A value as a TabSeparated field: backslash, tab and line breaks escaped. */
 export function tsvField(value: string): string {
-  return /[\\\t\n\r]/.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : value;
+  return /[\\\t\n\r]/.test(value)
+    ? value.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'))
+    : value;
 }
 
 export async function openClickHouse(config: Config, log: Logger): Promise<ClickHouseStore> {

@@ -66,7 +66,14 @@ function externalRedis(url: string): RedisStore {
     del: (...keys) => (keys.length ? client.del(...keys) : Promise.resolve(0)),
     incr: async (key, ttl = 0) => Number(await client.eval(INCR_WITH_TTL, 1, key, String(ttl))),
     incrMany: async (entries) =>
-      ((await client.eval(INCR_MANY_WITH_TTL, entries.length, ...entries.map((e) => e.key), ...entries.map((e) => String(e.ttlSeconds)))) as number[]).map(Number),
+      (
+        (await client.eval(
+          INCR_MANY_WITH_TTL,
+          entries.length,
+          ...entries.map((e) => e.key),
+          ...entries.map((e) => String(e.ttlSeconds)),
+        )) as number[]
+      ).map(Number),
     ttl: (key) => client.ttl(key),
     publish: async (channel, message) => {
       await client.publish(channel, message);

@@ -15,9 +15,14 @@ import { buildDeps, startServer } from '../../api/server.js';
 import { loadDemoDataIfEmpty } from '../../ingest/demo/index.js';
 
 const config = loadConfig({ ...process.env, HOLO_ANONYMOUS_RATE_LIMIT: '1000000' });
-if (config.databaseUrl) throw new Error('bench:analytics loads its PostgreSQL copy with a server-side COPY: run it on the embedded PostgreSQL (unset DATABASE_URL)');
+if (config.databaseUrl)
+  throw new Error(
+    'bench:analytics loads its PostgreSQL copy with a server-side COPY: run it on the embedded PostgreSQL (unset DATABASE_URL)',
+  );
 const log = createLogger('warn');
-console.log(`analytics benchmark: data in ${config.dataDir} (first run loads the full demo, then copies every price point into PostgreSQL: about 10 minutes)`);
+console.log(
+  `analytics benchmark: data in ${config.dataDir} (first run loads the full demo, then copies every price point into PostgreSQL: about 10 minutes)`,
+);
 const stores = await openStores(config, log);
 await migratePostgres(stores.pg, log);
 await migrateClickHouse(stores.ch, log);
@@ -25,7 +30,9 @@ await loadDemoDataIfEmpty(config, stores, log);
 const pool = stores.pg.pool;
 const ch = stores.ch.client;
 
-const chCount = Number(((await (await ch.query({ query: 'SELECT count() AS n FROM holo.price_points', format: 'JSONEachRow' })).json<{ n: string }>())[0]!).n);
+const chCount = Number(
+  (await (await ch.query({ query: 'SELECT count() AS n FROM holo.price_points', format: 'JSONEachRow' })).json<{ n: string }>())[0]!.n,
+);
 await pool.query(sqlFile('postgres/bench/schema.sql'));
 const pgCount = Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM bench.price_points')).rows[0]!.n);
 if (pgCount !== chCount) {
@@ -49,13 +56,22 @@ if (pgCount !== chCount) {
   console.log(`  indexed in ${((performance.now() - t) / 1000).toFixed(0)} s`);
 }
 
-const deps = await buildDeps(config, stores, createLogger('info', {}, () => undefined));
+const deps = await buildDeps(
+  config,
+  stores,
+  createLogger('info', {}, () => undefined),
+);
 const server = await startServer(deps, 0, '127.0.0.1');
 
 type Stats = { n: number; p50: number; p99: number; mean: number };
 const stats = (ms: number[]): Stats => {
   const s = [...ms].sort((a, b) => a - b);
-  return { n: s.length, p50: s[Math.floor(s.length / 2)]!, p99: s[Math.min(s.length - 1, Math.ceil(s.length * 0.99) - 1)]!, mean: s.reduce((a, b) => a + b, 0) / s.length };
+  return {
+    n: s.length,
+    p50: s[Math.floor(s.length / 2)]!,
+    p99: s[Math.min(s.length - 1, Math.ceil(s.length * 0.99) - 1)]!,
+    mean: s.reduce((a, b) => a + b, 0) / s.length,
+  };
 };
 const timed = async (runs: number, fn: (i: number) => Promise<unknown>): Promise<Stats> => {
   const ms: number[] = [];
@@ -73,7 +89,8 @@ const uncached = async (p: string) => {
   if (res.status !== 200) throw new Error(`${p}: ${res.status} ${await res.text()}`);
   await res.arrayBuffer();
 };
-const line = (name: string, s: Stats) => console.log(`  ${name.padEnd(52)} p50 ${s.p50.toFixed(1).padStart(7)} ms   p99 ${s.p99.toFixed(1).padStart(7)} ms   (${s.n} runs)`);
+const line = (name: string, s: Stats) =>
+  console.log(`  ${name.padEnd(52)} p50 ${s.p50.toFixed(1).padStart(7)} ms   p99 ${s.p99.toFixed(1).padStart(7)} ms   (${s.n} runs)`);
 
 // Let chDB finish merging what the demo load wrote.
 for (let i = 0; i < 120; i++) {
@@ -82,7 +99,11 @@ for (let i = 0; i < 120; i++) {
   await new Promise((r) => setTimeout(r, 1000));
 }
 
-const cards = (await pool.query<{ id: number; name: string }>(`SELECT c.id, c.name FROM card_best_prices b JOIN cards c ON c.id = b.card_id ORDER BY md5(c.id::text) LIMIT 200`)).rows;
+const cards = (
+  await pool.query<{ id: number; name: string }>(
+    `SELECT c.id, c.name FROM card_best_prices b JOIN cards c ON c.id = b.card_id ORDER BY md5(c.id::text) LIMIT 200`,
+  )
+).rows;
 console.log(`\n${chCount} price points; HTTP requests uncached (a new prices epoch before each), one at a time\n`);
 console.log('API, end to end');
 const movers7 = await timed(30, () => uncached('/api/market/movers?period=7d&limit=20'));
@@ -96,29 +117,63 @@ const search = await timed(100, (i) => uncached(`/api/search?q=${encodeURICompon
 line('search (prefixes of card names), 50 results', search);
 
 console.log('\nthe same query on each store (ClickHouse: the production SQL; PostgreSQL: its twin in sql/postgres/bench)');
-const chMovers = await timed(15, () => ch.query({ query: sqlFile('clickhouse/queries/market_movers.sql'), query_params: { game: '', days: 7, limit: 20 }, format: 'JSONEachRow' }).then((r) => r.json()));
+const chMovers = await timed(15, () =>
+  ch
+    .query({
+      query: sqlFile('clickhouse/queries/market_movers.sql'),
+      query_params: { game: '', days: 7, limit: 20 },
+      format: 'JSONEachRow',
+    })
+    .then((r) => r.json()),
+);
 const pgMovers = await timed(5, () => pool.query(sqlFile('postgres/bench/market_movers.sql'), [7, 20]));
 line('movers 7 days, ClickHouse', chMovers);
 line('movers 7 days, PostgreSQL', pgMovers);
-const chMovers30 = await timed(10, () => ch.query({ query: sqlFile('clickhouse/queries/market_movers.sql'), query_params: { game: '', days: 30, limit: 20 }, format: 'JSONEachRow' }).then((r) => r.json()));
+const chMovers30 = await timed(10, () =>
+  ch
+    .query({
+      query: sqlFile('clickhouse/queries/market_movers.sql'),
+      query_params: { game: '', days: 30, limit: 20 },
+      format: 'JSONEachRow',
+    })
+    .then((r) => r.json()),
+);
 const pgMovers30 = await timed(3, () => pool.query(sqlFile('postgres/bench/market_movers.sql'), [30, 20]));
 line('movers 30 days, ClickHouse', chMovers30);
 line('movers 30 days, PostgreSQL', pgMovers30);
-const variants = (await pool.query<{ card_id: number; variant_id: number }>(`SELECT card_id, variant_id FROM card_best_prices ORDER BY md5(card_id::text) LIMIT 100`)).rows;
+const variants = (
+  await pool.query<{ card_id: number; variant_id: number }>(
+    `SELECT card_id, variant_id FROM card_best_prices ORDER BY md5(card_id::text) LIMIT 100`,
+  )
+).rows;
 const since = new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
 const chHistory = await timed(variants.length, (i) =>
-  ch.query({ query: sqlFile('clickhouse/queries/history_points.sql'), query_params: { card_id: variants[i]!.card_id, variant_id: variants[i]!.variant_id, region: 'us', since }, format: 'JSONEachRow' }).then((r) => r.json()),
+  ch
+    .query({
+      query: sqlFile('clickhouse/queries/history_points.sql'),
+      query_params: { card_id: variants[i]!.card_id, variant_id: variants[i]!.variant_id, region: 'us', since },
+      format: 'JSONEachRow',
+    })
+    .then((r) => r.json()),
 );
-const pgHistory = await timed(variants.length, (i) => pool.query(sqlFile('postgres/bench/history_points.sql'), [variants[i]!.card_id, variants[i]!.variant_id, 'us', since]));
+const pgHistory = await timed(variants.length, (i) =>
+  pool.query(sqlFile('postgres/bench/history_points.sql'), [variants[i]!.card_id, variants[i]!.variant_id, 'us', since]),
+);
 line('365-day history of a variant, ClickHouse', chHistory);
 line('365-day history of a variant, PostgreSQL', pgHistory);
 
 const verdict = (ok: boolean) => (ok ? 'meets goal' : 'MISSES goal');
 console.log('\nratios and goals');
 console.log(`  movers p99 (API, 7 days, whole catalogue)    ${movers7.p99.toFixed(0)} ms   goal <= 200 ms: ${verdict(movers7.p99 <= 200)}`);
-console.log(`  movers 7 days, PostgreSQL / ClickHouse (p50) ${(pgMovers.p50 / chMovers.p50).toFixed(1)}x   goal >= 10x: ${verdict(pgMovers.p50 / chMovers.p50 >= 10)}`);
-console.log(`  movers 30 days, PostgreSQL / ClickHouse      ${(pgMovers30.p50 / chMovers30.p50).toFixed(1)}x   goal >= 10x: ${verdict(pgMovers30.p50 / chMovers30.p50 >= 10)}`);
-console.log(`  history, PostgreSQL / ClickHouse (p50)       ${(pgHistory.p50 / chHistory.p50).toFixed(1)}x   goal >= 10x: ${verdict(pgHistory.p50 / chHistory.p50 >= 10)}`);
+console.log(
+  `  movers 7 days, PostgreSQL / ClickHouse (p50) ${(pgMovers.p50 / chMovers.p50).toFixed(1)}x   goal >= 10x: ${verdict(pgMovers.p50 / chMovers.p50 >= 10)}`,
+);
+console.log(
+  `  movers 30 days, PostgreSQL / ClickHouse      ${(pgMovers30.p50 / chMovers30.p50).toFixed(1)}x   goal >= 10x: ${verdict(pgMovers30.p50 / chMovers30.p50 >= 10)}`,
+);
+console.log(
+  `  history, PostgreSQL / ClickHouse (p50)       ${(pgHistory.p50 / chHistory.p50).toFixed(1)}x   goal >= 10x: ${verdict(pgHistory.p50 / chHistory.p50 >= 10)}`,
+);
 console.log(`  price-aggregates p99 ${aggregates.p99.toFixed(0)} ms, search p99 ${search.p99.toFixed(0)} ms`);
 
 await server.close();

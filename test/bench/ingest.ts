@@ -24,7 +24,13 @@ import type { ScrapeProgress } from '../../workflows/shared.js';
 const WARMUP_DAYS = Number(process.env.HOLO_BENCH_WARMUP_DAYS ?? 5);
 const GOAL_ROWS_PER_S = 200_000;
 const dataDir = path.resolve(process.env.HOLO_BENCH_INGEST_DIR ?? '.holo-bench-ingest');
-const config = loadConfig({ ...process.env, HOLO_DATA_DIR: dataDir, HOLO_DEMO: 'full', HOLO_DEMO_HISTORY_DAYS: '30', HOLO_LOG_LEVEL: 'warn' });
+const config = loadConfig({
+  ...process.env,
+  HOLO_DATA_DIR: dataDir,
+  HOLO_DEMO: 'full',
+  HOLO_DEMO_HISTORY_DAYS: '30',
+  HOLO_LOG_LEVEL: 'warn',
+});
 const log = createLogger('warn');
 console.log(`ingestion benchmark: data in ${dataDir} (first run imports the catalogue and 30 days of history)`);
 const stores = await openStores(config, log);
@@ -38,7 +44,9 @@ const running = worker.run();
 const client = new Client({ connection: await Connection.connect({ address: temporal.address }), namespace: config.temporalNamespace });
 
 // Days after the newest one already ingested here, so every run loads fresh rows.
-const [{ last }] = (await stores.pg.pool.query<{ last: string }>(`SELECT coalesce(max(as_of), current_date)::text AS last FROM variant_prices_latest`)).rows as [{ last: string }];
+const [{ last }] = (
+  await stores.pg.pool.query<{ last: string }>(`SELECT coalesce(max(as_of), current_date)::text AS last FROM variant_prices_latest`)
+).rows as [{ last: string }];
 const dayAfter = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 async function scrape(day: string): Promise<{ progress: ScrapeProgress; seconds: number }> {
@@ -63,7 +71,10 @@ const loaded = progress.results.reduce((n, r) => n + r.loaded, 0);
 console.log(`\nmeasured day ${day}: full scrapeAll over ${progress.results.length} feeds, 2 at a time, one worker`);
 const steps = ['fetch', 'parse', 'map', 'outliers', 'insert', 'latest', 'publish'] as const;
 console.log(`  ${'feed'.padEnd(26)} ${'rows'.padStart(8)} ${steps.map((s) => s.padStart(8)).join(' ')}   (ms)`);
-for (const r of progress.results) console.log(`  ${`${r.source}/${r.game}`.padEnd(26)} ${String(r.loaded).padStart(8)} ${steps.map((s) => String(r.timings[s]).padStart(8)).join(' ')}`);
+for (const r of progress.results)
+  console.log(
+    `  ${`${r.source}/${r.game}`.padEnd(26)} ${String(r.loaded).padStart(8)} ${steps.map((s) => String(r.timings[s]).padStart(8)).join(' ')}`,
+  );
 const stepTotal = (s: (typeof steps)[number]) => progress.results.reduce((n, r) => n + r.timings[s], 0);
 const workMs = steps.filter((s) => s !== 'fetch').reduce((n, s) => n + stepTotal(s), 0);
 
@@ -81,7 +92,23 @@ const payload = Buffer.from(
     })
   ).text(),
 );
-const columns = ['card_id', 'variant_id', 'game', 'region', 'source', 'price_type', 'grading_company', 'grade', 'currency', 'amount', 'as_of', 'observation_id', 'ingested_at', 'is_outlier', 'batch_id'];
+const columns = [
+  'card_id',
+  'variant_id',
+  'game',
+  'region',
+  'source',
+  'price_type',
+  'grading_company',
+  'grade',
+  'currency',
+  'amount',
+  'as_of',
+  'observation_id',
+  'ingested_at',
+  'is_outlier',
+  'batch_id',
+];
 const ceilingStart = performance.now();
 await insertTabSeparated(stores.ch.client, { table: 'holo.bench_price_points', columns, body: payload });
 const ceilingSeconds = (performance.now() - ceilingStart) / 1000;
@@ -92,9 +119,15 @@ const endToEnd = loaded / seconds;
 const ceiling = ceilingRows / ceilingSeconds;
 console.log('\nthroughput');
 console.log(`  full scrapeAll wall time                 ${seconds.toFixed(1)} s for ${loaded} rows`);
-console.log(`  end to end through one worker            ${endToEnd.toFixed(0)} rows/s  goal >= ${GOAL_ROWS_PER_S}: ${endToEnd >= GOAL_ROWS_PER_S ? 'meets goal' : 'MISSES goal'}`);
-console.log(`  parse..publish, summed over feeds        ${(loaded / (workMs / 1000)).toFixed(0)} rows/s of step time (fetch excluded; feeds overlap 2 at a time)`);
-console.log(`  ceiling: raw bulk INSERT of the same rows ${ceiling.toFixed(0)} rows/s (${ceilingRows} rows in ${ceilingSeconds.toFixed(2)} s)`);
+console.log(
+  `  end to end through one worker            ${endToEnd.toFixed(0)} rows/s  goal >= ${GOAL_ROWS_PER_S}: ${endToEnd >= GOAL_ROWS_PER_S ? 'meets goal' : 'MISSES goal'}`,
+);
+console.log(
+  `  parse..publish, summed over feeds        ${(loaded / (workMs / 1000)).toFixed(0)} rows/s of step time (fetch excluded; feeds overlap 2 at a time)`,
+);
+console.log(
+  `  ceiling: raw bulk INSERT of the same rows ${ceiling.toFixed(0)} rows/s (${ceilingRows} rows in ${ceilingSeconds.toFixed(2)} s)`,
+);
 console.log(`  end to end / ceiling                     ${(endToEnd / ceiling).toFixed(3)}`);
 console.log(`  step shares: ${steps.map((s) => `${s} ${((100 * stepTotal(s)) / (workMs + stepTotal('fetch'))).toFixed(0)}%`).join(', ')}`);
 

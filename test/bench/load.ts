@@ -3,7 +3,15 @@
 import fs from 'node:fs';
 import autocannon from 'autocannon';
 
-type Job = { url: string; paths: string[]; connections: number; duration?: number; amount?: number; accept?: string; headers?: Record<string, string> };
+type Job = {
+  url: string;
+  paths: string[];
+  connections: number;
+  duration?: number;
+  amount?: number;
+  accept?: string;
+  headers?: Record<string, string>;
+};
 const job = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as Job;
 let i = 0;
 const result = await autocannon({

@@ -45,16 +45,29 @@ function cpuMicros(pid?: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // utime + stime, in 1/100 s ticks
 }
 
-async function load(url: string, paths: string[], connections: number, opts: { amount?: number; accept?: string; serverPid?: number; headers?: Record<string, string> } = {}): Promise<Result & { cpuPerRequestUs: number }> {
+async function load(
+  url: string,
+  paths: string[],
+  connections: number,
+  opts: { amount?: number; accept?: string; serverPid?: number; headers?: Record<string, string> } = {},
+): Promise<Result & { cpuPerRequestUs: number }> {
   const before = cpuMicros(opts.serverPid);
   const result = await loadOnly(url, paths, connections, opts);
   return { ...result, cpuPerRequestUs: (cpuMicros(opts.serverPid) - before) / Math.max(1, result.requests) };
 }
 
-async function loadOnly(url: string, paths: string[], connections: number, opts: { amount?: number; accept?: string; headers?: Record<string, string> }): Promise<Result> {
+async function loadOnly(
+  url: string,
+  paths: string[],
+  connections: number,
+  opts: { amount?: number; accept?: string; headers?: Record<string, string> },
+): Promise<Result> {
   // The job goes through a file: tens of thousands of paths do not fit in argv.
   const jobFile = path.join(os.tmpdir(), `holo-bench-job-${process.pid}.json`);
-  fs.writeFileSync(jobFile, JSON.stringify({ url, paths, connections, duration: DURATION, amount: opts.amount, accept: opts.accept, headers: opts.headers }));
+  fs.writeFileSync(
+    jobFile,
+    JSON.stringify({ url, paths, connections, duration: DURATION, amount: opts.amount, accept: opts.accept, headers: opts.headers }),
+  );
   const { firstLine } = runChild('load.js', [jobFile]);
   try {
     return JSON.parse(await firstLine) as Result;
@@ -73,13 +86,20 @@ await migrateClickHouse(stores.ch, log);
 await loadDemoDataIfEmpty(config, stores, log);
 // The access log is formatted as in production and then dropped, so its cost is measured but
 // the benchmark's terminal stays readable.
-const deps = await buildDeps(config, stores, createLogger('info', {}, () => undefined));
+const deps = await buildDeps(
+  config,
+  stores,
+  createLogger('info', {}, () => undefined),
+);
 const server = await startServer(deps, 0, '127.0.0.1');
 const pool = stores.pg.pool;
 
-const cardIds = (await pool.query<{ id: number }>(`SELECT c.id FROM cards c JOIN games g ON g.id = c.game_id ORDER BY md5(c.id::text) LIMIT 30000`)).rows.map((r) => r.id);
+const cardIds = (
+  await pool.query<{ id: number }>(`SELECT c.id FROM cards c JOIN games g ON g.id = c.game_id ORDER BY md5(c.id::text) LIMIT 30000`)
+).rows.map((r) => r.id);
 const setIds = (await pool.query<{ id: number }>(`SELECT id FROM sets ORDER BY id`)).rows.map((r) => r.id);
-const charizard = (await pool.query<{ id: number }>(`SELECT id FROM cards WHERE external_key = 'pokemontcg:base1-4'`)).rows[0]?.id ?? cardIds[0]!;
+const charizard =
+  (await pool.query<{ id: number }>(`SELECT id FROM cards WHERE external_key = 'pokemontcg:base1-4'`)).rows[0]?.id ?? cardIds[0]!;
 
 const detailBody = await (await fetch(`${server.url}/api/v2/cards/${charizard}`)).text();
 const bodyFile = path.join(os.tmpdir(), `holo-bench-body-${process.pid}.json`);
@@ -103,16 +123,26 @@ for (let i = 0; i < 120; i++) {
   await new Promise((r) => setTimeout(r, 1000));
 }
 
-console.log(`\nbody ${detailBody.length} bytes; ${DURATION} s per throughput scenario at 10 connections; uncached scenarios run a fixed number of distinct cards`);
-console.log(`This 2-core VM is noisy, so the ceilings and the cached route run in ${ROUNDS} interleaved rounds; ratios are medians of per-round ratios.\n`);
+console.log(
+  `\nbody ${detailBody.length} bytes; ${DURATION} s per throughput scenario at 10 connections; uncached scenarios run a fixed number of distinct cards`,
+);
+console.log(
+  `This 2-core VM is noisy, so the ceilings and the cached route run in ${ROUNDS} interleaved rounds; ratios are medians of per-round ratios.\n`,
+);
 const koaVsBare: number[] = [];
 const cachedVsKoa: number[] = [];
 const cachedVsBare: number[] = [];
 const cpuCachedVsKoa: number[] = [];
 const [barePid, koaPid] = ceilings.map((c) => c.child.pid!);
 for (let round = 1; round <= ROUNDS; round++) {
-  const bare = report(`[${round}] ceiling: bare node:http`, await load(`http://127.0.0.1:${barePort}`, [detailPath], 10, { serverPid: barePid }));
-  const koa = report(`[${round}] ceiling: minimal Koa + router`, await load(`http://127.0.0.1:${koaPort}`, [detailPath], 10, { serverPid: koaPid }));
+  const bare = report(
+    `[${round}] ceiling: bare node:http`,
+    await load(`http://127.0.0.1:${barePort}`, [detailPath], 10, { serverPid: barePid }),
+  );
+  const koa = report(
+    `[${round}] ceiling: minimal Koa + router`,
+    await load(`http://127.0.0.1:${koaPort}`, [detailPath], 10, { serverPid: koaPid }),
+  );
   const cached = report(`[${round}] v2 card detail, cached`, await load(server.url, [detailPath], 10));
   koaVsBare.push(koa.rps / bare.rps);
   cachedVsKoa.push(cached.rps / koa.rps);
@@ -125,8 +155,23 @@ for (let round = 1; round <= ROUNDS; round++) {
 await announcePricesLanded(stores.redis, config.redisPrefix);
 await new Promise((r) => setTimeout(r, 50));
 const half = Math.floor(cardIds.length / 2);
-const uncached = report('v2 card detail, uncached (PostgreSQL)', await load(server.url, cardIds.slice(0, half).map((id) => `/api/v2/cards/${id}`), 4, { amount: half }));
-report('v2 set listing (size 60)', await load(server.url, setIds.map((id) => `/api/v2/sets/${id}`), 10));
+const uncached = report(
+  'v2 card detail, uncached (PostgreSQL)',
+  await load(
+    server.url,
+    cardIds.slice(0, half).map((id) => `/api/v2/cards/${id}`),
+    4,
+    { amount: half },
+  ),
+);
+report(
+  'v2 set listing (size 60)',
+  await load(
+    server.url,
+    setIds.map((id) => `/api/v2/sets/${id}`),
+    10,
+  ),
+);
 await announcePricesLanded(stores.redis, config.redisPrefix);
 await new Promise((r) => setTimeout(r, 50));
 const historyPaths = cardIds.slice(half, half + 3000).map((id) => `/api/v2/cards/${id}/history?days=365`);
@@ -137,14 +182,21 @@ report('v2 365-day history, uncached, 4 conns', await load(server.url, historyPa
 // run cannot reach) and anonymously, in interleaved rounds; the overhead is the server CPU per
 // request the key path adds, and the p50 latency difference.
 const db = createDb(pool);
-const benchUser = await createUser(db, { username: `bench${Date.now()}`, email: `bench${Date.now()}@example.com`, password: 'benchmark password' });
+const benchUser = await createUser(db, {
+  username: `bench${Date.now()}`,
+  email: `bench${Date.now()}@example.com`,
+  password: 'benchmark password',
+});
 await pool.query(`UPDATE users SET tier = 'unlimited' WHERE id = $1`, [benchUser.id]);
 const { key: benchKey } = await createKey(db, { ...benchUser, tier: 'unlimited' }, { name: 'benchmark' });
 const keyCpu: number[] = [];
 const keyP50: number[] = [];
 for (let round = 1; round <= 3; round++) {
   const anon = report(`[${round}] v2 card detail, cached, anonymous`, await load(server.url, [detailPath], 10));
-  const keyed = report(`[${round}] v2 card detail, cached, with API key`, await load(server.url, [detailPath], 10, { headers: { Authorization: `Bearer ${benchKey}` } }));
+  const keyed = report(
+    `[${round}] v2 card detail, cached, with API key`,
+    await load(server.url, [detailPath], 10, { headers: { Authorization: `Bearer ${benchKey}` } }),
+  );
   keyCpu.push(keyed.cpuPerRequestUs - anon.cpuPerRequestUs);
   keyP50.push(keyed.p50 - anon.p50);
 }
@@ -158,7 +210,9 @@ console.log(`  cached card detail / bare node:http   ${r(cachedVsBare)}`);
 console.log(`  CPU capacity, cached / minimal Koa    ${r(cpuCachedVsKoa)}  (server CPU per request, Koa's over ours)`);
 console.log(`  uncached card detail p99              ${uncached.p99} ms  goal <= 20 ms: ${verdict(uncached.p99 <= 20)}`);
 console.log(`  365-day history p99 (1 connection)    ${history.p99} ms  goal <= 30 ms: ${verdict(history.p99 <= 30)}`);
-console.log(`  API key auth + rate limit, per request ${(median(keyCpu) / 1000).toFixed(3)} ms server CPU (rounds: ${keyCpu.map((x) => (x / 1000).toFixed(3)).join(' ')}), p50 latency +${median(keyP50)} ms  goal <= 0.2 ms: ${verdict(median(keyCpu) / 1000 <= 0.2)}`);
+console.log(
+  `  API key auth + rate limit, per request ${(median(keyCpu) / 1000).toFixed(3)} ms server CPU (rounds: ${keyCpu.map((x) => (x / 1000).toFixed(3)).join(' ')}), p50 latency +${median(keyP50)} ms  goal <= 0.2 ms: ${verdict(median(keyCpu) / 1000 <= 0.2)}`,
+);
 
 for (const c of ceilings) c.child.kill();
 fs.rmSync(bodyFile, { force: true });

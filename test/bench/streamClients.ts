@@ -29,7 +29,8 @@ async function open(job: Job, i: number): Promise<void> {
 
 process.on('message', async (msg: { kind: 'open'; job: Job } | { kind: 'collect' } | { kind: 'close' }) => {
   if (msg.kind === 'open') {
-    for (let i = 0; i < msg.job.count; i += 250) await Promise.all(Array.from({ length: Math.min(250, msg.job.count - i) }, (_, k) => open(msg.job, i + k)));
+    for (let i = 0; i < msg.job.count; i += 250)
+      await Promise.all(Array.from({ length: Math.min(250, msg.job.count - i) }, (_, k) => open(msg.job, i + k)));
     process.send!({ kind: 'ready', open: sockets.length });
   } else if (msg.kind === 'collect') {
     process.send!({ kind: 'arrivals', arrivals: Object.fromEntries(arrivals) });

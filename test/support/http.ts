@@ -2,13 +2,24 @@
 import type { Stack } from './stack.js';
 
 export type Call = { status: number; body: any; headers: Headers; cookie: string | null };
-export async function call(s: Stack, method: string, path: string, opts: { body?: unknown; cookie?: string | null; headers?: Record<string, string> } = {}): Promise<Call> {
+export async function call(
+  s: Stack,
+  method: string,
+  path: string,
+  opts: { body?: unknown; cookie?: string | null; headers?: Record<string, string> } = {},
+): Promise<Call> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
   if (opts.cookie) headers['Cookie'] = opts.cookie;
   const res = await fetch(s.url + path, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
   const text = await res.text();
   const setCookie = res.headers.get('set-cookie');
-  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers, cookie: setCookie ? setCookie.split(';')[0]! : null };
+  return {
+    status: res.status,
+    body: text ? JSON.parse(text) : null,
+    headers: res.headers,
+    cookie: setCookie ? setCookie.split(';')[0]! : null,
+  };
 }
-export const register = (s: Stack, username: string, email = `${username}@example.com`, password = 'correct horse battery') => call(s, 'POST', '/auth/register', { body: { username, email, password } });
+export const register = (s: Stack, username: string, email = `${username}@example.com`, password = 'correct horse battery') =>
+  call(s, 'POST', '/auth/register', { body: { username, email, password } });

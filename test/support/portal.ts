@@ -23,7 +23,12 @@ export class PortalVisitor {
     const headers: Record<string, string> = { Accept: opts.accept ?? 'text/html' };
     if (this.cookies.size) headers['Cookie'] = this.cookieHeader;
     if (opts.form) headers['Content-Type'] = 'application/x-www-form-urlencoded';
-    const res = await fetch(this.origin + path, { method, headers, body: opts.form ? new URLSearchParams(opts.form).toString() : undefined, redirect: 'manual' });
+    const res = await fetch(this.origin + path, {
+      method,
+      headers,
+      body: opts.form ? new URLSearchParams(opts.form).toString() : undefined,
+      redirect: 'manual',
+    });
     this.remember(res.headers);
     const text = await res.text();
     return { status: res.status, text, headers: res.headers, json: () => JSON.parse(text) };

@@ -18,7 +18,10 @@ export function headerOf(raw: string, name: string): string | undefined {
     .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_all, _charset: string, encoding: string, text: string) =>
       encoding.toUpperCase() === 'B'
         ? Buffer.from(text, 'base64').toString('utf8')
-        : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8'),
+        : Buffer.from(
+            text.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+            'latin1',
+          ).toString('utf8'),
     );
 }
 
@@ -35,7 +38,8 @@ export async function startSmtpReceiver(opts: { user: string; pass: string }) {
       callback(new Error('Invalid username or password'));
     },
     onRcptTo(address, _session, callback) {
-      if (refused.has(address.address)) return callback(Object.assign(new Error(`Mailbox ${address.address} unavailable`), { responseCode: 450 }));
+      if (refused.has(address.address))
+        return callback(Object.assign(new Error(`Mailbox ${address.address} unavailable`), { responseCode: 450 }));
       callback();
     },
     onData(stream, session, callback) {

@@ -37,7 +37,12 @@ async function freshDatabase(serverUrl: string): Promise<string> {
   return u.toString();
 }
 
-export type StackOptions = { embeddedPostgres?: boolean; demo?: 'small' | 'none'; anonymousPerMinute?: number; env?: Record<string, string> };
+export type StackOptions = {
+  embeddedPostgres?: boolean;
+  demo?: 'small' | 'none';
+  anonymousPerMinute?: number;
+  env?: Record<string, string>;
+};
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'holo-test-'));

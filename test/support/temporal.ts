@@ -7,7 +7,15 @@ import { startTemporal, type TemporalServer } from '../../workflows/temporalServ
 import { createIngestWorker } from '../../workflows/worker.js';
 import type { Stack } from './stack.js';
 
-const silent = { info() {}, warn() {}, error() {}, debug() {}, child() { return silent; } };
+const silent = {
+  info() {},
+  warn() {},
+  error() {},
+  debug() {},
+  child() {
+    return silent;
+  },
+};
 
 export class TemporalRig {
   private current: { worker: Worker; connection: NativeConnection; running: Promise<void> } | null = null;

@@ -63,7 +63,7 @@ export const adminIngestRoutes = (deps: AppDeps) => [
     ...common,
     method: 'get',
     path: '/api/admin/ingest/runs/{workflow_id}',
-    summary: "One run: status, live progress (rows fetched, parsed, loaded, flagged and rejected per feed) and result or failure",
+    summary: 'One run: status, live progress (rows fetched, parsed, loaded, flagged and rejected per feed) and result or failure',
     params: RunParams,
     response: RunDetail,
     errors: [404, 503],
@@ -87,7 +87,9 @@ export const adminIngestRoutes = (deps: AppDeps) => [
       body: PauseBody,
       response: ScheduleList,
       errors: [503],
-      handler: async ({ body }) => ({ items: await temporal(deps.log, () => deps.ingest.setPaused(action === 'pause', body.note ?? `${action}d by an operator (API)`)) }),
+      handler: async ({ body }) => ({
+        items: await temporal(deps.log, () => deps.ingest.setPaused(action === 'pause', body.note ?? `${action}d by an operator (API)`)),
+      }),
     }),
   ),
   defineRoute({
@@ -101,8 +103,14 @@ export const adminIngestRoutes = (deps: AppDeps) => [
     handler: async ({ query }) => {
       const params = { batch_id: query.batch_id ?? '', source: query.source ?? '', limit: query.limit };
       const [items, byReason] = await Promise.all([
-        deps.analytics.rows<{ batch_id: string; source: string; game: string; ref: string; reason: string; rejected_at: string }>(sqlFile('clickhouse/queries/ingest_rejects.sql'), params),
-        deps.analytics.rows<{ source: string; reason: string; rows: string }>(sqlFile('clickhouse/queries/ingest_rejects_by_reason.sql'), params),
+        deps.analytics.rows<{ batch_id: string; source: string; game: string; ref: string; reason: string; rejected_at: string }>(
+          sqlFile('clickhouse/queries/ingest_rejects.sql'),
+          params,
+        ),
+        deps.analytics.rows<{ source: string; reason: string; rows: string }>(
+          sqlFile('clickhouse/queries/ingest_rejects_by_reason.sql'),
+          params,
+        ),
       ]);
       return { items, by_reason: byReason.map((r) => ({ ...r, rows: Number(r.rows) })) };
     },

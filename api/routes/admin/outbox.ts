@@ -8,7 +8,13 @@ import type { z } from 'zod';
 
 export const adminOutboxRoutes = (deps: AppDeps) => [
   defineRoute({
-    method: 'get', path: '/api/admin/outbox', summary: 'Newest e-mails of the outbox (alerts, digests)', tags: ['admin'], access: 'admin', query: OutboxQuery, response: OutboxList,
+    method: 'get',
+    path: '/api/admin/outbox',
+    summary: 'Newest e-mails of the outbox (alerts, digests)',
+    tags: ['admin'],
+    access: 'admin',
+    query: OutboxQuery,
+    response: OutboxList,
     handler: async ({ query }) => ({
       smtp_configured: deps.config.smtpUrl !== undefined,
       items: await deps.db.query<z.infer<typeof OutboxMessage>>(

@@ -76,16 +76,35 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
   };
   return [
     defineRoute({
-      method: 'get', path: '/tcgs', summary: 'Every game (TCG) of the catalogue', tags, response: TcgList, maxAge: CATALOGUE_TTL, errors: [503],
+      method: 'get',
+      path: '/tcgs',
+      summary: 'Every game (TCG) of the catalogue',
+      tags,
+      response: TcgList,
+      maxAge: CATALOGUE_TTL,
+      errors: [503],
       handler: () => cache.json('legacy:tcgs', CATALOGUE_TTL, async () => ({ items: await listTcgs(db) })),
     }),
     defineRoute({
-      method: 'get', path: '/tcgs/{slug}', summary: 'One game', tags, params: TcgParams, response: Tcg, maxAge: CATALOGUE_TTL, errors: [404, 503],
+      method: 'get',
+      path: '/tcgs/{slug}',
+      summary: 'One game',
+      tags,
+      params: TcgParams,
+      response: Tcg,
+      maxAge: CATALOGUE_TTL,
+      errors: [404, 503],
       handler: ({ params }) => cache.json(`legacy:tcg:${params.slug}`, CATALOGUE_TTL, () => requireTcg(params.slug)),
     }),
     defineRoute({
-      method: 'get', path: '/cards/top', summary: 'The dearest cards across every game (or one), by reference price (USD)', tags,
-      query: TopCardsAllQuery, response: CardListResponse, maxAge: PRICED_TTL, errors: [503],
+      method: 'get',
+      path: '/cards/top',
+      summary: 'The dearest cards across every game (or one), by reference price (USD)',
+      tags,
+      query: TopCardsAllQuery,
+      response: CardListResponse,
+      maxAge: PRICED_TTL,
+      errors: [503],
       handler: ({ query }) =>
         cache.json(`legacy:top:${query.tcg_slug ?? '*'}:${query.limit}`, PRICED_TTL, async () => {
           const items = await topCards(db, { setId: null, slug: query.tcg_slug ?? null, limit: query.limit });
@@ -93,30 +112,72 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
         }),
     }),
     defineRoute({
-      method: 'get', path: '/api/sets/{set_id}/stats', summary: 'Price statistics of a set (USD reference prices)', tags,
-      params: SetIdParams, response: SetStats, maxAge: PRICED_TTL, errors: [404, 503],
+      method: 'get',
+      path: '/api/sets/{set_id}/stats',
+      summary: 'Price statistics of a set (USD reference prices)',
+      tags,
+      params: SetIdParams,
+      response: SetStats,
+      maxAge: PRICED_TTL,
+      errors: [404, 503],
       handler: ({ params }) =>
-        cache.json(`legacy:set-stats:${params.set_id}`, PRICED_TTL, async () => (await setStats(db, params.set_id)) ?? Promise.reject(new NotFoundError('set'))),
+        cache.json(
+          `legacy:set-stats:${params.set_id}`,
+          PRICED_TTL,
+          async () => (await setStats(db, params.set_id)) ?? Promise.reject(new NotFoundError('set')),
+        ),
     }),
     defineRoute({
-      method: 'get', path: '/api/sets/{set_id}/top-cards', summary: 'The dearest cards of a set', tags,
-      params: SetIdParams, query: TopCardsQuery, response: TopCards, maxAge: PRICED_TTL, errors: [404, 503],
+      method: 'get',
+      path: '/api/sets/{set_id}/top-cards',
+      summary: 'The dearest cards of a set',
+      tags,
+      params: SetIdParams,
+      query: TopCardsQuery,
+      response: TopCards,
+      maxAge: PRICED_TTL,
+      errors: [404, 503],
       handler: ({ params, query }) =>
         cache.json(`legacy:set-top:${params.set_id}:${query.limit}`, PRICED_TTL, async () => {
           if (!(await setLanguage(db, params.set_id))) throw new NotFoundError('set');
           const cards = await topCards(db, { setId: params.set_id, slug: null, limit: query.limit });
-          return cards.map((c) => ({ card_id: c.id, name: c.name, number: c.number, rarity: c.rarity, image_url: c.local_image_url, best_price: c.best_price!, currency: 'USD' as const, tcg_slug: c.tcg_slug }));
+          return cards.map((c) => ({
+            card_id: c.id,
+            name: c.name,
+            number: c.number,
+            rarity: c.rarity,
+            image_url: c.local_image_url,
+            best_price: c.best_price!,
+            currency: 'USD' as const,
+            tcg_slug: c.tcg_slug,
+          }));
         }),
     }),
     defineRoute({
-      method: 'get', path: '/api/sets/{set_id}/completion', summary: 'What completing a set takes: cards and value by rarity', tags,
-      params: SetIdParams, response: SetCompletion, maxAge: PRICED_TTL, errors: [404, 503],
+      method: 'get',
+      path: '/api/sets/{set_id}/completion',
+      summary: 'What completing a set takes: cards and value by rarity',
+      tags,
+      params: SetIdParams,
+      response: SetCompletion,
+      maxAge: PRICED_TTL,
+      errors: [404, 503],
       handler: ({ params }) =>
-        cache.json(`legacy:set-completion:${params.set_id}`, PRICED_TTL, async () => (await setCompletion(db, params.set_id)) ?? Promise.reject(new NotFoundError('set'))),
+        cache.json(
+          `legacy:set-completion:${params.set_id}`,
+          PRICED_TTL,
+          async () => (await setCompletion(db, params.set_id)) ?? Promise.reject(new NotFoundError('set')),
+        ),
     }),
     defineRoute({
-      method: 'get', path: '/api/sets/{set_id}/related-langs', summary: 'The same set in other languages', tags,
-      params: SetIdParams, response: RelatedLanguages, maxAge: CATALOGUE_TTL, errors: [404, 503],
+      method: 'get',
+      path: '/api/sets/{set_id}/related-langs',
+      summary: 'The same set in other languages',
+      tags,
+      params: SetIdParams,
+      response: RelatedLanguages,
+      maxAge: CATALOGUE_TTL,
+      errors: [404, 503],
       handler: ({ params }) =>
         cache.json(`legacy:set-langs:${params.set_id}`, CATALOGUE_TTL, async () => {
           const language = await setLanguage(db, params.set_id);
@@ -125,25 +186,45 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
         }),
     }),
     defineRoute({
-      method: 'get', path: '/api/recent-cards', summary: 'Cards added to the catalogue in the last 7 days', tags,
-      query: RecentCardsQuery, response: CardListResponse, maxAge: PRICED_TTL, errors: [503],
+      method: 'get',
+      path: '/api/recent-cards',
+      summary: 'Cards added to the catalogue in the last 7 days',
+      tags,
+      query: RecentCardsQuery,
+      response: CardListResponse,
+      maxAge: PRICED_TTL,
+      errors: [503],
       handler: ({ query }) =>
         cache.json(`legacy:recent:${query.tcg_slug ?? '*'}:${query.limit}`, PRICED_TTL, () =>
           cardsAddedSince(db, new Date(Date.now() - 7 * 86_400_000), query.tcg_slug ?? null, query.limit),
         ),
     }),
     defineRoute({
-      method: 'get', path: '/api/new-cards', summary: 'Cards added since a day (default: 30 days ago)', tags,
-      query: NewCardsQuery, response: CardListResponse, maxAge: PRICED_TTL, errors: [503],
+      method: 'get',
+      path: '/api/new-cards',
+      summary: 'Cards added since a day (default: 30 days ago)',
+      tags,
+      query: NewCardsQuery,
+      response: CardListResponse,
+      maxAge: PRICED_TTL,
+      errors: [503],
       handler: ({ query }) => {
         const since = query.since ? new Date(`${query.since}T00:00:00Z`) : new Date(Date.now() - 30 * 86_400_000);
         const day = since.toISOString().slice(0, 10);
-        return cache.json(`legacy:new:${day}:${query.tcg_slug ?? '*'}:${query.limit}`, PRICED_TTL, () => cardsAddedSince(db, new Date(`${day}T00:00:00Z`), query.tcg_slug ?? null, query.limit));
+        return cache.json(`legacy:new:${day}:${query.tcg_slug ?? '*'}:${query.limit}`, PRICED_TTL, () =>
+          cardsAddedSince(db, new Date(`${day}T00:00:00Z`), query.tcg_slug ?? null, query.limit),
+        );
       },
     }),
     defineRoute({
-      method: 'get', path: '/api/compare', summary: 'Up to three cards side by side, with their prices', tags,
-      query: CompareQuery, response: CompareResponse, maxAge: PRICED_TTL, errors: [503],
+      method: 'get',
+      path: '/api/compare',
+      summary: 'Up to three cards side by side, with their prices',
+      tags,
+      query: CompareQuery,
+      response: CompareResponse,
+      maxAge: PRICED_TTL,
+      errors: [503],
       handler: ({ query }) =>
         cache.json(`legacy:compare:${query.ids.join(',')}`, PRICED_TTL, async () => {
           const found = await cardDetails(db, query.ids);
@@ -159,8 +240,15 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
         }),
     }),
     defineRoute({
-      method: 'get', path: '/api/cards/{card_id}/marketplace-urls', summary: 'Buy-now links: the European and US marketplaces and the auction site', tags,
-      params: CardIdParams, query: MarketplaceUrlsQuery, response: MarketplaceUrls, maxAge: CATALOGUE_TTL, errors: [404, 503],
+      method: 'get',
+      path: '/api/cards/{card_id}/marketplace-urls',
+      summary: 'Buy-now links: the European and US marketplaces and the auction site',
+      tags,
+      params: CardIdParams,
+      query: MarketplaceUrlsQuery,
+      response: MarketplaceUrls,
+      maxAge: CATALOGUE_TTL,
+      errors: [404, 503],
       handler: async ({ params, query }) => {
         const refs = await marketplaceRefs(db, params.card_id);
         if (!refs) throw new NotFoundError('card');
@@ -168,8 +256,14 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       },
     }),
     defineRoute({
-      method: 'get', path: '/api/cards/{card_id}/evolution-chain', summary: "A Pokémon card's evolution line (Pokémon cards only: others answer 404)", tags,
-      params: CardIdParams, response: EvolutionChain, maxAge: CATALOGUE_TTL, errors: [404, 503],
+      method: 'get',
+      path: '/api/cards/{card_id}/evolution-chain',
+      summary: "A Pokémon card's evolution line (Pokémon cards only: others answer 404)",
+      tags,
+      params: CardIdParams,
+      response: EvolutionChain,
+      maxAge: CATALOGUE_TTL,
+      errors: [404, 503],
       handler: ({ params }) =>
         cache.json(`legacy:evolution:${params.card_id}`, CATALOGUE_TTL, async () => {
           const chain = await evolutionChain(db, params.card_id);
@@ -179,19 +273,30 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
         }),
     }),
     defineRoute({
-      method: 'get', path: '/api/search', summary: 'Card search: exact > prefix > all words > similar names; every filter ANDs', tags,
-      query: SearchQuery, response: SearchResponse, maxAge: PRICED_TTL, errors: [503],
+      method: 'get',
+      path: '/api/search',
+      summary: 'Card search: exact > prefix > all words > similar names; every filter ANDs',
+      tags,
+      query: SearchQuery,
+      response: SearchResponse,
+      maxAge: PRICED_TTL,
+      errors: [503],
       handler: ({ query }) =>
         cache.json(`legacy:search:${JSON.stringify(query)}`, PRICED_TTL, async () => {
           const rows = await searchCards(db, query);
           const withPrice = rows.filter((r) => r.price_variant_id !== null);
           const changes = withPrice.length
-            ? await deps.analytics.rows<{ variant_id: string; current: number; past: number }>(sqlFile('clickhouse/queries/variant_change_7d.sql'), {
-                card_ids: withPrice.map((r) => r.id),
-                variant_ids: withPrice.map((r) => r.price_variant_id),
-              })
+            ? await deps.analytics.rows<{ variant_id: string; current: number; past: number }>(
+                sqlFile('clickhouse/queries/variant_change_7d.sql'),
+                {
+                  card_ids: withPrice.map((r) => r.id),
+                  variant_ids: withPrice.map((r) => r.price_variant_id),
+                },
+              )
             : [];
-          const change = new Map(changes.map((c) => [Number(c.variant_id), c.past > 0 ? Math.round(((c.current - c.past) / c.past) * 10000) / 100 : null]));
+          const change = new Map(
+            changes.map((c) => [Number(c.variant_id), c.past > 0 ? Math.round(((c.current - c.past) / c.past) * 10000) / 100 : null]),
+          );
           const MATCH = ['exact', 'prefix', 'words', 'similar'] as const;
           return {
             total: rows[0]?.total ?? 0,
@@ -209,8 +314,15 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
         }),
     }),
     defineRoute({
-      method: 'get', path: '/{tcg_slug}/sets', summary: "A game's sets, newest first", tags,
-      params: GameSetsParams, query: GameSetsQuery, response: LegacySetList, maxAge: CATALOGUE_TTL, errors: [404, 503],
+      method: 'get',
+      path: '/{tcg_slug}/sets',
+      summary: "A game's sets, newest first",
+      tags,
+      params: GameSetsParams,
+      query: GameSetsQuery,
+      response: LegacySetList,
+      maxAge: CATALOGUE_TTL,
+      errors: [404, 503],
       handler: ({ params, query }) =>
         cache.json(`legacy:sets:${params.tcg_slug}:${query.limit}:${query.offset}`, CATALOGUE_TTL, async () => {
           await requireTcg(params.tcg_slug);
@@ -218,8 +330,14 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
         }),
     }),
     defineRoute({
-      method: 'get', path: '/{tcg_slug}/sets/{set_id}', summary: 'One set of the game', tags,
-      params: GameSetParams, response: LegacySet, maxAge: CATALOGUE_TTL, errors: [404, 503],
+      method: 'get',
+      path: '/{tcg_slug}/sets/{set_id}',
+      summary: 'One set of the game',
+      tags,
+      params: GameSetParams,
+      response: LegacySet,
+      maxAge: CATALOGUE_TTL,
+      errors: [404, 503],
       handler: ({ params }) =>
         cache.json(`legacy:set:${params.tcg_slug}:${params.set_id}`, CATALOGUE_TTL, async () => {
           const { items } = await setsOfTcg(db, params.tcg_slug, 1, 0, params.set_id);
@@ -228,8 +346,15 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
         }),
     }),
     defineRoute({
-      method: 'get', path: '/{tcg_slug}/sets/{set_id}/cards', summary: 'The cards of a set in collector-number order', tags,
-      params: GameSetParams, query: SetCardsQuery, response: LegacyCardList, maxAge: CATALOGUE_TTL, errors: [404, 503],
+      method: 'get',
+      path: '/{tcg_slug}/sets/{set_id}/cards',
+      summary: 'The cards of a set in collector-number order',
+      tags,
+      params: GameSetParams,
+      query: SetCardsQuery,
+      response: LegacyCardList,
+      maxAge: CATALOGUE_TTL,
+      errors: [404, 503],
       handler: ({ params, query }) =>
         cache.json(`legacy:set-cards:${params.tcg_slug}:${params.set_id}:${query.limit}:${query.offset}`, CATALOGUE_TTL, async () => {
           const { items: sets } = await setsOfTcg(db, params.tcg_slug, 1, 0, params.set_id);
@@ -239,38 +364,81 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
         }),
     }),
     defineRoute({
-      method: 'get', path: '/{tcg_slug}/sealed', summary: "A game's sealed products (booster boxes, boosters, decks), newest first, with current prices", tags,
-      params: GameSetsParams, query: SealedQuery, response: SealedList, maxAge: PRICED_TTL, errors: [404, 503],
+      method: 'get',
+      path: '/{tcg_slug}/sealed',
+      summary: "A game's sealed products (booster boxes, boosters, decks), newest first, with current prices",
+      tags,
+      params: GameSetsParams,
+      query: SealedQuery,
+      response: SealedList,
+      maxAge: PRICED_TTL,
+      errors: [404, 503],
       handler: ({ params, query }) =>
         cache.json(`legacy:sealed:${params.tcg_slug}:${query.set_id ?? ''}:${query.limit}:${query.offset}`, PRICED_TTL, async () => {
           await requireTcg(params.tcg_slug);
-          const page = await sealedProducts(deps.db, deps.analytics, { slug: params.tcg_slug, setId: query.set_id ?? null, limit: query.limit, offset: query.offset });
+          const page = await sealedProducts(deps.db, deps.analytics, {
+            slug: params.tcg_slug,
+            setId: query.set_id ?? null,
+            limit: query.limit,
+            offset: query.offset,
+          });
           return { items: page.items.map(({ prices: _p, ...p }) => p), total: page.total, limit: query.limit, offset: query.offset };
         }),
     }),
     defineRoute({
-      method: 'get', path: '/{tcg_slug}/sealed/{product_id}', summary: 'A sealed product with its prices per source and a year of daily history', tags,
-      params: SealedParams, response: SealedDetail, maxAge: PRICED_TTL, errors: [404, 503],
+      method: 'get',
+      path: '/{tcg_slug}/sealed/{product_id}',
+      summary: 'A sealed product with its prices per source and a year of daily history',
+      tags,
+      params: SealedParams,
+      response: SealedDetail,
+      maxAge: PRICED_TTL,
+      errors: [404, 503],
       handler: ({ params }) =>
         cache.json(`legacy:sealed-one:${params.tcg_slug}:${params.product_id}`, PRICED_TTL, async () => {
-          const { items } = await sealedProducts(deps.db, deps.analytics, { slug: params.tcg_slug, setId: null, limit: 1, offset: 0, productId: params.product_id });
+          const { items } = await sealedProducts(deps.db, deps.analytics, {
+            slug: params.tcg_slug,
+            setId: null,
+            limit: 1,
+            offset: 0,
+            productId: params.product_id,
+          });
           if (!items[0]) throw new NotFoundError('sealed product');
           return { ...items[0], price_history: await sealedHistory(deps.analytics, params.product_id, daysAgo(364)) };
         }),
     }),
     defineRoute({
-      method: 'get', path: '/{tcg_slug}/cards', summary: "A game's cards; set_id, rarity and name (case-insensitive substring) filter together", tags,
-      params: GameCardsParams, query: GameCardsQuery, response: LegacyCardList, maxAge: CATALOGUE_TTL, errors: [404, 503],
+      method: 'get',
+      path: '/{tcg_slug}/cards',
+      summary: "A game's cards; set_id, rarity and name (case-insensitive substring) filter together",
+      tags,
+      params: GameCardsParams,
+      query: GameCardsQuery,
+      response: LegacyCardList,
+      maxAge: CATALOGUE_TTL,
+      errors: [404, 503],
       handler: ({ params, query }) =>
         cache.json(`legacy:cards:${params.tcg_slug}:${JSON.stringify(query)}`, CATALOGUE_TTL, async () => {
           await requireTcg(params.tcg_slug);
-          const page = await cardsOfTcg(db, params.tcg_slug, { setId: query.set_id, rarity: query.rarity, name: query.name, limit: query.limit, offset: query.offset });
+          const page = await cardsOfTcg(db, params.tcg_slug, {
+            setId: query.set_id,
+            rarity: query.rarity,
+            name: query.name,
+            limit: query.limit,
+            offset: query.offset,
+          });
           return { ...page, limit: query.limit, offset: query.offset };
         }),
     }),
     defineRoute({
-      method: 'get', path: '/{tcg_slug}/cards/{card_id}', summary: 'One card with its current prices per source and variant', tags,
-      params: GameCardParams, response: LegacyCardDetail, maxAge: PRICED_TTL, errors: [404, 503],
+      method: 'get',
+      path: '/{tcg_slug}/cards/{card_id}',
+      summary: 'One card with its current prices per source and variant',
+      tags,
+      params: GameCardParams,
+      response: LegacyCardDetail,
+      maxAge: PRICED_TTL,
+      errors: [404, 503],
       handler: ({ params }) =>
         cache.json(`legacy:card:${params.tcg_slug}:${params.card_id}`, PRICED_TTL, async () => {
           const [card] = await cardDetails(db, [params.card_id], params.tcg_slug);

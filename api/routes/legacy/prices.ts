@@ -57,42 +57,74 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
   const gradingOf = (q: { grading_company?: string; grade?: string }): Grading => {
     const company = q.grading_company ?? 'raw';
     if (company === 'raw') return RAW;
-    if (!q.grade) throw new ValidationError([{ loc: ['query', 'grade'], msg: 'a grade is needed with a grading company other than raw', type: 'value_error.missing' }]);
+    if (!q.grade)
+      throw new ValidationError([
+        { loc: ['query', 'grade'], msg: 'a grade is needed with a grading company other than raw', type: 'value_error.missing' },
+      ]);
     return { grading_company: company, grade: q.grade };
   };
   const salesCounts = async (scope: CardScope, grading: Partial<Grading>) => {
     const [r] = await analytics.rows<{ sales_30d: string; sales_365d: string }>(sqlFile('clickhouse/queries/legacy_sales_counts.sql'), {
-      card_id: scope.card.id, variant_ids: scope.selected, since30: daysAgo(29), since365: daysAgo(364),
-      grading_company: grading.grading_company ?? '', grade: grading.grade ?? '',
+      card_id: scope.card.id,
+      variant_ids: scope.selected,
+      since30: daysAgo(29),
+      since365: daysAgo(364),
+      grading_company: grading.grading_company ?? '',
+      grade: grading.grade ?? '',
     });
     return { d30: Number(r?.sales_30d ?? 0), d365: Number(r?.sales_365d ?? 0) };
   };
 
   return [
     defineRoute({
-      method: 'get', path: '/api/cards/{card_id}/prices', summary: 'Current price per source and variant (low, market, high)', tags,
-      params: CardPriceParams, response: CardPrices, maxAge: TTL, errors: [404, 503],
+      method: 'get',
+      path: '/api/cards/{card_id}/prices',
+      summary: 'Current price per source and variant (low, market, high)',
+      tags,
+      params: CardPriceParams,
+      response: CardPrices,
+      maxAge: TTL,
+      errors: [404, 503],
       handler: ({ params }) =>
         cache.json(`legacy:prices:${params.card_id}`, TTL, async () => {
           await scopeOf(params.card_id);
           const rows = (await priceRowsOfCards(db, [params.card_id])).get(params.card_id) ?? [];
           return {
             card_id: params.card_id,
-            sources: rows.map((r) => ({ source: r.source, market_price: r.market_price, low_price: r.low_price, high_price: r.high_price, currency: r.currency, variant: r.variant, recorded_at: r.recorded_at })),
+            sources: rows.map((r) => ({
+              source: r.source,
+              market_price: r.market_price,
+              low_price: r.low_price,
+              high_price: r.high_price,
+              currency: r.currency,
+              variant: r.variant,
+              recorded_at: r.recorded_at,
+            })),
           };
         }),
     }),
     defineRoute({
-      method: 'get', path: '/api/cards/{card_id}/price-history',
+      method: 'get',
+      path: '/api/cards/{card_id}/price-history',
       summary: 'Daily market price per source (USD) with change, volatility and trend',
-      description: 'Snapshots cover `days`; the analysis always looks at the last 365 days, so every change is available whatever the window.',
-      tags, params: CardPriceParams, query: PriceHistoryQuery, response: PriceHistory, maxAge: TTL, errors: [404, 503],
+      description:
+        'Snapshots cover `days`; the analysis always looks at the last 365 days, so every change is available whatever the window.',
+      tags,
+      params: CardPriceParams,
+      query: PriceHistoryQuery,
+      response: PriceHistory,
+      maxAge: TTL,
+      errors: [404, 503],
       handler: ({ params, query }) =>
         cache.json(`legacy:history:${params.card_id}:${query.days}:${query.source ?? ''}:${query.variant ?? ''}`, TTL, async () => {
           const scope = await scopeOf(params.card_id, query.variant);
           const [snapshots, stats] = await Promise.all([
             analytics.rows<{ date: string; source: string; market_price: number }>(sqlFile('clickhouse/queries/legacy_price_history.sql'), {
-              card_id: scope.card.id, variant_ids: scope.selected, since: daysAgo(query.days - 1), source: query.source ?? '', ...RAW,
+              card_id: scope.card.id,
+              variant_ids: scope.selected,
+              since: daysAgo(query.days - 1),
+              source: query.source ?? '',
+              ...RAW,
             }),
             seriesStats(analytics, scope, RAW, daysAgo(364), query.source ?? ''),
           ]);
@@ -112,18 +144,31 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
         }),
     }),
     defineRoute({
-      method: 'get', path: '/api/cards/{card_id}/price-history-multi',
+      method: 'get',
+      path: '/api/cards/{card_id}/price-history-multi',
       summary: 'Every series of the card (variant × grading), daily medians in USD; series under 5 days left out; cached 10 minutes',
-      tags, params: CardPriceParams, response: PriceHistoryMulti, maxAge: MULTI_TTL, errors: [404, 503],
+      tags,
+      params: CardPriceParams,
+      response: PriceHistoryMulti,
+      maxAge: MULTI_TTL,
+      errors: [404, 503],
       handler: ({ params }) =>
         cache.json(`legacy:history-multi:${params.card_id}`, MULTI_TTL, async () => {
           const scope = await scopeOf(params.card_id);
           const names = new Map(scope.variants.map((v) => [v.id, v.name]));
           const rows = scope.variants.length
-            ? await analytics.rows<{ variant_id: string; grading_company: string; grade: string; total_points: string; points: [string, number][] }>(
-                sqlFile('clickhouse/queries/legacy_price_history_multi.sql'),
-                { card_id: scope.card.id, variant_ids: scope.variants.map((v) => v.id), since: daysAgo(364), min_points: MULTI_MIN_POINTS },
-              )
+            ? await analytics.rows<{
+                variant_id: string;
+                grading_company: string;
+                grade: string;
+                total_points: string;
+                points: [string, number][];
+              }>(sqlFile('clickhouse/queries/legacy_price_history_multi.sql'), {
+                card_id: scope.card.id,
+                variant_ids: scope.variants.map((v) => v.id),
+                since: daysAgo(364),
+                min_points: MULTI_MIN_POINTS,
+              })
             : [];
           const series = rows.map((r) => {
             const variant = names.get(Number(r.variant_id)) ?? String(r.variant_id);
@@ -143,113 +188,228 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
         }),
     }),
     defineRoute({
-      method: 'get', path: '/api/cards/{card_id}/price-history-snapshots', summary: "One source's daily values of the card, raw and graded, in the source's currency", tags,
-      params: CardPriceParams, query: SnapshotsQuery, response: PriceSnapshots, maxAge: TTL, errors: [404, 503],
+      method: 'get',
+      path: '/api/cards/{card_id}/price-history-snapshots',
+      summary: "One source's daily values of the card, raw and graded, in the source's currency",
+      tags,
+      params: CardPriceParams,
+      query: SnapshotsQuery,
+      response: PriceSnapshots,
+      maxAge: TTL,
+      errors: [404, 503],
       handler: ({ params, query }) =>
         cache.json(`legacy:snapshots:${params.card_id}:${query.source ?? ''}:${query.variant ?? ''}:${query.days}`, TTL, async () => {
           const scope = await scopeOf(params.card_id, query.variant);
           const since = daysAgo(query.days - 1);
           const base = { card_id: scope.card.id, variant_ids: scope.selected, since };
-          const source = query.source ?? (await analytics.rows<{ source: string }>(sqlFile('clickhouse/queries/legacy_main_source.sql'), base))[0]?.source ?? null;
+          const source =
+            query.source ??
+            (await analytics.rows<{ source: string }>(sqlFile('clickhouse/queries/legacy_main_source.sql'), base))[0]?.source ??
+            null;
           const names = new Map(scope.variants.map((v) => [v.id, v.name]));
           const rows = source
-            ? await analytics.rows<{ date: string; variant_id: string; currency: string; grading_company: string; grade: string; market_price: number }>(
-                sqlFile('clickhouse/queries/legacy_price_snapshots.sql'),
-                { ...base, source },
-              )
+            ? await analytics.rows<{
+                date: string;
+                variant_id: string;
+                currency: string;
+                grading_company: string;
+                grade: string;
+                market_price: number;
+              }>(sqlFile('clickhouse/queries/legacy_price_snapshots.sql'), { ...base, source })
             : [];
-          const points = rows.map(({ variant_id, ...r }) => ({ ...r, variant: names.get(Number(variant_id)) ?? '', market_price: Number(r.market_price) }));
+          const points = rows.map(({ variant_id, ...r }) => ({
+            ...r,
+            variant: names.get(Number(variant_id)) ?? '',
+            market_price: Number(r.market_price),
+          }));
           return { card_id: scope.card.id, source, variant: scope.variantLabel, days: query.days, points, count: points.length };
         }),
     }),
     defineRoute({
-      method: 'get', path: '/api/cards/{card_id}/ebay-sold', summary: 'Completed auction sales (USD): daily averages and a summary per company and grade', tags,
-      params: CardPriceParams, query: EbaySoldQuery, response: EbaySold, maxAge: TTL, errors: [404, 503],
+      method: 'get',
+      path: '/api/cards/{card_id}/ebay-sold',
+      summary: 'Completed auction sales (USD): daily averages and a summary per company and grade',
+      tags,
+      params: CardPriceParams,
+      query: EbaySoldQuery,
+      response: EbaySold,
+      maxAge: TTL,
+      errors: [404, 503],
       handler: ({ params, query }) =>
-        cache.json(`legacy:ebay-sold:${params.card_id}:${query.days}:${query.grading_company ?? ''}:${query.grade ?? ''}`, TTL, async () => {
-          const scope = await scopeOf(params.card_id);
-          const allVariants = scope.variants.map((v) => v.id);
-          const rows = allVariants.length
-            ? await analytics.rows<{ kind: string; date: string; grading_company: string; grade: string; average_price: number; median_price: number; min_price: number; max_price: number; count: string }>(
-                sqlFile('clickhouse/queries/legacy_ebay_sold.sql'),
-                { card_id: scope.card.id, variant_ids: allVariants, since: daysAgo(query.days - 1), grading_company: query.grading_company ?? '', grade: query.grade ?? '' },
-              )
-            : [];
-          const sales = rows.filter((r) => r.kind === 'day').map((r) => ({ date: r.date, grading_company: r.grading_company, grade: r.grade, average_price: Number(r.average_price), count: Number(r.count) }));
-          const summary = rows
-            .filter((r) => r.kind === 'summary')
-            .map((r) => ({ grading_company: r.grading_company, grade: r.grade, average_price: Number(r.average_price), median_price: Number(r.median_price), min_price: Number(r.min_price), max_price: Number(r.max_price), count: Number(r.count) }));
-          return {
-            card_id: scope.card.id, days: query.days, grading_company: query.grading_company ?? null, grade: query.grade ?? null,
-            sales, summary, total_sales_points: sales.length, total_grades: summary.length,
-          };
-        }),
+        cache.json(
+          `legacy:ebay-sold:${params.card_id}:${query.days}:${query.grading_company ?? ''}:${query.grade ?? ''}`,
+          TTL,
+          async () => {
+            const scope = await scopeOf(params.card_id);
+            const allVariants = scope.variants.map((v) => v.id);
+            const rows = allVariants.length
+              ? await analytics.rows<{
+                  kind: string;
+                  date: string;
+                  grading_company: string;
+                  grade: string;
+                  average_price: number;
+                  median_price: number;
+                  min_price: number;
+                  max_price: number;
+                  count: string;
+                }>(sqlFile('clickhouse/queries/legacy_ebay_sold.sql'), {
+                  card_id: scope.card.id,
+                  variant_ids: allVariants,
+                  since: daysAgo(query.days - 1),
+                  grading_company: query.grading_company ?? '',
+                  grade: query.grade ?? '',
+                })
+              : [];
+            const sales = rows
+              .filter((r) => r.kind === 'day')
+              .map((r) => ({
+                date: r.date,
+                grading_company: r.grading_company,
+                grade: r.grade,
+                average_price: Number(r.average_price),
+                count: Number(r.count),
+              }));
+            const summary = rows
+              .filter((r) => r.kind === 'summary')
+              .map((r) => ({
+                grading_company: r.grading_company,
+                grade: r.grade,
+                average_price: Number(r.average_price),
+                median_price: Number(r.median_price),
+                min_price: Number(r.min_price),
+                max_price: Number(r.max_price),
+                count: Number(r.count),
+              }));
+            return {
+              card_id: scope.card.id,
+              days: query.days,
+              grading_company: query.grading_company ?? null,
+              grade: query.grade ?? null,
+              sales,
+              summary,
+              total_sales_points: sales.length,
+              total_grades: summary.length,
+            };
+          },
+        ),
     }),
     defineRoute({
-      method: 'get', path: '/api/cards/{card_id}/price-aggregates',
+      method: 'get',
+      path: '/api/cards/{card_id}/price-aggregates',
       summary: 'Current price, deltas with anomaly flags, all-time high, multi-source market verdict, guide tiers and sales velocity',
       description:
         'Series: the median across sources of each day’s USD market price of the scope. A delta over N days is an anomaly when its log return differs from N days of the series’ mean daily log return by more than 3 σ·√N, σ being the standard deviation of daily log returns (at least 1 %). The verdict is the weighted median of the sources’ 30-day medians (weight ln(1 + daily values)); a source agrees within ±15 %; confidence is the agreeing share of the weight (high ≥ 0.75, medium ≥ 0.5). Tiers are the graded guide’s loose, cib (grade 7) and new (grade 8) prices. Velocity counts auction sales in 30 days: high ≥ 30, medium ≥ 10, low ≥ 1.',
-      tags, params: CardPriceParams, query: AggregatesQuery, response: PriceAggregates, maxAge: TTL, errors: [404, 503],
+      tags,
+      params: CardPriceParams,
+      query: AggregatesQuery,
+      response: PriceAggregates,
+      maxAge: TTL,
+      errors: [404, 503],
       handler: ({ params, query }) =>
-        cache.json(`legacy:aggregates:${params.card_id}:${query.variant ?? ''}:${query.grading_company ?? ''}:${query.grade ?? ''}`, TTL, async () => {
-          const grading = gradingOf(query);
-          const scope = await scopeOf(params.card_id, query.variant);
-          const [stats, sources, tiers, sales] = await Promise.all([
-            seriesStats(analytics, scope, grading, daysAgo(3650)),
-            sourceMedians(analytics, scope, grading, 30),
-            db.query<{ loose: number | null; cib: number | null; new: number | null }>(sqlFile('postgres/queries/guide_tiers.sql'), [scope.selected]),
-            salesCounts(scope, grading),
-          ]);
-          const delta = (n: 1 | 7 | 30 | 90 | 365) => {
-            const then = stats.before[n];
-            if (stats.current === null || then === null) return { abs: null, pct: null, anomaly: false };
-            return { abs: round2(stats.current - then), pct: pctChange(stats.current, then), anomaly: isAnomaly(stats, stats.current, then, n) };
-          };
-          const tier = (price: number | null) => ({ price, spread_pct: pctChange(price, stats.current) });
-          const t = tiers[0] ?? { loose: null, cib: null, new: null };
-          return {
-            card_id: scope.card.id,
-            scope: { variant: scope.variantLabel, ...grading },
-            current: { price: stats.current === null ? null : round2(stats.current), currency: 'USD' as const, recorded_at: stats.last_day ? `${stats.last_day}T00:00:00Z` : null },
-            deltas: { d1: delta(1), d7: delta(7), d30: delta(30), d90: delta(90), d365: delta(365) },
-            all_time_high: { price: stats.ath ? round2(stats.ath.price) : null, date: stats.ath?.date ?? null },
-            sales_volume_30d: sales.d365 > 0 ? sales.d30 : null,
-            point_count: stats.points,
-            market_verdict: marketVerdict(sources),
-            buy_sell_spread: { currency: 'USD' as const, tiers: { loose: tier(t.loose), cib: tier(t.cib), new: tier(t.new) } },
-            velocity: velocityOf(sales.d30),
-          };
-        }),
+        cache.json(
+          `legacy:aggregates:${params.card_id}:${query.variant ?? ''}:${query.grading_company ?? ''}:${query.grade ?? ''}`,
+          TTL,
+          async () => {
+            const grading = gradingOf(query);
+            const scope = await scopeOf(params.card_id, query.variant);
+            const [stats, sources, tiers, sales] = await Promise.all([
+              seriesStats(analytics, scope, grading, daysAgo(3650)),
+              sourceMedians(analytics, scope, grading, 30),
+              db.query<{ loose: number | null; cib: number | null; new: number | null }>(sqlFile('postgres/queries/guide_tiers.sql'), [
+                scope.selected,
+              ]),
+              salesCounts(scope, grading),
+            ]);
+            const delta = (n: 1 | 7 | 30 | 90 | 365) => {
+              const then = stats.before[n];
+              if (stats.current === null || then === null) return { abs: null, pct: null, anomaly: false };
+              return {
+                abs: round2(stats.current - then),
+                pct: pctChange(stats.current, then),
+                anomaly: isAnomaly(stats, stats.current, then, n),
+              };
+            };
+            const tier = (price: number | null) => ({ price, spread_pct: pctChange(price, stats.current) });
+            const t = tiers[0] ?? { loose: null, cib: null, new: null };
+            return {
+              card_id: scope.card.id,
+              scope: { variant: scope.variantLabel, ...grading },
+              current: {
+                price: stats.current === null ? null : round2(stats.current),
+                currency: 'USD' as const,
+                recorded_at: stats.last_day ? `${stats.last_day}T00:00:00Z` : null,
+              },
+              deltas: { d1: delta(1), d7: delta(7), d30: delta(30), d90: delta(90), d365: delta(365) },
+              all_time_high: { price: stats.ath ? round2(stats.ath.price) : null, date: stats.ath?.date ?? null },
+              sales_volume_30d: sales.d365 > 0 ? sales.d30 : null,
+              point_count: stats.points,
+              market_verdict: marketVerdict(sources),
+              buy_sell_spread: { currency: 'USD' as const, tiers: { loose: tier(t.loose), cib: tier(t.cib), new: tier(t.new) } },
+              velocity: velocityOf(sales.d30),
+            };
+          },
+        ),
     }),
     defineRoute({
-      method: 'get', path: '/api/cards/{card_id}/recent-sales', summary: 'Completed auction sales of the card within a window, newest first', tags,
-      params: CardPriceParams, query: RecentSalesQuery, response: RecentSales, maxAge: TTL, errors: [404, 503],
+      method: 'get',
+      path: '/api/cards/{card_id}/recent-sales',
+      summary: 'Completed auction sales of the card within a window, newest first',
+      tags,
+      params: CardPriceParams,
+      query: RecentSalesQuery,
+      response: RecentSales,
+      maxAge: TTL,
+      errors: [404, 503],
       handler: ({ params, query }) =>
         cache.json(`legacy:recent-sales:${params.card_id}:${query.window_days}:${query.language}:${query.variant ?? ''}`, TTL, async () => {
           const scope = await scopeOf(params.card_id, query.variant, query.language);
           const names = new Map(scope.variants.map((v) => [v.id, v.name]));
           // Without a variant filter: every variant printed in the language.
           const ids = query.variant ? scope.selected : scope.variants.filter((v) => v.language === query.language).map((v) => v.id);
-          const sales = ids.length ? await auctionSales(analytics, { ...scope, selected: ids }, daysAgo(query.window_days - 1), {}, 500) : [];
-          const rows = sales.map((s) => ({ date: s.date, variant: names.get(s.variant_id) ?? '', grading_company: s.grading_company, grade: s.grade, price: s.price, currency: s.currency, price_usd: s.price_usd, listing_id: s.observation_id }));
+          const sales = ids.length
+            ? await auctionSales(analytics, { ...scope, selected: ids }, daysAgo(query.window_days - 1), {}, 500)
+            : [];
+          const rows = sales.map((s) => ({
+            date: s.date,
+            variant: names.get(s.variant_id) ?? '',
+            grading_company: s.grading_company,
+            grade: s.grade,
+            price: s.price,
+            currency: s.currency,
+            price_usd: s.price_usd,
+            listing_id: s.observation_id,
+          }));
           return {
-            card_id: scope.card.id, window_days: query.window_days, language: query.language, variant: query.variant ?? 'all',
-            sales: rows, count: rows.length,
+            card_id: scope.card.id,
+            window_days: query.window_days,
+            language: query.language,
+            variant: query.variant ?? 'all',
+            sales: rows,
+            count: rows.length,
             average_price_usd: rows.length ? round2(rows.reduce((n, r) => n + r.price_usd, 0) / rows.length) : null,
           };
         }),
     }),
     defineRoute({
-      method: 'get', path: '/api/cards/{card_id}/stash-score',
+      method: 'get',
+      path: '/api/cards/{card_id}/stash-score',
       summary: 'A 0–100 collectability score from price momentum, rarity, liquidity and source agreement',
       description:
         'Components, each 0–100: price_momentum = 50 + the 30-day change in percent, clamped; rarity from the rarity class (secret/hyper/gold 100, ultra/illustration/ex 80, rare/holo 60, uncommon 30, common 15, unknown 40); liquidity = 3 per auction sale in 30 days + 10 per source pricing the card, capped at 100; source_agreement = the agreeing share of the market verdict’s weight × 100. Score = 0.35 momentum + 0.20 rarity + 0.25 liquidity + 0.20 agreement. Label: strong ≥ 75, solid ≥ 50, speculative ≥ 25, weak below.',
-      tags, params: CardPriceParams, response: StashScore, maxAge: TTL, errors: [404, 503],
+      tags,
+      params: CardPriceParams,
+      response: StashScore,
+      maxAge: TTL,
+      errors: [404, 503],
       handler: ({ params }) =>
         cache.json(`legacy:stash-score:${params.card_id}`, TTL, async () => {
           const scope = await scopeOf(params.card_id);
-          const [stats, sources, sales] = await Promise.all([seriesStats(analytics, scope, RAW, daysAgo(364)), sourceMedians(analytics, scope, RAW, 30), salesCounts(scope, {})]);
+          const [stats, sources, sales] = await Promise.all([
+            seriesStats(analytics, scope, RAW, daysAgo(364)),
+            sourceMedians(analytics, scope, RAW, 30),
+            salesCounts(scope, {}),
+          ]);
           const clamp = (x: number) => Math.max(0, Math.min(100, Math.round(x)));
           const verdict = marketVerdict(sources);
           const components = {
@@ -258,23 +418,46 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
             liquidity: clamp(sales.d30 * 3 + sources.length * 10),
             source_agreement: clamp((verdict?.sources.filter((s) => s.agrees).reduce((n, s) => n + s.weight, 0) ?? 0) * 100),
           };
-          const score = clamp(0.35 * components.price_momentum + 0.2 * components.rarity + 0.25 * components.liquidity + 0.2 * components.source_agreement);
-          const label = score >= 75 ? ('strong' as const) : score >= 50 ? ('solid' as const) : score >= 25 ? ('speculative' as const) : ('weak' as const);
+          const score = clamp(
+            0.35 * components.price_momentum + 0.2 * components.rarity + 0.25 * components.liquidity + 0.2 * components.source_agreement,
+          );
+          const label =
+            score >= 75
+              ? ('strong' as const)
+              : score >= 50
+                ? ('solid' as const)
+                : score >= 25
+                  ? ('speculative' as const)
+                  : ('weak' as const);
           return { card_id: scope.card.id, score, components, label };
         }),
     }),
     defineRoute({
-      method: 'get', path: '/api/cards/{card_id}/predict',
+      method: 'get',
+      path: '/api/cards/{card_id}/predict',
       summary: 'Price in N days from a least-squares line through the last 90 days of daily prices',
-      description: 'Confidence by daily data points: low below 10, medium 10 to 19, high 20 or more. future_points are daily up to 31 days ahead, weekly beyond, always ending on the target day.',
-      tags, params: CardPriceParams, query: PredictQuery, response: Prediction, maxAge: TTL, errors: [404, 503],
+      description:
+        'Confidence by daily data points: low below 10, medium 10 to 19, high 20 or more. future_points are daily up to 31 days ahead, weekly beyond, always ending on the target day.',
+      tags,
+      params: CardPriceParams,
+      query: PredictQuery,
+      response: Prediction,
+      maxAge: TTL,
+      errors: [404, 503],
       handler: ({ params, query }) =>
         cache.json(`legacy:predict:${params.card_id}:${query.days_ahead}`, TTL, async () => {
           const scope = await scopeOf(params.card_id);
           const stats = await seriesStats(analytics, scope, RAW, daysAgo(89));
-          const fitted = stats.slope_per_day !== null && stats.intercept !== null && stats.last_day_number !== null && stats.last_day !== null;
+          const fitted =
+            stats.slope_per_day !== null && stats.intercept !== null && stats.last_day_number !== null && stats.last_day !== null;
           const at = (ahead: number) => Math.max(0.01, round2(stats.intercept! + stats.slope_per_day! * (stats.last_day_number! + ahead)));
-          const steps = query.days_ahead <= 31 ? Array.from({ length: query.days_ahead }, (_, i) => i + 1) : [...Array.from({ length: Math.floor(query.days_ahead / 7) }, (_, i) => (i + 1) * 7).filter((d) => d < query.days_ahead), query.days_ahead];
+          const steps =
+            query.days_ahead <= 31
+              ? Array.from({ length: query.days_ahead }, (_, i) => i + 1)
+              : [
+                  ...Array.from({ length: Math.floor(query.days_ahead / 7) }, (_, i) => (i + 1) * 7).filter((d) => d < query.days_ahead),
+                  query.days_ahead,
+                ];
           const lastDay = stats.last_day ? Date.parse(`${stats.last_day}T00:00:00Z`) : 0;
           const predicted = fitted ? at(query.days_ahead) : null;
           return {
@@ -287,7 +470,9 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
             data_points: stats.points,
             trend: trendOf(stats),
             slope_per_day: stats.slope_per_day === null ? null : Math.round(stats.slope_per_day * 10000) / 10000,
-            future_points: fitted ? steps.map((d) => ({ date: new Date(lastDay + d * 86_400_000).toISOString().slice(0, 10), price: at(d) })) : [],
+            future_points: fitted
+              ? steps.map((d) => ({ date: new Date(lastDay + d * 86_400_000).toISOString().slice(0, 10), price: at(d) }))
+              : [],
           };
         }),
     }),

@@ -29,7 +29,13 @@ export const gameRoutes = (deps: AppDeps) => [
       const game = await gameBySlug(deps.db, params.slug);
       if (!game || game.cards === 0) throw new NotFoundError('game');
       const { id, ...fields } = game;
-      return { ...fields, page: query.page, size: query.size, sets_total: game.sets ?? 0, sets_list: await setsOfGame(deps.db, id, query.page, query.size) };
+      return {
+        ...fields,
+        page: query.page,
+        size: query.size,
+        sets_total: game.sets ?? 0,
+        sets_list: await setsOfGame(deps.db, id, query.page, query.size),
+      };
     },
   }),
 ];
