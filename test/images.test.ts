@@ -1,5 +1,6 @@
 // Images from our own origin: AVIF or WebP by Accept, generated once, placeholders where we hold
 // no picture, and the real picture once the fetcher has stored the upstream original.
+import { silentLogger } from '../sql/runtime/log.js';
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -19,15 +20,7 @@ after(async () => {
   await stack?.close();
 });
 
-const silent = {
-  info() {},
-  warn() {},
-  error() {},
-  debug() {},
-  child() {
-    return silent;
-  },
-};
+const silent = silentLogger();
 
 async function image(p: string, accept: string) {
   const res = await stack.get(p, { Accept: accept });

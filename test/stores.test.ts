@@ -1,5 +1,6 @@
 // Store plumbing: configuration errors, migrations (once each, re-runnable, cluster DDL), the Redis
 // interface on both implementations, and the catalogue readers against the full upstream files.
+import { silentLogger } from '../sql/runtime/log.js';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,15 +13,7 @@ import { readFleshAndBloodCatalogue } from '../ingest/catalogue/fleshAndBlood.js
 import { readPokemonCatalogue } from '../ingest/catalogue/pokemon.js';
 import { startStack, type Stack } from './support/stack.js';
 
-const silent = {
-  info() {},
-  warn() {},
-  error() {},
-  debug() {},
-  child() {
-    return silent;
-  },
-};
+const silent = silentLogger();
 const sharedData = path.resolve(repoRoot, '..', 'shared', 'data');
 
 describe('configuration', () => {

@@ -10,7 +10,7 @@ import protoPackage from '@temporalio/proto';
 
 const proto = protoPackage.temporal;
 import { repoRoot } from '../sql/paths.js';
-import { createLogger } from '../sql/runtime/log.js';
+import { createLogger, silentLogger } from '../sql/runtime/log.js';
 import { TASK_QUEUE, workflowIds } from '../workflows/shared.js';
 import type { TemporalServer } from '../workflows/temporalServer.js';
 import { freePort } from '../sql/runtime/ports.js';
@@ -27,15 +27,7 @@ import { startStack, type Stack } from './support/stack.js';
 import { TemporalRig } from './support/temporal.js';
 
 const ecbFile = path.resolve(repoRoot, '..', 'shared', 'data', 'prices', 'ecb-eurofxref', 'eurofxref-hist-90d.xml');
-const silent = {
-  info() {},
-  warn() {},
-  error() {},
-  debug() {},
-  child() {
-    return silent;
-  },
-};
+const silent = silentLogger();
 
 let stack: Stack;
 let temporal: TemporalServer;

@@ -1,52 +1,58 @@
-// Structured JSON logs on stdout, one object per line. Secrets never reach here:
-// callers log identifiers, not credentials.
+// Structured JSON logs on stdout, one object per line ({ts, level, msg, ...fields}), written by
+// pino through an asynchronous destination: lines are buffered and written off the request path
+// (the access log was a fifth of the cached hot path's CPU with one write per line). Secrets never
+// reach here: callers log identifiers, not credentials.
+import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
-const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
+type Fields = Record<string, unknown>;
 
 export type Logger = {
-  debug(msg: string, fields?: Record<string, unknown>): void;
-  info(msg: string, fields?: Record<string, unknown>): void;
-  warn(msg: string, fields?: Record<string, unknown>): void;
-  error(msg: string, fields?: Record<string, unknown>): void;
-  child(fields: Record<string, unknown>): Logger;
+  debug(msg: string, fields?: Fields): void;
+  info(msg: string, fields?: Fields): void;
+  warn(msg: string, fields?: Fields): void;
+  error(msg: string, fields?: Fields): void;
+  child(fields: Fields): Logger;
 };
 
-// Lines are gathered and written once per event-loop turn: one write per burst of requests
-// instead of one per request (the access log was a sixth of the hot path's CPU).
-let pending: string[] = [];
-let scheduled = false;
-function flushStdout(): void {
-  scheduled = false;
-  if (pending.length === 0) return;
-  const text = pending.join('\n') + '\n';
-  pending = [];
-  process.stdout.write(text);
-}
-process.on('exit', flushStdout);
-export function bufferedStdout(line: string): void {
-  pending.push(line);
-  if (pending.length >= 512) flushStdout();
-  else if (!scheduled) {
-    scheduled = true;
-    setImmediate(flushStdout);
-  }
-}
+let stdout: DestinationStream | undefined;
+// One asynchronous stdout stream per process, flushed by pino when the process exits.
+const asyncStdout = () => (stdout ??= pino.destination({ dest: 1, sync: false, minLength: 4096 }));
 
-export function createLogger(level: LogLevel, base: Record<string, unknown> = {}, write: (line: string) => void = bufferedStdout): Logger {
-  const emit = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
-    if (order[lvl] < order[level]) return;
-    write(JSON.stringify({ ts: new Date().toISOString(), level: lvl, msg, ...base, ...fields }));
-  };
+function wrap(p: PinoLogger): Logger {
   return {
-    debug: (m, f) => emit('debug', m, f),
-    info: (m, f) => emit('info', m, f),
-    warn: (m, f) => emit('warn', m, f),
-    error: (m, f) => emit('error', m, f),
-    child: (fields) => createLogger(level, { ...base, ...fields }, write),
+    debug: (msg, fields) => p.debug(fields ?? {}, msg),
+    info: (msg, fields) => p.info(fields ?? {}, msg),
+    warn: (msg, fields) => p.warn(fields ?? {}, msg),
+    error: (msg, fields) => p.error(fields ?? {}, msg),
+    child: (fields) => wrap(p.child(fields)),
   };
 }
 
-export function errorFields(err: unknown): Record<string, unknown> {
+/**
+ * A logger at `level` with `base` fields on every line. `write` receives each line without its
+ * newline (tests keep them); by default lines go to stdout asynchronously.
+ */
+export function createLogger(level: LogLevel, base: Fields = {}, write?: (line: string) => void): Logger {
+  const destination: DestinationStream = write ? { write: (line: string) => write(line.replace(/\n$/, '')) } : asyncStdout();
+  return wrap(
+    pino(
+      {
+        level,
+        base,
+        messageKey: 'msg',
+        timestamp: () => `,"ts":"${new Date().toISOString()}"`,
+        formatters: { level: (label) => ({ level: label }) },
+      },
+      destination,
+    ),
+  );
+}
+
+/** A logger that writes nothing (tests and benchmarks that assert on other things). */
+export const silentLogger = (): Logger => createLogger('silent', {}, () => undefined);
+
+export function errorFields(err: unknown): Fields {
   if (err instanceof Error) return { error: err.message, stack: err.stack, code: (err as { code?: unknown }).code };
   return { error: String(err) };
 }

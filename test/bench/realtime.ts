@@ -6,6 +6,7 @@
 //  2. Webhooks: 50 alerts of one Business account cross in one dispatch (what ingestion runs after
 //     announcing); each becomes a Temporal delivery workflow POSTing to a local receiver. Time from
 //     the dispatch to each receipt. Goal: p99 under 2 s.
+import { silentLogger } from '../../sql/runtime/log.js';
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,15 +29,7 @@ const ROUNDS = Number(process.env.HOLO_BENCH_ROUNDS ?? 20);
 const WEBHOOKS = 50;
 const now = () => performance.timeOrigin + performance.now();
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-const silent = {
-  info() {},
-  warn() {},
-  error() {},
-  debug() {},
-  child() {
-    return silent;
-  },
-};
+const silent = silentLogger();
 
 const stack = await startStack({
   demo: 'none',

@@ -1,5 +1,6 @@
 // A real Temporal for one test file: the dev server (or TEMPORAL_ADDRESS), a client, and the
 // ingestion worker on the stack's stores, which a test may stop or replace with another.
+import { silentLogger } from '../../sql/runtime/log.js';
 import { Client, Connection } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import { activityDeps, type ActivityDeps } from '../../workflows/activities.js';
@@ -7,15 +8,7 @@ import { startTemporal, type TemporalServer } from '../../workflows/temporalServ
 import { createIngestWorker } from '../../workflows/worker.js';
 import type { Stack } from './stack.js';
 
-const silent = {
-  info() {},
-  warn() {},
-  error() {},
-  debug() {},
-  child() {
-    return silent;
-  },
-};
+const silent = silentLogger();
 
 export class TemporalRig {
   private current: { worker: Worker; connection: NativeConnection; running: Promise<void> } | null = null;
