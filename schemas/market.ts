@@ -187,8 +187,8 @@ export const RecentUpdates = z
 
 // Price intelligence: euro-denominated, condition-aware.
 export const CONDITION_FACTORS = { NM: 1, LP: 0.85, MP: 0.7, HP: 0.5, DMG: 0.3 } as const;
-export const PiCardParams = z.strictObject({ id: intParam({ min: 1, max: 2147483647 }) });
-export const PiCardQuery = z.strictObject({
+export const PriceIntelligenceCardParams = z.strictObject({ id: intParam({ min: 1, max: 2147483647 }) });
+export const PriceIntelligenceCardQuery = z.strictObject({
   foil_status: z.enum(['nonfoil', 'foil', 'etched']).default('nonfoil'),
   condition: z
     .enum(['NM', 'LP', 'MP', 'HP', 'DMG'])
@@ -200,7 +200,7 @@ export const PiCardQuery = z.strictObject({
     .default('en'),
   printing: z.enum(['unlimited', '1st_edition']).default('unlimited'),
 });
-export const PiCard = z
+export const PriceIntelligenceCard = z
   .object({
     card_id: z.number().int(),
     price_summary: z.object({
@@ -221,7 +221,7 @@ export const PiCard = z
   })
   .openapi('PriceIntelligenceCard');
 
-export const PiSources = z
+export const PriceIntelligenceSources = z
   .object({
     items: z.array(
       z.object({
@@ -252,24 +252,24 @@ export const FxRate = z
   .object({ from_currency: z.string(), to_currency: z.string(), rate: z.number(), date: IsoDate, source: z.literal('ecb') })
   .openapi('FxRate');
 
-export const PiHistoryQuery = z.strictObject({
+export const PriceIntelligenceHistoryQuery = z.strictObject({
   card_id: intParam({ min: 1, max: 2147483647 }),
   days: intParam({ min: 1, max: 365 }).default(90),
 });
-export const PiHistory = z
+export const PriceIntelligenceHistory = z
   .object({ card_id: z.number().int(), days: z.number().int(), points: z.array(z.object({ date: IsoDate, market_price_eur: z.number() })) })
   .openapi('PriceIntelligenceHistory');
-export const PiCompareQuery = z.strictObject({
+export const PriceIntelligenceCompareQuery = z.strictObject({
   ids: z
     .string()
     .regex(/^\s*\d{1,10}\s*(,\s*\d{1,10}\s*){0,4}$/, { message: 'one to five comma-separated card ids' })
     .transform((s) => [...new Set(s.split(',').map((x) => Number(x.trim())))]),
 });
-export const PiCompare = z
-  .object({ items: z.array(PiCard.extend({ name: z.string() })), missing: z.array(z.number().int()) })
+export const PriceIntelligenceCompare = z
+  .object({ items: z.array(PriceIntelligenceCard.extend({ name: z.string() })), missing: z.array(z.number().int()) })
   .openapi('PriceIntelligenceCompare');
-export const PiSearchQuery = z.strictObject({ q: text({ max: 200 }), limit: intParam({ min: 1, max: 50 }).default(20) });
-export const PiSearch = z
+export const PriceIntelligenceSearchQuery = z.strictObject({ q: text({ max: 200 }), limit: intParam({ min: 1, max: 50 }).default(20) });
+export const PriceIntelligenceSearch = z
   .object({
     items: z.array(
       z.object({
@@ -283,7 +283,7 @@ export const PiSearch = z
     total: z.number().int(),
   })
   .openapi('PriceIntelligenceSearch');
-export const PiStats = z
+export const PriceIntelligenceStats = z
   .object({
     sources: z.number().int(),
     cards_priced: z.number().int(),

@@ -8,10 +8,11 @@ import { DIGEST_NOW_PER_HOUR } from '../api/events/digestNow.js';
 import { signatureMatches } from '../ingest/events/signing.js';
 import { webhookUrlProblem } from '../api/events/webhookEndpoints.js';
 import type { PushDevice, PushMessage, PushSender } from '../ingest/events/push.js';
-import { startFeedServer, type FeedServer } from '../ingest/feeds/server.js';
+import { startFeedServer, type FeedServer } from '../ingest/demoMarket/feedServer.js';
 import { activityDeps } from '../workflows/activities.js';
 import { TASK_QUEUE, workflowIds } from '../workflows/shared.js';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
+import { call } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
 import { TemporalRig } from './support/temporal.js';
 import { headerOf, startSmtpReceiver } from './support/smtpReceiver.js';
@@ -59,14 +60,8 @@ after(async () => {
   await smtp?.close();
 });
 
-const api = async (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
-  const res = await fetch(stack.url + path, {
-    method: init.method ?? 'GET',
-    headers: { ...(init.headers ?? shop.headers), ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-};
+const api = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
+  call(stack, init.method ?? 'GET', path, { body: init.body, headers: init.headers ?? shop.headers });
 
 /**
  * One ingestion run of today's pokemontcg feed, through Temporal, as the schedule runs it. The

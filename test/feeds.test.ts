@@ -9,7 +9,7 @@ import { repoRoot } from '../sql/paths.js';
 import { FeedUnavailableError, fetchFeed } from '../ingest/fetchFeed.js';
 import { loadFxRates } from '../ingest/load/fxRates.js';
 import { parseEcbRates } from '../ingest/sources/ecbRates.js';
-import { chRows } from './support/chq.js';
+import { chRows } from './support/clickhouseRows.js';
 import { startStack, type Stack } from './support/stack.js';
 
 const ecbFile = path.resolve(repoRoot, '..', 'shared', 'data', 'prices', 'ecb-eurofxref', 'eurofxref-hist-90d.xml');

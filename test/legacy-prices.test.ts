@@ -18,7 +18,7 @@ import {
 } from '../schemas/legacyPrices.js';
 import { expect422 as expect422At } from './support/assertions.js';
 import { createTestCards } from './support/catalogue.js';
-import { daysAgo } from './support/chq.js';
+import { daysAgo } from './support/clickhouseRows.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
@@ -199,11 +199,7 @@ before(async () => {
         as_of: daysAgo(i),
       }),
     );
-  await loadPricePoints(
-    { ch: stack.stores.ch.client, pool: stack.stores.pg.pool, redis: stack.stores.redis, redisPrefix: stack.config.redisPrefix },
-    points,
-    { id: 'test-analytics', ingestedAt: new Date() },
-  );
+  await loadPricePoints(stack.loadTargets(), points, { id: 'test-analytics', ingestedAt: new Date() });
 });
 after(async () => {
   await stack?.close();

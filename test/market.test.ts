@@ -5,10 +5,10 @@ import { after, before, describe, it } from 'node:test';
 import { loadFxRates } from '../ingest/load/fxRates.js';
 import { loadPricePoints } from '../ingest/load/pricePoints.js';
 import { type PricePointRow } from '../ingest/pricePoint.js';
-import { Deals, Movers, Overview, PiCard, Spread } from '../schemas/market.js';
+import { Deals, Movers, Overview, PriceIntelligenceCard, Spread } from '../schemas/market.js';
 import { expect422 as expect422At } from './support/assertions.js';
 import { createTestCards, type TestCard } from './support/catalogue.js';
-import { chRows, daysAgo } from './support/chq.js';
+import { chRows, daysAgo } from './support/clickhouseRows.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
@@ -68,11 +68,7 @@ before(async () => {
   // A European quote for the flat card (EUR 10 = USD 12.50) and a cheap US ask for the up card.
   points.push(row('flat', { region: 'eu', source: 'eu_c', price_type: 'trend', currency: 'EUR', amount: '10.0000', as_of: daysAgo(0) }));
   points.push(row('up', { region: 'us', source: 'us_a', price_type: 'low', currency: 'USD', amount: '9.0000', as_of: daysAgo(0) }));
-  await loadPricePoints(
-    { ch: stack.stores.ch.client, pool: stack.stores.pg.pool, redis: stack.stores.redis, redisPrefix: stack.config.redisPrefix },
-    points,
-    { id: 'test-market', ingestedAt: new Date() },
-  );
+  await loadPricePoints(stack.loadTargets(), points, { id: 'test-market', ingestedAt: new Date() });
 });
 after(async () => {
   await stack?.close();
@@ -196,7 +192,7 @@ describe('price intelligence', () => {
   it("gives a card's euro price per source, adjusted for condition", async () => {
     const id = cards['flat']!.card;
     const nm = await stack.json(`/api/price-intelligence/card/${id}`);
-    PiCard.parse(nm.body);
+    PriceIntelligenceCard.parse(nm.body);
     const eu = nm.body.source_breakdown.find((s: { source: string }) => s.source === 'eu_c');
     const us = nm.body.source_breakdown.find((s: { source: string }) => s.source === 'us_a');
     close(eu.median_eur, 10);

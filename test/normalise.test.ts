@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { flagOutliers, isOutlier } from '../ingest/normalise/outliers.js';
 import { mapToVariants } from '../ingest/normalise/mapVariants.js';
 import type { SourceRow } from '../ingest/sources/types.js';
-import { chRows, todayUtc } from './support/chq.js';
+import { chRows, todayUtc } from './support/clickhouseRows.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;

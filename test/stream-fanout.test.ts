@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { repoRoot } from '../sql/paths.js';
 import { freePort } from '../sql/runtime/ports.js';
 import { CLOSE } from '../api/stream/priceStream.js';
-import { publishPriceUpdates } from '../ingest/ingestFeed.js';
+import { publishPriceUpdates } from '../ingest/pipeline.js';
 import { accountWithKey } from './support/accounts.js';
 import { startStack, type Stack } from './support/stack.js';
 import { StreamClient } from './support/ws.js';

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { startFeedServer, type FeedServer } from '../ingest/feeds/server.js';
-import { ingestFeed } from '../ingest/ingestFeed.js';
+import { startFeedServer, type FeedServer } from '../ingest/demoMarket/feedServer.js';
+import { ingestFeed } from '../ingest/pipeline.js';
 import { priceUpdatesChannel } from '../sql/stores/priceChannels.js';
 import { CLOSE, createPriceStream } from '../api/stream/priceStream.js';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
@@ -87,10 +87,7 @@ describe('subscriptions and delivery', () => {
     quitter.send({ type: 'unsubscribe', topics: cards.map((id) => `card:${id}`) });
     await quitter.waitFor((m) => m.type === 'subscribed' && m.topics.length === 0);
 
-    const summary = await ingestFeed(
-      { ch: stack.stores.ch.client, pool: stack.stores.pg.pool, redis: stack.stores.redis, redisPrefix: stack.config.redisPrefix },
-      { source: 'pokemontcg', game: 'pokemon', asOf: today, feedsUrl: feeds.url },
-    );
+    const summary = await ingestFeed(stack.loadTargets(), { source: 'pokemontcg', game: 'pokemon', asOf: today, feedsUrl: feeds.url });
     assert.ok(summary.loaded > 0);
     const first = await watcher.waitFor((m) => m.type === 'price_update');
     // Give every update of the run time to arrive, then compare what each socket got.

@@ -19,10 +19,11 @@ import { buildDeps, startServer, type RunningServer } from '../api/server.js';
 import { activityDeps } from '../workflows/activities.js';
 import { createIngestWorker } from '../workflows/worker.js';
 import { catalogueSync, fxRates, scrapeAll, progressQuery } from '../workflows/workflows.js';
-import { startFeedServer, type FeedServer } from '../ingest/feeds/server.js';
-import { basePrice, quote } from '../ingest/feeds/priceModel.js';
+import { startFeedServer, type FeedServer } from '../ingest/demoMarket/feedServer.js';
+import { basePrice, quote } from '../ingest/demoMarket/priceModel.js';
 import { feedPairs } from '../ingest/sources/registry.js';
-import { chRows } from './support/chq.js';
+import { chRows } from './support/clickhouseRows.js';
+import { call as jsonCall } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
 import { TemporalRig } from './support/temporal.js';
 
@@ -226,17 +227,9 @@ describe('schedules', () => {
 describe('admin ingestion endpoints', () => {
   let api: RunningServer;
   let token: string;
-  const call = async (method: string, pathAndQuery: string, opts: { body?: unknown; auth?: string | null } = {}) => {
-    const headers: Record<string, string> = {};
+  const call = (method: string, pathAndQuery: string, opts: { body?: unknown; auth?: string | null } = {}) => {
     const auth = opts.auth === undefined ? `Bearer ${token}` : opts.auth;
-    if (auth) headers['Authorization'] = auth;
-    if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(api.url + pathAndQuery, {
-      method,
-      headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-    });
-    return { status: res.status, body: (await res.json()) as any, headers: res.headers };
+    return jsonCall(api, method, pathAndQuery, { body: opts.body, headers: auth ? { Authorization: auth } : {} });
   };
   before(async () => {
     // Warnings reach the test output: a 503 from Temporal logs its cause there.

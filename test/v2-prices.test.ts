@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CardDetail, HistoryResponse } from '../schemas/v2.js';
-import { upsertCatalogue } from '../ingest/catalogue/upsert.js';
+import { createTestCards } from './support/catalogue.js';
 import { loadPricePoints } from '../ingest/load/pricePoints.js';
 import { type PricePointRow } from '../ingest/pricePoint.js';
-import { chRows, daysAgo, todayUtc } from './support/chq.js';
+import { chRows, daysAgo, todayUtc } from './support/clickhouseRows.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
@@ -15,12 +15,7 @@ let otherCardId: number;
 let variantA: number;
 let variantB: number;
 
-const targets = () => ({
-  ch: stack.stores.ch.client,
-  pool: stack.stores.pg.pool,
-  redis: stack.stores.redis,
-  redisPrefix: stack.config.redisPrefix,
-});
+const targets = () => stack.loadTargets();
 
 function point(p: Partial<PricePointRow> & Pick<PricePointRow, 'region' | 'source' | 'currency' | 'amount' | 'as_of'>): PricePointRow {
   return {
@@ -37,67 +32,11 @@ function point(p: Partial<PricePointRow> & Pick<PricePointRow, 'region' | 'sourc
 
 before(async () => {
   stack = await startStack();
-  await upsertCatalogue(stack.stores.pg.pool, {
-    game: { slug: 'test-prices', name: 'Prices', publisher: 'Holo tests', websiteUrl: 'https://example.com', description: 'test' },
-    sets: [
-      {
-        externalKey: 'test:prices',
-        code: 'PRC',
-        name: 'Price Set',
-        series: null,
-        releaseDate: '2026-01-01',
-        totalCards: 2,
-        printedTotal: 2,
-        isPromo: false,
-        language: 'en',
-        logoUrl: null,
-        symbolUrl: null,
-      },
-    ],
-    cards: ['1', '2'].map((n) => ({
-      externalKey: `test:prices-${n}`,
-      setExternalKey: 'test:prices',
-      name: `Priced ${n}`,
-      collectorNumber: n,
-      rarity: 'Rare',
-      cardType: null,
-      subtypes: [],
-      artist: null,
-      attributes: {},
-      legalities: {},
-      images: [],
-      crossRefs: [],
-      printings: [
-        {
-          externalKey: `test:prices-${n}:en`,
-          language: 'en',
-          printRun: 'unlimited',
-          collectorNumber: n,
-          isPromo: false,
-          crossRefs: [],
-          variants: ['normal', 'holofoil'].map((f) => ({
-            externalKey: `test:prices-${n}:en:${f}`,
-            finish: f,
-            variantLabel: f,
-            printRarity: null,
-            isEx: null,
-            isV: null,
-            imageUrl: null,
-          })),
-        },
-      ],
-    })),
-  });
-  const rows = (
-    await stack.stores.pg.pool.query(
-      `SELECT c.external_key, c.id AS card_id, v.id AS variant_id FROM cards c JOIN printings p ON p.card_id = c.id JOIN variants v ON v.printing_id = p.id
-     WHERE c.external_key LIKE 'test:prices-%' ORDER BY c.id, v.id`,
-    )
-  ).rows;
-  cardId = rows[0].card_id;
-  variantA = rows[0].variant_id;
-  variantB = rows[1].variant_id;
-  otherCardId = rows[2].card_id;
+  const cards = await createTestCards(stack.stores.pg.pool, 'test-prices', ['1', '2']);
+  cardId = cards['1']!.card;
+  variantA = cards['1']!.variants.normal!;
+  variantB = cards['1']!.variants.holofoil!;
+  otherCardId = cards['2']!.card;
   await loadPricePoints(
     targets(),
     [

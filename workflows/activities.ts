@@ -3,7 +3,7 @@ import { activityInfo, getClient, heartbeat } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { fetchFeed } from '../ingest/fetchFeed.js';
-import { ingestFeed, UnknownFeedError, type IngestDeps, type IngestInput, type IngestSummary } from '../ingest/ingestFeed.js';
+import { ingestFeed, UnknownFeedError, type IngestDeps, type IngestInput, type IngestSummary } from '../ingest/pipeline.js';
 import type pg from 'pg';
 import type { Config } from '../schemas/config.js';
 import { createLogger, type Logger } from '../sql/runtime/log.js';
@@ -79,7 +79,7 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 export type CatalogueCounts = Record<string, { sets: number; cards: number; printings: number; variants: number }>;
 export type CatalogueSyncResult = { before: CatalogueCounts; after: CatalogueCounts; added: CatalogueCounts };
 
-async function catalogueCounts(pool: pg.Pool): Promise<CatalogueCounts> {
+async function countsPerGame(pool: pg.Pool): Promise<CatalogueCounts> {
   const rows = (
     await pool.query<{ game: string; sets: number; cards: number; printings: number; variants: number }>(
       `SELECT g.slug AS game,
@@ -190,10 +190,10 @@ export function createActivities(deps: ActivityDeps) {
      * existing rows updated in place (upserts on upstream keys, so ids never change).
      */
     async syncCatalogue(): Promise<CatalogueSyncResult> {
-      const before = await catalogueCounts(deps.pool);
+      const before = await countsPerGame(deps.pool);
       heartbeat('importing');
       await importCatalogues(deps.pool, deps.catalogueDir, deps.catalogueScope, silentLog, (game) => heartbeat(`imported ${game}`));
-      const after = await catalogueCounts(deps.pool);
+      const after = await countsPerGame(deps.pool);
       const added = Object.fromEntries(
         Object.entries(after).map(([game, a]) => {
           const b = before[game] ?? { sets: 0, cards: 0, printings: 0, variants: 0 };

@@ -5,7 +5,7 @@ import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@tempo
 import type { Config } from '../schemas/config.js';
 import type { Logger } from '../sql/runtime/log.js';
 import type { Stores } from '../sql/stores/index.js';
-import { startFeedServer, type FeedServer } from '../ingest/feeds/server.js';
+import { startFeedServer, type FeedServer } from '../ingest/demoMarket/feedServer.js';
 import { feedPairs } from '../ingest/sources/registry.js';
 import { TASK_QUEUE, workflowIds } from './shared.js';
 import { ensureSchedules } from './schedules.js';

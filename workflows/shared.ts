@@ -1,7 +1,7 @@
 // What the client, the workflows and the activities share (as in Temporal's samples): the task
 // queue, workflow ids built from business keys, and the types that cross the workflow boundary.
 // Workflow code imports this file, so it holds constants and types only.
-import type { IngestInput, IngestSummary } from '../ingest/ingestFeed.js';
+import type { IngestInput, IngestSummary } from '../ingest/pipeline.js';
 
 export type { IngestInput, IngestSummary };
 

@@ -15,7 +15,7 @@ import {
   userById,
   type User,
 } from '../auth/accounts.js';
-import { withLiveCalls } from '../auth/principal.js';
+import { withLiveCalls } from '../auth/rateLimit.js';
 import { isBusinessTier } from '../../schemas/tiers.js';
 import { cookieSession, endSession, startSession } from '../auth/sessionCookie.js';
 import { DEPRECATIONS } from '../http/deprecations.js';

@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps.js';
 import { NotFoundError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import { createKey, listKeys, publicUser, revokeKey } from '../auth/accounts.js';
-import { withLiveCalls } from '../auth/principal.js';
+import { withLiveCalls } from '../auth/rateLimit.js';
 import { TIERS, type Tier } from '../../schemas/tiers.js';
 import {
   ApiKeyCreated,

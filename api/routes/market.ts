@@ -5,8 +5,8 @@ import type { AppDeps } from '../deps.js';
 import { HttpError, NotFoundError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import { sqlFile } from '../../sql/sqlFile.js';
-import { catalogueCounts } from '../v2/catalogue.js';
-import { searchCards } from '../legacy/catalogue.js';
+import { catalogueTotals } from '../v2/catalogue.js';
+import { searchCards } from '../legacy/catalogueReads.js';
 import {
   confidenceOf,
   daysAgo,
@@ -17,7 +17,7 @@ import {
   RAW,
   SOURCE_LABELS,
   type CardScope,
-} from '../legacy/prices.js';
+} from '../legacy/cardPriceAnalytics.js';
 import { foilStatus, variantName } from '../legacy/variants.js';
 import {
   CONDITION_FACTORS,
@@ -33,17 +33,17 @@ import {
   OlderMoversQuery,
   Overview,
   OverviewQuery,
-  PiCard,
-  PiCardParams,
-  PiCardQuery,
-  PiCompare,
-  PiCompareQuery,
-  PiHistory,
-  PiHistoryQuery,
-  PiSearch,
-  PiSearchQuery,
-  PiSources,
-  PiStats,
+  PriceIntelligenceCard,
+  PriceIntelligenceCardParams,
+  PriceIntelligenceCardQuery,
+  PriceIntelligenceCompare,
+  PriceIntelligenceCompareQuery,
+  PriceIntelligenceHistory,
+  PriceIntelligenceHistoryQuery,
+  PriceIntelligenceSearch,
+  PriceIntelligenceSearchQuery,
+  PriceIntelligenceSources,
+  PriceIntelligenceStats,
   RadarQuery,
   RadarStats,
   RecentQuery,
@@ -297,7 +297,7 @@ export const marketRoutes = (deps: AppDeps) => {
       handler: () =>
         cache.json('market:stats', TTL, async () => {
           const [counts, [prices], [people]] = await Promise.all([
-            catalogueCounts(db),
+            catalogueTotals(db),
             analytics.rows<{ price_points: string; updated_at: string }>(sqlFile('clickhouse/queries/price_point_totals.sql')),
             db.query<{ users: number; sellers: number }>(
               'SELECT count(*)::int AS users, (count(*) FILTER (WHERE is_seller))::int AS sellers FROM users WHERE deleted_at IS NULL',
@@ -509,9 +509,9 @@ export const marketRoutes = (deps: AppDeps) => {
       path: '/api/price-intelligence/card/{id}',
       summary: 'A card’s euro price from every source, by finish, printing, language and condition',
       tags: piTags,
-      params: PiCardParams,
-      query: PiCardQuery,
-      response: PiCard,
+      params: PriceIntelligenceCardParams,
+      query: PriceIntelligenceCardQuery,
+      response: PriceIntelligenceCard,
       maxAge: TTL,
       errors: [404, 503],
       handler: ({ params, query }) =>
@@ -525,7 +525,7 @@ export const marketRoutes = (deps: AppDeps) => {
       path: '/api/price-intelligence/sources',
       summary: 'The price sources: region, currencies, coverage and newest day',
       tags: piTags,
-      response: PiSources,
+      response: PriceIntelligenceSources,
       maxAge: TTL,
       errors: [503],
       handler: () =>
@@ -578,8 +578,8 @@ export const marketRoutes = (deps: AppDeps) => {
       path: '/api/price-intelligence/history',
       summary: 'A card’s daily market price in euros (median across sources)',
       tags: piTags,
-      query: PiHistoryQuery,
-      response: PiHistory,
+      query: PriceIntelligenceHistoryQuery,
+      response: PriceIntelligenceHistory,
       maxAge: TTL,
       errors: [404, 503],
       handler: ({ query }) =>
@@ -606,8 +606,8 @@ export const marketRoutes = (deps: AppDeps) => {
       path: '/api/price-intelligence/compare',
       summary: 'Up to five cards’ euro prices side by side (near mint, non-foil, unlimited, English)',
       tags: piTags,
-      query: PiCompareQuery,
-      response: PiCompare,
+      query: PriceIntelligenceCompareQuery,
+      response: PriceIntelligenceCompare,
       maxAge: TTL,
       errors: [503],
       handler: ({ query }) =>
@@ -630,8 +630,8 @@ export const marketRoutes = (deps: AppDeps) => {
       path: '/api/price-intelligence/search',
       summary: 'Card search with euro reference prices',
       tags: piTags,
-      query: PiSearchQuery,
-      response: PiSearch,
+      query: PriceIntelligenceSearchQuery,
+      response: PriceIntelligenceSearch,
       maxAge: TTL,
       errors: [503],
       handler: ({ query }) =>
@@ -655,7 +655,7 @@ export const marketRoutes = (deps: AppDeps) => {
       path: '/api/price-intelligence/stats',
       summary: 'Sources, priced cards, price points and outliers',
       tags: piTags,
-      response: PiStats,
+      response: PriceIntelligenceStats,
       maxAge: TTL,
       errors: [503],
       handler: () =>

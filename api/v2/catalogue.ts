@@ -286,7 +286,7 @@ export async function resolveCards(
   }));
 }
 
-export async function catalogueCounts(db: Db): Promise<{ cards: number; sets: number; games: number; variants: number; images: number }> {
+export async function catalogueTotals(db: Db): Promise<{ cards: number; sets: number; games: number; variants: number; images: number }> {
   const rows = await db.query<{ cards: number; sets: number; games: number; variants: number; images: number }>(
     `SELECT (SELECT count(*) FROM cards)::int AS cards, (SELECT count(*) FROM sets)::int AS sets,
             (SELECT count(DISTINCT game_id) FROM cards)::int AS games, (SELECT count(*) FROM variants)::int AS variants,

@@ -13,7 +13,7 @@ import { migrateClickHouse, migratePostgres } from '../../sql/migrate.js';
 import { insertTabSeparated } from '../../sql/stores/clickhouse.js';
 import { openStores } from '../../sql/stores/index.js';
 import { loadDemoDataIfEmpty } from '../../ingest/demo/index.js';
-import { startFeedServer } from '../../ingest/feeds/server.js';
+import { startFeedServer } from '../../ingest/demoMarket/feedServer.js';
 import { feedPairs } from '../../ingest/sources/registry.js';
 import { activityDeps } from '../../workflows/activities.js';
 import { TASK_QUEUE } from '../../workflows/shared.js';

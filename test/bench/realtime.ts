@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { dispatchPriceEvents } from '../../ingest/events/dispatch.js';
 import { createAlert } from '../../api/events/alerts.js';
 import { createDb } from '../../sql/stores/db.js';
-import { publishPriceUpdates } from '../../ingest/ingestFeed.js';
+import { publishPriceUpdates } from '../../ingest/pipeline.js';
 import { startWebhookDeliveries } from '../../workflows/activities.js';
 import { accountWithKey } from '../support/accounts.js';
 import { createTestCards } from '../support/catalogue.js';

@@ -1,9 +1,9 @@
-// HTTP helpers for the account tests: a call with JSON body, cookie and headers, and a registration.
-import type { Stack } from './stack.js';
+// The one JSON-call helper of the tests: any method, a JSON body, a cookie and headers, against a
+// stack or any server's base URL; and a registration.
 
 export type Call = { status: number; body: any; headers: Headers; cookie: string | null };
 export async function call(
-  s: Stack,
+  server: { url: string } | string,
   method: string,
   path: string,
   opts: { body?: unknown; cookie?: string | null; headers?: Record<string, string> } = {},
@@ -11,7 +11,8 @@ export async function call(
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
   if (opts.cookie) headers['Cookie'] = opts.cookie;
-  const res = await fetch(s.url + path, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const base = typeof server === 'string' ? server : server.url;
+  const res = await fetch(base + path, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
   const text = await res.text();
   const setCookie = res.headers.get('set-cookie');
   return {
@@ -21,5 +22,5 @@ export async function call(
     cookie: setCookie ? setCookie.split(';')[0]! : null,
   };
 }
-export const register = (s: Stack, username: string, email = `${username}@example.com`, password = 'correct horse battery') =>
+export const register = (s: { url: string }, username: string, email = `${username}@example.com`, password = 'correct horse battery') =>
   call(s, 'POST', '/auth/register', { body: { username, email, password } });

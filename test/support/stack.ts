@@ -14,6 +14,8 @@ import { buildDeps, startServer, type RunningServer } from '../../api/server.js'
 import { loadDemoDataIfEmpty } from '../../ingest/demo/index.js';
 import { repoRoot } from '../../sql/paths.js';
 import { freePort } from '../../sql/runtime/ports.js';
+import type { LoadTargets } from '../../ingest/load/pricePoints.js';
+import { call } from './http.js';
 
 export type Stack = {
   config: Config;
@@ -23,6 +25,8 @@ export type Stack = {
   logLines: string[];
   get(pathAndQuery: string, headers?: Record<string, string>): Promise<Response>;
   json<T = any>(pathAndQuery: string): Promise<{ status: number; body: T; headers: Headers }>;
+  /** Where the production write path (loadPricePoints) writes, for tests that load prices themselves. */
+  loadTargets(): LoadTargets;
   close(): Promise<void>;
 };
 
@@ -85,10 +89,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     url: server.url,
     logLines,
     get: (p, headers = {}) => fetch(server.url + p, { headers }),
-    async json(p) {
-      const res = await fetch(server.url + p);
-      return { status: res.status, body: (await res.json()) as any, headers: res.headers };
-    },
+    json: (p) => call(server, 'GET', p),
+    loadTargets: () => ({ ch: stores.ch.client, pool: stores.pg.pool, redis: stores.redis, redisPrefix: config.redisPrefix }),
     async close() {
       if (closed) return;
       closed = true;

@@ -20,9 +20,9 @@ import {
   setStats,
   tcgBySlug,
   topCards,
-} from '../../legacy/catalogue.js';
+} from '../../legacy/catalogueReads.js';
 import { marketplaceUrls } from '../../legacy/marketplaceUrls.js';
-import { daysAgo } from '../../legacy/prices.js';
+import { daysAgo } from '../../legacy/cardPriceAnalytics.js';
 import { sealedHistory, sealedProducts } from '../../legacy/sealed.js';
 import {
   CardIdParams,

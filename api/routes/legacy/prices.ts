@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { defineRoute } from '../../http/route.js';
 import { sqlFile } from '../../../sql/sqlFile.js';
-import { priceRowsOfCards } from '../../legacy/catalogue.js';
+import { priceRowsOfCards } from '../../legacy/catalogueReads.js';
 import {
   auctionSales,
   confidenceOf,
@@ -22,7 +22,7 @@ import {
   velocityOf,
   type CardScope,
   type Grading,
-} from '../../legacy/prices.js';
+} from '../../legacy/cardPriceAnalytics.js';
 import {
   AggregatesQuery,
   CardPriceParams,

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../deps.js';
 import { defineRoute } from '../../http/route.js';
 import { StatsResponse } from '../../../schemas/v2.js';
-import { catalogueCounts } from '../../v2/catalogue.js';
+import { catalogueTotals } from '../../v2/catalogue.js';
 import { sqlFile } from '../../../sql/sqlFile.js';
 
 export const statsRoutes = (deps: AppDeps) => [
@@ -16,7 +16,7 @@ export const statsRoutes = (deps: AppDeps) => [
     handler: () =>
       deps.cache.json('v2:stats', 300, async () => {
         const [counts, [prices]] = await Promise.all([
-          catalogueCounts(deps.db),
+          catalogueTotals(deps.db),
           deps.analytics.rows<{ price_points: string; updated_at: string }>(sqlFile('clickhouse/queries/price_point_totals.sql')),
         ]);
         return { ...counts, price_points: Number(prices?.price_points ?? 0), updated_at: prices?.updated_at ?? new Date(0).toISOString() };

@@ -1,0 +1,12 @@
+// A route's access tag, enforced: who is calling, may they, and within their limits.
+import type { Context } from 'koa';
+import { authorize, principalOf, type Access, type AuthDeps, type Principal } from './principal.js';
+import { rateLimit } from './rateLimit.js';
+
+/** Everything a route's access tag needs, in order: who, may they, and within their limits. */
+export async function guard(ctx: Context, access: Access, deps: AuthDeps): Promise<Principal> {
+  const principal = await principalOf(ctx, deps);
+  authorize(principal, access);
+  await rateLimit(ctx, principal, deps);
+  return principal;
+}
