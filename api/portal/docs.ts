@@ -68,29 +68,10 @@ function typeOf(doc: OpenApiDocument, raw: Schema | undefined): string {
 
 function fields(doc: OpenApiDocument, rows: { name: string; where: string; required: boolean; type: string; description: string }[]): Html {
   if (rows.length === 0) return html``;
-  return html`<table>
-    <thead>
-      <tr>
-        <th>Name</th>
-        <th>In</th>
-        <th>Type</th>
-        <th>Required</th>
-        <th>Description</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${rows.map(
-        (r) =>
-          html`<tr>
-            <td><code>${r.name}</code></td>
-            <td>${r.where}</td>
-            <td>${r.type}</td>
-            <td>${r.required ? 'yes' : 'no'}</td>
-            <td>${r.description}</td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return html`<table><thead><tr><th>Name</th><th>In</th><th>Type</th><th>Required</th><th>Description</th></tr></thead><tbody>${rows.map(
+    (r) =>
+      html`<tr><td><code>${r.name}</code></td><td>${r.where}</td><td>${r.type}</td><td>${r.required ? 'yes' : 'no'}</td><td>${r.description}</td></tr>`,
+  )}</tbody></table>`;
 }
 
 function operation(doc: OpenApiDocument, method: string, path: string, op: Operation): Html {
@@ -115,14 +96,11 @@ function operation(doc: OpenApiDocument, method: string, path: string, op: Opera
   }
   const access = op['x-access'] ?? 'free';
   return html`<div class="op" id="${anchor(`${method} ${path}`)}">
-    <div class="sig">
-      <span class="badge ${method}">${method}</span>
-      <code>${path}</code>${op.deprecated ? html` <span class="badge deprecation">deprecated</span>` : ''}
-    </div>
-    <p>${op.summary ?? ''}${op.description ? html`<br /><span class="muted">${op.description}</span>` : ''}</p>
-    <p class="muted">Access: ${ACCESS_TEXT[access] ?? access} · Responses: ${Object.keys(op.responses ?? {}).join(', ')}</p>
-    ${fields(doc, rows)}
-  </div>`;
+  <div class="sig"><span class="badge ${method}">${method}</span> <code>${path}</code>${op.deprecated ? html` <span class="badge deprecation">deprecated</span>` : ''}</div>
+  <p>${op.summary ?? ''}${op.description ? html`<br><span class="muted">${op.description}</span>` : ''}</p>
+  <p class="muted">Access: ${ACCESS_TEXT[access] ?? access} · Responses: ${Object.keys(op.responses ?? {}).join(', ')}</p>
+  ${fields(doc, rows)}
+</div>`;
 }
 
 export function docsPage(v: View, doc: OpenApiDocument): string {
@@ -142,22 +120,13 @@ export function docsPage(v: View, doc: OpenApiDocument): string {
     v,
     'API reference',
     html`<h1>API reference</h1>
-      <p class="lead">
-        ${doc.info.title} ${doc.info.version}: ${count} operations, rendered from
-        <a href="${v.apiUrl}/openapi.json">${v.apiUrl}/openapi.json</a>. Errors are <code>{detail}</code>; validation errors are 422
-        <code>{detail: [{loc, msg, type}]}</code>. Send keys as <code>Authorization: Bearer holo_…</code> or <code>X-API-Key</code>.
-      </p>
-      <nav aria-label="Sections">
-        <ul class="toc">
-          ${tags.map((t) => html`<li><a href="#${anchor(t)}">${t}</a> <span class="muted">(${byTag.get(t)!.length})</span></li>`)}
-        </ul>
-      </nav>
-      ${tags.map(
-        (t) =>
-          html`<section class="card" id="${anchor(t)}">
-            <h2>${t}</h2>
-            ${byTag.get(t)!.map(({ method, path, op }) => operation(doc, method, path, op))}
-          </section>`,
-      )}`,
+<p class="lead">${doc.info.title} ${doc.info.version}: ${count} operations, rendered from <a href="${v.apiUrl}/openapi.json">${v.apiUrl}/openapi.json</a>.
+Errors are <code>{detail}</code>; validation errors are 422 <code>{detail: [{loc, msg, type}]}</code>. Send keys as
+<code>Authorization: Bearer holo_…</code> or <code>X-API-Key</code>.</p>
+<nav aria-label="Sections"><ul class="toc">${tags.map((t) => html`<li><a href="#${anchor(t)}">${t}</a> <span class="muted">(${byTag.get(t)!.length})</span></li>`)}</ul></nav>
+${tags.map(
+  (t) =>
+    html`<section class="card" id="${anchor(t)}"><h2>${t}</h2>${byTag.get(t)!.map(({ method, path, op }) => operation(doc, method, path, op))}</section>`,
+)}`,
   );
 }

@@ -4,23 +4,24 @@
 import type { AppDeps } from '../deps.js';
 import { HttpError, NotFoundError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
-import { sqlFile } from '../../sql/sqlFile.js';
+import {
+  bestDeals,
+  cardHistoryEur,
+  catalogueDetailCounts,
+  marketSpread,
+  pricedCardCount,
+  pricePointStats,
+  pricePointTotals,
+  recentUpdates,
+  sourceCoverage,
+  userCounts,
+} from '../../sql/market.js';
+import { marketService } from '../market/service.js';
 import { catalogueTotals } from '../v2/catalogue.js';
 import { searchCards } from '../legacy/catalogueReads.js';
+import { daysAgo, resolveScope, round2, SOURCE_LABELS } from '../legacy/cardPriceAnalytics.js';
+import { variantName } from '../legacy/variants.js';
 import {
-  confidenceOf,
-  daysAgo,
-  marketVerdict,
-  resolveScope,
-  round2,
-  sourceMedians,
-  RAW,
-  SOURCE_LABELS,
-  type CardScope,
-} from '../legacy/cardPriceAnalytics.js';
-import { foilStatus, variantName } from '../legacy/variants.js';
-import {
-  CONDITION_FACTORS,
   Deals,
   DealsQuery,
   DetailedStats,
@@ -61,176 +62,9 @@ const tags = ['market'];
 const piTags = ['price intelligence'];
 const PERIOD_DAYS = { '7d': 7, '30d': 30, '90d': 90 } as const;
 
-type Label = { card_id: number; name: string; set_name: string; set_code: string; tcg_slug: string; rarity: string | null };
-type MoverRow = [number, number, number, number, number]; // card_id, current, change_abs, change_pct, volatility
-
 export const marketRoutes = (deps: AppDeps) => {
   const { db, analytics, cache } = deps;
-  const labels = async (ids: number[]) => {
-    const rows = ids.length ? await db.query<Label>(sqlFile('postgres/queries/card_labels.sql'), [ids]) : [];
-    return new Map(rows.map((r) => [r.card_id, r]));
-  };
-  const movers = async (game: string, days: number, limit: number) => {
-    const [row] = await analytics.rows<{ newest_day: string | null; gainers: MoverRow[]; losers: MoverRow[]; most_volatile: MoverRow[] }>(
-      sqlFile('clickhouse/queries/market_movers.sql'),
-      { game, days, limit },
-    );
-    const lists = { gainers: row?.gainers ?? [], losers: row?.losers ?? [], most_volatile: row?.most_volatile ?? [] };
-    const names = await labels([
-      ...new Set(
-        Object.values(lists)
-          .flat()
-          .map((r) => Number(r[0])),
-      ),
-    ]);
-    const shape = (rows: MoverRow[]) =>
-      rows.flatMap(([id, current, abs, pct, vol]) => {
-        const l = names.get(Number(id));
-        return l
-          ? [
-              {
-                card_id: l.card_id,
-                name: l.name,
-                set_name: l.set_name,
-                tcg_slug: l.tcg_slug,
-                current_price: round2(current),
-                change_pct: round2(pct),
-                change_abs: round2(abs),
-                volatility_pct: round2(vol * 100),
-              },
-            ]
-          : [];
-      });
-    return {
-      as_of: row?.newest_day && row.newest_day !== '1970-01-01' ? row.newest_day : null,
-      gainers: shape(lists.gainers),
-      losers: shape(lists.losers),
-      most_volatile: shape(lists.most_volatile),
-    };
-  };
-  const marketIndex = async (days: number) => {
-    const rows = await analytics.rows<{
-      game: string;
-      newest_day: string;
-      series: string;
-      cards: string;
-      value_now: number;
-      value_then: number;
-      rising: string;
-      falling: string;
-      holding: string;
-    }>(sqlFile('clickhouse/queries/market_index.sql'), { days });
-    return rows.map((r) => ({
-      tcg_slug: r.game,
-      newest_day: r.newest_day,
-      series: Number(r.series),
-      cards: Number(r.cards),
-      value_now: round2(r.value_now),
-      value_then: round2(r.value_then),
-      change_pct: r.value_then > 0 ? round2(((r.value_now - r.value_then) / r.value_then) * 100) : null,
-      rising: Number(r.rising),
-      falling: Number(r.falling),
-      holding: Number(r.holding),
-    }));
-  };
-  type TrendRow = {
-    card_id: string;
-    current: number;
-    slope_per_day: number;
-    points: string;
-    predicted: number;
-    predicted_change_pct: number;
-  };
-  const trending = async (q: { game: string; days: number; minPoints: number; ahead: number; direction: 1 | -1; limit: number }) => {
-    const rows = await analytics.rows<TrendRow>(sqlFile('clickhouse/queries/market_trending.sql'), {
-      game: q.game,
-      days: q.days,
-      min_points: q.minPoints,
-      ahead: q.ahead,
-      direction: q.direction,
-      limit: q.limit,
-    });
-    const names = await labels(rows.map((r) => Number(r.card_id)));
-    return rows.flatMap((r) => {
-      const l = names.get(Number(r.card_id));
-      if (!l) return [];
-      const points = Number(r.points);
-      return [
-        {
-          card_id: l.card_id,
-          name: l.name,
-          set_name: l.set_name,
-          tcg_slug: l.tcg_slug,
-          current_price: round2(r.current),
-          predicted_price: round2(r.predicted),
-          predicted_change_pct: round2(r.predicted_change_pct),
-          slope_per_day: Math.round(r.slope_per_day * 10000) / 10000,
-          data_points: points,
-          confidence: confidenceOf(points),
-        },
-      ];
-    });
-  };
-  const fxLatest = async (currencies: string[]) => {
-    const rows = await analytics.rows<{ currency: string; day: string; usd_per_unit: number }>(
-      sqlFile('clickhouse/queries/fx_latest.sql'),
-      { currencies },
-    );
-    return new Map(rows.map((r) => [r.currency, r]));
-  };
-  const priceIntelligence = async (
-    cardId: number,
-    q: {
-      foil_status: 'nonfoil' | 'foil' | 'etched';
-      condition: keyof typeof CONDITION_FACTORS;
-      language: string;
-      printing: 'unlimited' | '1st_edition';
-    },
-  ) => {
-    const scope = await resolveScope(db, cardId, undefined, q.language);
-    if (!scope) throw new NotFoundError('card');
-    const printRun = q.printing === '1st_edition' ? '1st-edition' : 'unlimited';
-    const variants = scope.variants.filter(
-      (v) => v.language === q.language && foilStatus(v.finish) === q.foil_status && v.print_run === printRun,
-    );
-    const picked: CardScope = { ...scope, selected: variants.map((v) => v.id) };
-    const [sources, fx] = await Promise.all([picked.selected.length ? sourceMedians(analytics, picked, RAW, 30) : [], fxLatest(['EUR'])]);
-    const eur = fx.get('EUR');
-    const factor = CONDITION_FACTORS[q.condition];
-    const toEur = (usd: number) => round2((usd / eur!.usd_per_unit) * factor);
-    const verdict = eur ? marketVerdict(sources) : null;
-    const breakdown = eur ? sources.map((s) => ({ source: s.source, median_eur: toEur(s.median), n_listings: s.sample_size })) : [];
-    const notes: string[] = [];
-    if (variants.length === 0) notes.push(`no ${q.printing} ${q.foil_status} variant in ${q.language}`);
-    if (!eur) notes.push('no euro reference rate loaded yet');
-    if (verdict?.region_bias !== null && verdict?.region_bias !== undefined && Math.abs(verdict.region_bias) >= 10)
-      notes.push(`European sources sit ${Math.abs(verdict.region_bias)} % ${verdict.region_bias > 0 ? 'above' : 'below'} US sources`);
-    if (verdict && verdict.agreeing_sources < verdict.considered_sources)
-      notes.push(
-        `${verdict.considered_sources - verdict.agreeing_sources} of ${verdict.considered_sources} sources disagree by more than 15 %`,
-      );
-    if (factor !== 1) notes.push(`${q.condition} prices are the near-mint references × ${factor}`);
-    return {
-      card_id: cardId,
-      price_summary: {
-        market_price_eur: verdict ? toEur(verdict.price) : null,
-        low_eur: breakdown.length ? Math.min(...breakdown.map((b) => b.median_eur)) : null,
-        high_eur: breakdown.length ? Math.max(...breakdown.map((b) => b.median_eur)) : null,
-        confidence: verdict?.confidence ?? ('low' as const),
-      },
-      source_breakdown: breakdown,
-      correlation_notes: notes,
-      scope: {
-        variants: variants.map((v) => v.name),
-        condition: q.condition,
-        condition_factor: factor,
-        eur_per_usd: eur ? round2(1 / eur.usd_per_unit) : null,
-        fx_date: eur?.day ?? null,
-      },
-      name: scope.card.name,
-    };
-  };
-
+  const { labels, movers, marketIndexes, trending, fxLatest, priceIntelligence } = marketService(deps);
   const moversRoute = (path: string, summary: string) =>
     defineRoute({
       method: 'get',
@@ -266,7 +100,7 @@ export const marketRoutes = (deps: AppDeps) => {
       handler: ({ query }) =>
         cache.json(`market:overview:${query.period}`, TTL, async () => {
           const days = PERIOD_DAYS[query.period];
-          const [games, top] = await Promise.all([marketIndex(days), movers('', days, 1)]);
+          const [games, top] = await Promise.all([marketIndexes(days), movers('', days, 1)]);
           const sum = (k: 'value_now' | 'value_then' | 'rising' | 'falling' | 'holding') => games.reduce((n, g) => n + g[k], 0);
           const [now, then] = [round2(sum('value_now')), round2(sum('value_then'))];
           return {
@@ -296,13 +130,7 @@ export const marketRoutes = (deps: AppDeps) => {
       errors: [503],
       handler: () =>
         cache.json('market:stats', TTL, async () => {
-          const [counts, [prices], [people]] = await Promise.all([
-            catalogueTotals(db),
-            analytics.rows<{ price_points: string; updated_at: string }>(sqlFile('clickhouse/queries/price_point_totals.sql')),
-            db.query<{ users: number; sellers: number }>(
-              'SELECT count(*)::int AS users, (count(*) FILTER (WHERE is_seller))::int AS sellers FROM users WHERE deleted_at IS NULL',
-            ),
-          ]);
+          const [counts, [prices], [people]] = await Promise.all([catalogueTotals(db), pricePointTotals(analytics, {}), userCounts(db)]);
           return {
             total_cards: counts.cards,
             total_prices: Number(prices?.price_points ?? 0),
@@ -324,7 +152,7 @@ export const marketRoutes = (deps: AppDeps) => {
       errors: [503],
       handler: ({ query }) =>
         cache.json(`market:radar:${query.period}`, TTL, async () => {
-          const games = await marketIndex(PERIOD_DAYS[query.period]);
+          const games = await marketIndexes(PERIOD_DAYS[query.period]);
           const share = (n: number, total: number) => (total ? round2((n / total) * 100) : 0);
           return {
             period: query.period,
@@ -351,19 +179,7 @@ export const marketRoutes = (deps: AppDeps) => {
       errors: [503],
       handler: ({ query }) =>
         cache.json(`market:deals:${query.tcg_slug ?? '*'}:${query.min_discount_pct}:${query.limit}`, TTL, async () => {
-          const rows = await db.query<{
-            card_id: number;
-            name: string;
-            set_name: string;
-            tcg_slug: string;
-            finish: string;
-            print_run: string;
-            market_price: number;
-            lowest_price: number;
-            source: string;
-            as_of: string;
-            discount_pct: number;
-          }>(sqlFile('postgres/queries/market_best_deals.sql'), [query.tcg_slug ?? null, query.min_discount_pct, query.limit]);
+          const rows = await bestDeals(db, query.tcg_slug ?? null, query.min_discount_pct, query.limit);
           return { items: rows.map(({ finish, print_run, ...r }) => ({ ...r, variant: variantName(finish, print_run) })) };
         }),
     }),
@@ -431,14 +247,11 @@ export const marketRoutes = (deps: AppDeps) => {
       errors: [503],
       handler: ({ query }) =>
         cache.json(`market:spread:${query.tcg_slug ?? '*'}:${query.min_spread_pct}:${query.limit}`, TTL, async () => {
-          const rows = await analytics.rows<{ card_id: string; t: [number, number, number, string, string, number]; spread_pct: number }>(
-            sqlFile('clickhouse/queries/market_spread.sql'),
-            {
-              game: query.tcg_slug ?? '',
-              min_spread_pct: query.min_spread_pct,
-              limit: query.limit,
-            },
-          );
+          const rows = await marketSpread(analytics, {
+            game: query.tcg_slug ?? '',
+            min_spread_pct: query.min_spread_pct,
+            limit: query.limit,
+          });
           const names = await labels(rows.map((r) => Number(r.card_id)));
           return {
             items: rows.flatMap((r) => {
@@ -475,10 +288,7 @@ export const marketRoutes = (deps: AppDeps) => {
       errors: [503],
       handler: ({ query }) =>
         cache.json(`market:recent:${query.tcg_slug ?? '*'}:${query.limit}`, TTL, async () => {
-          const rows = await analytics.rows<{ card_id: string; t: [string, number, number, string] }>(
-            sqlFile('clickhouse/queries/market_recent_updates.sql'),
-            { game: query.tcg_slug ?? '', limit: query.limit },
-          );
+          const rows = await recentUpdates(analytics, { game: query.tcg_slug ?? '', limit: query.limit });
           const names = await labels(rows.map((r) => Number(r.card_id)));
           return {
             items: rows.flatMap((r) => {
@@ -530,15 +340,7 @@ export const marketRoutes = (deps: AppDeps) => {
       errors: [503],
       handler: () =>
         cache.json('pi:sources', TTL, async () => {
-          const rows = await analytics.rows<{
-            source: string;
-            region: string;
-            currencies: string[];
-            cards: string;
-            variants: string;
-            last_day: string;
-            values: string;
-          }>(sqlFile('clickhouse/queries/source_coverage.sql'));
+          const rows = await sourceCoverage(analytics, {});
           return {
             items: rows.map((r) => ({
               ...r,
@@ -586,14 +388,11 @@ export const marketRoutes = (deps: AppDeps) => {
         cache.json(`pi:history:${query.card_id}:${query.days}`, TTL, async () => {
           const scope = await resolveScope(db, query.card_id);
           if (!scope) throw new NotFoundError('card');
-          const points = await analytics.rows<{ date: string; market_price_eur: number }>(
-            sqlFile('clickhouse/queries/pi_history_eur.sql'),
-            {
-              card_id: scope.card.id,
-              variant_ids: scope.selected,
-              since: daysAgo(query.days - 1),
-            },
-          );
+          const points = await cardHistoryEur(analytics, {
+            card_id: scope.card.id,
+            variant_ids: scope.selected,
+            since: daysAgo(query.days - 1),
+          });
           return {
             card_id: scope.card.id,
             days: query.days,
@@ -660,12 +459,7 @@ export const marketRoutes = (deps: AppDeps) => {
       errors: [503],
       handler: () =>
         cache.json('pi:stats', TTL, async () => {
-          const [points, [priced]] = await Promise.all([
-            analytics.rows<{ game: string; source: string; points: string; outliers: string; last_day: string }>(
-              sqlFile('clickhouse/queries/price_point_stats.sql'),
-            ),
-            db.query<{ n: number }>('SELECT count(*)::int AS n FROM card_best_prices'),
-          ]);
+          const [points, [priced]] = await Promise.all([pricePointStats(analytics, {}), pricedCardCount(db)]);
           const games = [...new Set(points.map((p) => p.game))];
           return {
             sources: new Set(points.map((p) => p.source)).size,
@@ -695,14 +489,7 @@ export const marketRoutes = (deps: AppDeps) => {
       errors: [503],
       handler: () =>
         cache.json('stats:detailed', TTL, async () => {
-          const [games, points] = await Promise.all([
-            db.query<{ tcg_slug: string; sets: number; cards: number; printings: number; variants: number; priced_cards: number }>(
-              sqlFile('postgres/queries/catalogue_detail_counts.sql'),
-            ),
-            analytics.rows<{ game: string; source: string; points: string; outliers: string; last_day: string }>(
-              sqlFile('clickhouse/queries/price_point_stats.sql'),
-            ),
-          ]);
+          const [games, points] = await Promise.all([catalogueDetailCounts(db), pricePointStats(analytics, {})]);
           const total = (k: 'sets' | 'cards' | 'printings' | 'variants' | 'priced_cards') => games.reduce((n, g) => n + g[k], 0);
           const prices = points.map((p) => ({
             tcg_slug: p.game,

@@ -1,0 +1,2 @@
+-- Cards with a current best price (materialised after each load).
+SELECT count(*)::int AS n FROM card_best_prices

@@ -1,0 +1,39 @@
+// One typed function per query file: the SQL stays in sql/<store>/queries/<name>.sql, where data
+// teams and reviewers read it, and its function binds the parameters and parses every row with a
+// zod schema, converting what travels as text (64-bit integers, decimals) into what the code uses.
+import type pg from 'pg';
+import { z } from 'zod';
+import { sqlFile } from './sqlFile.js';
+import type { Analytics } from './stores/analytics.js';
+import type { Db } from './stores/db.js';
+
+/** Anything that runs PostgreSQL statements: the app's Db (or a transaction of it), a pool or a client. */
+export type PgRunner = Db | pg.Pool | pg.PoolClient;
+
+type AnyQueryable = { query(text: string, params: unknown[]): Promise<unknown[] | { rows: unknown[] }> };
+
+export async function pgRows(runner: PgRunner, text: string, params: readonly unknown[]): Promise<unknown[]> {
+  const result = await (runner as unknown as AnyQueryable).query(text, [...params]);
+  return Array.isArray(result) ? result : result.rows;
+}
+
+/** A PostgreSQL query file (sql/postgres/queries/<name>.sql): positional parameters in, parsed rows out. */
+export function pgQuery<Params extends readonly unknown[], Row extends z.ZodType>(name: string, row: Row) {
+  const text = sqlFile(`postgres/queries/${name}.sql`);
+  return async (db: PgRunner, ...params: Params): Promise<z.output<Row>[]> => (await pgRows(db, text, params)).map((r) => row.parse(r));
+}
+
+/** A ClickHouse query file (sql/clickhouse/queries/<name>.sql): named, typed parameters in, parsed rows out. */
+export function chQuery<Params extends Record<string, unknown>, Row extends z.ZodType>(name: string, row: Row) {
+  const text = sqlFile(`clickhouse/queries/${name}.sql`);
+  return async (analytics: Analytics, params: Params): Promise<z.output<Row>[]> =>
+    (await analytics.rows<unknown>(text, params)).map((r) => row.parse(r));
+}
+
+/** Column types as they arrive: numbers may travel as text (Decimal, 64-bit), text may arrive as a number (ids). */
+export const col = {
+  number: z.coerce.number(),
+  text: z.coerce.string(),
+  bool: z.boolean(),
+  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+};

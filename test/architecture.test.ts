@@ -1,0 +1,84 @@
+// The architecture checks of `npm run lint` catch what they claim to: a tree with a wrong-way
+// import, an import cycle and workflow code importing an activity's implementation fails with the
+// named rule, and the same checks pass on the repository itself.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { repoRoot } from '../sql/paths.js';
+
+const run = promisify(execFile);
+const bin = (name: string) => path.join(repoRoot, 'node_modules', '.bin', name);
+
+/** Runs a checker in `cwd`; its exit status and everything it printed. */
+async function check(cwd: string, command: string, args: string[]): Promise<{ code: number; output: string }> {
+  try {
+    const { stdout, stderr } = await run(command, args, { cwd, maxBuffer: 16 * 1024 * 1024 });
+    return { code: 0, output: stdout + stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : 1, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+  }
+}
+
+const layersCheck = (cwd: string, folders: string[]) =>
+  check(cwd, bin('depcruise'), ['--config', path.join(repoRoot, '.dependency-cruiser.cjs'), ...folders]);
+
+describe('architecture checks', () => {
+  let tree: string;
+
+  before(async () => {
+    tree = await fs.mkdtemp(path.join(os.tmpdir(), 'holo-layers-'));
+    const files: Record<string, string> = {
+      'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } }),
+      'package.json': JSON.stringify({ type: 'module' }),
+      'schemas/contract.ts': 'export const LIMIT = 10;\n',
+      'api/deps.ts': "import { LIMIT } from '../schemas/contract.js';\nexport const deps = { limit: LIMIT };\n",
+      // A store module reaching up into the HTTP edge.
+      'sql/stores/wrongWay.ts': "import { deps } from '../../api/deps.js';\nexport const limit = deps.limit;\n",
+      'ingest/a.ts': "import { b } from './b.js';\nexport const a = () => b();\n",
+      'ingest/b.ts': "import { a } from './a.js';\nexport const b = (): unknown => a;\n",
+      'workflows/activities.ts': 'export const createActivities = () => ({ work: async () => 1 });\n',
+      'workflows/workflows.ts':
+        "import { createActivities } from './activities.js';\nexport async function flow(): Promise<number> {\n  return createActivities().work();\n}\n",
+    };
+    for (const [name, text] of Object.entries(files)) {
+      await fs.mkdir(path.dirname(path.join(tree, name)), { recursive: true });
+      await fs.writeFile(path.join(tree, name), text);
+    }
+    await fs.symlink(path.join(repoRoot, 'node_modules'), path.join(tree, 'node_modules'));
+    // oxlint reads overrides relative to its configuration file: the tree gets the repository's own.
+    await fs.copyFile(path.join(repoRoot, '.oxlintrc.json'), path.join(tree, '.oxlintrc.json'));
+  });
+
+  after(async () => {
+    await fs.rm(tree, { recursive: true, force: true });
+  });
+
+  it('fails on a wrong-way import, naming the layer rule', async () => {
+    const { code, output } = await layersCheck(tree, ['sql', 'api', 'schemas']);
+    assert.notEqual(code, 0, output);
+    assert.match(output, /sql-imports-only-below: sql\/stores\/wrongWay\.ts → api\/deps\.ts/);
+  });
+
+  it('fails on an import cycle', async () => {
+    const { code, output } = await layersCheck(tree, ['ingest']);
+    assert.notEqual(code, 0, output);
+    assert.match(output, /no-cycles: ingest\/a\.ts/);
+  });
+
+  it('fails when workflow code imports an activity implementation instead of its types', async () => {
+    const { code, output } = await check(tree, bin('oxlint'), ['workflows']);
+    assert.notEqual(code, 0, output);
+    assert.match(output, /no-restricted-imports/);
+    assert.match(output, /\.\/activities\.js/);
+  });
+
+  it('passes on the repository itself', async () => {
+    const { code, output } = await layersCheck(repoRoot, ['api', 'ingest', 'workflows', 'schemas', 'sql', 'test']);
+    assert.equal(code, 0, output);
+  });
+});
