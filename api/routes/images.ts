@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import type Router from '@koa/router';
 import { z } from '../../schemas/common.js';
 import { intParam } from '../../schemas/common.js';
+import { cardImageSubject } from '../../sql/cardImages.js';
 import type { AppDeps } from '../deps.js';
 import { NotFoundError, fromZod } from '../http/errors.js';
 import { ImageStore, placeholderSvg, type ImageFormat } from '../../sql/stores/images.js';
@@ -17,12 +18,7 @@ export function mountImageRoutes(router: Router, deps: AppDeps, images: ImageSto
     const { card_id: cardId, kind } = parsed.data;
     const format: ImageFormat = /image\/avif/.test(ctx.get('Accept')) ? 'avif' : 'webp';
     const real = kind !== 'placeholder' && images.hasOriginal(cardId, kind);
-    const rows = await deps.db.query<{ name: string; collector_number: string; set_name: string; has_kind: boolean }>(
-      `SELECT c.name, c.collector_number, s.name AS set_name,
-              EXISTS (SELECT 1 FROM images i WHERE i.card_id = c.id AND i.kind = $2) AS has_kind
-       FROM cards c JOIN sets s ON s.id = c.set_id WHERE c.id = $1`,
-      [cardId, kind],
-    );
+    const rows = await cardImageSubject(deps.db, cardId, kind);
     const card = rows[0];
     if (!card || (kind !== 'placeholder' && !card.has_kind && !real)) throw new NotFoundError('image');
     const file = real

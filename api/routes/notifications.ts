@@ -1,7 +1,15 @@
 // The notification feed and push device registration (spec: /api/notifications/feed,
 // /unread-count, /{id}/read, /read-all; /api/devices/register POST and DELETE).
 import type { AppDeps } from '../deps.js';
-import { utcIsoSql } from '../../sql/stores/db.js';
+import {
+  markAllNotificationsRead,
+  markNotificationRead,
+  notificationFeed,
+  registerPushDevice,
+  trimPushDevices,
+  unreadNotificationCount,
+  unregisterPushDevice,
+} from '../../sql/notifications.js';
 import { NotFoundError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import {
@@ -18,12 +26,12 @@ import { Ok } from '../../schemas/auth.js';
 import { accountOf } from './auth.js';
 
 const tags = ['notifications'];
-const COLUMNS = `id::int AS id, kind, title, body, data, ${utcIsoSql('created_at')} AS created_at, ${utcIsoSql('read_at')} AS read_at`;
+/** Devices kept per account; registering one more drops the least recently seen. */
+const MAX_DEVICES_PER_USER = 20;
 
 export const notificationRoutes = (deps: AppDeps) => {
   const { db } = deps;
-  const unread = async (userId: number) =>
-    (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM notifications WHERE user_id = $1 AND read_at IS NULL', [userId]))[0]!.n;
+  const unread = async (userId: number) => (await unreadNotificationCount(db, userId))[0]!.n;
   return [
     defineRoute({
       method: 'get',
@@ -35,19 +43,7 @@ export const notificationRoutes = (deps: AppDeps) => {
       response: NotificationFeed,
       handler: async ({ query, ctx }) => {
         const user = accountOf(ctx);
-        const items = await db.query<{
-          id: number;
-          kind: string;
-          title: string;
-          body: string;
-          data: Record<string, unknown>;
-          created_at: string;
-          read_at: string | null;
-        }>(`SELECT ${COLUMNS} FROM notifications WHERE user_id = $1 AND ($2::bigint IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`, [
-          user.id,
-          query.before_id ?? null,
-          query.limit,
-        ]);
+        const items = await notificationFeed(db, user.id, query.before_id ?? null, query.limit);
         return { items, unread: await unread(user.id) };
       },
     }),
@@ -70,10 +66,7 @@ export const notificationRoutes = (deps: AppDeps) => {
       response: MarkedRead,
       errors: [404],
       handler: async ({ params, ctx }) => {
-        const rows = await db.query(
-          'UPDATE notifications SET read_at = coalesce(read_at, now()) WHERE id = $1 AND user_id = $2 RETURNING id',
-          [params.notification_id, accountOf(ctx).id],
-        );
+        const rows = await markNotificationRead(db, params.notification_id, accountOf(ctx).id);
         if (rows.length === 0) throw new NotFoundError('Notification');
         return { ok: true as const, marked: 1 };
       },
@@ -86,9 +79,7 @@ export const notificationRoutes = (deps: AppDeps) => {
       access: 'auth',
       response: MarkedRead,
       handler: async ({ ctx }) => {
-        const rows = await db.query('UPDATE notifications SET read_at = now() WHERE user_id = $1 AND read_at IS NULL RETURNING id', [
-          accountOf(ctx).id,
-        ]);
+        const rows = await markAllNotificationsRead(db, accountOf(ctx).id);
         return { ok: true as const, marked: rows.length };
       },
     }),
@@ -106,15 +97,8 @@ export const notificationRoutes = (deps: AppDeps) => {
       handler: async ({ body, ctx }) => {
         const user = accountOf(ctx);
         const id = await db.transaction(async (tx) => {
-          const [row] = await tx.query<{ id: number }>(
-            `INSERT INTO push_devices (user_id, platform, token) VALUES ($1, $2, $3)
-             ON CONFLICT (token) DO UPDATE SET user_id = excluded.user_id, platform = excluded.platform, last_seen_at = now() RETURNING id`,
-            [user.id, body.platform, body.token],
-          );
-          await tx.query(
-            'DELETE FROM push_devices WHERE user_id = $1 AND id NOT IN (SELECT id FROM push_devices WHERE user_id = $1 ORDER BY last_seen_at DESC LIMIT 20)',
-            [user.id],
-          );
+          const [row] = await registerPushDevice(tx, user.id, body.platform, body.token);
+          await trimPushDevices(tx, user.id, MAX_DEVICES_PER_USER);
           return row!.id;
         });
         return { ok: true as const, device_id: id };
@@ -130,10 +114,7 @@ export const notificationRoutes = (deps: AppDeps) => {
       response: Ok,
       errors: [404],
       handler: async ({ body, ctx }) => {
-        const rows = await db.query('DELETE FROM push_devices WHERE token = $1 AND user_id = $2 RETURNING id', [
-          body.token,
-          accountOf(ctx).id,
-        ]);
+        const rows = await unregisterPushDevice(db, body.token, accountOf(ctx).id);
         if (rows.length === 0) throw new NotFoundError('Device');
         return { ok: true as const };
       },

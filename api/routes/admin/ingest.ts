@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps.js';
 import { errorFields, type Logger } from '../../../sql/runtime/log.js';
 import { HttpError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { defineRoute } from '../../http/route.js';
-import { sqlFile } from '../../../sql/sqlFile.js';
+import { ingestRejects, ingestRejectsByReason } from '../../../sql/ingestRejects.js';
 import {
   PauseBody,
   RejectsQuery,
@@ -103,14 +103,8 @@ export const adminIngestRoutes = (deps: AppDeps) => [
     handler: async ({ query }) => {
       const params = { batch_id: query.batch_id ?? '', source: query.source ?? '', limit: query.limit };
       const [items, byReason] = await Promise.all([
-        deps.analytics.rows<{ batch_id: string; source: string; game: string; ref: string; reason: string; rejected_at: string }>(
-          sqlFile('clickhouse/queries/ingest_rejects.sql'),
-          params,
-        ),
-        deps.analytics.rows<{ source: string; reason: string; rows: string }>(
-          sqlFile('clickhouse/queries/ingest_rejects_by_reason.sql'),
-          params,
-        ),
+        ingestRejects(deps.analytics, params),
+        ingestRejectsByReason(deps.analytics, { source: params.source, batch_id: params.batch_id }),
       ]);
       return { items, by_reason: byReason.map((r) => ({ ...r, rows: Number(r.rows) })) };
     },

@@ -1,10 +1,9 @@
 // The e-mail outbox for operators: what was queued, sent or failed. Without SMTP configured it
 // is where development reads the mail.
 import type { AppDeps } from '../../deps.js';
-import { utcIsoSql } from '../../../sql/stores/db.js';
+import { newestOutboxMessages } from '../../../sql/emailOutbox.js';
 import { defineRoute } from '../../http/route.js';
-import { OutboxList, OutboxMessage, OutboxQuery } from '../../../schemas/events.js';
-import type { z } from 'zod';
+import { OutboxList, OutboxQuery } from '../../../schemas/events.js';
 
 export const adminOutboxRoutes = (deps: AppDeps) => [
   defineRoute({
@@ -17,11 +16,7 @@ export const adminOutboxRoutes = (deps: AppDeps) => [
     response: OutboxList,
     handler: async ({ query }) => ({
       smtp_configured: deps.config.smtpUrl !== undefined,
-      items: await deps.db.query<z.infer<typeof OutboxMessage>>(
-        `SELECT id::int AS id, to_address, kind, subject, body_text, ${utcIsoSql('created_at')} AS created_at, ${utcIsoSql('sent_at')} AS sent_at, attempts, last_error
-         FROM email_outbox ORDER BY id DESC LIMIT $1`,
-        [query.limit],
-      ),
+      items: await newestOutboxMessages(deps.db, query.limit),
     }),
   }),
 ];

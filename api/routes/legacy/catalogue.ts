@@ -3,7 +3,7 @@
 import type { AppDeps } from '../../deps.js';
 import { HttpError, NotFoundError } from '../../http/errors.js';
 import { defineRoute } from '../../http/route.js';
-import { sqlFile } from '../../../sql/sqlFile.js';
+import { variantChange7d } from '../../../sql/legacyCatalogue.js';
 import {
   cardDetails,
   cardsAddedSince,
@@ -286,13 +286,10 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
           const rows = await searchCards(db, query);
           const withPrice = rows.filter((r) => r.price_variant_id !== null);
           const changes = withPrice.length
-            ? await deps.analytics.rows<{ variant_id: string; current: number; past: number }>(
-                sqlFile('clickhouse/queries/variant_change_7d.sql'),
-                {
-                  card_ids: withPrice.map((r) => r.id),
-                  variant_ids: withPrice.map((r) => r.price_variant_id),
-                },
-              )
+            ? await variantChange7d(deps.analytics, {
+                card_ids: withPrice.map((r) => r.id),
+                variant_ids: withPrice.map((r) => r.price_variant_id!),
+              })
             : [];
           const change = new Map(
             changes.map((c) => [Number(c.variant_id), c.past > 0 ? Math.round(((c.current - c.past) / c.past) * 10000) / 100 : null]),

@@ -3,7 +3,15 @@
 import type { AppDeps } from '../../deps.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { defineRoute } from '../../http/route.js';
-import { sqlFile } from '../../../sql/sqlFile.js';
+import {
+  auctionSalesCounts,
+  auctionSoldSummary,
+  guideTiers,
+  mainSource,
+  priceHistory,
+  priceHistoryMulti,
+  priceSnapshots,
+} from '../../../sql/legacyPrices.js';
 import { priceRowsOfCards } from '../../legacy/catalogueReads.js';
 import {
   auctionSales,
@@ -64,7 +72,7 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
     return { grading_company: company, grade: q.grade };
   };
   const salesCounts = async (scope: CardScope, grading: Partial<Grading>) => {
-    const [r] = await analytics.rows<{ sales_30d: string; sales_365d: string }>(sqlFile('clickhouse/queries/legacy_sales_counts.sql'), {
+    const [r] = await auctionSalesCounts(analytics, {
       card_id: scope.card.id,
       variant_ids: scope.selected,
       since30: daysAgo(29),
@@ -119,7 +127,7 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
         cache.json(`legacy:history:${params.card_id}:${query.days}:${query.source ?? ''}:${query.variant ?? ''}`, TTL, async () => {
           const scope = await scopeOf(params.card_id, query.variant);
           const [snapshots, stats] = await Promise.all([
-            analytics.rows<{ date: string; source: string; market_price: number }>(sqlFile('clickhouse/queries/legacy_price_history.sql'), {
+            priceHistory(analytics, {
               card_id: scope.card.id,
               variant_ids: scope.selected,
               since: daysAgo(query.days - 1),
@@ -157,13 +165,7 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
           const scope = await scopeOf(params.card_id);
           const names = new Map(scope.variants.map((v) => [v.id, v.name]));
           const rows = scope.variants.length
-            ? await analytics.rows<{
-                variant_id: string;
-                grading_company: string;
-                grade: string;
-                total_points: string;
-                points: [string, number][];
-              }>(sqlFile('clickhouse/queries/legacy_price_history_multi.sql'), {
+            ? await priceHistoryMulti(analytics, {
                 card_id: scope.card.id,
                 variant_ids: scope.variants.map((v) => v.id),
                 since: daysAgo(364),
@@ -202,21 +204,9 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
           const scope = await scopeOf(params.card_id, query.variant);
           const since = daysAgo(query.days - 1);
           const base = { card_id: scope.card.id, variant_ids: scope.selected, since };
-          const source =
-            query.source ??
-            (await analytics.rows<{ source: string }>(sqlFile('clickhouse/queries/legacy_main_source.sql'), base))[0]?.source ??
-            null;
+          const source = query.source ?? (await mainSource(analytics, base))[0]?.source ?? null;
           const names = new Map(scope.variants.map((v) => [v.id, v.name]));
-          const rows = source
-            ? await analytics.rows<{
-                date: string;
-                variant_id: string;
-                currency: string;
-                grading_company: string;
-                grade: string;
-                market_price: number;
-              }>(sqlFile('clickhouse/queries/legacy_price_snapshots.sql'), { ...base, source })
-            : [];
+          const rows = source ? await priceSnapshots(analytics, { ...base, source }) : [];
           const points = rows.map(({ variant_id, ...r }) => ({
             ...r,
             variant: names.get(Number(variant_id)) ?? '',
@@ -243,17 +233,7 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
             const scope = await scopeOf(params.card_id);
             const allVariants = scope.variants.map((v) => v.id);
             const rows = allVariants.length
-              ? await analytics.rows<{
-                  kind: string;
-                  date: string;
-                  grading_company: string;
-                  grade: string;
-                  average_price: number;
-                  median_price: number;
-                  min_price: number;
-                  max_price: number;
-                  count: string;
-                }>(sqlFile('clickhouse/queries/legacy_ebay_sold.sql'), {
+              ? await auctionSoldSummary(analytics, {
                   card_id: scope.card.id,
                   variant_ids: allVariants,
                   since: daysAgo(query.days - 1),
@@ -316,9 +296,7 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
             const [stats, sources, tiers, sales] = await Promise.all([
               seriesStats(analytics, scope, grading, daysAgo(3650)),
               sourceMedians(analytics, scope, grading, 30),
-              db.query<{ loose: number | null; cib: number | null; new: number | null }>(sqlFile('postgres/queries/guide_tiers.sql'), [
-                scope.selected,
-              ]),
+              guideTiers(db, scope.selected),
               salesCounts(scope, grading),
             ]);
             const delta = (n: 1 | 7 | 30 | 90 | 365) => {

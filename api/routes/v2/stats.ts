@@ -2,7 +2,7 @@ import type { AppDeps } from '../../deps.js';
 import { defineRoute } from '../../http/route.js';
 import { StatsResponse } from '../../../schemas/v2.js';
 import { catalogueTotals } from '../../v2/catalogue.js';
-import { sqlFile } from '../../../sql/sqlFile.js';
+import { pricePointTotals } from '../../../sql/market.js';
 
 export const statsRoutes = (deps: AppDeps) => [
   defineRoute({
@@ -15,10 +15,7 @@ export const statsRoutes = (deps: AppDeps) => [
     errors: [503],
     handler: () =>
       deps.cache.json('v2:stats', 300, async () => {
-        const [counts, [prices]] = await Promise.all([
-          catalogueTotals(deps.db),
-          deps.analytics.rows<{ price_points: string; updated_at: string }>(sqlFile('clickhouse/queries/price_point_totals.sql')),
-        ]);
+        const [counts, [prices]] = await Promise.all([catalogueTotals(deps.db), pricePointTotals(deps.analytics, {})]);
         return { ...counts, price_points: Number(prices?.price_points ?? 0), updated_at: prices?.updated_at ?? new Date(0).toISOString() };
       }),
   }),

@@ -1,0 +1,14 @@
+// The quarantine of refused feed rows, for operators (GET /api/admin/ingest/rejects).
+import { z } from 'zod';
+import { chQuery, col } from './typedQuery.js';
+
+const { number, text } = col;
+type Filter = { source: string; batch_id: string };
+
+const Reject = z.object({ batch_id: text, source: text, game: text, ref: text, reason: text, rejected_at: text });
+/** Refused rows, newest first; empty filters match everything. */
+export const ingestRejects = chQuery<Filter & { limit: number }, typeof Reject>('ingest_rejects', Reject);
+
+const ReasonCount = z.object({ source: text, reason: text, rows: number });
+/** Refused rows counted per source and reason. */
+export const ingestRejectsByReason = chQuery<Filter, typeof ReasonCount>('ingest_rejects_by_reason', ReasonCount);
