@@ -23,6 +23,14 @@ export function pgQuery<Params extends readonly unknown[], Row extends z.ZodType
   return async (db: PgRunner, ...params: Params): Promise<z.output<Row>[]> => (await pgRows(db, text, params)).map((r) => row.parse(r));
 }
 
+/** A PostgreSQL statement file that returns no rows (an INSERT, UPDATE or DELETE without RETURNING). */
+export function pgStatement<Params extends readonly unknown[]>(name: string) {
+  const text = sqlFile(`postgres/queries/${name}.sql`);
+  return async (db: PgRunner, ...params: Params): Promise<void> => {
+    await pgRows(db, text, params);
+  };
+}
+
 /** A ClickHouse query file (sql/clickhouse/queries/<name>.sql): named, typed parameters in, parsed rows out. */
 export function chQuery<Params extends Record<string, unknown>, Row extends z.ZodType>(name: string, row: Row) {
   const text = sqlFile(`clickhouse/queries/${name}.sql`);

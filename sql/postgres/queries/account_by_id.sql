@@ -1,0 +1,2 @@
+-- A live account.
+SELECT * FROM live_accounts WHERE id = $1

@@ -1,0 +1,5 @@
+-- An account's keys that are not revoked, oldest first.
+SELECT id, name, prefix, tier, is_active, calls_today, last_used_at, created_at, expires_at
+FROM api_key_records
+WHERE user_id = $1
+ORDER BY id
