@@ -1,30 +1,12 @@
-// PostgreSQL reads of the legacy catalogue surface. SQL lives in sql/postgres/queries.
+// The legacy catalogue surface: its typed queries (sql/legacyCatalogue.ts) shaped into the spec's responses.
 import type { z } from 'zod';
 import type { Db } from '../../sql/stores/db.js';
-import { sqlFile } from '../../sql/sqlFile.js';
+import * as q from '../../sql/legacyCatalogue.js';
 import { cardImageUrl } from '../images/urls.js';
-import type {
-  CardListItem,
-  LegacyCard,
-  LegacyCardDetail,
-  LegacyCardPrice,
-  LegacySet,
-  SetCompletion,
-  Tcg,
-  TcgListItem,
-} from '../../schemas/legacy.js';
+import type { CardListItem, LegacyCard, LegacyCardDetail, LegacyCardPrice, SetCompletion, Tcg, TcgListItem } from '../../schemas/legacy.js';
 import { variantName } from './variants.js';
 
-type CardRow = {
-  id: number;
-  card_set_id: number;
-  name: string;
-  number: string;
-  rarity: string | null;
-  card_type: string | null;
-  image_url: string | null;
-  attributes: Record<string, unknown>;
-};
+type CardRow = q.CardRow;
 
 /** A card row as the legacy card shape: our own origin serves local_image_url. */
 export function legacyCard(r: CardRow): z.input<typeof LegacyCard> {
@@ -42,7 +24,7 @@ export function legacyCard(r: CardRow): z.input<typeof LegacyCard> {
 }
 
 export async function listTcgs(db: Db, slug: string | null = null): Promise<z.input<typeof TcgListItem>[]> {
-  return db.query(sqlFile('postgres/queries/legacy_tcgs.sql'), [slug]);
+  return q.legacyTcgs(db, slug);
 }
 
 export async function tcgBySlug(db: Db, slug: string): Promise<z.input<typeof Tcg> | null> {
@@ -53,73 +35,30 @@ export async function tcgBySlug(db: Db, slug: string): Promise<z.input<typeof Tc
 }
 
 export async function setsOfTcg(db: Db, slug: string, limit: number, offset: number, setId: number | null = null) {
-  const rows = await db.query<z.input<typeof LegacySet> & { total: number }>(sqlFile('postgres/queries/legacy_sets.sql'), [
-    slug,
-    limit,
-    offset,
-    setId,
-  ]);
+  const rows = await q.legacySets(db, slug, limit, offset, setId);
   return { items: rows.map(({ total: _total, ...s }) => s), total: rows[0]?.total ?? 0 };
 }
 
 export type CardFilters = { setId?: number; rarity?: string; name?: string; limit: number; offset: number };
 
 export async function cardsOfTcg(db: Db, slug: string, f: CardFilters) {
-  const rows = await db.query<CardRow & { total: number }>(sqlFile('postgres/queries/legacy_cards.sql'), [
-    slug,
-    f.setId ?? null,
-    f.rarity ?? null,
-    f.name ?? null,
-    f.limit,
-    f.offset,
-  ]);
+  const rows = await q.legacyCards(db, slug, f.setId ?? null, f.rarity ?? null, f.name ?? null, f.limit, f.offset);
   // A page past the end has no rows to carry the total: count once more.
   const total =
     rows[0]?.total ??
-    (f.offset > 0
-      ? ((
-          await db.query<{ total: number }>(sqlFile('postgres/queries/legacy_cards.sql'), [
-            slug,
-            f.setId ?? null,
-            f.rarity ?? null,
-            f.name ?? null,
-            1,
-            0,
-          ])
-        )[0]?.total ?? 0)
-      : 0);
+    (f.offset > 0 ? ((await q.legacyCards(db, slug, f.setId ?? null, f.rarity ?? null, f.name ?? null, 1, 0))[0]?.total ?? 0) : 0);
   return { items: rows.map(legacyCard), total };
 }
 
-type PriceRow = {
-  card_id: number;
-  source: string;
-  finish: string;
-  print_run: string;
-  currency: string;
-  market_price: number;
-  low_price: number | null;
-  high_price: number | null;
-  recorded_at: string;
-};
+type PriceRow = q.CardPriceRow;
 
 /** Latest ungraded price per source and variant of the cards. */
 export async function priceRowsOfCards(db: Db, cardIds: number[]): Promise<Map<number, (PriceRow & { variant: string })[]>> {
-  const rows = await db.query<PriceRow>(sqlFile('postgres/queries/legacy_card_prices.sql'), [cardIds]);
+  const rows = await q.legacyCardPrices(db, cardIds);
   const out = new Map<number, (PriceRow & { variant: string })[]>();
   for (const r of rows) out.set(r.card_id, [...(out.get(r.card_id) ?? []), { ...r, variant: variantName(r.finish, r.print_run) }]);
   return out;
 }
-
-type DetailRow = CardRow & {
-  master_card_id: number;
-  illustrator: string | null;
-  legalities: Record<string, unknown>;
-  set_name: string;
-  set_code: string;
-  tcg_slug: string;
-  best_price: number | null;
-};
 
 export type CardDetailPlus = z.input<typeof LegacyCardDetail> & {
   set_name: string;
@@ -130,10 +69,7 @@ export type CardDetailPlus = z.input<typeof LegacyCardDetail> & {
 
 /** Cards with their prices; a card of another game than `slug` (when given) is not found. */
 export async function cardDetails(db: Db, cardIds: number[], slug: string | null = null): Promise<CardDetailPlus[]> {
-  const [rows, prices] = await Promise.all([
-    db.query<DetailRow>(sqlFile('postgres/queries/legacy_card.sql'), [cardIds, slug]),
-    priceRowsOfCards(db, cardIds),
-  ]);
+  const [rows, prices] = await Promise.all([q.legacyCardDetails(db, cardIds, slug), priceRowsOfCards(db, cardIds)]);
   return rows.map((r) => ({
     ...legacyCard(r),
     prices: (prices.get(r.id) ?? []).map((p): z.input<typeof LegacyCardPrice> => ({
@@ -153,20 +89,11 @@ export async function cardDetails(db: Db, cardIds: number[], slug: string | null
 }
 
 export async function setStats(db: Db, setId: number) {
-  const [row] = await db.query<{
-    set_id: number;
-    card_count: number;
-    priced_cards: number;
-    min_price: number | null;
-    max_price: number | null;
-    avg_price: number | null;
-    total_value: number;
-  }>(sqlFile('postgres/queries/legacy_set_stats.sql'), [setId]);
+  const [row] = await q.legacySetStats(db, setId);
   return row ? { ...row, currency: 'USD' as const, set_value: row.total_value } : null;
 }
 
-type ListRow = CardRow & { set_name: string; set_code: string; tcg_slug: string; best_price: number | null; created_at: string };
-const listItem = (r: ListRow): z.input<typeof CardListItem> => ({
+const listItem = (r: q.ListedCard): z.input<typeof CardListItem> => ({
   ...legacyCard(r),
   set_name: r.set_name,
   set_code: r.set_code,
@@ -177,33 +104,17 @@ const listItem = (r: ListRow): z.input<typeof CardListItem> => ({
 });
 
 export async function topCards(db: Db, opts: { setId: number | null; slug: string | null; limit: number }) {
-  const rows = await db.query<ListRow & { card_id: number }>(sqlFile('postgres/queries/legacy_top_cards.sql'), [
-    opts.setId,
-    opts.slug,
-    opts.limit,
-  ]);
-  return rows.map((r) => listItem({ ...r, id: r.card_id }));
+  const rows = await q.legacyTopCards(db, opts.setId, opts.slug, opts.limit);
+  return rows.map(({ card_id, ...r }) => listItem({ ...r, id: card_id }));
 }
 
 export async function cardsAddedSince(db: Db, since: Date, slug: string | null, limit: number) {
-  const rows = await db.query<ListRow & { total: number }>(sqlFile('postgres/queries/legacy_cards_added.sql'), [
-    since.toISOString(),
-    slug,
-    limit,
-  ]);
+  const rows = await q.legacyCardsAdded(db, since.toISOString(), slug, limit);
   return { items: rows.map(listItem), total: rows[0]?.total ?? 0 };
 }
 
 export async function setCompletion(db: Db, setId: number): Promise<z.input<typeof SetCompletion> | null> {
-  const rows = await db.query<{
-    set_id: number;
-    printed_total: number;
-    rarity: string | null;
-    cards: number;
-    priced: number;
-    value: number;
-    secret: number;
-  }>(sqlFile('postgres/queries/legacy_set_completion.sql'), [setId]);
+  const rows = await q.legacySetCompletion(db, setId);
   if (rows.length === 0) return null;
   const byRarity = rows.filter((r) => r.cards > 0).map((r) => ({ rarity: r.rarity, cards: r.cards, value: r.value }));
   const catalogued = byRarity.reduce((n, r) => n + r.cards, 0);
@@ -220,18 +131,15 @@ export async function setCompletion(db: Db, setId: number): Promise<z.input<type
 }
 
 export async function relatedLanguageSets(db: Db, setId: number) {
-  return db.query<{ id: number; name: string; code: string; language: string; release_date: string | null; total_cards: number }>(
-    sqlFile('postgres/queries/legacy_related_language_sets.sql'),
-    [setId],
-  );
+  return q.relatedLanguageSets(db, setId);
 }
 
 export async function setLanguage(db: Db, setId: number): Promise<string | null> {
-  const [row] = await db.query<{ language: string }>('SELECT language FROM sets WHERE id = $1', [setId]);
+  const [row] = await q.setLanguage(db, setId);
   return row?.language ?? null;
 }
 
-type NamedCard = { id: number; name: string; attributes: { evolvesFrom?: string; evolvesTo?: string[] } };
+type NamedCard = q.NamedCard;
 
 /**
  * A Pokémon card's evolution line from the upstream's evolvesFrom / evolvesTo: back to the basic,
@@ -242,19 +150,17 @@ export async function evolutionChain(
   db: Db,
   cardId: number,
 ): Promise<{ stage: number; name: string; card_id: number | null }[] | 'not-pokemon' | null> {
-  const [card] = await db.query<NamedCard & { game_id: number; set_id: number; game: string; card_type: string | null }>(
-    `SELECT c.id, c.name, c.attributes, c.game_id, c.set_id, g.slug AS game, c.card_type FROM cards c JOIN games g ON g.id = c.game_id WHERE c.id = $1`,
-    [cardId],
-  );
+  const [card] = await q.cardWithGame(db, cardId);
   if (!card) return null;
   if (card.game !== 'pokemon' || card.card_type !== 'Pokémon') return 'not-pokemon';
   const lookup = async (names: string[]) => {
     if (names.length === 0) return new Map<string, NamedCard>();
-    const rows = await db.query<NamedCard>(sqlFile('postgres/queries/cards_by_name.sql'), [
+    const rows = await q.cardsByName(
+      db,
       card.game_id,
       card.set_id,
       names.map((n) => n.toLowerCase()),
-    ]);
+    );
     return new Map(rows.map((r) => [r.name.toLowerCase(), r]));
   };
   // Back to the basic (Pokémon lines have at most three stages; the bound also stops a cycle).
@@ -281,21 +187,7 @@ export async function evolutionChain(
 }
 
 export async function marketplaceRefs(db: Db, cardId: number) {
-  const [card] = await db.query<{
-    name: string;
-    number: string;
-    set_name: string;
-    game: string;
-    game_name: string;
-    eu: string | null;
-    us: string | null;
-  }>(
-    `SELECT c.name, c.collector_number AS number, s.name AS set_name, g.slug AS game, g.name AS game_name,
-            (SELECT ref_value FROM cross_refs r WHERE r.card_id = c.id AND r.ref_key = 'eu_marketplace_product_id' ORDER BY printing_id NULLS FIRST LIMIT 1) AS eu,
-            (SELECT ref_value FROM cross_refs r WHERE r.card_id = c.id AND r.ref_key = 'us_marketplace_product_id' ORDER BY printing_id NULLS FIRST LIMIT 1) AS us
-     FROM cards c JOIN sets s ON s.id = c.set_id JOIN games g ON g.id = c.game_id WHERE c.id = $1`,
-    [cardId],
-  );
+  const [card] = await q.marketplaceRefsOf(db, cardId);
   return card ?? null;
 }
 
@@ -313,17 +205,8 @@ export type SearchFilters = {
 };
 
 export async function searchCards(db: Db, f: SearchFilters) {
-  return db.query<
-    CardRow & {
-      set_name: string;
-      set_code: string;
-      tcg_slug: string;
-      best_price: number | null;
-      price_variant_id: number | null;
-      rank: number;
-      total: number;
-    }
-  >(sqlFile('postgres/queries/legacy_search.sql'), [
+  return q.legacySearch(
+    db,
     f.q,
     f.tcg_slug ?? null,
     f.set_id ?? null,
@@ -334,5 +217,5 @@ export async function searchCards(db: Db, f: SearchFilters) {
     f.language ?? null,
     f.limit,
     f.offset,
-  ]);
+  );
 }

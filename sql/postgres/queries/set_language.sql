@@ -1,0 +1,2 @@
+-- The language a set is printed in.
+SELECT language FROM sets WHERE id = $1
