@@ -1,8 +1,10 @@
 // The notification feed and push devices of an account: one typed function per query file.
 import { z } from 'zod';
-import { pgQuery } from './typedQuery.js';
+import { col, pgQuery, pgStatement } from './typedQuery.js';
 
 const Count = z.object({ n: z.number().int() });
+// bigint ids (notifications, e-mails) travel as text; exact as numbers up to 2^53.
+const BigId = z.object({ id: col.number });
 /** Unread notifications of an account (one row). */
 export const unreadNotificationCount = pgQuery<[userId: number], typeof Count>('notification_unread_count', Count);
 
@@ -23,9 +25,9 @@ export const notificationFeed = pgQuery<[userId: number, beforeId: number | null
 
 const Id = z.object({ id: z.number().int() });
 /** Marks one own notification read: a row when it was the account's. */
-export const markNotificationRead = pgQuery<[notificationId: number, userId: number], typeof Id>('notification_mark_read', Id);
+export const markNotificationRead = pgQuery<[notificationId: number, userId: number], typeof BigId>('notification_mark_read', BigId);
 /** Marks every unread notification of an account read: a row per notification marked. */
-export const markAllNotificationsRead = pgQuery<[userId: number], typeof Id>('notification_mark_all_read', Id);
+export const markAllNotificationsRead = pgQuery<[userId: number], typeof BigId>('notification_mark_all_read', BigId);
 
 /** Registers a push token for an account (moving it from another account if it was there). */
 export const registerPushDevice = pgQuery<[userId: number, platform: string, token: string], typeof Id>('push_device_register', Id);
@@ -33,3 +35,44 @@ export const registerPushDevice = pgQuery<[userId: number, platform: string, tok
 export const trimPushDevices = pgQuery<[userId: number, keep: number], typeof Id>('push_device_trim', Id);
 /** Removes an own device by its token: a row when it was the account's. */
 export const unregisterPushDevice = pgQuery<[token: string, userId: number], typeof Id>('push_device_unregister', Id);
+
+const Device = z.object({ id: z.number().int(), platform: z.string(), token: z.string() });
+/** An account's push devices. */
+export const pushDevicesOf = pgQuery<[userId: number], typeof Device>('push_devices_of_account', Device);
+/** A new in-app notification; its id. */
+export const insertNotification = pgQuery<[userId: number, kind: string, title: string, body: string, dataJson: string], typeof BigId>(
+  'notification_create',
+  BigId,
+);
+/** An e-mail into the outbox; its id. */
+export const queueOutboxEmail = pgQuery<[userId: number | null, to: string, kind: string, subject: string, text: string], typeof BigId>(
+  'email_outbox_queue',
+  BigId,
+);
+const Claimed = z.object({ id: col.number, to_address: z.string(), subject: z.string(), body_text: z.string() });
+/** Claims unsent e-mails for a while (SKIP LOCKED: two senders never take the same row). */
+export const claimOutboxEmails = pgQuery<[limit: number, claimSeconds: number, maxAttempts: number], typeof Claimed>(
+  'email_outbox_claim',
+  Claimed,
+);
+/** An outbox e-mail went out. */
+export const markEmailSent = pgStatement<[emailId: number]>('email_outbox_sent');
+/** An SMTP exchange failed; the claim is released. */
+export const markEmailFailed = pgStatement<[emailId: number, error: string]>('email_outbox_send_failed');
+
+const DigestAccount = z.object({ id: z.number().int(), username: z.string(), email: z.string() });
+/** Accounts a scheduled digest goes to today. */
+export const digestAccountsDue = pgQuery<[], typeof DigestAccount>('digest_accounts_due', DigestAccount);
+/** The one account a digest-now goes to. */
+export const digestAccount = pgQuery<[userId: number], typeof DigestAccount>('digest_account', DigestAccount);
+const DigestLine = z.object({
+  card_name: z.string(),
+  condition: z.string(),
+  target_price: z.number(),
+  currency: z.string(),
+  triggered_at: z.string().nullable(),
+  best_price: z.number().nullable(),
+});
+export type DigestLine = z.infer<typeof DigestLine>;
+/** A digest's lines: alerts triggered in the last 24 hours and armed ones, with each card's best price. */
+export const digestLines = pgQuery<[userId: number], typeof DigestLine>('digest_lines', DigestLine);

@@ -2,18 +2,15 @@
 // Their evaluation after each price load is ingest/events/alertTriggers.ts.
 import type { Db } from '../../sql/stores/db.js';
 import { DomainError, NotFound } from '../../schemas/errors.js';
-import { ALERT_COLUMNS, type Alert } from '../../ingest/events/alertTriggers.js';
+import * as q from '../../sql/alerts.js';
 
-export type { Alert };
+export type Alert = q.AlertRow;
 
 /** Alerts per account: enough for any collector, bounded so evaluation stays cheap. */
 export const MAX_ALERTS_PER_USER = 500;
 
 export async function listAlerts(db: Db, userId: number): Promise<Alert[]> {
-  return db.query<Alert>(
-    `SELECT ${ALERT_COLUMNS} FROM price_alerts a JOIN cards c ON c.id = a.card_id WHERE a.user_id = $1 ORDER BY a.id`,
-    [userId],
-  );
+  return q.alertsOf(db, userId);
 }
 
 export async function createAlert(
@@ -22,23 +19,16 @@ export async function createAlert(
   input: { card_id: number; target_price: number; condition: 'below' | 'above'; currency: string },
 ): Promise<Alert> {
   return db.transaction(async (tx) => {
-    await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
-    const [count] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM price_alerts WHERE user_id = $1', [userId]);
+    await q.lockAccount(tx, userId);
+    const [count] = await q.alertCount(tx, userId);
     if (count!.n >= MAX_ALERTS_PER_USER)
       throw new DomainError('invalid', `At most ${MAX_ALERTS_PER_USER} alerts per account; delete some first`);
-    const [card] = await tx.query<{ id: number }>('SELECT id FROM cards WHERE id = $1', [input.card_id]);
-    if (!card) throw new NotFound('Card');
-    const [row] = await tx.query<{ id: number }>(
-      'INSERT INTO price_alerts (user_id, card_id, target_price, condition, currency) VALUES ($1, $2, $3, $4, $5) RETURNING id',
-      [userId, input.card_id, input.target_price, input.condition, input.currency],
-    );
-    const [alert] = await tx.query<Alert>(`SELECT ${ALERT_COLUMNS} FROM price_alerts a JOIN cards c ON c.id = a.card_id WHERE a.id = $1`, [
-      row!.id,
-    ]);
-    return alert!;
+    if ((await q.cardExists(tx, input.card_id)).length === 0) throw new NotFound('Card');
+    const [row] = await q.insertAlert(tx, userId, input.card_id, input.target_price, input.condition, input.currency);
+    return (await q.alertById(tx, row!.id))[0]!;
   });
 }
 
 export async function deleteAlert(db: Db, userId: number, alertId: number): Promise<boolean> {
-  return (await db.query('DELETE FROM price_alerts WHERE id = $1 AND user_id = $2 RETURNING id', [alertId, userId])).length === 1;
+  return (await q.deleteAlertOf(db, alertId, userId)).length === 1;
 }

@@ -3,12 +3,14 @@
 // ingest/events/webhookDeliveries.ts, run by Temporal workflows.
 import type { Db } from '../../sql/stores/db.js';
 import { DomainError, NotFound } from '../../schemas/errors.js';
+import { lockAccount } from '../../sql/alerts.js';
 import { MAX_ENDPOINTS_PER_USER, type WebhookEventType } from '../../schemas/events.js';
 import { isInternalHost } from '../../ingest/events/egress.js';
-import { DELIVERY_COLUMNS, ENDPOINT_COLUMNS, type WebhookDelivery, type WebhookEndpoint } from '../../ingest/events/webhookDeliveries.js';
+import * as q from '../../sql/webhooks.js';
 import { newWebhookSecret, SECRET_PREFIX, type SecretBox } from '../../ingest/events/signing.js';
 
-export type { WebhookDelivery, WebhookEndpoint };
+export type WebhookEndpoint = q.WebhookEndpointRow;
+export type WebhookDelivery = q.WebhookDeliveryRow;
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
@@ -37,15 +39,12 @@ export function webhookUrlProblem(raw: string, env: 'development' | 'production'
 }
 
 export async function listEndpoints(db: Db, userId: number): Promise<WebhookEndpoint[]> {
-  return db.query<WebhookEndpoint>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE user_id = $1 ORDER BY id`, [userId]);
+  return q.endpointsOf(db, userId);
 }
 
 /** An own endpoint; another account's is "not found". */
 export async function ownEndpoint(db: Db, userId: number, id: number): Promise<WebhookEndpoint> {
-  const [row] = await db.query<WebhookEndpoint>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1 AND user_id = $2`, [
-    id,
-    userId,
-  ]);
+  const [row] = await q.ownEndpointRow(db, id, userId);
   if (!row) throw new NotFound('Webhook endpoint');
   return row;
 }
@@ -60,24 +59,21 @@ export async function createEndpoint(
 ): Promise<WebhookEndpoint & { secret: string }> {
   const secret = newWebhookSecret();
   return db.transaction(async (tx) => {
-    await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
-    const [count] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_endpoints WHERE user_id = $1', [userId]);
+    await lockAccount(tx, userId);
+    const [count] = await q.endpointCount(tx, userId);
     if (count!.n >= MAX_ENDPOINTS_PER_USER)
       throw new DomainError('invalid', `At most ${MAX_ENDPOINTS_PER_USER} webhook endpoints per account`);
-    const [row] = await tx.query<WebhookEndpoint>(
-      `INSERT INTO webhook_endpoints (user_id, url, description, secret_enc, secret_prefix, events, card_ids)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${ENDPOINT_COLUMNS}`,
-      [
-        userId,
-        input.url,
-        input.description ?? null,
-        box.seal(secret),
-        secret.slice(0, SECRET_PREFIX.length + 4),
-        input.events,
-        input.card_ids,
-      ],
+    const [created] = await q.insertEndpoint(
+      tx,
+      userId,
+      input.url,
+      input.description ?? null,
+      box.seal(secret),
+      secret.slice(0, SECRET_PREFIX.length + 4),
+      input.events,
+      input.card_ids,
     );
-    return { ...row!, secret };
+    return { ...(await ownEndpoint(tx, userId, created!.id)), secret };
   });
 }
 
@@ -88,37 +84,32 @@ export async function updateEndpoint(
   patch: Partial<EndpointInput> & { is_active?: boolean },
 ): Promise<WebhookEndpoint> {
   await ownEndpoint(db, userId, id);
-  // Re-enabling starts the failure count afresh.
-  const [row] = await db.query<WebhookEndpoint>(
-    `UPDATE webhook_endpoints SET url = coalesce($3, url), description = coalesce($4, description), events = coalesce($5, events),
-       card_ids = coalesce($6, card_ids), is_active = coalesce($7, is_active),
-       disabled_reason = CASE WHEN $7 THEN NULL ELSE disabled_reason END,
-       consecutive_failures = CASE WHEN $7 THEN 0 ELSE consecutive_failures END
-     WHERE id = $1 AND user_id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
-    [id, userId, patch.url ?? null, patch.description ?? null, patch.events ?? null, patch.card_ids ?? null, patch.is_active ?? null],
+  // Re-enabling starts the failure count afresh (webhook_endpoint_update.sql).
+  await q.updateEndpointRow(
+    db,
+    id,
+    userId,
+    patch.url ?? null,
+    patch.description ?? null,
+    patch.events ?? null,
+    patch.card_ids ?? null,
+    patch.is_active ?? null,
   );
-  return row!;
+  return ownEndpoint(db, userId, id);
 }
 
 export async function rotateSecret(db: Db, box: SecretBox, userId: number, id: number): Promise<WebhookEndpoint & { secret: string }> {
   await ownEndpoint(db, userId, id);
   const secret = newWebhookSecret();
-  const [row] = await db.query<WebhookEndpoint>(
-    `UPDATE webhook_endpoints SET secret_enc = $3, secret_prefix = $4 WHERE id = $1 AND user_id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
-    [id, userId, box.seal(secret), secret.slice(0, SECRET_PREFIX.length + 4)],
-  );
-  return { ...row!, secret };
+  await q.rotateEndpointSecret(db, id, userId, box.seal(secret), secret.slice(0, SECRET_PREFIX.length + 4));
+  return { ...(await ownEndpoint(db, userId, id)), secret };
 }
 
 export async function deleteEndpoint(db: Db, userId: number, id: number): Promise<void> {
-  if ((await db.query('DELETE FROM webhook_endpoints WHERE id = $1 AND user_id = $2 RETURNING id', [id, userId])).length === 0)
-    throw new NotFound('Webhook endpoint');
+  if ((await q.deleteEndpointRow(db, id, userId)).length === 0) throw new NotFound('Webhook endpoint');
 }
 
 export async function listDeliveries(db: Db, userId: number, endpointId: number, limit: number): Promise<WebhookDelivery[]> {
   await ownEndpoint(db, userId, endpointId);
-  return db.query<WebhookDelivery>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id DESC LIMIT $2`, [
-    endpointId,
-    limit,
-  ]);
+  return q.deliveriesOf(db, endpointId, limit);
 }

@@ -4,6 +4,7 @@
 // then Temporal workflows; a delivery whose workflow could not be started is started by the
 // next dispatch.
 import type pg from 'pg';
+import { endpointsForPriceUpdates } from '../../sql/webhooks.js';
 import { pgTransaction } from '../../sql/stores/db.js';
 import type { Logger } from '../../sql/runtime/log.js';
 import type { PriceUpdate } from '../../schemas/stream.js';
@@ -125,11 +126,10 @@ export async function dispatchPriceEvents(
 async function queuePriceUpdated(pool: pg.Pool, batchId: string, updates: PriceUpdate[]): Promise<number> {
   if (updates.length === 0) return 0;
   // The same endpoints endpointsFor admits (active, Business tier, account not deleted), watching a card of this run.
-  const { rows } = await pool.query<{ id: number; cards: number[] }>(
-    `SELECT e.id, array(SELECT unnest(e.card_ids) INTERSECT SELECT unnest($1::int[])) AS cards
-     FROM webhook_endpoints e JOIN users u ON u.id = e.user_id
-     WHERE e.is_active AND 'price.updated' = ANY (e.events) AND e.card_ids && $1::int[] AND u.tier = ANY ($2::text[]) AND u.deleted_at IS NULL`,
-    [updates.map((u) => u.card_id), BUSINESS_TIERS],
+  const rows = await endpointsForPriceUpdates(
+    pool,
+    updates.map((u) => u.card_id),
+    BUSINESS_TIERS,
   );
   const byCard = new Map(updates.map((u) => [u.card_id, u]));
   const now = new Date().toISOString();

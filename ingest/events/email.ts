@@ -2,16 +2,13 @@
 // read it); with HOLO_SMTP_URL set, nodemailer sends unsent rows over SMTP and marks them.
 import nodemailer from 'nodemailer';
 import type pg from 'pg';
-import { sqlFile } from '../../sql/sqlFile.js';
+import { claimOutboxEmails, markEmailFailed, markEmailSent, queueOutboxEmail } from '../../sql/notifications.js';
 
 export type OutboxMessage = { userId: number | null; to: string; kind: string; subject: string; text: string };
 
 export async function queueEmail(db: pg.Pool | pg.PoolClient, m: OutboxMessage): Promise<number> {
-  const { rows } = await db.query<{ id: string }>(
-    'INSERT INTO email_outbox (user_id, to_address, kind, subject, body_text) VALUES ($1, $2, $3, $4, $5) RETURNING id',
-    [m.userId, m.to, m.kind, m.subject, m.text],
-  );
-  return Number(rows[0]!.id);
+  const [row] = await queueOutboxEmail(db, m.userId, m.to, m.kind, m.subject, m.text);
+  return row!.id;
 }
 
 export type Mailer = { configured: boolean; sendUnsent(limit?: number): Promise<{ sent: number; failed: number }>; close(): void };
@@ -27,26 +24,17 @@ export function createMailer(pool: pg.Pool, smtpUrl: string | undefined, from: s
     configured: transport !== null,
     async sendUnsent(limit = 100) {
       if (!transport) return { sent: 0, failed: 0 };
-      const { rows } = await pool.query<{ id: string; to_address: string; subject: string; body_text: string }>(
-        sqlFile('postgres/queries/email_outbox_claim.sql'),
-        [limit, CLAIM_SECONDS, EMAIL_MAX_ATTEMPTS],
-      );
+      const rows = await claimOutboxEmails(pool, limit, CLAIM_SECONDS, EMAIL_MAX_ATTEMPTS);
       let sent = 0;
       let failed = 0;
       // Each row is marked on its own the moment its SMTP exchange ends; no transaction spans a send.
       for (const row of rows) {
         try {
           await transport.sendMail({ from, to: row.to_address, subject: row.subject, text: row.body_text });
-          await pool.query(
-            'UPDATE email_outbox SET sent_at = now(), attempts = attempts + 1, last_error = NULL, claimed_until = NULL WHERE id = $1',
-            [row.id],
-          );
+          await markEmailSent(pool, row.id);
           sent++;
         } catch (err) {
-          await pool.query('UPDATE email_outbox SET attempts = attempts + 1, last_error = $2, claimed_until = NULL WHERE id = $1', [
-            row.id,
-            String((err as Error).message).slice(0, 500),
-          ]);
+          await markEmailFailed(pool, row.id, String((err as Error).message).slice(0, 500));
           failed++;
         }
       }

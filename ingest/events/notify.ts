@@ -4,6 +4,7 @@
 import type pg from 'pg';
 import type { PushMessage, PushSender } from './push.js';
 import { queueEmail } from './email.js';
+import { insertNotification, pushDevicesOf } from '../../sql/notifications.js';
 
 export type NotificationKind = 'price_alert' | 'digest' | 'bid' | 'message';
 export type Notice = {
@@ -17,20 +18,14 @@ export type Notice = {
 
 /** Records the notification and its e-mail on the caller's transaction; pushes go out after commit (pushToDevices). */
 export async function recordNotice(client: pg.PoolClient, n: Notice): Promise<{ notificationId: number }> {
-  const { rows } = await client.query<{ id: string }>(
-    'INSERT INTO notifications (user_id, kind, title, body, data) VALUES ($1, $2, $3, $4, $5) RETURNING id',
-    [n.userId, n.kind, n.title, n.body, JSON.stringify(n.data)],
-  );
+  const [row] = await insertNotification(client, n.userId, n.kind, n.title, n.body, JSON.stringify(n.data));
   if (n.email) await queueEmail(client, { userId: n.userId, to: n.email.to, kind: n.kind, subject: n.email.subject, text: n.email.text });
-  return { notificationId: Number(rows[0]!.id) };
+  return { notificationId: row!.id };
 }
 
 /** Push fan-out (alerts, bids, messages) to every device of the user; a failing device does not stop the others. */
 export async function pushToDevices(pool: pg.Pool, sender: PushSender, userId: number, message: PushMessage): Promise<number> {
-  const { rows } = await pool.query<{ id: number; platform: string; token: string }>(
-    'SELECT id, platform, token FROM push_devices WHERE user_id = $1',
-    [userId],
-  );
+  const rows = await pushDevicesOf(pool, userId);
   const results = await Promise.allSettled(rows.map((d) => sender.send(d, message)));
   return results.filter((r) => r.status === 'fulfilled').length;
 }

@@ -7,41 +7,11 @@
 // replays. After HOLO_WEBHOOK_DISABLE_AFTER deliveries in a row fail, the endpoint is disabled.
 import crypto from 'node:crypto';
 import type pg from 'pg';
-import { utcIsoSql } from '../../sql/stores/db.js';
+import * as q from '../../sql/webhooks.js';
 import { BUSINESS_TIERS } from '../../schemas/tiers.js';
 import { postJson } from './egress.js';
 import { ATTEMPT_TIMEOUT_MS, type WebhookEventType } from '../../schemas/events.js';
 import { signBody, SIGNATURE_HEADER, type SecretBox } from './signing.js';
-
-export type WebhookEndpoint = {
-  id: number;
-  url: string;
-  description: string | null;
-  events: string[];
-  card_ids: number[];
-  secret_prefix: string;
-  is_active: boolean;
-  disabled_reason: string | null;
-  consecutive_failures: number;
-  created_at: string;
-};
-export type WebhookDelivery = {
-  id: number;
-  event_id: string;
-  event_type: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  created_at: string;
-  last_attempt_at: string | null;
-  delivered_at: string | null;
-};
-
-const ts = (col: string) => utcIsoSql(col, 'millis');
-export const ENDPOINT_COLUMNS = `id, url, description, events, card_ids, secret_prefix, is_active, disabled_reason, consecutive_failures, ${ts('created_at')} AS created_at`;
-export const DELIVERY_COLUMNS = `id::int AS id, event_id, event_type, status, attempts, last_status_code, last_error, ${ts('created_at')} AS created_at,
-  ${ts('last_attempt_at')} AS last_attempt_at, ${ts('delivered_at')} AS delivered_at`;
 
 export type WebhookEvent = { id: string; type: WebhookEventType; created_at: string; data: Record<string, unknown> };
 
@@ -60,12 +30,14 @@ export async function queueDeliveries(
   rows: { endpointId: number; event: WebhookEvent }[],
 ): Promise<number> {
   if (rows.length === 0) return 0;
-  const { rowCount } = await client.query(
-    `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, event)
-     SELECT * FROM unnest($1::int[], $2::uuid[], $3::text[], $4::jsonb[]) ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
-    [rows.map((r) => r.endpointId), rows.map((r) => r.event.id), rows.map((r) => r.event.type), rows.map((r) => JSON.stringify(r.event))],
+  const queued = await q.queueWebhookDeliveries(
+    client,
+    rows.map((r) => r.endpointId),
+    rows.map((r) => r.event.id),
+    rows.map((r) => r.event.type),
+    rows.map((r) => JSON.stringify(r.event)),
   );
-  return rowCount ?? 0;
+  return queued.length;
 }
 
 /** Active endpoints of Business-tier accounts that take `type`, optionally only for these users. */
@@ -74,26 +46,16 @@ export async function endpointsFor(
   type: WebhookEventType,
   userIds: number[],
 ): Promise<{ id: number; user_id: number }[]> {
-  const { rows } = await pool.query<{ id: number; user_id: number }>(
-    `SELECT e.id, e.user_id FROM webhook_endpoints e JOIN users u ON u.id = e.user_id
-     WHERE e.is_active AND $1 = ANY (e.events) AND e.user_id = ANY ($2::int[]) AND u.tier = ANY ($3::text[]) AND u.deleted_at IS NULL`,
-    [type, userIds, BUSINESS_TIERS],
-  );
-  return rows;
+  return q.endpointsForEvent(pool, type, userIds, BUSINESS_TIERS);
 }
 
 /** Deliveries whose workflow has not been started yet (a failed start is picked up next time). */
 export async function unstartedDeliveries(pool: pg.Pool, limit = 1000): Promise<number[]> {
-  const { rows } = await pool.query<{ id: string }>(
-    'SELECT id FROM webhook_deliveries WHERE started_at IS NULL AND status = $1 ORDER BY id LIMIT $2',
-    ['pending', limit],
-  );
-  return rows.map((r) => Number(r.id));
+  return (await q.unstartedDeliveryIds(pool, limit)).map((r) => r.id);
 }
 
 export async function markStarted(pool: pg.Pool, ids: number[]): Promise<void> {
-  if (ids.length)
-    await pool.query('UPDATE webhook_deliveries SET started_at = coalesce(started_at, now()) WHERE id = ANY ($1::bigint[])', [ids]);
+  if (ids.length) await q.markDeliveriesStarted(pool, ids);
 }
 
 export type AttemptResult = { outcome: 'delivered' | 'retry' | 'gone'; status: number | null; error: string | null };
@@ -109,19 +71,7 @@ export async function attemptDelivery(
   attempt: number,
   opts: { publicOnly: boolean },
 ): Promise<AttemptResult> {
-  const { rows } = await pool.query<{
-    event: WebhookEvent;
-    status: string;
-    url: string;
-    secret_enc: Buffer;
-    is_active: boolean;
-    endpoint_id: number;
-  }>(
-    `SELECT d.event, d.status, e.url, e.secret_enc, e.is_active, e.id AS endpoint_id
-     FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE d.id = $1`,
-    [deliveryId],
-  );
-  const row = rows[0];
+  const [row] = await q.deliveryTarget(pool, deliveryId);
   if (!row || !row.is_active) return { outcome: 'gone', status: null, error: row ? 'endpoint disabled' : 'endpoint deleted' };
   if (row.status === 'delivered') return { outcome: 'delivered', status: null, error: null };
   const body = JSON.stringify({ ...row.event, sent_at: new Date().toISOString(), attempt });
@@ -150,29 +100,15 @@ export async function attemptDelivery(
         : String((err as Error).message).slice(0, 300);
   }
   if (error === null) {
-    await pool.query(
-      `WITH d AS (UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1, last_status_code = $2, last_error = NULL, last_attempt_at = now(), delivered_at = now() WHERE id = $1 RETURNING endpoint_id)
-       UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id IN (SELECT endpoint_id FROM d)`,
-      [deliveryId, status],
-    );
+    await q.markDelivered(pool, deliveryId, status);
     return { outcome: 'delivered', status, error: null };
   }
-  await pool.query(
-    'UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = $2, last_error = $3, last_attempt_at = now() WHERE id = $1',
-    [deliveryId, status, error],
-  );
+  await q.markAttemptFailed(pool, deliveryId, status, error);
   return { outcome: 'retry', status, error };
 }
 
 /** Every attempt failed: the delivery is failed, and the endpoint disabled after `disableAfter` in a row. */
 export async function failDelivery(pool: pg.Pool, deliveryId: number, disableAfter: number): Promise<{ disabled: boolean }> {
-  const { rows } = await pool.query<{ disabled: boolean }>(
-    `WITH d AS (UPDATE webhook_deliveries SET status = 'failed' WHERE id = $1 AND status = 'pending' RETURNING endpoint_id)
-     UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1,
-       is_active = CASE WHEN consecutive_failures + 1 >= $2 THEN false ELSE is_active END,
-       disabled_reason = CASE WHEN consecutive_failures + 1 >= $2 THEN $3 ELSE disabled_reason END
-     WHERE id IN (SELECT endpoint_id FROM d) RETURNING NOT is_active AS disabled`,
-    [deliveryId, disableAfter, `disabled after ${disableAfter} failed deliveries in a row`],
-  );
-  return { disabled: rows[0]?.disabled ?? false };
+  const [row] = await q.failWebhookDelivery(pool, deliveryId, disableAfter, `disabled after ${disableAfter} failed deliveries in a row`);
+  return { disabled: row?.disabled ?? false };
 }

@@ -1,0 +1,57 @@
+// Price alerts (spec: "Price alert"): one typed function per query file. Owners read them through
+// the view price_alert_records (migration 013).
+import { z } from 'zod';
+import { pgQuery } from './typedQuery.js';
+
+const int = z.number().int();
+const Id = z.object({ id: int });
+const Count = z.object({ n: int });
+
+export const AlertRow = z.object({
+  id: int,
+  card_id: int,
+  card_name: z.string(),
+  target_price: z.number(),
+  condition: z.enum(['below', 'above']),
+  currency: z.string(),
+  is_active: z.boolean(),
+  triggered_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export type AlertRow = z.infer<typeof AlertRow>;
+
+/** An account's alerts, oldest first. */
+export const alertsOf = pgQuery<[userId: number], typeof AlertRow>('alerts_of_account', AlertRow);
+/** One alert. */
+export const alertById = pgQuery<[alertId: number], typeof AlertRow>('alert_by_id', AlertRow);
+/** Locks an account's row for the rest of the transaction, so caps counted under it hold. */
+export const lockAccount = pgQuery<[userId: number], typeof Id>('account_lock', Id);
+/** How many alerts an account has. */
+export const alertCount = pgQuery<[userId: number], typeof Count>('alert_count', Count);
+/** Whether a card exists (a row when it does). */
+export const cardExists = pgQuery<[cardId: number], typeof Id>('card_exists', Id);
+/** A new alert; its id. */
+export const insertAlert = pgQuery<
+  [userId: number, cardId: number, targetPrice: number, condition: 'below' | 'above', currency: string],
+  typeof Id
+>('alert_create', Id);
+/** Deletes an own alert: a row when it was the account's. */
+export const deleteAlertOf = pgQuery<[alertId: number, userId: number], typeof Id>('alert_delete', Id);
+
+const CardId = z.object({ card_id: int });
+/** The cards among these that have an armed alert. */
+export const cardsWithArmedAlert = pgQuery<[cardIds: number[]], typeof CardId>('alert_cards_armed', CardId);
+
+const Triggered = AlertRow.extend({
+  user_id: int,
+  username: z.string(),
+  email: z.string().nullable(),
+  email_alerts: z.boolean(),
+  market_price: z.number(),
+});
+export type TriggeredAlertRow = z.infer<typeof Triggered>;
+/** Triggers the armed alerts the prices cross (each exactly once); them with owner and crossing price. */
+export const triggerAlertsCrossed = pgQuery<[cardIds: number[], prices: number[], currencies: string[]], typeof Triggered>(
+  'alerts_trigger_crossed',
+  Triggered,
+);

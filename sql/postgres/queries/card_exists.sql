@@ -1,0 +1,2 @@
+-- Whether a card exists.
+SELECT id FROM cards WHERE id = $1
