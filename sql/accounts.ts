@@ -98,3 +98,5 @@ export const revokeApiKey = pgQuery<[keyId: number, userId: number], typeof Id>(
 const KeyOwnerRow = z.object({ key_id: z.number().int(), key_tier: tier, user_id: z.number().int(), expires_at: isoOrNull });
 /** The live key a digest names. */
 export const apiKeyOwner = pgQuery<[digest: Buffer], typeof KeyOwnerRow>('api_key_owner', KeyOwnerRow);
+/** Records a key's usage: its calls today (as the rate limiter counts them) and the UTC day. */
+export const recordApiKeyUsage = pgStatement<[keyId: number, callsToday: number, day: string]>('api_key_usage');

@@ -63,3 +63,73 @@ export const auctionSoldSummary = chQuery<CardVariants & Graded & { since: strin
 const GuideTiers = z.object({ loose: z.number().nullable(), cib: z.number().nullable(), new: z.number().nullable() });
 /** The graded guide's current loose, cib and new prices of the variants, USD (one row). */
 export const guideTiers = pgQuery<[variantIds: number[]], typeof GuideTiers>('guide_tiers', GuideTiers);
+
+const CardVariantRow = z.object({
+  card_id: z.number().int(),
+  name: z.string(),
+  rarity: z.string().nullable(),
+  game: z.string(),
+  // Variant columns are NULL on the one row of a card without variants.
+  variant_id: z.number().int().nullable(),
+  finish: z.string().nullable(),
+  print_run: z.string().nullable(),
+  language: z.string().nullable(),
+  reference_variant_id: z.number().int().nullable(),
+});
+/** A card with its variants in reference order (no row: no such card). */
+export const cardVariants = pgQuery<[cardId: number], typeof CardVariantRow>('card_variants', CardVariantRow);
+
+// Aggregates arrive as numbers or, for 64-bit counts, as text; an empty series gives NULLs.
+const flexible = z.union([z.number(), z.string()]).nullable();
+const SeriesStatsRow = z.object({
+  points: flexible,
+  last_day: flexible,
+  current: flexible,
+  p1: flexible,
+  n1: flexible,
+  p7: flexible,
+  n7: flexible,
+  p30: flexible,
+  n30: flexible,
+  p90: flexible,
+  n90: flexible,
+  p365: flexible,
+  n365: flexible,
+  ath_price: flexible,
+  ath_date: flexible,
+  mean_price: flexible,
+  volatility: flexible,
+  drift: flexible,
+  slope_per_day: flexible,
+  intercept: flexible,
+  last_day_number: flexible,
+});
+export type SeriesStatsRow = z.infer<typeof SeriesStatsRow>;
+/** Statistics of the variants' cross-source daily USD series since `since` (one row). */
+export const priceAnalysis = chQuery<CardVariants & Graded & { since: string; source: string }, typeof SeriesStatsRow>(
+  'legacy_price_analysis',
+  SeriesStatsRow,
+);
+
+const SourceMedianRow = z.object({ source: text, region: text, median: number, sample_size: number });
+/** Each source's median USD price of the variants over its last `days` days of data. */
+export const sourceMedianPrices = chQuery<CardVariants & Graded & { since: string; days: number }, typeof SourceMedianRow>(
+  'legacy_source_medians',
+  SourceMedianRow,
+);
+
+const AuctionSaleRow = z.object({
+  date: text,
+  variant_id: number,
+  grading_company: text,
+  grade: text,
+  observation_id: text,
+  currency: text,
+  price: number,
+  price_usd: number,
+});
+/** Completed auction sales of the variants since `since`, newest first. */
+export const auctionSalesOf = chQuery<CardVariants & Graded & { since: string; limit: number }, typeof AuctionSaleRow>(
+  'legacy_auction_sales',
+  AuctionSaleRow,
+);

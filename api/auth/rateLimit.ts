@@ -3,6 +3,7 @@
 import type { Context } from 'koa';
 import type { RedisStore } from '../../sql/stores/redis.js';
 import { HttpError } from '../http/errors.js';
+import { recordApiKeyUsage } from '../../sql/accounts.js';
 import { TIERS } from '../../schemas/tiers.js';
 import type { AuthDeps, Principal } from './principal.js';
 
@@ -48,13 +49,7 @@ export async function rateLimit(
   const [usedMinute, usedDay] = await deps.redis.incrMany(windows);
   // calls_today and last_used_at reach PostgreSQL once a minute per key, off the request path.
   if (principal.kind === 'key' && usedMinute === 1) {
-    deps.db
-      .query(`UPDATE api_keys SET last_used_at = now(), calls_today = $2, calls_day = $3 WHERE id = $1`, [
-        principal.keyId,
-        usedDay ?? 0,
-        day,
-      ])
-      .catch(() => undefined);
+    recordApiKeyUsage(deps.db, principal.keyId, usedDay ?? 0, day).catch(() => undefined);
   }
   const nowSeconds = Math.ceil(now / 1000);
   const minuteLeft = perMinute - usedMinute!;

@@ -4,7 +4,7 @@
 import type { Analytics } from '../../sql/stores/analytics.js';
 import type { Db } from '../../sql/stores/db.js';
 import { DomainError } from '../../schemas/errors.js';
-import { sqlFile } from '../../sql/sqlFile.js';
+import { auctionSalesOf, cardVariants, priceAnalysis, sourceMedianPrices } from '../../sql/legacyPrices.js';
 import { variantMatches, variantName } from './variants.js';
 
 const DAY_MS = 86_400_000;
@@ -21,33 +21,18 @@ export type CardScope = {
 
 /** The card and the variants a request names; null when the card does not exist. */
 export async function resolveScope(db: Db, cardId: number, variant?: string, language?: string): Promise<CardScope | null> {
-  const rows = await db.query<{
-    card_id: number;
-    name: string;
-    rarity: string | null;
-    game: string;
-    variant_id: number | null;
-    finish: string;
-    print_run: string;
-    language: string;
-    reference_variant_id: number | null;
-  }>(sqlFile('postgres/queries/card_variants.sql'), [cardId]);
+  const rows = await cardVariants(db, cardId);
   const first = rows[0];
   if (!first) return null;
-  const all = rows.filter((r) => r.variant_id !== null);
-  const variants = all.map((r) => ({
-    id: r.variant_id!,
-    name: variantName(r.finish, r.print_run),
-    language: r.language,
-    finish: r.finish,
-    print_run: r.print_run,
-  }));
+  // Variant columns are set whenever variant_id is (card_variants.sql).
+  const all = rows.flatMap((r) =>
+    r.variant_id === null ? [] : [{ id: r.variant_id, language: r.language!, finish: r.finish!, print_run: r.print_run! }],
+  );
+  const variants = all.map((v) => ({ ...v, name: variantName(v.finish, v.print_run) }));
   let selected: number[];
   let variantLabel: string;
   if (variant) {
-    selected = all
-      .filter((r) => variantMatches(variant, r.finish, r.print_run) && (!language || r.language === language))
-      .map((r) => r.variant_id!);
+    selected = all.filter((v) => variantMatches(variant, v.finish, v.print_run) && (!language || v.language === language)).map((v) => v.id);
     if (selected.length === 0)
       throw new DomainError('not_found', `card ${cardId} has no ${variant} variant${language ? ` in ${language}` : ''}`);
     variantLabel = variant;
@@ -85,7 +70,7 @@ export async function seriesStats(
   since: string,
   source = '',
 ): Promise<SeriesStats> {
-  const [r] = await analytics.rows<Record<string, number | string | null>>(sqlFile('clickhouse/queries/legacy_price_analysis.sql'), {
+  const [r] = await priceAnalysis(analytics, {
     card_id: scope.card.id,
     variant_ids: scope.selected,
     since,
@@ -141,16 +126,13 @@ export const confidenceOf = (points: number): 'low' | 'medium' | 'high' => (poin
 export type SourceMedian = { source: string; region: string; median: number; sample_size: number };
 
 export async function sourceMedians(analytics: Analytics, scope: CardScope, grading: Grading, days: number): Promise<SourceMedian[]> {
-  const rows = await analytics.rows<{ source: string; region: string; median: number; sample_size: string }>(
-    sqlFile('clickhouse/queries/legacy_source_medians.sql'),
-    {
-      card_id: scope.card.id,
-      variant_ids: scope.selected,
-      since: daysAgo(days + 400),
-      days,
-      ...grading,
-    },
-  );
+  const rows = await sourceMedianPrices(analytics, {
+    card_id: scope.card.id,
+    variant_ids: scope.selected,
+    since: daysAgo(days + 400),
+    days,
+    ...grading,
+  });
   return rows.map((r) => ({ ...r, median: Number(r.median), sample_size: Number(r.sample_size) }));
 }
 
@@ -231,7 +213,7 @@ export async function auctionSales(
   grading: Partial<Grading> = {},
   limit = 10_000,
 ): Promise<AuctionSale[]> {
-  const rows = await analytics.rows<AuctionSale & { variant_id: string }>(sqlFile('clickhouse/queries/legacy_auction_sales.sql'), {
+  const rows = await auctionSalesOf(analytics, {
     card_id: scope.card.id,
     variant_ids: scope.selected,
     since,

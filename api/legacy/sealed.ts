@@ -2,36 +2,18 @@
 import type { z } from 'zod';
 import type { Analytics } from '../../sql/stores/analytics.js';
 import type { Db } from '../../sql/stores/db.js';
-import { sqlFile } from '../../sql/sqlFile.js';
+import * as q from '../../sql/sealed.js';
 import type { SealedPrice, SealedProduct } from '../../schemas/legacy.js';
 
-type Row = {
-  id: number;
-  name: string;
-  category: string;
-  set_id: number | null;
-  set_code: string | null;
-  added_at: string | null;
-  eu_marketplace_product_id: string | null;
-  total: number;
-};
-type Price = z.output<typeof SealedPrice> & { product_id: string };
+type Price = Awaited<ReturnType<typeof q.sealedLatestPrices>>[number];
 
 export async function sealedProducts(
   db: Db,
   analytics: Analytics,
-  q: { slug: string; setId: number | null; limit: number; offset: number; productId?: number },
+  query: { slug: string; setId: number | null; limit: number; offset: number; productId?: number },
 ) {
-  const rows = await db.query<Row>(sqlFile('postgres/queries/sealed_products.sql'), [
-    q.slug,
-    q.setId,
-    q.limit,
-    q.offset,
-    q.productId ?? null,
-  ]);
-  const prices = rows.length
-    ? await analytics.rows<Price>(sqlFile('clickhouse/queries/sealed_latest.sql'), { ids: rows.map((r) => r.id) })
-    : [];
+  const rows = await q.sealedProducts(db, query.slug, query.setId, query.limit, query.offset, query.productId ?? null);
+  const prices = rows.length ? await q.sealedLatestPrices(analytics, { ids: rows.map((r) => r.id) }) : [];
   const byProduct = new Map<number, Price[]>();
   for (const p of prices)
     byProduct.set(Number(p.product_id), [...(byProduct.get(Number(p.product_id)) ?? []), { ...p, amount: Number(p.amount) }]);
@@ -54,9 +36,6 @@ export async function sealedProducts(
 }
 
 export async function sealedHistory(analytics: Analytics, id: number, since: string) {
-  const rows = await analytics.rows<{ date: string; price_type: string; currency: string; price: number }>(
-    sqlFile('clickhouse/queries/sealed_history.sql'),
-    { id, since },
-  );
+  const rows = await q.sealedHistory(analytics, { id, since });
   return rows.map((r) => ({ ...r, price: Number(r.price) }));
 }

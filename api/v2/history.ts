@@ -1,6 +1,6 @@
 // ClickHouse read of v2 card history.
 import type { Analytics } from '../../sql/stores/analytics.js';
-import { sqlFile } from '../../sql/sqlFile.js';
+import { globalHistory, regionHistory } from '../../sql/v2History.js';
 
 export const REGION_CURRENCY = { eu: 'EUR', us: 'USD', jp: 'JPY', global: 'USD' } as const;
 export type Region = keyof typeof REGION_CURRENCY;
@@ -13,8 +13,8 @@ export async function historyPoints(
 ): Promise<HistoryPoint[]> {
   const today = q.today ?? new Date();
   const since = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()) - (q.days - 1) * 86_400_000);
-  const query = q.region === 'global' ? 'clickhouse/queries/history_points_global.sql' : 'clickhouse/queries/history_points.sql';
-  const rows = await analytics.rows<{ date: string; amount: string; source: string; price_type: string }>(sqlFile(query), {
+  const history = q.region === 'global' ? globalHistory : regionHistory;
+  const rows = await history(analytics, {
     card_id: q.cardId,
     variant_id: q.variantId,
     region: q.region,
