@@ -13,6 +13,7 @@ import { mapToVariants } from './normalise/mapVariants.js';
 import { flagOutliers } from './normalise/outliers.js';
 import { PRICE_FEEDS } from './sources/registry.js';
 import { priceUpdatesChannel } from '../sql/stores/priceChannels.js';
+import { feedValidatorsOf, rememberFeedValidators } from '../sql/priceLoads.js';
 import type { RedisStore } from '../sql/stores/redis.js';
 import type { PriceUpdate } from '../schemas/stream.js';
 import type { ParseResult, RejectedRow } from './sources/types.js';
@@ -127,14 +128,7 @@ type Fetched = { url: string; body: string; validators: FeedValidators };
  * the answer is 'not-modified'; when anything did, the whole feed is read so the batch is whole.
  */
 async function fetchAll(pool: pg.Pool, urls: string[]): Promise<Fetched[] | 'not-modified'> {
-  const known = new Map(
-    (
-      await pool.query<{ url: string; etag: string | null; last_modified: string | null }>(
-        `SELECT url, etag, last_modified FROM feed_validators WHERE url = ANY($1)`,
-        [urls],
-      )
-    ).rows.map((r) => [r.url, { etag: r.etag, lastModified: r.last_modified }]),
-  );
+  const known = new Map((await feedValidatorsOf(pool, urls)).map((r) => [r.url, { etag: r.etag, lastModified: r.last_modified }]));
   const results: (Fetched | null)[] = new Array(urls.length).fill(null);
   let next = 0;
   let conditional = known.size === urls.length && urls.length > 0;
@@ -163,11 +157,11 @@ async function fetchAll(pool: pg.Pool, urls: string[]): Promise<Fetched[] | 'not
 async function rememberValidators(pool: pg.Pool, fetched: Fetched[]): Promise<void> {
   const withValidators = fetched.filter((f) => f.validators.etag || f.validators.lastModified);
   if (withValidators.length === 0) return;
-  await pool.query(
-    `INSERT INTO feed_validators (url, etag, last_modified)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
-     ON CONFLICT (url) DO UPDATE SET etag = EXCLUDED.etag, last_modified = EXCLUDED.last_modified, fetched_at = now()`,
-    [withValidators.map((f) => f.url), withValidators.map((f) => f.validators.etag), withValidators.map((f) => f.validators.lastModified)],
+  await rememberFeedValidators(
+    pool,
+    withValidators.map((f) => f.url),
+    withValidators.map((f) => f.validators.etag),
+    withValidators.map((f) => f.validators.lastModified),
   );
 }
 

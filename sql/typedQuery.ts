@@ -1,6 +1,7 @@
 // One typed function per query file: the SQL stays in sql/<store>/queries/<name>.sql, where data
 // teams and reviewers read it, and its function binds the parameters and parses every row with a
 // zod schema, converting what travels as text (64-bit integers, decimals) into what the code uses.
+import type { ClickHouseClient } from '@clickhouse/client';
 import type pg from 'pg';
 import { z } from 'zod';
 import { sqlFile } from './sqlFile.js';
@@ -31,11 +32,35 @@ export function pgStatement<Params extends readonly unknown[]>(name: string) {
   };
 }
 
+/** What runs ClickHouse reads: the API's Analytics (read-only, unavailable-aware) or a client (ingestion, activities). */
+export type ChRunner = Analytics | ClickHouseClient;
+
+async function chRows(runner: ChRunner, text: string, params: Record<string, unknown>): Promise<unknown[]> {
+  if ('rows' in runner) return runner.rows<unknown>(text, params);
+  return (await runner.query({ query: text, query_params: params, format: 'JSONEachRow' })).json<unknown>();
+}
+
 /** A ClickHouse query file (sql/clickhouse/queries/<name>.sql): named, typed parameters in, parsed rows out. */
 export function chQuery<Params extends Record<string, unknown>, Row extends z.ZodType>(name: string, row: Row) {
   const text = sqlFile(`clickhouse/queries/${name}.sql`);
-  return async (analytics: Analytics, params: Params): Promise<z.output<Row>[]> =>
-    (await analytics.rows<unknown>(text, params)).map((r) => row.parse(r));
+  return async (ch: ChRunner, params: Params): Promise<z.output<Row>[]> => (await chRows(ch, text, params)).map((r) => row.parse(r));
+}
+
+/** A ClickHouse query file whose rows are read as a stream, each parsed (results too large to hold whole). */
+export function chStreamQuery<Params extends Record<string, unknown>, Row extends z.ZodType>(name: string, row: Row) {
+  const text = sqlFile(`clickhouse/queries/${name}.sql`);
+  return async function* (client: ClickHouseClient, params: Params): AsyncGenerator<z.output<Row>> {
+    const rs = await client.query({ query: text, query_params: params, format: 'JSONEachRow' });
+    for await (const chunk of rs.stream<unknown>()) for (const r of chunk) yield row.parse(r.json());
+  };
+}
+
+/** A ClickHouse statement file (sql/clickhouse/<file>.sql) run for its effect: DDL, or INSERT … SELECT. */
+export function chStatement<Params extends Record<string, unknown>>(file: string) {
+  const text = sqlFile(`clickhouse/${file}.sql`);
+  return async (client: ClickHouseClient, params: Params): Promise<void> => {
+    await client.command({ query: text, query_params: params });
+  };
 }
 
 /** Column types as they arrive: numbers may travel as text (Decimal, 64-bit), text may arrive as a number (ids). */

@@ -13,7 +13,8 @@ import { loadFxRates } from '../ingest/load/fxRates.js';
 import { parseEcbRates } from '../ingest/sources/ecbRates.js';
 import { FeedFormatError } from '../ingest/sources/types.js';
 import { loadOrCreateSecret } from '../sql/runtime/secrets.js';
-import { sqlFile } from '../sql/sqlFile.js';
+import { catalogueCountsPerGame } from '../sql/priceLoads.js';
+import { latestFxRates } from '../sql/market.js';
 import { dispatchPriceEvents } from '../ingest/events/dispatch.js';
 import { queueDigests } from '../ingest/events/digest.js';
 import { createMailer, type Mailer } from '../ingest/events/email.js';
@@ -80,16 +81,7 @@ export type CatalogueCounts = Record<string, { sets: number; cards: number; prin
 export type CatalogueSyncResult = { before: CatalogueCounts; after: CatalogueCounts; added: CatalogueCounts };
 
 async function countsPerGame(pool: pg.Pool): Promise<CatalogueCounts> {
-  const rows = (
-    await pool.query<{ game: string; sets: number; cards: number; printings: number; variants: number }>(
-      `SELECT g.slug AS game,
-              (SELECT count(*) FROM sets s WHERE s.game_id = g.id)::int AS sets,
-              (SELECT count(*) FROM cards c WHERE c.game_id = g.id)::int AS cards,
-              (SELECT count(*) FROM printings p JOIN cards c ON c.id = p.card_id WHERE c.game_id = g.id)::int AS printings,
-              (SELECT count(*) FROM variants v JOIN printings p ON p.id = v.printing_id JOIN cards c ON c.id = p.card_id WHERE c.game_id = g.id)::int AS variants
-       FROM games g ORDER BY g.slug`,
-    )
-  ).rows;
+  const rows = await catalogueCountsPerGame(pool);
   return Object.fromEntries(rows.map(({ game, ...counts }) => [game, counts]));
 }
 
@@ -128,13 +120,8 @@ export function createActivities(deps: ActivityDeps) {
   // Delivery workflows are started with the worker's own client.
   const startDeliveries = (ids: number[]) => startWebhookDeliveries(getClient(), ids, deps.events.webhookRetry);
   const usdPerUnit = async (): Promise<Record<string, number>> => {
-    const result = await deps.ch.query({
-      query: sqlFile('clickhouse/queries/fx_latest.sql'),
-      query_params: { currencies: ['EUR', 'GBP', 'JPY', 'CAD', 'AUD', 'CHF'] },
-      format: 'JSONEachRow',
-    });
-    const rows = await result.json<{ currency: string; usd_per_unit: number }>();
-    return Object.fromEntries(rows.map((r) => [r.currency, Number(r.usd_per_unit)]));
+    const rows = await latestFxRates(deps.ch, { currencies: ['EUR', 'GBP', 'JPY', 'CAD', 'AUD', 'CHF'] });
+    return Object.fromEntries(rows.map((r) => [r.currency, r.usd_per_unit]));
   };
   const dispatchAfterLoad = async (batchId: string, updates: PriceUpdate[]) => {
     heartbeat('dispatching alerts and webhooks');

@@ -5,6 +5,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
+import { pgTransaction } from '../../sql/stores/db.js';
+import { ensureGame, upsertSealedProducts } from '../../sql/catalogueWrites.js';
 
 type Product = { idProduct: number; name: string; categoryName: string; dateAdded?: string };
 type Guide = { idProduct: number; trend?: number | null; avg?: number | null; low?: number | null };
@@ -30,35 +32,19 @@ export async function importSealedProducts(pool: pg.Pool, dataDir: string): Prom
     throw err;
   }
   const products = (doc.products ?? []).filter((p) => Number.isInteger(p.idProduct) && typeof p.name === 'string');
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const game = await client.query<{ id: number }>(
-      `INSERT INTO games (slug, name, publisher, website_url, description) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (slug) DO UPDATE SET name = EXCLUDED.name RETURNING id`,
-      [DIGIMON.slug, DIGIMON.name, DIGIMON.publisher, DIGIMON.websiteUrl, DIGIMON.description],
+  await pgTransaction(pool, async (client) => {
+    const [game] = await ensureGame(client, DIGIMON.slug, DIGIMON.name, DIGIMON.publisher, DIGIMON.websiteUrl, DIGIMON.description);
+    await upsertSealedProducts(
+      client,
+      game!.id,
+      products.map((p) => `cardmarket:${p.idProduct}`),
+      products.map((p) => p.name),
+      products.map((p) => p.categoryName.replace(/^Digimon /, '')),
+      products.map((p) => setCodeOf(p.name)),
+      products.map((p) => String(p.idProduct)),
+      products.map((p) => (p.dateAdded ? p.dateAdded.slice(0, 10) : null)),
     );
-    await client.query(
-      `INSERT INTO sealed_products (game_id, external_key, name, category, set_code, eu_marketplace_product_id, added_at)
-       SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::date[])
-       ON CONFLICT (external_key) DO UPDATE SET name = EXCLUDED.name, category = EXCLUDED.category, set_code = EXCLUDED.set_code`,
-      [
-        game.rows[0]!.id,
-        products.map((p) => `cardmarket:${p.idProduct}`),
-        products.map((p) => p.name),
-        products.map((p) => p.categoryName.replace(/^Digimon /, '')),
-        products.map((p) => setCodeOf(p.name)),
-        products.map((p) => String(p.idProduct)),
-        products.map((p) => (p.dateAdded ? p.dateAdded.slice(0, 10) : null)),
-      ],
-    );
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK');
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
   return { game: DIGIMON.slug, products: products.length };
 }
 

@@ -8,6 +8,13 @@ import { importCatalogues } from '../catalogue/index.js';
 import { refreshCardBestPrices, refreshLatestPrices } from '../load/refreshLatest.js';
 import { announcePricesLanded } from '../../sql/stores/priceChannels.js';
 import { importSealedProducts } from '../catalogue/sealed.js';
+import {
+  anyCardBestPrice,
+  anySealedProduct,
+  seedAuctionWatchlist as seedWatchlist,
+  serviceState,
+  setServiceState,
+} from '../../sql/demo.js';
 import { generateDemoHistory } from './priceHistory.js';
 import { generateSealedHistory } from './sealedHistory.js';
 
@@ -28,27 +35,18 @@ async function sealedHistory(config: Config, stores: Stores, today: Date): Promi
 
 /** Seeds an empty watchlist; a list someone already keeps is left alone. */
 async function seedAuctionWatchlist(pool: pg.Pool): Promise<void> {
-  await pool.query(
-    `INSERT INTO auction_watchlist (card_id, reason)
-     SELECT p.card_id, 'demo: most valuable raw USD price' FROM variant_prices_latest l
-     JOIN variants v ON v.id = l.variant_id JOIN printings p ON p.id = v.printing_id
-     WHERE l.currency = 'USD' AND l.grading_company = 'raw' AND NOT EXISTS (SELECT 1 FROM auction_watchlist)
-     GROUP BY p.card_id ORDER BY max(l.amount) DESC, p.card_id LIMIT $1
-     ON CONFLICT (card_id) DO NOTHING`,
-    [DEMO_WATCHED_CARDS],
-  );
+  await seedWatchlist(pool, DEMO_WATCHED_CARDS);
 }
 
 export async function loadDemoDataIfEmpty(config: Config, stores: Stores, log: Logger, today = new Date()): Promise<boolean> {
   if (config.demo === 'none') return false;
-  const done = await stores.pg.pool.query('SELECT value FROM service_state WHERE key = $1', [MARKER]);
-  if (done.rowCount) {
+  const done = await serviceState(stores.pg.pool, MARKER);
+  if (done.length) {
     // Data directories from before these tables existed get them filled once.
     await seedAuctionWatchlist(stores.pg.pool);
-    const best = await stores.pg.pool.query('SELECT 1 FROM card_best_prices LIMIT 1');
-    if (!best.rowCount) await refreshCardBestPrices(stores.pg.pool, null);
-    const sealed = await stores.pg.pool.query('SELECT 1 FROM sealed_products LIMIT 1');
-    if (!sealed.rowCount && (await importSealedProducts(stores.pg.pool, config.sharedDataDir))) await sealedHistory(config, stores, today);
+    if ((await anyCardBestPrice(stores.pg.pool)).length === 0) await refreshCardBestPrices(stores.pg.pool, null);
+    if ((await anySealedProduct(stores.pg.pool)).length === 0 && (await importSealedProducts(stores.pg.pool, config.sharedDataDir)))
+      await sealedHistory(config, stores, today);
     return false;
   }
   const started = Date.now();
@@ -69,9 +67,6 @@ export async function loadDemoDataIfEmpty(config: Config, stores: Stores, log: L
   log.info('demo data: latest prices materialised', { series: latest, seconds: (Date.now() - started) / 1000 });
   await announcePricesLanded(stores.redis, config.redisPrefix);
   await seedAuctionWatchlist(stores.pg.pool);
-  await stores.pg.pool.query(
-    `INSERT INTO service_state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
-    [MARKER, new Date().toISOString()],
-  );
+  await setServiceState(stores.pg.pool, MARKER, new Date().toISOString());
   return true;
 }

@@ -2,7 +2,7 @@
 // runs on Temporal. Base prices follow rarity; the generation itself runs inside ClickHouse.
 import type pg from 'pg';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { sqlFile } from '../../sql/sqlFile.js';
+import { createDemoVariants, demoVariantSeeds, dropDemoVariants, generateDemoFxRates, generateDemoPriceHistory } from '../../sql/demo.js';
 
 type VariantSeed = { variant_id: number; card_id: number; game: string; base_usd: number; graded: number; jp: number };
 
@@ -38,20 +38,7 @@ export function basePriceUsd(variantId: number, rarity: string | null, finish: s
 export type HistoryOptions = { days: number; endDate: string; batchId: string; ingestedAt: Date };
 
 export async function generateDemoHistory(pool: pg.Pool, ch: ClickHouseClient, opts: HistoryOptions): Promise<{ variants: number }> {
-  const res = await pool.query<{
-    variant_id: number;
-    card_id: number;
-    game: string;
-    rarity: string | null;
-    finish: string;
-    print_run: string;
-    year: number | null;
-  }>(`SELECT v.id AS variant_id, c.id AS card_id, g.slug AS game, c.rarity, v.finish, p.print_run,
-            extract(year FROM s.release_date)::int AS year
-       FROM variants v JOIN printings p ON p.id = v.printing_id JOIN cards c ON c.id = p.card_id
-       JOIN sets s ON s.id = c.set_id JOIN games g ON g.id = c.game_id
-      ORDER BY v.id`);
-  const seeds: VariantSeed[] = res.rows.map((r) => {
+  const seeds: VariantSeed[] = (await demoVariantSeeds(pool)).map((r) => {
     const base = basePriceUsd(r.variant_id, r.rarity, r.finish, r.print_run, r.year ?? 0);
     return {
       variant_id: r.variant_id,
@@ -63,11 +50,8 @@ export async function generateDemoHistory(pool: pg.Pool, ch: ClickHouseClient, o
       jp: r.game === 'pokemon' && unit(r.variant_id, 7) < 0.3 ? 1 : 0,
     };
   });
-  await ch.command({ query: 'DROP TABLE IF EXISTS holo.demo_variants' });
-  await ch.command({
-    query: `CREATE TABLE holo.demo_variants (variant_id UInt32, card_id UInt32, game LowCardinality(String), base_usd Float64, graded UInt8, jp UInt8)
-            ENGINE = MergeTree ORDER BY variant_id`,
-  });
+  await dropDemoVariants(ch, {});
+  await createDemoVariants(ch, {});
   await ch.insert({ table: 'holo.demo_variants', values: seeds, format: 'JSONEachRow' });
   const params = {
     days: opts.days,
@@ -75,11 +59,8 @@ export async function generateDemoHistory(pool: pg.Pool, ch: ClickHouseClient, o
     batch_id: opts.batchId,
     ingested_at: opts.ingestedAt.toISOString().replace('T', ' ').replace('Z', ''),
   };
-  await ch.command({ query: sqlFile('clickhouse/demo/generate_fx_rates.sql'), query_params: params });
-  await ch.command({
-    query: sqlFile('clickhouse/demo/generate_price_history.sql'),
-    query_params: params,
-  });
-  await ch.command({ query: 'DROP TABLE IF EXISTS holo.demo_variants' });
+  await generateDemoFxRates(ch, params);
+  await generateDemoPriceHistory(ch, params);
+  await dropDemoVariants(ch, {});
   return { variants: seeds.length };
 }

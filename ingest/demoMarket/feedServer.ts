@@ -14,21 +14,22 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
 import { basePrice, quote, unit } from './priceModel.js';
+import {
+  demoAuctionCard,
+  demoEuProducts,
+  demoGuideCards,
+  demoProducts,
+  demoScryfallCards,
+  demoUsSkus,
+  type DemoProduct,
+} from '../../sql/demoMarket.js';
 
-type Product = { card_id: number; external_key: string; rarity: string | null; finishes: string[]; print_runs: string[] };
+type Product = DemoProduct;
 
 const TCG_KEY: Record<string, string> = { normal: 'normal', holofoil: 'holofoil', 'reverse-holofoil': 'reverseHolofoil' };
 
 async function products(pool: pg.Pool, game: string): Promise<Product[]> {
-  return (
-    await pool.query<Product>(
-      `SELECT c.id AS card_id, c.external_key, c.rarity,
-              array_agg(DISTINCT v.finish) AS finishes, array_agg(DISTINCT p.print_run) AS print_runs
-       FROM cards c JOIN games g ON g.id = c.game_id JOIN printings p ON p.card_id = c.id JOIN variants v ON v.printing_id = p.id
-       WHERE g.slug = $1 GROUP BY c.id ORDER BY c.id`,
-      [game],
-    )
-  ).rows;
+  return demoProducts(pool, game);
 }
 
 async function pokemontcgFeed(pool: pg.Pool, day: string): Promise<string> {
@@ -75,16 +76,7 @@ async function pokemontcgFeed(pool: pg.Pool, day: string): Promise<string> {
 }
 
 async function tcgplayerFeed(pool: pg.Pool, game: string, day: string): Promise<string> {
-  const rows = (
-    await pool.query<{ ref_value: string; rarity: string | null; finish: string; print_run: string }>(
-      `SELECT r.ref_value, c.rarity, v.finish, p.print_run
-       FROM cross_refs r JOIN cards c ON c.id = r.card_id JOIN games g ON g.id = c.game_id
-       JOIN printings p ON p.id = r.printing_id JOIN variants v ON v.printing_id = p.id
-       WHERE g.slug = $1 AND r.ref_key = 'us_marketplace_product_id'
-       ORDER BY r.ref_value::bigint, v.id`,
-      [game],
-    )
-  ).rows;
+  const rows = await demoUsSkus(pool, game);
   const SUB: Record<string, string> = {
     normal: 'Normal',
     'rainbow-foil': 'Rainbow Foil',
@@ -114,13 +106,7 @@ async function tcgplayerFeed(pool: pg.Pool, game: string, day: string): Promise<
 }
 
 async function scryfallFeed(pool: pg.Pool, day: string): Promise<string> {
-  const cards = (
-    await pool.query<{ ref_value: string; rarity: string | null; finishes: string[] }>(
-      `SELECT r.ref_value, c.rarity, array_agg(DISTINCT v.finish) AS finishes
-       FROM cross_refs r JOIN cards c ON c.id = r.card_id JOIN printings p ON p.card_id = c.id JOIN variants v ON v.printing_id = p.id
-       WHERE r.ref_key = 'mtg_card_db_id' GROUP BY r.ref_value, c.rarity ORDER BY r.ref_value`,
-    )
-  ).rows;
+  const cards = await demoScryfallCards(pool);
   const out = cards.map((c) => {
     const base = basePrice(c.ref_value, c.rarity);
     const usd = (f: string, factor: number) =>
@@ -144,15 +130,7 @@ async function scryfallFeed(pool: pg.Pool, day: string): Promise<string> {
 }
 
 async function cardmarketFeed(pool: pg.Pool, game: string, day: string): Promise<string> {
-  const products = (
-    await pool.query<{ ref_value: string; rarity: string | null; finishes: string[] }>(
-      `SELECT r.ref_value, c.rarity, array_agg(DISTINCT v.finish) AS finishes
-       FROM cross_refs r JOIN cards c ON c.id = r.card_id JOIN games g ON g.id = c.game_id
-       JOIN printings p ON p.card_id = c.id JOIN variants v ON v.printing_id = p.id
-       WHERE g.slug = $1 AND r.ref_key = 'eu_marketplace_product_id' GROUP BY r.ref_value, c.rarity ORDER BY r.ref_value::bigint`,
-      [game],
-    )
-  ).rows;
+  const products = await demoEuProducts(pool, game);
   const priceGuides = products.map((p) => {
     const base = basePrice(p.ref_value, p.rarity) * 0.92;
     const eur = (field: string, factor: number) => quote(p.ref_value, field, 'cardmarket', base, day, factor);
@@ -182,14 +160,7 @@ async function cardmarketFeed(pool: pg.Pool, game: string, day: string): Promise
 
 // Graded guides track the cards worth slabbing: the same rule as the demo history (base >= $8).
 async function gradedWorthyCards(pool: pg.Pool, game: string) {
-  const rows = (
-    await pool.query<{ ext: string; name: string; number: string; rarity: string | null; set_name: string; print_runs: string[] }>(
-      `SELECT c.external_key AS ext, c.name, c.collector_number AS number, c.rarity, s.name AS set_name, array_agg(DISTINCT p.print_run) AS print_runs
-       FROM cards c JOIN games g ON g.id = c.game_id JOIN sets s ON s.id = c.set_id JOIN printings p ON p.card_id = c.id
-       WHERE g.slug = $1 GROUP BY c.id, s.name ORDER BY c.id`,
-      [game],
-    )
-  ).rows;
+  const rows = await demoGuideCards(pool, game);
   return rows.filter((r) => basePrice(r.ext, r.rarity) >= 8);
 }
 
@@ -257,13 +228,7 @@ const GRADES = [
 ];
 
 async function ebayCompletedFeed(pool: pg.Pool, game: string, day: string, cardRef: string): Promise<string | null> {
-  const card = (
-    await pool.query<{ ext: string; name: string; number: string; rarity: string | null; set_name: string }>(
-      `SELECT c.external_key AS ext, c.name, c.collector_number AS number, c.rarity, s.name AS set_name
-       FROM cards c JOIN games g ON g.id = c.game_id JOIN sets s ON s.id = c.set_id WHERE g.slug = $1 AND c.external_key = $2`,
-      [game, `pokemontcg:${cardRef}`],
-    )
-  ).rows[0];
+  const [card] = await demoAuctionCard(pool, game, `pokemontcg:${cardRef}`);
   if (!card) return null;
   const base = basePrice(card.ext, card.rarity);
   const sales = Math.floor(unit(`${card.ext}|${day}|sales`) * 5); // 0-4 listings ended that day

@@ -1,5 +1,6 @@
 // Fetches upstream card pictures into the image store, so /static/images serves our own copies.
 // Sources are http(s) URLs or local files; failures are counted and reported, never fatal.
+import { imageSources } from '../../sql/priceLoads.js';
 import fs from 'node:fs/promises';
 import type pg from 'pg';
 import type { Logger } from '../../sql/runtime/log.js';
@@ -22,12 +23,7 @@ export async function fetchImageOriginals(
   log: Logger,
   opts: { cardIds?: number[]; concurrency?: number; timeoutMs?: number } = {},
 ): Promise<FetchSummary> {
-  const rows = (
-    await pool.query<{ card_id: number; kind: 'small' | 'large'; source_url: string }>(
-      `SELECT card_id, kind, source_url FROM images WHERE ($1::int[] IS NULL OR card_id = ANY($1)) ORDER BY card_id, kind`,
-      [opts.cardIds ?? null],
-    )
-  ).rows.filter((r) => !store.hasOriginal(r.card_id, r.kind));
+  const rows = (await imageSources(pool, opts.cardIds ?? null)).filter((r) => !store.hasOriginal(r.card_id, r.kind));
   const summary: FetchSummary = { attempted: rows.length, stored: 0, failed: 0 };
   let next = 0;
   const worker = async () => {

@@ -4,9 +4,15 @@
 import type pg from 'pg';
 import { seriesKey, type PricePointRow } from '../pricePoint.js';
 import type { RejectedRow, SourceRow } from '../sources/types.js';
-
-type VariantRow = { card_id: number; game: string; printing_id: number; print_run: string; variant_id: number; finish: string };
-type RefHit = { ref_kind: string; ref_value: string; card_id: number; printing_id: number | null };
+import {
+  cardsByHints,
+  cardsByPokemontcgId,
+  crossRefHits,
+  linkCrossRefs,
+  variantsOfCards,
+  type RefHit,
+  type VariantRow,
+} from '../../sql/priceMapping.js';
 
 const FOILS = new Set(['foil', 'holofoil', 'rainbow-foil', 'cold-foil', 'gold-cold-foil', 'etched']);
 
@@ -41,16 +47,12 @@ async function linkByHint(pool: pg.Pool, rows: SourceRow[], known: Set<string>):
   }
   if (wanted.size === 0) return [];
   const list = [...wanted.values()];
-  const matches = (
-    await pool.query<{ i: number; card_id: number }>(
-      `SELECT w.i, c.id AS card_id
-       FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS w (game, set_name, number, i)
-       JOIN games g ON g.slug = w.game
-       JOIN sets s ON s.game_id = g.id AND lower(s.name) = lower(w.set_name)
-       JOIN cards c ON c.set_id = s.id AND lower(c.collector_number) = lower(w.number)`,
-      [list.map((w) => w.game), list.map((w) => w.set), list.map((w) => w.number)],
-    )
-  ).rows;
+  const matches = await cardsByHints(
+    pool,
+    list.map((w) => w.game),
+    list.map((w) => w.set),
+    list.map((w) => w.number),
+  );
   const byWanted = new Map<number, number[]>();
   for (const m of matches) byWanted.set(Number(m.i), [...(byWanted.get(Number(m.i)) ?? []), m.card_id]);
   const links: RefHit[] = [];
@@ -59,11 +61,11 @@ async function linkByHint(pool: pg.Pool, rows: SourceRow[], known: Set<string>):
     if (cards.length === 1) links.push({ ref_kind: w.kind, ref_value: w.value, card_id: cards[0]!, printing_id: null });
   }
   if (links.length)
-    await pool.query(
-      `INSERT INTO cross_refs (card_id, printing_id, ref_key, ref_value)
-       SELECT card_id, NULL, ref_key, ref_value FROM unnest($1::int[], $2::text[], $3::text[]) AS l (card_id, ref_key, ref_value)
-       ON CONFLICT DO NOTHING`,
-      [links.map((l) => l.card_id), links.map((l) => l.ref_kind), links.map((l) => l.ref_value)],
+    await linkCrossRefs(
+      pool,
+      links.map((l) => l.card_id),
+      links.map((l) => l.ref_kind),
+      links.map((l) => l.ref_value),
     );
   return links;
 }
@@ -78,29 +80,18 @@ export async function mapToVariants(pool: pg.Pool, rows: SourceRow[]): Promise<{
   const hits: RefHit[] = [];
   for (const [kind, values] of byKind) {
     const list = [...values];
-    const res =
-      kind === 'pokemontcg_id'
-        ? await pool.query<RefHit>(
-            `SELECT 'pokemontcg_id' AS ref_kind, substr(external_key, 12) AS ref_value, id AS card_id, NULL::int AS printing_id
-             FROM cards WHERE external_key = ANY($1)`,
-            [list.map((v) => `pokemontcg:${v}`)],
+    hits.push(
+      ...(kind === 'pokemontcg_id'
+        ? await cardsByPokemontcgId(
+            pool,
+            list.map((v) => `pokemontcg:${v}`),
           )
-        : await pool.query<RefHit>(
-            `SELECT ref_key AS ref_kind, ref_value, card_id, printing_id FROM cross_refs WHERE ref_key = $1 AND ref_value = ANY($2)`,
-            [kind, list],
-          );
-    hits.push(...res.rows);
+        : await crossRefHits(pool, kind, list)),
+    );
   }
   hits.push(...(await linkByHint(pool, rows, new Set(hits.map((h) => `${h.ref_kind}:${h.ref_value}`)))));
   const cardIds = [...new Set(hits.map((h) => h.card_id))];
-  const variants = (
-    await pool.query<VariantRow>(
-      `SELECT c.id AS card_id, g.slug AS game, p.id AS printing_id, p.print_run, v.id AS variant_id, v.finish
-       FROM cards c JOIN games g ON g.id = c.game_id JOIN printings p ON p.card_id = c.id JOIN variants v ON v.printing_id = p.id
-       WHERE c.id = ANY($1) ORDER BY p.id, v.id`,
-      [cardIds],
-    )
-  ).rows;
+  const variants = await variantsOfCards(pool, cardIds);
   const variantsByCard = new Map<number, VariantRow[]>();
   for (const v of variants) variantsByCard.set(v.card_id, [...(variantsByCard.get(v.card_id) ?? []), v]);
   const refIndex = new Map<string, RefHit[]>();

@@ -3,7 +3,7 @@
 // from it (so flat series with a near-zero MAD do not flag ordinary moves). Series with fewer
 // than MIN_HISTORY points are never flagged. Flagged rows are kept, marked, and excluded from reads.
 import type { ClickHouseClient } from '@clickhouse/client';
-import { sqlFile } from '../../sql/sqlFile.js';
+import { recentSeriesStats } from '../../sql/priceLoads.js';
 import { seriesKey, type PricePointRow } from '../pricePoint.js';
 
 export const OUTLIER_RULE = { windowDays: 30, minHistory: 5, madK: 6, minRatio: 3 } as const;
@@ -18,24 +18,13 @@ export function isOutlier(amount: number, median: number, mad: number): boolean 
 
 export async function flagOutliers(ch: ClickHouseClient, points: PricePointRow[], asOf: string): Promise<number> {
   if (points.length === 0) return 0;
-  const rs = await ch.query({
-    query: sqlFile('clickhouse/queries/recent_series_stats.sql'),
-    query_params: {
-      card_ids: [...new Set(points.map((p) => p.card_id))],
-      sources: [...new Set(points.map((p) => p.source))],
-      as_of: asOf,
-      window_days: OUTLIER_RULE.windowDays,
-      min_history: OUTLIER_RULE.minHistory,
-    },
-    format: 'TabSeparated',
+  const stats = await recentSeriesStats(ch, {
+    card_ids: [...new Set(points.map((p) => p.card_id))],
+    sources: [...new Set(points.map((p) => p.source))],
+    as_of: asOf,
+    window_days: OUTLIER_RULE.windowDays,
+    min_history: OUTLIER_RULE.minHistory,
   });
-  // Text, not JSON: a whole game's baseline is a few hundred thousand short lines.
-  const stats = new Map<string, { med: number; mad: number }>();
-  for (const line of (await rs.text()).split('\n')) {
-    if (!line) continue;
-    const [series, med, mad] = line.split('\t');
-    stats.set(series!.replaceAll('\\\\', '\\'), { med: Number(med), mad: Number(mad) });
-  }
   let flagged = 0;
   for (const p of points) {
     const s = stats.get(seriesKey(p));

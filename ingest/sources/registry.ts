@@ -1,6 +1,7 @@
 // The price feeds Holo ingests: which documents make up one (source, game, day) feed, relative to
 // the feeds base URL, and the parser of each. Most feeds are one document per game and day; the
 // auction feed is one search per watched card, as the upstream's API works.
+import { watchedCardRefs } from '../../sql/priceLoads.js';
 import type pg from 'pg';
 import { parseAuctionSold } from './auctionSold.js';
 import { parseCardmarketGuide } from './cardmarketGuide.js';
@@ -22,14 +23,7 @@ export type FeedSpec = {
 const single = (path: (game: string, day: string) => string) => async (ctx: FeedContext) => [{ path: path(ctx.game, ctx.day) }];
 
 async function watchedCards(ctx: FeedContext): Promise<FeedDocument[]> {
-  const rows = (
-    await ctx.pool.query<{ ref: string }>(
-      `SELECT substr(c.external_key, 12) AS ref
-       FROM auction_watchlist w JOIN cards c ON c.id = w.card_id JOIN games g ON g.id = c.game_id
-       WHERE g.slug = $1 AND c.external_key LIKE 'pokemontcg:%' ORDER BY c.id`,
-      [ctx.game],
-    )
-  ).rows;
+  const rows = await watchedCardRefs(ctx.pool, ctx.game);
   return rows.map((r) => ({
     path: `/feeds/ebay/${ctx.game}/${ctx.day}/${encodeURIComponent(r.ref)}.json`,
     ref: { kind: 'pokemontcg_id', value: r.ref },

@@ -1,0 +1,85 @@
+// The write path's own reads and writes (ingest/): feed validators, the watchlist, the outlier
+// baseline, and the latest prices materialised in PostgreSQL. One typed function per query file.
+import type { ClickHouseClient } from '@clickhouse/client';
+import { z } from 'zod';
+import { sqlFile } from './sqlFile.js';
+import { chStreamQuery, col, pgQuery, pgStatement } from './typedQuery.js';
+
+const LatestRow = z.object({
+  variant_id: col.number,
+  region: z.string(),
+  source: z.string(),
+  price_type: z.string(),
+  grading_company: z.string(),
+  grade: z.string(),
+  currency: z.string(),
+  amount: z.string(),
+  as_of: z.string(),
+});
+export type LatestRow = z.infer<typeof LatestRow>;
+/** The latest non-outlier price of every series of the cards (every card when empty), from ClickHouse, streamed. */
+export const latestPricesForCards = chStreamQuery<{ card_ids: number[] }, typeof LatestRow>('latest_prices_for_cards', LatestRow);
+
+/** Moves latest prices forward (amounts and days as exact text); an older day never wins. */
+export const upsertLatestPriceRows =
+  pgStatement<
+    [
+      variantIds: number[],
+      regions: string[],
+      sources: string[],
+      priceTypes: string[],
+      gradingCompanies: string[],
+      grades: string[],
+      currencies: string[],
+      amounts: string[],
+      asOf: string[],
+    ]
+  >('latest_prices_upsert');
+
+/** Recomputes the reference price of the cards (every card when null). */
+export const refreshCardBestPriceRows = pgStatement<[cardIds: number[] | null]>('refresh_card_best_prices');
+
+const Validators = z.object({ url: z.string(), etag: z.string().nullable(), last_modified: z.string().nullable() });
+/** Remembered validators of feed documents. */
+export const feedValidatorsOf = pgQuery<[urls: string[]], typeof Validators>('feed_validators_of', Validators);
+/** Remembers feed documents' validators. */
+export const rememberFeedValidators =
+  pgStatement<[urls: string[], etags: (string | null)[], lastModified: (string | null)[]]>('feed_validators_remember');
+
+const Ref = z.object({ ref: z.string() });
+/** The pokemontcg.io ids of a game's watched cards. */
+export const watchedCardRefs = pgQuery<[game: string], typeof Ref>('auction_watchlist_refs', Ref);
+
+const ImageSource = z.object({ card_id: z.number().int(), kind: z.enum(['small', 'large']), source_url: z.string() });
+/** Upstream picture addresses of the cards' images (every card when null). */
+export const imageSources = pgQuery<[cardIds: number[] | null], typeof ImageSource>('image_sources', ImageSource);
+
+const GameCounts = z.object({
+  game: z.string(),
+  sets: z.number().int(),
+  cards: z.number().int(),
+  printings: z.number().int(),
+  variants: z.number().int(),
+});
+/** Sets, cards, printings and variants per game. */
+export const catalogueCountsPerGame = pgQuery<[], typeof GameCounts>('catalogue_counts_per_game', GameCounts);
+
+const BASELINE_SQL = sqlFile('clickhouse/queries/recent_series_stats.sql');
+/**
+ * The outlier baseline: per series key (seriesKey) its median and MAD over the window. Read as
+ * TabSeparated, not JSON: a whole game's baseline is a few hundred thousand short lines, and two
+ * numbers per line need no row schema.
+ */
+export async function recentSeriesStats(
+  ch: ClickHouseClient,
+  params: { card_ids: number[]; sources: string[]; as_of: string; window_days: number; min_history: number },
+): Promise<Map<string, { med: number; mad: number }>> {
+  const rs = await ch.query({ query: BASELINE_SQL, query_params: params, format: 'TabSeparated' });
+  const stats = new Map<string, { med: number; mad: number }>();
+  for (const line of (await rs.text()).split('\n')) {
+    if (!line) continue;
+    const [series, med, mad] = line.split('\t');
+    stats.set(series!.replaceAll('\\\\', '\\'), { med: Number(med), mad: Number(mad) });
+  }
+  return stats;
+}
