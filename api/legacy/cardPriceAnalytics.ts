@@ -4,7 +4,7 @@
 import type { Analytics } from '../../sql/stores/analytics.js';
 import type { Db } from '../../sql/stores/db.js';
 import { DomainError } from '../../schemas/errors.js';
-import { auctionSalesOf, cardVariants, priceAnalysis, sourceMedianPrices } from '../../sql/legacyPrices.js';
+import { auctionSalesCounts, auctionSalesOf, cardVariants, priceAnalysis, sourceMedianPrices } from '../../sql/legacyPrices.js';
 import { variantMatches, variantName } from './variants.js';
 
 const DAY_MS = 86_400_000;
@@ -222,6 +222,19 @@ export async function auctionSales(
     limit,
   });
   return rows.map((r) => ({ ...r, variant_id: Number(r.variant_id), price: Number(r.price), price_usd: Number(r.price_usd) }));
+}
+
+/** Auction sales of the scope in the last 30 and 365 days. */
+export async function auctionSalesCountsOf(analytics: Analytics, scope: CardScope, grading: Partial<Grading>) {
+  const [r] = await auctionSalesCounts(analytics, {
+    card_id: scope.card.id,
+    variant_ids: scope.selected,
+    since30: daysAgo(29),
+    since365: daysAgo(364),
+    grading_company: grading.grading_company ?? '',
+    grade: grading.grade ?? '',
+  });
+  return { d30: r?.sales_30d ?? 0, d365: r?.sales_365d ?? 0 };
 }
 
 /** Sales velocity from the auction sales of the last 30 days. */

@@ -1,5 +1,6 @@
 // The legacy catalogue surface: its typed queries (sql/legacyCatalogue.ts) shaped into the spec's responses.
 import type { z } from 'zod';
+import type { Analytics } from '../../sql/stores/analytics.js';
 import type { Db } from '../../sql/stores/db.js';
 import * as q from '../../sql/legacyCatalogue.js';
 import { cardImageUrl } from '../images/urls.js';
@@ -218,4 +219,33 @@ export async function searchCards(db: Db, f: SearchFilters) {
     f.limit,
     f.offset,
   );
+}
+
+/** Search with each hit's 7-day price change and how it matched (spec: /api/cards/search). */
+export async function searchCatalogue(db: Db, analytics: Analytics, query: SearchFilters) {
+  const rows = await searchCards(db, query);
+  const withPrice = rows.filter((r) => r.price_variant_id !== null);
+  const changes = withPrice.length
+    ? await q.variantChange7d(analytics, {
+        card_ids: withPrice.map((r) => r.id),
+        variant_ids: withPrice.map((r) => r.price_variant_id!),
+      })
+    : [];
+  const change = new Map(
+    changes.map((c) => [Number(c.variant_id), c.past > 0 ? Math.round(((c.current - c.past) / c.past) * 10000) / 100 : null]),
+  );
+  const MATCH = ['exact', 'prefix', 'words', 'similar'] as const;
+  return {
+    total: rows[0]?.total ?? 0,
+    items: rows.map((r) => ({
+      ...legacyCard(r),
+      display_image_url: legacyCard(r).local_image_url,
+      set_name: r.set_name,
+      set_code: r.set_code,
+      tcg_slug: r.tcg_slug,
+      best_price: r.best_price,
+      price_change_7d: r.price_variant_id === null ? null : (change.get(r.price_variant_id) ?? null),
+      match: MATCH[r.rank]!,
+    })),
+  };
 }

@@ -3,17 +3,15 @@
 import type { AppDeps } from '../../deps.js';
 import { HttpError, NotFoundError } from '../../http/errors.js';
 import { defineRoute } from '../../http/route.js';
-import { variantChange7d } from '../../../sql/legacyCatalogue.js';
 import {
   cardDetails,
   cardsAddedSince,
   cardsOfTcg,
   evolutionChain,
-  legacyCard,
   listTcgs,
   marketplaceRefs,
   relatedLanguageSets,
-  searchCards,
+  searchCatalogue,
   setCompletion,
   setLanguage,
   setsOfTcg,
@@ -282,33 +280,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       maxAge: PRICED_TTL,
       errors: [503],
       handler: ({ query }) =>
-        cache.json(`legacy:search:${JSON.stringify(query)}`, PRICED_TTL, async () => {
-          const rows = await searchCards(db, query);
-          const withPrice = rows.filter((r) => r.price_variant_id !== null);
-          const changes = withPrice.length
-            ? await variantChange7d(deps.analytics, {
-                card_ids: withPrice.map((r) => r.id),
-                variant_ids: withPrice.map((r) => r.price_variant_id!),
-              })
-            : [];
-          const change = new Map(
-            changes.map((c) => [Number(c.variant_id), c.past > 0 ? Math.round(((c.current - c.past) / c.past) * 10000) / 100 : null]),
-          );
-          const MATCH = ['exact', 'prefix', 'words', 'similar'] as const;
-          return {
-            total: rows[0]?.total ?? 0,
-            items: rows.map((r) => ({
-              ...legacyCard(r),
-              display_image_url: legacyCard(r).local_image_url,
-              set_name: r.set_name,
-              set_code: r.set_code,
-              tcg_slug: r.tcg_slug,
-              best_price: r.best_price,
-              price_change_7d: r.price_variant_id === null ? null : (change.get(r.price_variant_id) ?? null),
-              match: MATCH[r.rank]!,
-            })),
-          };
-        }),
+        cache.json(`legacy:search:${JSON.stringify(query)}`, PRICED_TTL, () => searchCatalogue(db, deps.analytics, query)),
     }),
     defineRoute({
       method: 'get',

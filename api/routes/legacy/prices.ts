@@ -3,15 +3,7 @@
 import type { AppDeps } from '../../deps.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { defineRoute } from '../../http/route.js';
-import {
-  auctionSalesCounts,
-  auctionSoldSummary,
-  guideTiers,
-  mainSource,
-  priceHistory,
-  priceHistoryMulti,
-  priceSnapshots,
-} from '../../../sql/legacyPrices.js';
+import { auctionSoldSummary, guideTiers, mainSource, priceHistory, priceHistoryMulti, priceSnapshots } from '../../../sql/legacyPrices.js';
 import { priceRowsOfCards } from '../../legacy/catalogueReads.js';
 import {
   auctionSales,
@@ -27,6 +19,7 @@ import {
   seriesStats,
   sourceMedians,
   trendOf,
+  auctionSalesCountsOf,
   velocityOf,
   type CardScope,
   type Grading,
@@ -70,17 +63,6 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
         { loc: ['query', 'grade'], msg: 'a grade is needed with a grading company other than raw', type: 'value_error.missing' },
       ]);
     return { grading_company: company, grade: q.grade };
-  };
-  const salesCounts = async (scope: CardScope, grading: Partial<Grading>) => {
-    const [r] = await auctionSalesCounts(analytics, {
-      card_id: scope.card.id,
-      variant_ids: scope.selected,
-      since30: daysAgo(29),
-      since365: daysAgo(364),
-      grading_company: grading.grading_company ?? '',
-      grade: grading.grade ?? '',
-    });
-    return { d30: Number(r?.sales_30d ?? 0), d365: Number(r?.sales_365d ?? 0) };
   };
 
   return [
@@ -297,7 +279,7 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
               seriesStats(analytics, scope, grading, daysAgo(3650)),
               sourceMedians(analytics, scope, grading, 30),
               guideTiers(db, scope.selected),
-              salesCounts(scope, grading),
+              auctionSalesCountsOf(analytics, scope, grading),
             ]);
             const delta = (n: 1 | 7 | 30 | 90 | 365) => {
               const then = stats.before[n];
@@ -386,7 +368,7 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
           const [stats, sources, sales] = await Promise.all([
             seriesStats(analytics, scope, RAW, daysAgo(364)),
             sourceMedians(analytics, scope, RAW, 30),
-            salesCounts(scope, {}),
+            auctionSalesCountsOf(analytics, scope, {}),
           ]);
           const clamp = (x: number) => Math.max(0, Math.min(100, Math.round(x)));
           const verdict = marketVerdict(sources);
