@@ -3,13 +3,63 @@
 // sql/market.ts and the formulas of the legacy price analytics. Route handlers call it.
 import type { Analytics } from '../../sql/stores/analytics.js';
 import type { Db } from '../../sql/stores/db.js';
-import { cardLabels, latestFxRates, marketIndex, marketMovers, trendingCards, type MoverTuple } from '../../sql/market.js';
-import { NotFound } from '../../schemas/errors.js';
-import { CONDITION_FACTORS } from '../../schemas/market.js';
-import { confidenceOf, marketVerdict, resolveScope, round2, sourceMedians, RAW, type CardScope } from '../legacy/cardPriceAnalytics.js';
+import type { z } from 'zod';
+import {
+  bestDeals,
+  cardHistoryEur,
+  cardLabels,
+  catalogueDetailCounts,
+  latestFxRates,
+  marketIndex,
+  marketMovers,
+  marketSpread,
+  pricedCardCount,
+  pricePointStats,
+  pricePointTotals,
+  recentUpdates,
+  sourceCoverage,
+  trendingCards,
+  userCounts,
+  type MoverTuple,
+} from '../../sql/market.js';
+import { catalogueTotals } from '../v2/catalogue.js';
+import { searchCards } from '../legacy/catalogueReads.js';
+import { variantName } from '../legacy/variants.js';
+import { DomainError, NotFound } from '../../schemas/errors.js';
+import {
+  CONDITION_FACTORS,
+  type DealsQuery,
+  type FxQuery,
+  type OlderMoversQuery,
+  type OverviewQuery,
+  type PriceIntelligenceCardParams,
+  type PriceIntelligenceCardQuery,
+  type PriceIntelligenceCompareQuery,
+  type PriceIntelligenceHistoryQuery,
+  type PriceIntelligenceSearchQuery,
+  type RadarQuery,
+  type RecentQuery,
+  type RisingQuery,
+  type SpreadQuery,
+  type TrendingQuery,
+} from '../../schemas/market.js';
+import {
+  confidenceOf,
+  daysAgo,
+  marketVerdict,
+  resolveScope,
+  round2,
+  sourceMedians,
+  RAW,
+  SOURCE_LABELS,
+  type CardScope,
+} from '../legacy/cardPriceAnalytics.js';
 import { foilStatus } from '../legacy/variants.js';
 
 export type MarketService = ReturnType<typeof marketService>;
+
+/** Days of each movers period (spec: 7d, 30d, 90d). */
+export const PERIOD_DAYS = { '7d': 7, '30d': 30, '90d': 90 } as const;
 
 export function marketService({ db, analytics }: { db: Db; analytics: Analytics }) {
   const labels = async (ids: number[]) => {
@@ -152,5 +202,285 @@ export function marketService({ db, analytics }: { db: Db; analytics: Analytics 
       name: scope.card.name,
     };
   };
-  return { labels, movers, marketIndexes, trending, fxLatest, priceIntelligence };
+  const overview = async (query: z.output<typeof OverviewQuery>) => {
+    const days = PERIOD_DAYS[query.period];
+    const [games, top] = await Promise.all([marketIndexes(days), movers('', days, 1)]);
+    const sum = (k: 'value_now' | 'value_then' | 'rising' | 'falling' | 'holding') => games.reduce((n, g) => n + g[k], 0);
+    const [now, then] = [round2(sum('value_now')), round2(sum('value_then'))];
+    return {
+      period: query.period,
+      as_of: games[0]?.newest_day ?? null,
+      market: {
+        value_now: now,
+        value_then: then,
+        change_pct: then > 0 ? round2(((now - then) / then) * 100) : null,
+        rising: sum('rising'),
+        falling: sum('falling'),
+        holding: sum('holding'),
+      },
+      games: games.map(({ newest_day: _d, ...g }) => g),
+      top_gainer: top.gainers[0] ?? null,
+      top_loser: top.losers[0] ?? null,
+    };
+  };
+
+  const marketStats = async () => {
+    const [counts, [prices], [people]] = await Promise.all([catalogueTotals(db), pricePointTotals(analytics, {}), userCounts(db)]);
+    return {
+      total_cards: counts.cards,
+      total_prices: Number(prices?.price_points ?? 0),
+      total_users: people?.users ?? 0,
+      total_sellers: people?.sellers ?? 0,
+      tcgs_covered: counts.games,
+      last_update: prices?.updated_at ?? null,
+    };
+  };
+
+  const radarStats = async (query: z.output<typeof RadarQuery>) => {
+    const games = await marketIndexes(PERIOD_DAYS[query.period]);
+    const share = (n: number, total: number) => (total ? round2((n / total) * 100) : 0);
+    return {
+      period: query.period,
+      as_of: games[0]?.newest_day ?? null,
+      games: games.map((g) => ({
+        tcg_slug: g.tcg_slug,
+        rising_pct: share(g.rising, g.series),
+        falling_pct: share(g.falling, g.series),
+        holding_pct: share(g.holding, g.series),
+        change_pct: g.change_pct,
+        series: g.series,
+      })),
+    };
+  };
+
+  const deals = async (query: z.output<typeof DealsQuery>) => {
+    const rows = await bestDeals(db, query.tcg_slug ?? null, query.min_discount_pct, query.limit);
+    return { items: rows.map(({ finish, print_run, ...r }) => ({ ...r, variant: variantName(finish, print_run) })) };
+  };
+
+  const trendingPredictions = async (query: z.output<typeof TrendingQuery>) => ({
+    days_ahead: query.days_ahead,
+    items: await trending({
+      game: query.tcg_slug ?? '',
+      days: 30,
+      minPoints: 10,
+      ahead: query.days_ahead,
+      direction: 1,
+      limit: query.limit,
+    }),
+  });
+
+  const rising = async (query: z.output<typeof RisingQuery>) => ({
+    items: (await trending({ game: query.tcg_slug ?? '', days: 30, minPoints: 20, ahead: 30, direction: 1, limit: query.limit })).filter(
+      (t) => t.slope_per_day > 0,
+    ),
+  });
+
+  const olderMovers = async (query: z.output<typeof OlderMoversQuery>) => {
+    const m = await movers(query.tcg_slug ?? '', 30, query.limit);
+    return query.direction === 'up' ? m.gainers.filter((g) => g.change_pct > 0) : m.losers.filter((l) => l.change_pct < 0);
+  };
+
+  const spread = async (query: z.output<typeof SpreadQuery>) => {
+    const rows = await marketSpread(analytics, {
+      game: query.tcg_slug ?? '',
+      min_spread_pct: query.min_spread_pct,
+      limit: query.limit,
+    });
+    const names = await labels(rows.map((r) => Number(r.card_id)));
+    return {
+      items: rows.flatMap((r) => {
+        const l = names.get(Number(r.card_id));
+        const [, low, high, cheapest, dearest, sources] = r.t;
+        return l
+          ? [
+              {
+                card_id: l.card_id,
+                name: l.name,
+                set_name: l.set_name,
+                tcg_slug: l.tcg_slug,
+                low_price: round2(low),
+                high_price: round2(high),
+                spread_pct: round2(r.spread_pct),
+                cheapest_source: cheapest,
+                dearest_source: dearest,
+                sources: Number(sources),
+              },
+            ]
+          : [];
+      }),
+    };
+  };
+
+  const recent = async (query: z.output<typeof RecentQuery>) => {
+    const rows = await recentUpdates(analytics, { game: query.tcg_slug ?? '', limit: query.limit });
+    const names = await labels(rows.map((r) => Number(r.card_id)));
+    return {
+      items: rows.flatMap((r) => {
+        const l = names.get(Number(r.card_id));
+        const [date, price, previous, source] = r.t;
+        const prev = previous > 0 ? previous : null;
+        return l
+          ? [
+              {
+                card_id: l.card_id,
+                name: l.name,
+                set_name: l.set_name,
+                tcg_slug: l.tcg_slug,
+                price: round2(price),
+                previous_price: prev === null ? null : round2(prev),
+                change_pct: prev ? round2(((price - prev) / prev) * 100) : null,
+                source,
+                date,
+              },
+            ]
+          : [];
+      }),
+    };
+  };
+
+  const cardIntelligence = async (
+    params: z.output<typeof PriceIntelligenceCardParams>,
+    query: z.output<typeof PriceIntelligenceCardQuery>,
+  ) => {
+    const { name: _name, ...card } = await priceIntelligence(params.id, query);
+    return card;
+  };
+
+  const sources = async () => {
+    const rows = await sourceCoverage(analytics, {});
+    return {
+      items: rows.map((r) => ({
+        ...r,
+        label: SOURCE_LABELS[r.source] ?? r.source,
+        cards: Number(r.cards),
+        variants: Number(r.variants),
+        values: Number(r.values),
+      })),
+    };
+  };
+
+  const fxRate = async (query: z.output<typeof FxQuery>) => {
+    const fx = await fxLatest([query.from_currency, query.to_currency]);
+    const [from, to] = [fx.get(query.from_currency), fx.get(query.to_currency)];
+    if (!from || !to) throw new DomainError('not_found', `no reference rate for ${!from ? query.from_currency : query.to_currency}`);
+    return {
+      from_currency: query.from_currency,
+      to_currency: query.to_currency,
+      rate: Math.round((from.usd_per_unit / to.usd_per_unit) * 1e6) / 1e6,
+      date: from.day < to.day ? from.day : to.day,
+      source: 'ecb' as const,
+    };
+  };
+
+  const intelligenceHistory = async (query: z.output<typeof PriceIntelligenceHistoryQuery>) => {
+    const scope = await resolveScope(db, query.card_id);
+    if (!scope) throw new NotFound('card');
+    const points = await cardHistoryEur(analytics, {
+      card_id: scope.card.id,
+      variant_ids: scope.selected,
+      since: daysAgo(query.days - 1),
+    });
+    return {
+      card_id: scope.card.id,
+      days: query.days,
+      points: points.map((p) => ({ date: p.date, market_price_eur: Number(p.market_price_eur) })),
+    };
+  };
+
+  const compare = async (query: z.output<typeof PriceIntelligenceCompareQuery>) => {
+    const items = [];
+    const missing: number[] = [];
+    for (const id of query.ids) {
+      try {
+        items.push(await priceIntelligence(id, { foil_status: 'nonfoil', condition: 'NM', language: 'en', printing: 'unlimited' }));
+      } catch (err) {
+        if (!(err instanceof NotFound)) throw err;
+        missing.push(id);
+      }
+    }
+    return { items, missing };
+  };
+
+  const search = async (query: z.output<typeof PriceIntelligenceSearchQuery>) => {
+    const [rows, fx] = await Promise.all([searchCards(db, { q: query.q, limit: query.limit, offset: 0 }), fxLatest(['EUR'])]);
+    const eur = fx.get('EUR');
+    return {
+      total: rows[0]?.total ?? 0,
+      items: rows.map((r) => ({
+        card_id: r.id,
+        name: r.name,
+        set_name: r.set_name,
+        tcg_slug: r.tcg_slug,
+        market_price_eur: r.best_price !== null && eur ? round2(r.best_price / eur.usd_per_unit) : null,
+      })),
+    };
+  };
+
+  const intelligenceStats = async () => {
+    const [points, [priced]] = await Promise.all([pricePointStats(analytics, {}), pricedCardCount(db)]);
+    const games = [...new Set(points.map((p) => p.game))];
+    return {
+      sources: new Set(points.map((p) => p.source)).size,
+      cards_priced: priced?.n ?? 0,
+      price_points: points.reduce((n, p) => n + Number(p.points), 0),
+      outliers: points.reduce((n, p) => n + Number(p.outliers), 0),
+      last_day:
+        points
+          .map((p) => p.last_day)
+          .sort()
+          .at(-1) ?? null,
+      by_game: games.map((g) => ({
+        tcg_slug: g,
+        price_points: points.filter((p) => p.game === g).reduce((n, p) => n + Number(p.points), 0),
+        sources: points.filter((p) => p.game === g).length,
+      })),
+    };
+  };
+
+  const detailedStats = async () => {
+    const [games, points] = await Promise.all([catalogueDetailCounts(db), pricePointStats(analytics, {})]);
+    const total = (k: 'sets' | 'cards' | 'printings' | 'variants' | 'priced_cards') => games.reduce((n, g) => n + g[k], 0);
+    const prices = points.map((p) => ({
+      tcg_slug: p.game,
+      source: p.source,
+      points: Number(p.points),
+      outliers: Number(p.outliers),
+      last_day: p.last_day,
+    }));
+    return {
+      catalogue: {
+        games: games.filter((g) => g.cards > 0).length,
+        sets: total('sets'),
+        cards: total('cards'),
+        printings: total('printings'),
+        variants: total('variants'),
+        priced_cards: total('priced_cards'),
+      },
+      by_game: games.map(({ printings: _p, ...g }) => g),
+      prices,
+      totals: { price_points: prices.reduce((n, p) => n + p.points, 0), outliers: prices.reduce((n, p) => n + p.outliers, 0) },
+    };
+  };
+
+  return {
+    movers,
+    overview,
+    marketStats,
+    radarStats,
+    deals,
+    trendingPredictions,
+    rising,
+    olderMovers,
+    spread,
+    recent,
+    cardIntelligence,
+    sources,
+    fxRate,
+    intelligenceHistory,
+    compare,
+    search,
+    intelligenceStats,
+    detailedStats,
+  };
 }
