@@ -1,23 +1,15 @@
 // Price alerts (spec: "Price alert"): one typed function per query file. Owners read them through
 // the view price_alert_records (migration 013).
 import { z } from 'zod';
+import { AlertOut } from '../schemas/events.js';
 import { pgQuery } from './typedQuery.js';
 
 const int = z.number().int();
 const Id = z.object({ id: int });
 const Count = z.object({ n: int });
 
-export const AlertRow = z.object({
-  id: int,
-  card_id: int,
-  card_name: z.string(),
-  target_price: z.number(),
-  condition: z.enum(['below', 'above']),
-  currency: z.string(),
-  is_active: z.boolean(),
-  triggered_at: z.string().nullable(),
-  created_at: z.string(),
-});
+// Rows have the contract's own shape (schemas/events.ts).
+export const AlertRow = AlertOut;
 export type AlertRow = z.infer<typeof AlertRow>;
 
 /** An account's alerts, oldest first. */

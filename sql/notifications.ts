@@ -1,5 +1,6 @@
 // The notification feed and push devices of an account: one typed function per query file.
 import { z } from 'zod';
+import { NotificationOut } from '../schemas/events.js';
 import { col, pgQuery, pgStatement } from './typedQuery.js';
 
 const Count = z.object({ n: z.number().int() });
@@ -8,19 +9,10 @@ const BigId = z.object({ id: col.number });
 /** Unread notifications of an account (one row). */
 export const unreadNotificationCount = pgQuery<[userId: number], typeof Count>('notification_unread_count', Count);
 
-const Notification = z.object({
-  id: z.number().int(),
-  kind: z.string(),
-  title: z.string(),
-  body: z.string(),
-  data: z.record(z.string(), z.unknown()),
-  created_at: z.string(),
-  read_at: z.string().nullable(),
-});
 /** An account's notifications, newest first, before `beforeId` (null: from the newest). */
-export const notificationFeed = pgQuery<[userId: number, beforeId: number | null, limit: number], typeof Notification>(
+export const notificationFeed = pgQuery<[userId: number, beforeId: number | null, limit: number], typeof NotificationOut>(
   'notification_feed',
-  Notification,
+  NotificationOut,
 );
 
 const Id = z.object({ id: z.number().int() });

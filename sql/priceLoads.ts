@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { sqlFile } from './sqlFile.js';
 import { chStreamQuery, col, pgQuery, pgStatement } from './typedQuery.js';
 
-const LatestRow = z.object({
+/** One series' latest price; amount and day as exact text (PostgreSQL variant_prices_latest, ClickHouse price_latest). */
+export const LatestPriceRow = z.object({
   variant_id: col.number,
   region: z.string(),
   source: z.string(),
@@ -16,9 +17,9 @@ const LatestRow = z.object({
   amount: z.string(),
   as_of: z.string(),
 });
-export type LatestRow = z.infer<typeof LatestRow>;
+export type LatestRow = z.infer<typeof LatestPriceRow>;
 /** The latest non-outlier price of every series of the cards (every card when empty), from ClickHouse, streamed. */
-export const latestPricesForCards = chStreamQuery<{ card_ids: number[] }, typeof LatestRow>('latest_prices_for_cards', LatestRow);
+export const latestPricesForCards = chStreamQuery<{ card_ids: number[] }, typeof LatestPriceRow>('latest_prices_for_cards', LatestPriceRow);
 
 /** Moves latest prices forward (amounts and days as exact text); an older day never wins. */
 export const upsertLatestPriceRows =

@@ -63,10 +63,12 @@ export function chStatement<Params extends Record<string, unknown>>(file: string
   };
 }
 
-/** Column types as they arrive: numbers may travel as text (Decimal, 64-bit), text may arrive as a number (ids). */
+/**
+ * Column types as they travel: ClickHouse quotes 64-bit integers and decimals (exactness through
+ * JSON) and ids may arrive as numbers where code wants text. Strict otherwise: NULL is no number
+ * and no text (a nullable column says .nullable()), and text that is not a number fails.
+ */
 export const col = {
-  number: z.coerce.number(),
-  text: z.coerce.string(),
-  bool: z.boolean(),
-  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  number: z.union([z.number(), z.string().regex(/^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i)]).transform(Number),
+  text: z.union([z.string(), z.number()]).transform(String),
 };

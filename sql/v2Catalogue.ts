@@ -1,5 +1,6 @@
 // The v2 catalogue (spec: /api/v2/games, sets, cards, resolve, stats): one typed function per query file.
 import { z } from 'zod';
+import { LatestPriceRow } from './priceLoads.js';
 import { pgQuery } from './typedQuery.js';
 
 const int = z.number().int();
@@ -81,17 +82,6 @@ const PrintingVariantRow = z.object({
 /** A card's printings with their variants, in order. */
 export const v2CardPrintings = pgQuery<[cardId: number], typeof PrintingVariantRow>('v2_card_printings', PrintingVariantRow);
 
-const LatestPriceRow = z.object({
-  variant_id: int,
-  region: z.string(),
-  source: z.string(),
-  price_type: z.string(),
-  grading_company: z.string(),
-  grade: z.string(),
-  currency: z.string(),
-  amount: z.string(),
-  as_of: z.string(),
-});
 /** The latest price of every series of a card's variants (amount as exact decimal text). */
 export const v2CardLatestPrices = pgQuery<[cardId: number], typeof LatestPriceRow>('v2_card_latest_prices', LatestPriceRow);
 

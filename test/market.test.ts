@@ -204,6 +204,14 @@ describe('price intelligence', () => {
     const foil = await stack.json(`/api/price-intelligence/card/${id}?foil_status=foil`);
     assert.deepEqual(foil.body.source_breakdown, []);
     assert.equal((await stack.json('/api/price-intelligence/card/99999999')).status, 404);
+    // A comparison names the cards it could not find instead of failing as a whole.
+    const compared = await stack.json(`/api/price-intelligence/compare?ids=${id},99999999`);
+    assert.equal(compared.status, 200);
+    assert.deepEqual(
+      compared.body.items.map((c: { card_id: number }) => c.card_id),
+      [id],
+    );
+    assert.deepEqual(compared.body.missing, [99999999]);
     const history = await stack.json(`/api/price-intelligence/history?card_id=${cards['up']!.card}&days=2`);
     assert.deepEqual(history.body.points, [
       { date: daysAgo(1), market_price_eur: 14 / USD_PER_EUR },

@@ -20,6 +20,7 @@ import {
   sourceCoverage,
   trendingCards,
   userCounts,
+  type CardLabel,
   type MoverTuple,
 } from '../../sql/market.js';
 import { catalogueTotals } from '../v2/catalogue.js';
@@ -61,6 +62,9 @@ export type MarketService = ReturnType<typeof marketService>;
 /** Days of each movers period (spec: 7d, 30d, 90d). */
 export const PERIOD_DAYS = { '7d': 7, '30d': 30, '90d': 90 } as const;
 
+/** A card as market lists name it. */
+const cardOf = (l: CardLabel) => ({ card_id: l.card_id, name: l.name, set_name: l.set_name, tcg_slug: l.tcg_slug });
+
 export function marketService({ db, analytics }: { db: Db; analytics: Analytics }) {
   const labels = async (ids: number[]) => {
     const rows = ids.length ? await cardLabels(db, ids) : [];
@@ -82,10 +86,7 @@ export function marketService({ db, analytics }: { db: Db; analytics: Analytics 
         return l
           ? [
               {
-                card_id: l.card_id,
-                name: l.name,
-                set_name: l.set_name,
-                tcg_slug: l.tcg_slug,
+                ...cardOf(l),
                 current_price: round2(current),
                 change_pct: round2(pct),
                 change_abs: round2(abs),
@@ -132,10 +133,7 @@ export function marketService({ db, analytics }: { db: Db; analytics: Analytics 
       const points = Number(r.points);
       return [
         {
-          card_id: l.card_id,
-          name: l.name,
-          set_name: l.set_name,
-          tcg_slug: l.tcg_slug,
+          ...cardOf(l),
           current_price: round2(r.current),
           predicted_price: round2(r.predicted),
           predicted_change_pct: round2(r.predicted_change_pct),
@@ -295,10 +293,7 @@ export function marketService({ db, analytics }: { db: Db; analytics: Analytics 
         return l
           ? [
               {
-                card_id: l.card_id,
-                name: l.name,
-                set_name: l.set_name,
-                tcg_slug: l.tcg_slug,
+                ...cardOf(l),
                 low_price: round2(low),
                 high_price: round2(high),
                 spread_pct: round2(r.spread_pct),
@@ -323,10 +318,7 @@ export function marketService({ db, analytics }: { db: Db; analytics: Analytics 
         return l
           ? [
               {
-                card_id: l.card_id,
-                name: l.name,
-                set_name: l.set_name,
-                tcg_slug: l.tcg_slug,
+                ...cardOf(l),
                 price: round2(price),
                 previous_price: prev === null ? null : round2(prev),
                 change_pct: prev ? round2(((price - prev) / prev) * 100) : null,
