@@ -1,6 +1,7 @@
 // The HTTP core every route shares: CORS allow-list, caching headers, error shapes, request ids,
 // the OpenAPI document, health counters, and graceful shutdown of in-flight requests.
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { createDb } from '../sql/stores/db.js';
 import { createKey, createUser } from '../api/auth/accounts.js';
@@ -79,7 +80,21 @@ describe('caching and errors', () => {
     assert.deepEqual(Object.keys((await res.json()) as object), ['detail']);
     const post = await fetch(`${stack.url}/api/v2/games`, { method: 'POST', body: '{}' });
     assert.equal(post.status, 405);
+    assert.equal(post.headers.get('allow'), 'HEAD, GET');
     assert.equal(typeof ((await post.json()) as { detail: unknown }).detail, 'string');
+    // TRACE (which fetch refuses to send) is a wrong method like any other, not "not implemented".
+    const trace = await new Promise<{ status: number; allow: string | undefined; body: string }>((resolve, reject) => {
+      const req = http.request(`${stack.url}/api/v2/games`, { method: 'TRACE' }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, allow: res.headers.allow, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    assert.equal(trace.status, 405);
+    assert.equal(trace.allow, 'HEAD, GET');
+    assert.deepEqual(JSON.parse(trace.body), { detail: 'Method Not Allowed' });
   });
 
   it('serves stats whose counters match the stores', async () => {
