@@ -20,6 +20,30 @@ export function intParam(opts: { min?: number; max?: number; description?: strin
     .openapi({ type: 'integer', minimum: opts.min, maximum: opts.max, description: opts.description });
 }
 
+/** The largest id a PostgreSQL integer column holds. */
+export const PG_INT_MAX = 2147483647;
+
+/**
+ * One to `max` comma-separated ids in a query parameter. At most nine digits each, so that every
+ * value the published pattern admits fits an integer column (a tenth digit could pass 2^31 - 1).
+ */
+export function idList(opts: { max: number; what: string }) {
+  const pattern = `^\\s*\\d{1,9}\\s*(,\\s*\\d{1,9}\\s*){0,${opts.max - 1}}$`;
+  return z
+    .string()
+    .regex(new RegExp(pattern), { message: `one to ${opts.max} comma-separated ${opts.what} ids` })
+    .transform((s) => [...new Set(s.split(',').map((x) => Number(x.trim())))])
+    .openapi({ type: 'string', pattern, example: '1,2,3' });
+}
+
+/**
+ * A money amount from a request: kept in numeric(18, 4) columns, so at least 0.0001 (a smaller
+ * positive amount would round to zero) and rounded to four decimals by the database.
+ */
+export function money(opts: { max: number }) {
+  return z.number().min(0.0001).max(opts.max);
+}
+
 /** Free text from a request: trimmed, bounded, and free of control characters (PostgreSQL refuses NUL). */
 export function text(opts: { min?: number; max: number }) {
   return (

@@ -1,6 +1,6 @@
 // Alerts, notifications, devices and webhooks (spec: "Price alert", Events, the alert and device
 // rows of "Operations whose path is not given").
-import { intParam, text, z } from './common.js';
+import { intParam, text, z, money, PG_INT_MAX } from './common.js';
 
 export const WEBHOOK_EVENTS = ['price.alert.triggered', 'price.updated'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
@@ -28,8 +28,8 @@ export const AlertOut = z
 export const AlertList = z.object({ items: z.array(AlertOut) }).openapi('PriceAlertList');
 export const CreateAlertBody = z
   .strictObject({
-    card_id: z.number().int().positive().max(2147483647),
-    target_price: z.number().positive().max(1e9),
+    card_id: z.number().int().positive().max(PG_INT_MAX),
+    target_price: money({ max: 1e9 }),
     condition: z.enum(['below', 'above']).default('below'),
     currency: z.enum(ALERT_CURRENCIES).default('EUR'),
   })
@@ -64,7 +64,7 @@ export const DeviceTokenBody = z.strictObject({ token: text({ min: 8, max: 4096 
 export const DeviceRegistered = z.object({ ok: z.literal(true), device_id: z.number().int() }).openapi('DeviceRegistered');
 
 const events = z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length);
-const cardIds = z.array(z.number().int().positive().max(2147483647)).max(MAX_CARDS_PER_ENDPOINT);
+const cardIds = z.array(z.number().int().positive().max(PG_INT_MAX)).max(MAX_CARDS_PER_ENDPOINT);
 export const WebhookEndpointOut = z
   .object({
     id: z.number().int(),

@@ -1,6 +1,6 @@
 // The legacy catalogue surface (spec: "Legacy TCG", "Legacy set", "Legacy card", "Legacy catalogue").
 // Lists page with limit/offset and answer {items, total, limit, offset}.
-import { IsoDate, intParam, text, z } from './common.js';
+import { IsoDate, intParam, text, z, idList } from './common.js';
 
 const id = (description?: string) => intParam({ min: 1, max: 2147483647, description });
 export const TcgSlug = z
@@ -175,11 +175,7 @@ export const NewCardsQuery = z.strictObject({
 export const TopCardsAllQuery = z.strictObject({ limit: intParam({ min: 1, max: 100 }).default(25), tcg_slug: TcgSlug.optional() });
 
 export const CompareQuery = z.strictObject({
-  ids: z
-    .string()
-    .regex(/^\s*\d{1,10}\s*(,\s*\d{1,10}\s*){0,2}$/, { message: 'one to three comma-separated card ids' })
-    .transform((s) => [...new Set(s.split(',').map((x) => Number(x.trim())))])
-    .openapi({ type: 'string', example: '1,2,3' }),
+  ids: idList({ max: 3, what: 'card' }),
 });
 export const CompareResponse = z
   .object({

@@ -1,6 +1,6 @@
 // Market intelligence and price intelligence (spec: "Market intelligence, price intelligence" and
 // the market lists of "Operations whose path is not given"). Amounts are USD unless named _eur.
-import { IsoDate, intParam, text, z } from './common.js';
+import { IsoDate, intParam, text, z, idList } from './common.js';
 import { TcgSlug } from './legacy.js';
 
 const tcgOrAll = z
@@ -260,10 +260,7 @@ export const PriceIntelligenceHistory = z
   .object({ card_id: z.number().int(), days: z.number().int(), points: z.array(z.object({ date: IsoDate, market_price_eur: z.number() })) })
   .openapi('PriceIntelligenceHistory');
 export const PriceIntelligenceCompareQuery = z.strictObject({
-  ids: z
-    .string()
-    .regex(/^\s*\d{1,10}\s*(,\s*\d{1,10}\s*){0,4}$/, { message: 'one to five comma-separated card ids' })
-    .transform((s) => [...new Set(s.split(',').map((x) => Number(x.trim())))]),
+  ids: idList({ max: 5, what: 'card' }),
 });
 export const PriceIntelligenceCompare = z
   .object({ items: z.array(PriceIntelligenceCard.extend({ name: z.string() })), missing: z.array(z.number().int()) })

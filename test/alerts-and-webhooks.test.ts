@@ -135,6 +135,10 @@ describe('an ingestion run crosses an alert', () => {
       ]);
       assert.equal((await api('/alerts', { method: 'POST', body: { card_id: 2147483647, target_price: 5 } })).status, 404);
       assert.equal((await api('/alerts', { method: 'POST', body: { card_id: cards[0], target_price: 5, currency: 'XYZ' } })).status, 422);
+      // A price the numeric(18, 4) column would round to zero is refused before it reaches the database.
+      const tiny = await api('/alerts', { method: 'POST', body: { card_id: cards[0], target_price: 5e-324 } });
+      assert.equal(tiny.status, 422);
+      assert.deepEqual(tiny.body.detail[0].loc, ['body', 'target_price']);
       const crossing = await api('/alerts', {
         method: 'POST',
         body: { card_id: cards[0], target_price: 1_000_000, condition: 'below', currency: 'USD' },

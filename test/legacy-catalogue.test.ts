@@ -236,6 +236,8 @@ describe('cards', () => {
     const [cheap, dear] = ref.get(a)! < ref.get(b)! ? [a, b] : [b, a];
     assert.deepEqual([compared.body.cheapest_card_id, compared.body.dearest_card_id], [cheap, dear]);
     await expect422('/api/compare?ids=1,2,3,4', ['query', 'ids']);
+    await expect422('/api/compare?ids=1,5469340066', ['query', 'ids']);
+    await expect422('/api/compare?ids=', ['query', 'ids']);
     await expect422('/api/compare', ['query', 'ids'], 'value_error.missing');
   });
 

@@ -212,6 +212,8 @@ describe('price intelligence', () => {
       [id],
     );
     assert.deepEqual(compared.body.missing, [99999999]);
+    // An id no integer column holds is a 422, not a database error.
+    await expect422At(stack, `/api/price-intelligence/compare?ids=${id},5469340066`, ['query', 'ids']);
     const history = await stack.json(`/api/price-intelligence/history?card_id=${cards['up']!.card}&days=2`);
     assert.deepEqual(history.body.points, [
       { date: daysAgo(1), market_price_eur: 14 / USD_PER_EUR },
