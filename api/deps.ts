@@ -11,6 +11,7 @@ import type { ImageStore } from '../sql/stores/images.js';
 import type { PriceStream } from './stream/priceStream.js';
 import type { SecretBox } from '../ingest/events/signing.js';
 import type { IngestOperations } from '../workflows/operations.js';
+import type { IngestionState } from '../workflows/ingestion.js';
 
 export type RequestCounters = { total: number; inFlight: number; byStatus: Record<string, number>; startedAt: number };
 
@@ -31,6 +32,8 @@ export type AppDeps = {
   keyCache: KeyCache;
   /** Seals and opens webhook signing secrets (key shared by API instances and workers). */
   webhookBox: SecretBox;
+  /** Ingestion inside this process (embedded mode), as /api/health reports it; null when it runs elsewhere. */
+  ingestion: (() => IngestionState) | null;
   /** The WebSocket price stream of this instance. */
   stream: PriceStream;
 };

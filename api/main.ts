@@ -6,7 +6,10 @@ import { migrateClickHouse, migratePostgres } from '../sql/migrate.js';
 import { openStores } from '../sql/stores/index.js';
 import { buildDeps, startServer } from './server.js';
 import { loadDemoDataIfEmpty } from '../ingest/demo/index.js';
-import { startIngestion, type Ingestion } from '../workflows/ingestion.js';
+import { superviseIngestion, type Ingestion } from '../workflows/ingestion.js';
+
+/** How long the banner waits for ingestion to come up before printing what it knows. */
+const BANNER_WAIT_MS = 120_000;
 
 let config;
 try {
@@ -36,14 +39,11 @@ const server = await startServer(deps, config.port, config.host, config.portalPo
 // service (workflows/main.ts) unless HOLO_INGEST=on asks for it here too.
 let ingestion: Ingestion | null = null;
 if (config.ingest === 'on' || (config.ingest === 'auto' && !config.clickhouseUrl)) {
-  try {
-    ingestion = await startIngestion(config, stores, log);
-  } catch (err) {
-    log.error('ingestion failed to start; set HOLO_INGEST=off to run the API without it', errorFields(err));
-    await server.close();
-    await stores.close();
-    process.exit(1);
-  }
+  // Supervised beside the API: its steps retry until they succeed, and /api/health tells how far
+  // it got. The banner waits a while for it so that it can print where Temporal is.
+  ingestion = superviseIngestion(config, stores, log);
+  deps.ingestion = ingestion.status;
+  await Promise.race([ingestion.ready, new Promise((resolve) => setTimeout(resolve, BANNER_WAIT_MS).unref())]);
 }
 const base = server.url;
 process.stdout.write(
@@ -59,8 +59,9 @@ process.stdout.write(
     `  Dev portal     ${server.portalUrl}/  (sign up, enable access, create a key)`,
     ...(ingestion
       ? [
-          `  Temporal UI    ${ingestion.temporal.uiUrl ?? `(external cluster ${ingestion.temporal.address})`}`,
-          `  Market feeds   ${ingestion.feedsUrl}/feeds/pokemontcg/pokemon/${new Date().toISOString().slice(0, 10)}.json`,
+          `  Ingestion      ${ingestion.status().state}${ingestion.status().error ? ` (retrying: ${ingestion.status().error})` : ''}; see ${base}/api/health`,
+          `  Temporal UI    ${ingestion.urls().temporalUi ?? (ingestion.urls().temporalAddress ? `(external cluster ${ingestion.urls().temporalAddress})` : '(starting)')}`,
+          `  Market feeds   ${ingestion.urls().feeds ?? '(starting)'}/feeds/pokemontcg/pokemon/${new Date().toISOString().slice(0, 10)}.json`,
           `  Operators      npm run ingest -- status | run | schedules | pause | resume | backfill`,
           `  Admin API      ${base}/api/admin/ingest/runs  (Authorization: Bearer ${deps.admin.tokenFile ? `$(cat ${deps.admin.tokenFile})` : '$HOLO_ADMIN_TOKEN'})`,
         ]

@@ -34,6 +34,7 @@ export async function buildDeps(config: Config, stores: Stores, log: Logger): Pr
     cache: await createCache(stores.redis, config.redisPrefix),
     images: new ImageStore(path.join(config.dataDir, 'images')),
     counters: { total: 0, inFlight: 0, byStatus: {}, startedAt: Date.now() },
+    ingestion: null,
     ingest: ingestOperations(config),
     admin: await adminGuard(config),
     sessionSecret: (await loadOrCreateSecret(config.dataDir, 'session-secret', config.sessionSecret)).value,

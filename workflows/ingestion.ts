@@ -1,9 +1,15 @@
 // Ingestion inside one process (embedded mode, where chDB belongs to the API process): the local
 // feed server unless HOLO_FEEDS_URL names real feeds, Temporal (dev server or TEMPORAL_ADDRESS),
 // the worker, the schedules, and a first scrape of today so a fresh start has live prices.
+//
+// It comes up under supervision, beside the API rather than in front of it: every step is retried
+// with backoff until it succeeds or ingestion is stopped, a worker that dies is started again, and
+// the state (starting, up, degraded with the last error) is what /api/health reports. A Temporal
+// that is slow or down at start therefore delays prices, never the API.
 import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { NativeConnection, Worker } from '@temporalio/worker';
 import type { Config } from '../schemas/config.js';
-import type { Logger } from '../sql/runtime/log.js';
+import { errorFields, type Logger } from '../sql/runtime/log.js';
 import type { Stores } from '../sql/stores/index.js';
 import { startFeedServer, type FeedServer } from '../ingest/demoMarket/feedServer.js';
 import { feedPairs } from '../ingest/sources/registry.js';
@@ -13,44 +19,150 @@ import { startTemporal, type TemporalServer } from './temporalServer.js';
 import { activityDeps } from './activities.js';
 import { createIngestWorker } from './worker.js';
 
-export type Ingestion = { temporal: TemporalServer; feedsUrl: string; stop(): Promise<void> };
+export type IngestionState = {
+  state: 'starting' | 'up' | 'degraded' | 'stopped';
+  /** The step being attempted while not up (feeds, temporal, worker, schedules, first-scrape). */
+  step: string | null;
+  /** The last failure while not up, kept until the step succeeds. */
+  error: string | null;
+  /** Failed attempts since the last success. */
+  failures: number;
+  since: string;
+};
 
-export async function startIngestion(config: Config, stores: Stores, log: Logger): Promise<Ingestion> {
+export type Ingestion = {
+  status(): IngestionState;
+  /** Resolves once ingestion is up (or stopped). */
+  ready: Promise<void>;
+  /** Where to look, once known. */
+  urls(): { temporalUi: string | null; temporalAddress: string | null; feeds: string | null };
+  stop(): Promise<void>;
+};
+
+export type SupervisionOptions = {
+  /** Backoff between attempts: from initialMs, doubling up to maxMs. */
+  retry?: { initialMs: number; maxMs: number };
+  /** Start today's scrape once up (the schedules run the next ones). */
+  firstScrape?: boolean;
+};
+
+class Stopped extends Error {}
+
+export function superviseIngestion(config: Config, stores: Stores, log: Logger, opts: SupervisionOptions = {}): Ingestion {
+  const retry = opts.retry ?? { initialMs: 1000, maxMs: 30_000 };
+  let state: IngestionState = { state: 'starting', step: null, error: null, failures: 0, since: new Date().toISOString() };
+  const set = (next: Partial<IngestionState>) => {
+    const changed = next.state !== undefined && next.state !== state.state;
+    state = { ...state, ...next, ...(changed ? { since: new Date().toISOString() } : {}) };
+  };
+  const stopping = new AbortController();
   let feedServer: FeedServer | null = null;
-  let feedsUrl = config.feedsUrl;
-  if (!feedsUrl) {
-    feedServer = await startFeedServer(stores.pg.pool, config.feedsPort);
-    feedsUrl = feedServer.url;
-    log.info('feeds: local market feed server', { url: feedsUrl });
-  }
-  const temporal = await startTemporal(config, log, { port: config.temporalPort, uiPort: config.temporalUiPort });
-  const { worker, connection } = await createIngestWorker(temporal.address, config.temporalNamespace, activityDeps(config, stores));
-  const running = worker.run().catch((err) => log.error('worker stopped', { error: (err as Error).message }));
-  const client = new Client({ connection: await Connection.connect({ address: temporal.address }), namespace: config.temporalNamespace });
-  const pairs = feedPairs();
-  await ensureSchedules(client, { feedsUrl, pairs });
-  const today = new Date().toISOString().slice(0, 10);
-  try {
-    await client.workflow.start('scrapeAll', {
-      args: [{ asOf: today, feedsUrl, pairs, concurrency: 2 }],
-      taskQueue: TASK_QUEUE,
-      workflowId: workflowIds.scrapeAll(today),
+  let temporal: TemporalServer | null = null;
+  let client: Client | null = null;
+  let worker: { worker: Worker; connection: NativeConnection; running: Promise<void> } | null = null;
+  let feedsUrl = config.feedsUrl ?? null;
+
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      stopping.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
     });
-    log.info('ingestion: first scrape of today started', { workflow_id: workflowIds.scrapeAll(today) });
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
-  return {
-    temporal,
-    feedsUrl,
-    stop: async () => {
+
+  /** Runs `work` until it succeeds, pausing with backoff after each failure; throws Stopped on stop. */
+  async function attempt<T>(step: string, work: () => Promise<T>): Promise<T> {
+    let delay = retry.initialMs;
+    for (;;) {
+      if (stopping.signal.aborted) throw new Stopped();
+      set({ step });
       try {
-        worker.shutdown();
-        await running;
-        await connection.close();
-        await client.connection.close();
+        const result = await work();
+        set({ failures: 0, error: null });
+        return result;
+      } catch (err) {
+        if (stopping.signal.aborted) throw new Stopped();
+        set({ state: 'degraded', error: `${step}: ${(err as Error).message}`, failures: state.failures + 1 });
+        log.warn('ingestion: step failed, retrying', { step, retry_in_ms: delay, ...errorFields(err) });
+        await pause(delay);
+        delay = Math.min(delay * 2, retry.maxMs);
+      }
+    }
+  }
+
+  async function startWorker(address: string): Promise<void> {
+    const started = await createIngestWorker(address, config.temporalNamespace, activityDeps(config, stores));
+    const running = started.worker.run();
+    worker = { ...started, running };
+    // A worker that stops on its own (lost server, fatal error) is started again; the API stays.
+    running
+      .catch((err: unknown) => log.error('ingestion: worker stopped', errorFields(err)))
+      .finally(() => {
+        if (stopping.signal.aborted || worker?.running !== running) return;
+        worker = null;
+        set({ state: 'degraded', error: 'worker stopped' });
+        void attempt('worker', () => startWorker(address))
+          .then(() => set({ state: 'up', step: null }))
+          .catch(() => undefined);
+      });
+  }
+
+  async function bringUp(): Promise<void> {
+    if (!feedsUrl) {
+      feedServer = await attempt('feeds', () => startFeedServer(stores.pg.pool, config.feedsPort));
+      feedsUrl = feedServer.url;
+      log.info('feeds: local market feed server', { url: feedsUrl });
+    }
+    temporal = await attempt('temporal', () => startTemporal(config, log, { port: config.temporalPort, uiPort: config.temporalUiPort }));
+    const address = temporal.address;
+    await attempt('worker', () => startWorker(address));
+    client = await attempt(
+      'client',
+      async () => new Client({ connection: await Connection.connect({ address }), namespace: config.temporalNamespace }),
+    );
+    const pairs = feedPairs();
+    const feeds = feedsUrl;
+    await attempt('schedules', () => ensureSchedules(client!, { feedsUrl: feeds, pairs }));
+    if (opts.firstScrape ?? true) {
+      const today = new Date().toISOString().slice(0, 10);
+      await attempt('first-scrape', async () => {
+        try {
+          await client!.workflow.start('scrapeAll', {
+            args: [{ asOf: today, feedsUrl: feeds, pairs, concurrency: 2 }],
+            taskQueue: TASK_QUEUE,
+            workflowId: workflowIds.scrapeAll(today),
+          });
+          log.info('ingestion: first scrape of today started', { workflow_id: workflowIds.scrapeAll(today) });
+        } catch (err) {
+          if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+        }
+      });
+    }
+    set({ state: 'up', step: null });
+    log.info('ingestion: up', { temporal: address, feeds: feedsUrl });
+  }
+
+  const ready = bringUp().catch((err: unknown) => {
+    if (!(err instanceof Stopped)) log.error('ingestion: supervision ended', errorFields(err));
+  });
+
+  return {
+    status: () => state,
+    ready,
+    urls: () => ({ temporalUi: temporal?.uiUrl ?? null, temporalAddress: temporal?.address ?? null, feeds: feedsUrl }),
+    async stop() {
+      stopping.abort();
+      await ready;
+      set({ state: 'stopped', step: null });
+      const current = worker;
+      worker = null;
+      try {
+        if (current) {
+          current.worker.shutdown();
+          await current.running.catch(() => undefined);
+          await current.connection.close();
+        }
+        await client?.connection.close();
       } finally {
-        await temporal.stop();
+        await temporal?.stop();
         await feedServer?.close();
       }
     },

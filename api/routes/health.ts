@@ -1,5 +1,6 @@
-// /api/health: live request counters and a ping of every store. 200 with status "ok" or
-// "degraded" (which stores are down is in the body), so operators always get the numbers.
+// /api/health: live request counters, a ping of every store and the state of in-process
+// ingestion. 200 with status "ok" or "degraded" (what is down is in the body), so operators always
+// get the numbers.
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
 import { z } from '../../schemas/common.js';
@@ -13,6 +14,18 @@ const HealthResponse = z
     requests: z.object({ total: z.number().int(), in_flight: z.number().int(), by_status: z.record(z.string(), z.number().int()) }),
     stores: z.object({ postgres: StoreHealth, clickhouse: StoreHealth, redis: StoreHealth }),
     prices_epoch: z.string(),
+    ingestion: z
+      .object({
+        state: z.enum(['off', 'starting', 'up', 'degraded', 'stopped']),
+        step: z.string().nullable(),
+        error: z.string().nullable(),
+        failures: z.number().int(),
+        since: z.string().nullable(),
+      })
+      .openapi({
+        description:
+          "ingestion in this process: 'off' when it runs elsewhere (a worker service) or HOLO_INGEST=off; while not up, the step being retried and its last error. Ingestion coming up or failing never stops the API.",
+      }),
     stream: z
       .object({
         connections: z.number().int(),
@@ -56,13 +69,15 @@ export const healthRoutes = (deps: AppDeps, version: string) => [
           if (!(await stores.redis.ping())) throw new Error('no pong');
         }),
       ]);
+      const ingestion = deps.ingestion?.() ?? { state: 'off' as const, step: null, error: null, failures: 0, since: null };
       return {
-        status: postgres.ok && clickhouse.ok && redis.ok ? ('ok' as const) : ('degraded' as const),
+        status: postgres.ok && clickhouse.ok && redis.ok && ingestion.state !== 'degraded' ? ('ok' as const) : ('degraded' as const),
         version,
         uptime_s: Math.round((Date.now() - counters.startedAt) / 1000),
         requests: { total: counters.total, in_flight: counters.inFlight, by_status: counters.byStatus },
         stores: { postgres, clickhouse, redis },
         prices_epoch: deps.cache.epoch(),
+        ingestion,
         stream: deps.stream.stats(),
       };
     },
