@@ -42,7 +42,8 @@ if (config.ingest === 'on' || (config.ingest === 'auto' && !config.clickhouseUrl
   // Supervised beside the API: its steps retry until they succeed, and /api/health tells how far
   // it got. The banner waits a while for it so that it can print where Temporal is.
   ingestion = superviseIngestion(config, stores, log);
-  deps.ingestion = ingestion.status;
+  const supervised = ingestion;
+  deps.ingestion = () => supervised.status();
   await Promise.race([ingestion.ready, new Promise((resolve) => setTimeout(resolve, BANNER_WAIT_MS).unref())]);
 }
 const base = server.url;

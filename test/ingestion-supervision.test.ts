@@ -37,7 +37,8 @@ describe('ingestion supervision', () => {
     const port = await freePort();
     const config = { ...stack.config, temporalAddress: `127.0.0.1:${port}` };
     ingestion = superviseIngestion(config, stack.stores, silentLogger(), { retry: { initialMs: 50, maxMs: 200 }, firstScrape: false });
-    stack.server.deps.ingestion = ingestion.status;
+    const supervised = ingestion;
+    stack.server.deps.ingestion = () => supervised.status();
 
     await until('a failed attempt', () => ingestion!.status().state === 'degraded');
     const degraded = await stack.json('/api/health');
