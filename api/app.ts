@@ -1,4 +1,5 @@
 // The Koa application: middleware declared once, in order, then every resource's routes.
+import http from 'node:http';
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
@@ -63,9 +64,9 @@ const apiDocumentOf = (routes: Route[]) =>
 export function createApp(deps: AppDeps, opts: { portalUrl: string }): { app: Koa; document: object } {
   const app = new Koa({ proxy: false });
   const routes = allRoutes(deps);
-  // TRACE is listed so that it gets the 405 and Allow of any wrong method (the spec's error model)
-  // instead of the router's 501 for methods it does not know.
-  const router = new Router({ methods: ['HEAD', 'OPTIONS', 'GET', 'PUT', 'PATCH', 'POST', 'DELETE', 'TRACE'] });
+  // Every method Node's parser accepts (TRACE, QUERY, PROPFIND, …) is known to the router, so an
+  // unlisted one gets the 405 and Allow of any wrong method (the spec's error model) instead of 501.
+  const router = new Router({ methods: [...http.METHODS] });
   const auth = {
     db: deps.db,
     redis: deps.stores.redis,
@@ -102,7 +103,19 @@ export function createApp(deps: AppDeps, opts: { portalUrl: string }): { app: Ko
     jsonStrict: true,
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
   });
-  app.use((ctx, next) => (ctx.method === 'GET' || ctx.method === 'HEAD' ? next() : bodyParser(ctx, next)));
+  // A body that is not JSON is the route's validation error (its own 422 or 400, documented), not
+  // koa-body's bare 400; routes without a body ignore it.
+  app.use(async (ctx, next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      try {
+        await bodyParser(ctx, async () => undefined);
+      } catch (err) {
+        if ((err as { status?: number }).status !== 400) throw err;
+        ctx.state.bodyUnreadable = true;
+      }
+    }
+    await next();
+  });
   app.use(router.routes());
   app.use(router.allowedMethods());
   return { app, document };

@@ -9,7 +9,13 @@ const username = z
   .min(3, 'username must be 3 to 30 characters')
   .max(30, 'username must be 3 to 30 characters')
   .regex(/^[a-z0-9][a-z0-9_.-]*$/, 'username may use letters, digits, dot, dash and underscore, starting with a letter or digit');
-const email = z.string().trim().max(254).pipe(z.email('invalid e-mail address'));
+// Trimmed, then checked: the published schema says e-mail so that clients generate real addresses.
+const email = z
+  .string()
+  .trim()
+  .max(254)
+  .pipe(z.email('invalid e-mail address'))
+  .openapi({ type: 'string', format: 'email', maxLength: 254 });
 const password = z.string().min(8, 'password must be at least 8 characters').max(1024);
 
 export const RegisterBody = z.object({ username, email, password }).openapi('Register');

@@ -89,12 +89,15 @@ export const GameCardsQuery = z
   .strictObject({
     ...limitOffset(200, 50),
     offset: intParam({ min: 0, max: 10_000_000 }).optional(),
-    page: intParam({ min: 1, max: 100_000, description: '1-based page of `limit` cards; an alternative to offset' }).optional(),
+    page: intParam({
+      min: 1,
+      max: 100_000,
+      description: '1-based page of `limit` cards; an alternative to offset, and it wins when both are given',
+    }).optional(),
     set_id: id().optional(),
     rarity: text({ max: 100 }).optional(),
     name: text({ max: 200 }).optional().openapi({ description: 'case-insensitive substring of the card name' }),
   })
-  .refine((q) => q.page === undefined || q.offset === undefined, { message: 'give offset or page, not both', path: ['page'] })
   .transform(({ page, offset, ...q }) => ({ ...q, offset: page !== undefined ? (page - 1) * q.limit : (offset ?? 0) }));
 export const GameCardParams = z.strictObject({ tcg_slug: TcgSlug, card_id: id() });
 

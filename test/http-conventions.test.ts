@@ -74,6 +74,25 @@ describe('caching and errors', () => {
     assert.equal(missing.headers.get('cache-control'), 'no-store');
   });
 
+  it("answers a body that is not JSON with the route's own validation error, not a bare 400", async () => {
+    const db = createDb(stack.stores.pg.pool);
+    const user = await createUser(db, { username: 'badbodies', email: 'badbodies@example.com', password: 'long enough password' });
+    const { key } = await createKey(db, { ...user, tier: 'pro' }, { name: 'bad bodies' });
+    const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+      fetch(stack.url + path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
+    for (const body of ['{"card_id": 1,', '"just a string"', '\u0000\u0019']) {
+      const res = await post('/alerts', body, { Authorization: `Bearer ${key}` });
+      assert.equal(res.status, 422, body);
+      assert.deepEqual(((await res.json()) as { detail: unknown[] }).detail, [
+        { loc: ['body'], msg: 'the body is not valid JSON (an object or an array)', type: 'value_error.jsondecode' },
+      ]);
+    }
+    // Registration and login answer invalid bodies with 400 {detail}, as the spec says.
+    const login = await post('/auth/login', '{"username":');
+    assert.equal(login.status, 400);
+    assert.deepEqual(await login.json(), { detail: 'the body is not valid JSON (an object or an array)' });
+  });
+
   it('answers unknown paths with 404 {detail} and wrong methods with 405 {detail}', async () => {
     const res = await stack.get('/api/v2/nothing-here');
     assert.equal(res.status, 404);

@@ -171,7 +171,8 @@ describe('cards', () => {
     const byOffset = await stack.json('/pokemon/cards?limit=10&offset=10');
     const byPage = await stack.json('/pokemon/cards?limit=10&page=2');
     assert.deepEqual(byPage.body, byOffset.body);
-    await expect422('/pokemon/cards?page=2&offset=10', ['query', 'page']);
+    // Both given: the page wins (documented on the parameter).
+    assert.deepEqual((await stack.json('/pokemon/cards?limit=10&page=2&offset=30')).body, byOffset.body);
     await expect422('/pokemon/cards?limit=0', ['query', 'limit']);
     await expect422('/pokemon/cards?set_id=abc', ['query', 'set_id'], 'type_error.integer');
     await expect422('/pokemon/cards?colour=red', ['query', 'colour'], 'value_error.extra');

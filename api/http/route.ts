@@ -5,7 +5,7 @@ import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openap
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { ErrorResponse, ValidationErrorResponse } from '../../schemas/common.js';
-import { fromZod, HttpError } from './errors.js';
+import { fromZod, HttpError, ValidationError } from './errors.js';
 import type { Access } from '../auth/principal.js';
 import { deprecationHeaders, deprecationOf } from './deprecations.js';
 
@@ -84,6 +84,11 @@ export function defineRoute<
         const rawQuery = ownQuery(ctx);
         const query = spec.query ? spec.query.safeParse(rawQuery) : { success: true as const, data: {} };
         if (!query.success) throw fromZod('query', query.error, rawQuery);
+        if (spec.body && ctx.state.bodyUnreadable) {
+          const issue = { loc: ['body'], msg: 'the body is not valid JSON (an object or an array)', type: 'value_error.jsondecode' };
+          if (spec.invalidBody === 400) throw new HttpError(400, issue.msg);
+          throw new ValidationError([issue]);
+        }
         const rawBody = (ctx.request as { body?: unknown }).body ?? {};
         const input = spec.body ? spec.body.safeParse(rawBody) : { success: true as const, data: undefined };
         if (!input.success) {

@@ -90,7 +90,7 @@ export const authRoutes = (deps: AppDeps) => {
       body: LoginBody,
       invalidBody: 400,
       response: Registered,
-      errors: [400],
+      errors: [400, 401],
       handler: async ({ body, ctx }) => {
         const user = await checkCredentials(db, body.username, body.password);
         if (!user) throw new HttpError(401, 'Invalid username or password');

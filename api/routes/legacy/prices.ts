@@ -1,7 +1,7 @@
 // Legacy prices, history and analytics of one card (spec: "Legacy prices and history"), all free.
 // Current prices come from PostgreSQL; history and every aggregate over it from ClickHouse.
 import type { AppDeps } from '../../deps.js';
-import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { HttpError, NotFoundError } from '../../http/errors.js';
 import { defineRoute } from '../../http/route.js';
 import { auctionSoldSummary, guideTiers, mainSource, priceHistory, priceHistoryMulti, priceSnapshots } from '../../../sql/legacyPrices.js';
 import { priceRowsOfCards } from '../../legacy/catalogueReads.js';
@@ -58,10 +58,8 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
   const gradingOf = (q: { grading_company?: string; grade?: string }): Grading => {
     const company = q.grading_company ?? 'raw';
     if (company === 'raw') return RAW;
-    if (!q.grade)
-      throw new ValidationError([
-        { loc: ['query', 'grade'], msg: 'a grade is needed with a grading company other than raw', type: 'value_error.missing' },
-      ]);
+    // A graded series is one company's one grade: without the grade there is no such series.
+    if (!q.grade) throw new HttpError(404, `no such series: ${company} needs a grade`);
     return { grading_company: company, grade: q.grade };
   };
 
@@ -261,7 +259,7 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
       path: '/api/cards/{card_id}/price-aggregates',
       summary: 'Current price, deltas with anomaly flags, all-time high, multi-source market verdict, guide tiers and sales velocity',
       description:
-        'Series: the median across sources of each day’s USD market price of the scope. A delta over N days is an anomaly when its log return differs from N days of the series’ mean daily log return by more than 3 σ·√N, σ being the standard deviation of daily log returns (at least 1 %). The verdict is the weighted median of the sources’ 30-day medians (weight ln(1 + daily values)); a source agrees within ±15 %; confidence is the agreeing share of the weight (high ≥ 0.75, medium ≥ 0.5). Tiers are the graded guide’s loose, cib (grade 7) and new (grade 8) prices. Velocity counts auction sales in 30 days: high ≥ 30, medium ≥ 10, low ≥ 1.',
+        'Series: the median across sources of each day’s USD market price of the scope. A delta over N days is an anomaly when its log return differs from N days of the series’ mean daily log return by more than 3 σ·√N, σ being the standard deviation of daily log returns (at least 1 %). The verdict is the weighted median of the sources’ 30-day medians (weight ln(1 + daily values)); a source agrees within ±15 %; confidence is the agreeing share of the weight (high ≥ 0.75, medium ≥ 0.5). Tiers are the graded guide’s loose, cib (grade 7) and new (grade 8) prices. Velocity counts auction sales in 30 days: high ≥ 30, medium ≥ 10, low ≥ 1. A grading company other than raw needs a grade (404 without: no such series).',
       tags,
       params: CardPriceParams,
       query: AggregatesQuery,
