@@ -6,6 +6,7 @@ import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { AppDeps } from './deps.js';
 import { guard } from './auth/guard.js';
 import { type Access } from './auth/principal.js';
+import { allowedMethods } from './http/allowedMethods.js';
 import { API_DESCRIPTION, buildOpenApiDocument } from './http/openapi.js';
 import type { Route } from './http/route.js';
 import { cors } from './middleware/cors.js';
@@ -116,6 +117,7 @@ export function createApp(deps: AppDeps, opts: { portalUrl: string }): { app: Ko
     }
     await next();
   });
+  app.use(allowedMethods(routes));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return { app, document };

@@ -6,18 +6,23 @@ import { z } from 'zod';
 extendZodWithOpenApi(z);
 export { z };
 
+/** The integer parameters, so that the router knows which path segments can only be digits. */
+export const integerParams = new WeakSet<z.ZodType>();
+
 /** An integer carried as text (query or path), with bounds; the OpenAPI type is integer. */
 export function intParam(opts: { min?: number; max?: number; description?: string } = {}) {
   let n = z.number().int();
   if (opts.min !== undefined) n = n.min(opts.min);
   if (opts.max !== undefined) n = n.max(opts.max);
-  return z
+  const param = z
     .string()
     .trim()
     .regex(/^[+-]?\d{1,15}$/, { message: 'value is not a valid integer' })
     .transform(Number)
     .pipe(n)
     .openapi({ type: 'integer', minimum: opts.min, maximum: opts.max, description: opts.description });
+  integerParams.add(param);
+  return param;
 }
 
 /** The largest id a PostgreSQL integer column holds. */

@@ -101,6 +101,15 @@ describe('caching and errors', () => {
     assert.equal(post.status, 405);
     assert.equal(post.headers.get('allow'), 'HEAD, GET');
     assert.equal(typeof ((await post.json()) as { detail: unknown }).detail, 'string');
+    // The most specific path decides: /alerts/digest-now is the digest route, not /alerts/{alert_id}.
+    const options = await fetch(`${stack.url}/alerts/digest-now`, { method: 'OPTIONS' });
+    assert.equal(options.status, 204);
+    assert.equal(options.headers.get('allow'), 'POST');
+    const wrong = await fetch(`${stack.url}/alerts/digest-now`, { method: 'DELETE' });
+    assert.equal(wrong.status, 405);
+    assert.equal(wrong.headers.get('allow'), 'POST');
+    assert.equal((await fetch(`${stack.url}/api/keys/by-name?name=x`, { method: 'OPTIONS' })).headers.get('allow'), 'HEAD, GET');
+    assert.equal((await fetch(`${stack.url}/alerts/12`, { method: 'DELETE' })).status, 401, 'a numeric id still reaches its route');
     // TRACE (which fetch refuses to send) is a wrong method like any other, not "not implemented".
     const trace = await new Promise<{ status: number; allow: string | undefined; body: string }>((resolve, reject) => {
       const req = http.request(`${stack.url}/api/v2/games`, { method: 'TRACE' }, (res) => {

@@ -274,7 +274,9 @@ describe('admin ingestion endpoints', () => {
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
       body: '{"kind":',
     });
-    assert.equal(bad.status, 400);
+    // Not JSON at all: the route's own 422, at the body.
+    assert.equal(bad.status, 422);
+    assert.deepEqual(((await bad.json()) as { detail: { loc: string[] }[] }).detail[0]!.loc, ['body']);
     assert.equal((await call('GET', '/api/admin/ingest/runs?limit=200')).body.items.length, before);
   });
 

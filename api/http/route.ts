@@ -4,7 +4,7 @@ import type Router from '@koa/router';
 import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { ErrorResponse, ValidationErrorResponse } from '../../schemas/common.js';
+import { ErrorResponse, integerParams, ValidationErrorResponse } from '../../schemas/common.js';
 import { fromZod, HttpError, ValidationError } from './errors.js';
 import type { Access } from '../auth/principal.js';
 import { deprecationHeaders, deprecationOf } from './deprecations.js';
@@ -47,6 +47,8 @@ export type Route = {
   access: Access;
   method: RouteSpec<AnyObject, AnyObject, z.ZodType>['method'];
   path: string;
+  /** Path parameters that are integers: their segment can only be digits. */
+  integerParams: string[];
   mount(router: Router, checkAccess: AccessCheck): void;
   document(registry: OpenAPIRegistry): void;
 };
@@ -70,10 +72,12 @@ export function defineRoute<
   const access = spec.access ?? 'free';
   const deprecation = deprecationOf(spec.method, spec.path);
   const html = spec.produces === 'html';
+  const shape = (spec.params as unknown as { shape?: Record<string, z.ZodType> } | undefined)?.shape ?? {};
   return {
     access,
     method: spec.method,
     path: spec.path,
+    integerParams: Object.entries(shape).flatMap(([name, schema]) => (integerParams.has(schema) ? [name] : [])),
     mount(router, checkAccess) {
       const cacheControl = spec.maxAge ? `public, max-age=${spec.maxAge}` : 'no-store';
       router[spec.method](koaPath(spec.path), async (ctx) => {

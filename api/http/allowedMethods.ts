@@ -1,0 +1,47 @@
+// Which methods a URL takes, decided by the most specific path template that matches it: a literal
+// segment beats a parameter, and an integer parameter only matches digits. So /alerts/digest-now
+// is the digest route (POST) and not /alerts/{alert_id} (DELETE), for OPTIONS, for the 405 of a
+// wrong method and for its Allow header alike. The router, which matches every template by shape
+// alone, would otherwise advertise and dispatch methods the document does not list for that path.
+import type { Middleware } from 'koa';
+import type { Route } from './route.js';
+
+type Template = { pattern: RegExp; literals: number; methods: Set<string> };
+
+function compile(path: string, integers: Set<string>): { pattern: RegExp; literals: number } {
+  let literals = 0;
+  const parts = path.split('/').map((segment) => {
+    const param = /^\{(\w+)\}$/.exec(segment)?.[1];
+    if (param) return integers.has(param) ? '\\d+' : '[^/]+';
+    literals++;
+    return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  });
+  return { pattern: new RegExp(`^${parts.join('/')}/?$`), literals };
+}
+
+export function allowedMethods(routes: Route[]): Middleware {
+  const byPath = new Map<string, Template>();
+  for (const r of routes) {
+    let t = byPath.get(r.path);
+    if (!t) byPath.set(r.path, (t = { ...compile(r.path, new Set(r.integerParams)), methods: new Set() }));
+    t.methods.add(r.method.toUpperCase());
+  }
+  const templates = [...byPath.values()].sort((a, b) => b.literals - a.literals);
+  return async (ctx, next) => {
+    const template = templates.find((t) => t.pattern.test(ctx.path));
+    if (!template) return next();
+    const allow = [...(template.methods.has('GET') ? ['HEAD'] : []), ...template.methods].join(', ');
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('Allow', allow);
+      ctx.status = 204;
+      return;
+    }
+    const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
+    if (!template.methods.has(method)) {
+      ctx.set('Allow', allow);
+      ctx.status = 405;
+      return;
+    }
+    return next();
+  };
+}
