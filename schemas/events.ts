@@ -64,6 +64,12 @@ export const DeviceTokenBody = z.strictObject({ token: text({ min: 8, max: 4096 
 export const DeviceRegistered = z.object({ ok: z.literal(true), device_id: z.number().int() }).openapi('DeviceRegistered');
 
 const events = z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length);
+// http(s) and a host at least; whether it may be used (https, public in production) is checked on
+// registration, with the reason.
+const webhookUrl = z
+  .string()
+  .max(2048)
+  .regex(/^https?:\/\/[^\s/?#]+\S*$/, { message: 'must be an http(s) URL' });
 const cardIds = z.array(z.number().int().positive().max(PG_INT_MAX)).max(MAX_CARDS_PER_ENDPOINT);
 export const WebhookEndpointOut = z
   .object({
@@ -85,7 +91,7 @@ export const WebhookEndpointCreated = WebhookEndpointOut.extend({
 }).openapi('WebhookEndpointCreated');
 export const CreateWebhookBody = z
   .strictObject({
-    url: z.string().max(2048),
+    url: webhookUrl,
     description: text({ max: 200 }).optional(),
     events: events.default(['price.alert.triggered']),
     card_ids: cardIds.default([]).openapi({ description: 'cards whose price.updated events this endpoint receives' }),
@@ -93,7 +99,7 @@ export const CreateWebhookBody = z
   .openapi('CreateWebhookEndpoint');
 export const UpdateWebhookBody = z
   .strictObject({
-    url: z.string().max(2048).optional(),
+    url: webhookUrl.optional(),
     description: text({ max: 200 }).optional(),
     events: events.optional(),
     card_ids: cardIds.optional(),

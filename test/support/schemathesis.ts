@@ -1,8 +1,9 @@
 // Schemathesis, the OpenAPI fuzzer from PyPI, pinned and installed once into a virtual environment
 // under the cache directory (like the Temporal CLI): the outside client our /openapi.json must
-// satisfy. Nothing of it is copied here; it is run as the separate program it is.
+// satisfy. It runs as the separate program it is, with a configuration file this module writes.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -23,14 +24,40 @@ export async function schemathesisBin(): Promise<string> {
   return bin;
 }
 
+/** Credentials for one of the document's security schemes (apiKey-type: api_key; bearer: bearer). */
+export type SchemeAuth = Record<string, { api_key: string } | { bearer: string }>;
+
+/**
+ * An operation whose success depends on state or relations the schema cannot state (a free
+ * username, the caller's own name typed back), with the statuses that mean "valid but refused".
+ */
+export type Precondition = { operation: string; statuses: (number | string)[]; why: string };
+
 export type FuzzRun = { code: number; output: string };
+
+const toml = (value: string) => JSON.stringify(value);
 
 /** One schemathesis run against a live server's /openapi.json, every check on, fixed seed. */
 export async function fuzz(
   baseUrl: string,
-  opts: { headers?: Record<string, string>; maxExamples: number; seed: number; excludePaths: string[] },
+  opts: { auth?: SchemeAuth; preconditions: Precondition[]; maxExamples: number; seed: number; excludePaths: string[] },
 ): Promise<FuzzRun> {
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'holo-fuzz-'));
+  const lines: string[] = [];
+  for (const [scheme, credential] of Object.entries(opts.auth ?? {})) {
+    lines.push(`[auth.openapi.${scheme}]`);
+    for (const [k, v] of Object.entries(credential)) lines.push(`${k} = ${toml(v)}`);
+  }
+  for (const p of opts.preconditions) {
+    lines.push('[[operations]]', `include-name = ${toml(p.operation)}`);
+    const statuses = ['2XX', 401, 403, 404, 409, 429, ...p.statuses].map((s) => (typeof s === 'number' ? String(s) : toml(s)));
+    lines.push(`checks.positive_data_acceptance.expected-statuses = [${statuses.join(', ')}]`);
+  }
+  const config = path.join(dir, 'schemathesis.toml');
+  await fsp.writeFile(config, `${lines.join('\n')}\n`);
   const args = [
+    '--config-file',
+    config,
     'run',
     `${baseUrl}/openapi.json`,
     '--checks',
@@ -39,17 +66,20 @@ export async function fuzz(
     String(opts.maxExamples),
     '--seed',
     String(opts.seed),
+    // One worker: hypothesis' lambda introspection can fail inside CPython's ast module when two
+    // threads describe strategies at once (seen here as "AST constructor recursion depth mismatch").
     '--workers',
-    '2',
+    '1',
     '--no-color',
     ...opts.excludePaths.flatMap((p) => ['--exclude-path', p]),
-    ...Object.entries(opts.headers ?? {}).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
   ];
   try {
-    const { stdout, stderr } = await run(await schemathesisBin(), args, { maxBuffer: 64 * 1024 * 1024, timeout: 15 * 60_000 });
+    const { stdout, stderr } = await run(await schemathesisBin(), args, { cwd: dir, maxBuffer: 64 * 1024 * 1024, timeout: 15 * 60_000 });
     return { code: 0, output: stdout + stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
     return { code: typeof e.code === 'number' ? e.code : 1, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+  } finally {
+    await fsp.rm(dir, { recursive: true, force: true });
   }
 }
