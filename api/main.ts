@@ -22,7 +22,13 @@ try {
   throw err;
 }
 const log = createLogger(config.logLevel);
-const stores = await openStores(config, log);
+let stores: Awaited<ReturnType<typeof openStores>>;
+try {
+  stores = await openStores(config, log);
+} catch (err) {
+  log.error('start-up failed: a store did not open', errorFields(err ?? new Error('no reason given')));
+  process.exit(1);
+}
 let shuttingDown = false;
 try {
   await migratePostgres(stores.pg, log);

