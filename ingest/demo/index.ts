@@ -59,6 +59,13 @@ export async function loadDemoDataIfEmpty(config: Config, stores: Stores, log: L
     endDate,
     batchId: `demo-${endDate}`,
     ingestedAt: new Date(`${endDate}T00:00:00Z`),
+    progress: ({ done, total, seconds }) =>
+      log.info('demo data: generating price history', {
+        variants_done: done,
+        variants_total: total,
+        percent: Math.round((done / total) * 100),
+        variants_per_s: Math.round(done / Math.max(seconds, 0.001)),
+      }),
   });
   log.info('demo data: price history generated', { variants, seconds: (Date.now() - started) / 1000 });
   await sealedHistory(config, stores, today);

@@ -35,7 +35,17 @@ export function basePriceUsd(variantId: number, rarity: string | null, finish: s
   return Math.round(price * 100) / 100 + 0.05;
 }
 
-export type HistoryOptions = { days: number; endDate: string; batchId: string; ingestedAt: Date };
+export type HistoryOptions = {
+  days: number;
+  endDate: string;
+  batchId: string;
+  ingestedAt: Date;
+  /** Called after each chunk of variants with how many are done. */
+  progress?: (p: { done: number; total: number; seconds: number }) => void;
+};
+
+/** Variants per generation step: about a tenth of the full demo, a few seconds each. */
+const HISTORY_CHUNK = 5000;
 
 export async function generateDemoHistory(pool: pg.Pool, ch: ClickHouseClient, opts: HistoryOptions): Promise<{ variants: number }> {
   const seeds: VariantSeed[] = (await demoVariantSeeds(pool)).map((r) => {
@@ -50,9 +60,6 @@ export async function generateDemoHistory(pool: pg.Pool, ch: ClickHouseClient, o
       jp: r.game === 'pokemon' && unit(r.variant_id, 7) < 0.3 ? 1 : 0,
     };
   });
-  await dropDemoVariants(ch, {});
-  await createDemoVariants(ch, {});
-  await ch.insert({ table: 'holo.demo_variants', values: seeds, format: 'JSONEachRow' });
   const params = {
     days: opts.days,
     end_date: opts.endDate,
@@ -60,7 +67,19 @@ export async function generateDemoHistory(pool: pg.Pool, ch: ClickHouseClient, o
     ingested_at: opts.ingestedAt.toISOString().replace('T', ' ').replace('Z', ''),
   };
   await generateDemoFxRates(ch, params);
-  await generateDemoPriceHistory(ch, params);
+  // In chunks of variants (every value is a function of its own variant, so chunks change
+  // nothing), so that a first start can say how far it got.
+  const started = Date.now();
+  for (let done = 0; done < seeds.length;) {
+    const chunk = seeds.slice(done, done + HISTORY_CHUNK);
+    await dropDemoVariants(ch, {});
+    await createDemoVariants(ch, {});
+    await ch.insert({ table: 'holo.demo_variants', values: chunk, format: 'JSONEachRow' });
+    await generateDemoPriceHistory(ch, params);
+    done += chunk.length;
+    const seconds = (Date.now() - started) / 1000;
+    opts.progress?.({ done, total: seeds.length, seconds });
+  }
   await dropDemoVariants(ch, {});
   return { variants: seeds.length };
 }
