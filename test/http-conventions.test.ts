@@ -109,6 +109,8 @@ describe('caching and errors', () => {
     assert.equal(wrong.status, 405);
     assert.equal(wrong.headers.get('allow'), 'POST');
     assert.equal((await fetch(`${stack.url}/api/keys/by-name?name=x`, { method: 'OPTIONS' })).headers.get('allow'), 'HEAD, GET');
+    const read = await fetch(`${stack.url}/alerts/digest-now`);
+    assert.deepEqual([read.status, read.headers.get('allow')], [405, 'POST']);
     assert.equal((await fetch(`${stack.url}/alerts/12`, { method: 'DELETE' })).status, 401, 'a numeric id still reaches its route');
     // TRACE (which fetch refuses to send) is a wrong method like any other, not "not implemented".
     const trace = await new Promise<{ status: number; allow: string | undefined; body: string }>((resolve, reject) => {

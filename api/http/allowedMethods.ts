@@ -27,18 +27,25 @@ export function allowedMethods(routes: Route[]): Middleware {
     t.methods.add(r.method.toUpperCase());
   }
   const templates = [...byPath.values()].sort((a, b) => b.literals - a.literals);
+  const templateOf = (path: string) => templates.find((t) => t.pattern.test(path));
+  const allowOf = (t: Template) => [...(t.methods.has('GET') ? ['HEAD'] : []), ...t.methods].join(', ');
   return async (ctx, next) => {
-    const template = templates.find((t) => t.pattern.test(ctx.path));
+    if (ctx.method === 'GET' || ctx.method === 'HEAD') {
+      // The hot path: reads go straight to the router; only its 405 gets the specific Allow.
+      await next();
+      const template = ctx.status === 405 ? templateOf(ctx.path) : undefined;
+      if (template) ctx.set('Allow', allowOf(template));
+      return;
+    }
+    const template = templateOf(ctx.path);
     if (!template) return next();
-    const allow = [...(template.methods.has('GET') ? ['HEAD'] : []), ...template.methods].join(', ');
     if (ctx.method === 'OPTIONS') {
-      ctx.set('Allow', allow);
+      ctx.set('Allow', allowOf(template));
       ctx.status = 204;
       return;
     }
-    const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
-    if (!template.methods.has(method)) {
-      ctx.set('Allow', allow);
+    if (!template.methods.has(ctx.method)) {
+      ctx.set('Allow', allowOf(template));
       ctx.status = 405;
       return;
     }
