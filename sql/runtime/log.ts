@@ -16,8 +16,10 @@ export type Logger = {
 };
 
 let stdout: DestinationStream | undefined;
-// One asynchronous stdout stream per process, flushed by pino when the process exits.
-const asyncStdout = () => (stdout ??= pino.destination({ dest: 1, sync: false, minLength: 4096 }));
+// One asynchronous stdout stream per process, flushed by pino when the process exits. No minimum
+// length: lines still coalesce while a write is in flight, but a quiet process (a first start's
+// demo load) must not hold its progress lines back until exit.
+const asyncStdout = () => (stdout ??= pino.destination({ dest: 1, sync: false }));
 
 function wrap(p: PinoLogger): Logger {
   return {
