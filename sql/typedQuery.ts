@@ -13,7 +13,7 @@ export type PgRunner = Db | pg.Pool | pg.PoolClient;
 
 type AnyQueryable = { query(text: string, params: unknown[]): Promise<unknown[] | { rows: unknown[] }> };
 
-export async function pgRows(runner: PgRunner, text: string, params: readonly unknown[]): Promise<unknown[]> {
+async function pgRows(runner: PgRunner, text: string, params: readonly unknown[]): Promise<unknown[]> {
   const result = await (runner as unknown as AnyQueryable).query(text, [...params]);
   return Array.isArray(result) ? result : result.rows;
 }

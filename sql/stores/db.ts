@@ -3,10 +3,6 @@
 import type pg from 'pg';
 import { isPgUnavailable, StoreUnavailableError } from './unavailable.js';
 
-/** SQL rendering a timestamptz column as ISO 8601 in UTC (`…Z`), to the second or the millisecond. */
-export const utcIsoSql = (column: string, precision: 'seconds' | 'millis' = 'seconds') =>
-  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS${precision === 'millis' ? '.MS' : ''}"Z"')`;
-
 export type Db = {
   query<T extends pg.QueryResultRow>(text: string, params?: unknown[]): Promise<T[]>;
   /** Runs `work` in one transaction on one connection: committed if it returns, rolled back if it throws. */
