@@ -111,6 +111,16 @@ describe('webhook endpoints', () => {
     assert.notEqual(rotated.body.secret, created.body.secret);
     const other = await accountWithKey(stack, 'othershop', 'shop_pro');
     assert.equal((await api(`/api/webhooks/${created.body.id}`, { headers: other.headers })).status, 404, "another account's endpoint");
+    const foreignPatch = await api(`/api/webhooks/${created.body.id}`, {
+      method: 'PATCH',
+      headers: other.headers,
+      body: { description: 'taken' },
+    });
+    assert.equal(foreignPatch.status, 404, "another account's endpoint cannot be changed");
+    const foreignRotate = await api(`/api/webhooks/${created.body.id}/rotate-secret`, { method: 'POST', headers: other.headers });
+    assert.equal(foreignRotate.status, 404, 'nor its secret rotated');
+    const untouched = await api(`/api/webhooks/${created.body.id}`);
+    assert.deepEqual([untouched.body.description, untouched.body.secret_prefix], [read.body.description, rotated.body.secret_prefix]);
     assert.equal((await api(`/api/webhooks/${created.body.id}`, { method: 'DELETE' })).status, 200);
     assert.equal((await api(`/api/webhooks/${created.body.id}`)).status, 404);
   });

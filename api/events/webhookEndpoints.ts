@@ -83,9 +83,9 @@ export async function updateEndpoint(
   id: number,
   patch: Partial<EndpointInput> & { is_active?: boolean },
 ): Promise<WebhookEndpoint> {
-  await ownEndpoint(db, userId, id);
+  // The update is scoped to the caller's rows: no row back is another account's, or none at all.
   // Re-enabling starts the failure count afresh (webhook_endpoint_update.sql).
-  await q.updateEndpointRow(
+  const updated = await q.updateEndpointRow(
     db,
     id,
     userId,
@@ -95,13 +95,14 @@ export async function updateEndpoint(
     patch.card_ids ?? null,
     patch.is_active ?? null,
   );
+  if (updated.length === 0) throw new NotFound('Webhook endpoint');
   return ownEndpoint(db, userId, id);
 }
 
 export async function rotateSecret(db: Db, box: SecretBox, userId: number, id: number): Promise<WebhookEndpoint & { secret: string }> {
-  await ownEndpoint(db, userId, id);
   const secret = newWebhookSecret();
-  await q.rotateEndpointSecret(db, id, userId, box.seal(secret), secret.slice(0, SECRET_PREFIX.length + 4));
+  const rotated = await q.rotateEndpointSecret(db, id, userId, box.seal(secret), secret.slice(0, SECRET_PREFIX.length + 4));
+  if (rotated.length === 0) throw new NotFound('Webhook endpoint');
   return { ...(await ownEndpoint(db, userId, id)), secret };
 }
 
