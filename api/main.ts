@@ -6,7 +6,7 @@ import { migrateClickHouse, migratePostgres } from '../sql/migrate.js';
 import { openStores } from '../sql/stores/index.js';
 import { buildDeps, startServer } from './server.js';
 import { loadDemoDataIfEmpty } from '../ingest/demo/index.js';
-import { superviseIngestion, type Ingestion } from '../workflows/ingestion.js';
+import { superviseIngestion, type Ingestion, type IngestionState } from '../workflows/ingestion.js';
 
 /** How long the banner waits for ingestion to come up before printing what it knows. */
 const BANNER_WAIT_MS = 120_000;
@@ -64,18 +64,22 @@ process.stdout.write(
     `  Health         ${base}/api/health`,
     `  OpenAPI        ${base}/openapi.json`,
     `  Dev portal     ${server.portalUrl}/  (sign up, enable access, create a key)`,
-    ...(ingestion
-      ? [
-          `  Ingestion      ${ingestion.status().state}${ingestion.status().error ? ` (retrying: ${ingestion.status().error})` : ''}; see ${base}/api/health`,
-          `  Temporal UI    ${ingestion.urls().temporalUi ?? (ingestion.urls().temporalAddress ? `(external cluster ${ingestion.urls().temporalAddress})` : '(starting)')}`,
-          `  Market feeds   ${ingestion.urls().feeds ?? '(starting)'}/feeds/pokemontcg/pokemon/${new Date().toISOString().slice(0, 10)}.json`,
-          `  Operators      npm run ingest -- status | run | schedules | pause | resume | backfill`,
-          `  Admin API      ${base}/api/admin/ingest/runs  (Authorization: Bearer ${deps.admin.tokenFile ? `$(cat ${deps.admin.tokenFile})` : '$HOLO_ADMIN_TOKEN'})`,
-        ]
-      : ['  Ingestion      off (HOLO_INGEST=off)']),
+    ...(ingestion ? ingestionLines(ingestion.status(), ingestion.urls()) : ['  Ingestion      off (HOLO_INGEST=off)']),
     '',
   ].join('\n') + '\n',
 );
+
+/** The banner's ingestion lines, from one reading of its state (it may change while we print). */
+function ingestionLines(state: IngestionState, urls: ReturnType<Ingestion['urls']>): string[] {
+  const temporalUi = urls.temporalUi ?? (urls.temporalAddress ? `(external cluster ${urls.temporalAddress})` : '(starting)');
+  return [
+    `  Ingestion      ${state.state}${state.error ? ` (retrying: ${state.error})` : ''}; see ${base}/api/health`,
+    `  Temporal UI    ${temporalUi}`,
+    `  Market feeds   ${urls.feeds ?? '(starting)'}/feeds/pokemontcg/pokemon/${new Date().toISOString().slice(0, 10)}.json`,
+    `  Operators      npm run ingest -- status | run | schedules | pause | resume | backfill`,
+    `  Admin API      ${base}/api/admin/ingest/runs  (Authorization: Bearer ${deps.admin.tokenFile ? `$(cat ${deps.admin.tokenFile})` : '$HOLO_ADMIN_TOKEN'})`,
+  ];
+}
 
 async function shutdown(signal: string) {
   if (shuttingDown) return;

@@ -237,15 +237,18 @@ export async function searchCatalogue(db: Db, analytics: Analytics, query: Searc
   const MATCH = ['exact', 'prefix', 'words', 'similar'] as const;
   return {
     total: rows[0]?.total ?? 0,
-    items: rows.map((r) => ({
-      ...legacyCard(r),
-      display_image_url: legacyCard(r).local_image_url,
-      set_name: r.set_name,
-      set_code: r.set_code,
-      tcg_slug: r.tcg_slug,
-      best_price: r.best_price,
-      price_change_7d: r.price_variant_id === null ? null : (change.get(r.price_variant_id) ?? null),
-      match: MATCH[r.rank]!,
-    })),
+    items: rows.map((r) => {
+      const card = legacyCard(r);
+      return {
+        ...card,
+        display_image_url: card.local_image_url,
+        set_name: r.set_name,
+        set_code: r.set_code,
+        tcg_slug: r.tcg_slug,
+        best_price: r.best_price,
+        price_change_7d: r.price_variant_id === null ? null : (change.get(r.price_variant_id) ?? null),
+        match: MATCH[r.rank]!,
+      };
+    }),
   };
 }

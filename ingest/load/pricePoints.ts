@@ -16,7 +16,8 @@ export type LoadTargets = { ch: ClickHouseClient; pool: pg.Pool; redis: RedisSto
 export type LoadTimings = { insertMs: number; latestMs: number };
 
 const CHUNK = 100_000;
-const COLUMNS = [
+/** The columns of holo.price_points a load writes, in the order its TabSeparated lines carry them. */
+export const PRICE_POINT_COLUMNS = [
   'card_id',
   'variant_id',
   'game',
@@ -34,7 +35,7 @@ const COLUMNS = [
   'batch_id',
 ] as const;
 
-/** The rows as TabSeparated lines in {@link COLUMNS} order; constant columns are escaped once. */
+/** The rows as TabSeparated lines in {@link PRICE_POINT_COLUMNS} order; constant columns are escaped once. */
 function encodeChunk(rows: PricePointRow[], ingestedAt: string, batchId: string): Buffer {
   const tail = `\t${tsvField(ingestedAt)}\t`;
   const batch = `\t${tsvField(batchId)}\n`;
@@ -58,7 +59,7 @@ export async function loadPricePoints(
   for (let i = 0; i < rows.length; i += CHUNK) {
     await insertTabSeparated(targets.ch, {
       table: 'holo.price_points',
-      columns: COLUMNS,
+      columns: PRICE_POINT_COLUMNS,
       body: encodeChunk(rows.slice(i, i + CHUNK), ingestedAt, batch.id),
       settings: { insert_deduplication_token: `${batch.id}:${i / CHUNK}`, deduplicate_blocks_in_dependent_materialized_views: 1 },
     });

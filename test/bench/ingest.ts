@@ -14,6 +14,7 @@ import { insertTabSeparated } from '../../sql/stores/clickhouse.js';
 import { openStores } from '../../sql/stores/index.js';
 import { loadDemoDataIfEmpty } from '../../ingest/demo/index.js';
 import { startFeedServer } from '../../ingest/demoMarket/feedServer.js';
+import { PRICE_POINT_COLUMNS } from '../../ingest/load/pricePoints.js';
 import { feedPairs } from '../../ingest/sources/registry.js';
 import { activityDeps } from '../../workflows/activities.js';
 import { TASK_QUEUE } from '../../workflows/shared.js';
@@ -85,32 +86,14 @@ await stores.ch.client.command({ query: 'CREATE TABLE holo.bench_price_points AS
 const payload = Buffer.from(
   await (
     await stores.ch.client.query({
-      query: `SELECT card_id, variant_id, game, region, source, price_type, grading_company, grade, currency, amount, as_of, observation_id, ingested_at, is_outlier, batch_id
-              FROM holo.price_points WHERE as_of = {day:Date}`,
+      query: `SELECT ${PRICE_POINT_COLUMNS.join(', ')} FROM holo.price_points WHERE as_of = {day:Date}`,
       query_params: { day },
       format: 'TabSeparated',
     })
   ).text(),
 );
-const columns = [
-  'card_id',
-  'variant_id',
-  'game',
-  'region',
-  'source',
-  'price_type',
-  'grading_company',
-  'grade',
-  'currency',
-  'amount',
-  'as_of',
-  'observation_id',
-  'ingested_at',
-  'is_outlier',
-  'batch_id',
-];
 const ceilingStart = performance.now();
-await insertTabSeparated(stores.ch.client, { table: 'holo.bench_price_points', columns, body: payload });
+await insertTabSeparated(stores.ch.client, { table: 'holo.bench_price_points', columns: PRICE_POINT_COLUMNS, body: payload });
 const ceilingSeconds = (performance.now() - ceilingStart) / 1000;
 const ceilingRows = Number(payload.toString('latin1').split('\n').length - 1);
 await stores.ch.client.command({ query: 'DROP TABLE holo.bench_price_points' });
