@@ -4,20 +4,18 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Config } from '../schemas/config.js';
 import type { Logger } from '../sql/runtime/log.js';
 import { freePort } from '../sql/runtime/ports.js';
+import { toolCacheDir } from '../sql/runtime/toolCache.js';
 
 const TEMPORAL_CLI = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
 
 export type TemporalServer = { address: string; uiUrl: string | null; kind: 'external' | 'dev-server'; stop(): Promise<void> };
 
-function cacheBinDir(): string {
-  return path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'holo', 'bin');
-}
+const cacheBinDir = () => path.join(toolCacheDir(), 'bin');
 
 /** The temporal CLI: HOLO_TEMPORAL_BIN, the cache, or a fresh `go install` into the cache. */
 export async function ensureTemporalCli(config: Config, log: Logger): Promise<string> {

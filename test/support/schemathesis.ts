@@ -7,14 +7,14 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { toolCacheDir } from '../../sql/runtime/toolCache.js';
 
 const run = promisify(execFile);
 export const SCHEMATHESIS_VERSION = '4.32.5';
 
 /** The schemathesis executable, installed into the cache on first use. */
 export async function schemathesisBin(): Promise<string> {
-  const cache = process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache');
-  const venv = path.join(cache, 'holo', `schemathesis-${SCHEMATHESIS_VERSION}`);
+  const venv = path.join(toolCacheDir(), `schemathesis-${SCHEMATHESIS_VERSION}`);
   const bin = path.join(venv, 'bin', 'schemathesis');
   if (fs.existsSync(bin)) return bin;
   await run('python3', ['-m', 'venv', venv]);
