@@ -2,7 +2,7 @@
 // Accounts and keys are read through the views of migration 012 (live_accounts, api_key_records).
 import { z } from 'zod';
 import { TIER_NAMES } from '../schemas/tiers.js';
-import { pgQuery, pgStatement } from './typedQuery.js';
+import { pgQuery, pgStatement, rows } from './typedQuery.js';
 
 const tier = z.enum(TIER_NAMES);
 const isoOrNull = z.string().nullable();
@@ -19,7 +19,6 @@ export const AccountRow = z.object({
   created_at: z.string(),
 });
 export type AccountRow = z.infer<typeof AccountRow>;
-const Id = z.object({ id: z.number().int() });
 
 const Taken = z.object({ what: z.enum(['username', 'email']) });
 /** Which of a username and an e-mail is taken already (no row: neither). */
@@ -28,8 +27,8 @@ export const accountNameTaken = pgQuery<[username: string, email: string], typeo
 /** A new account; its id. */
 export const insertAccount = pgQuery<
   [username: string, email: string, passwordHash: string, isSeller: boolean, displayName: string | null, country: string | null],
-  typeof Id
->('account_create', Id);
+  typeof rows.id
+>('account_create', rows.id);
 
 const WithHash = AccountRow.extend({ password_hash: z.string().nullable() });
 /** The live account a username or e-mail names, with its password hash. */
@@ -84,16 +83,15 @@ export const ApiKeyRow = z.object({
 export const apiKeysOf = pgQuery<[userId: number], typeof ApiKeyRow>('api_keys_of_account', ApiKeyRow);
 /** One key as its owner sees it. */
 export const apiKeyById = pgQuery<[keyId: number], typeof ApiKeyRow>('api_key_by_id', ApiKeyRow);
-const Count = z.object({ n: z.number().int() });
 /** Keys an account holds (not revoked). */
-export const activeApiKeyCount = pgQuery<[userId: number], typeof Count>('api_key_active_count', Count);
+export const activeApiKeyCount = pgQuery<[userId: number], typeof rows.count>('api_key_active_count', rows.count);
 /** A new key; its id. */
 export const insertApiKey = pgQuery<
   [userId: number, name: string, prefix: string, digest: Buffer, tier: string, expiresAt: string | null],
-  typeof Id
->('api_key_create', Id);
+  typeof rows.id
+>('api_key_create', rows.id);
 /** Revokes an own key: a row when it was the account's and live. */
-export const revokeApiKey = pgQuery<[keyId: number, userId: number], typeof Id>('api_key_revoke', Id);
+export const revokeApiKey = pgQuery<[keyId: number, userId: number], typeof rows.id>('api_key_revoke', rows.id);
 
 const KeyOwnerRow = z.object({ key_id: z.number().int(), key_tier: tier, user_id: z.number().int(), expires_at: isoOrNull });
 /** The live key a digest names. */

@@ -2,11 +2,9 @@
 // the view price_alert_records (migration 013).
 import { z } from 'zod';
 import { AlertOut } from '../schemas/events.js';
-import { pgQuery } from './typedQuery.js';
+import { pgQuery, rows } from './typedQuery.js';
 
 const int = z.number().int();
-const Id = z.object({ id: int });
-const Count = z.object({ n: int });
 
 // Rows have the contract's own shape (schemas/events.ts).
 export const AlertRow = AlertOut;
@@ -17,18 +15,18 @@ export const alertsOf = pgQuery<[userId: number], typeof AlertRow>('alerts_of_ac
 /** One alert. */
 export const alertById = pgQuery<[alertId: number], typeof AlertRow>('alert_by_id', AlertRow);
 /** Locks an account's row for the rest of the transaction, so caps counted under it hold. */
-export const lockAccount = pgQuery<[userId: number], typeof Id>('account_lock', Id);
+export const lockAccount = pgQuery<[userId: number], typeof rows.id>('account_lock', rows.id);
 /** How many alerts an account has. */
-export const alertCount = pgQuery<[userId: number], typeof Count>('alert_count', Count);
+export const alertCount = pgQuery<[userId: number], typeof rows.count>('alert_count', rows.count);
 /** Whether a card exists (a row when it does). */
-export const cardExists = pgQuery<[cardId: number], typeof Id>('card_exists', Id);
+export const cardExists = pgQuery<[cardId: number], typeof rows.id>('card_exists', rows.id);
 /** A new alert; its id. */
 export const insertAlert = pgQuery<
   [userId: number, cardId: number, targetPrice: number, condition: 'below' | 'above', currency: string],
-  typeof Id
->('alert_create', Id);
+  typeof rows.id
+>('alert_create', rows.id);
 /** Deletes an own alert: a row when it was the account's. */
-export const deleteAlertOf = pgQuery<[alertId: number, userId: number], typeof Id>('alert_delete', Id);
+export const deleteAlertOf = pgQuery<[alertId: number, userId: number], typeof rows.id>('alert_delete', rows.id);
 
 const CardId = z.object({ card_id: int });
 /** The cards among these that have an armed alert. */

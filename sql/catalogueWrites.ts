@@ -1,17 +1,16 @@
 // Catalogue imports (ingest/catalogue/upsert.ts): idempotent upserts by upstream key, so ids never
 // change and a re-import only updates. One typed function per query file; arrays are unnested in SQL.
 import { z } from 'zod';
-import { pgQuery, pgStatement } from './typedQuery.js';
+import { pgQuery, pgStatement, rows } from './typedQuery.js';
 
 const int = z.number().int();
-const Id = z.object({ id: int });
 const KeyedId = z.object({ id: int, external_key: z.string() });
 
 /** A game by slug, created or updated; its id. */
 export const upsertGame = pgQuery<
   [slug: string, name: string, publisher: string | null, websiteUrl: string | null, description: string | null],
-  typeof Id
->('catalogue_upsert_game', Id);
+  typeof rows.id
+>('catalogue_upsert_game', rows.id);
 
 /** Sets of a game by upstream key; each id with its key. */
 export const upsertSets = pgQuery<
@@ -68,8 +67,8 @@ export const upsertVariants = pgQuery<
     isV: (boolean | null)[],
     imageUrls: (string | null)[],
   ],
-  typeof Id
->('catalogue_upsert_variants', Id);
+  typeof rows.id
+>('catalogue_upsert_variants', rows.id);
 
 /** Card images by (card, source, kind). */
 export const upsertImages =
@@ -84,8 +83,8 @@ export const insertCrossRefs =
 /** A game by slug, created when missing; its id. */
 export const ensureGame = pgQuery<
   [slug: string, name: string, publisher: string | null, websiteUrl: string | null, description: string | null],
-  typeof Id
->('game_ensure', Id);
+  typeof rows.id
+>('game_ensure', rows.id);
 
 /** Sealed products of a game by upstream key. */
 export const upsertSealedProducts =

@@ -1,13 +1,10 @@
 // The notification feed and push devices of an account: one typed function per query file.
 import { z } from 'zod';
 import { NotificationOut } from '../schemas/events.js';
-import { col, pgQuery, pgStatement } from './typedQuery.js';
+import { col, pgQuery, pgStatement, rows } from './typedQuery.js';
 
-const Count = z.object({ n: z.number().int() });
-// bigint ids (notifications, e-mails) travel as text; exact as numbers up to 2^53.
-const BigId = z.object({ id: col.number });
 /** Unread notifications of an account (one row). */
-export const unreadNotificationCount = pgQuery<[userId: number], typeof Count>('notification_unread_count', Count);
+export const unreadNotificationCount = pgQuery<[userId: number], typeof rows.count>('notification_unread_count', rows.count);
 
 /** An account's notifications, newest first, before `beforeId` (null: from the newest). */
 export const notificationFeed = pgQuery<[userId: number, beforeId: number | null, limit: number], typeof NotificationOut>(
@@ -15,32 +12,37 @@ export const notificationFeed = pgQuery<[userId: number, beforeId: number | null
   NotificationOut,
 );
 
-const Id = z.object({ id: z.number().int() });
 /** Marks one own notification read: a row when it was the account's. */
-export const markNotificationRead = pgQuery<[notificationId: number, userId: number], typeof BigId>('notification_mark_read', BigId);
+export const markNotificationRead = pgQuery<[notificationId: number, userId: number], typeof rows.bigId>(
+  'notification_mark_read',
+  rows.bigId,
+);
 /** Marks every unread notification of an account read: a row per notification marked. */
-export const markAllNotificationsRead = pgQuery<[userId: number], typeof BigId>('notification_mark_all_read', BigId);
+export const markAllNotificationsRead = pgQuery<[userId: number], typeof rows.bigId>('notification_mark_all_read', rows.bigId);
 
 /** Registers a push token for an account (moving it from another account if it was there). */
-export const registerPushDevice = pgQuery<[userId: number, platform: string, token: string], typeof Id>('push_device_register', Id);
+export const registerPushDevice = pgQuery<[userId: number, platform: string, token: string], typeof rows.id>(
+  'push_device_register',
+  rows.id,
+);
 /** Keeps an account's `keep` most recently seen devices. */
-export const trimPushDevices = pgQuery<[userId: number, keep: number], typeof Id>('push_device_trim', Id);
+export const trimPushDevices = pgQuery<[userId: number, keep: number], typeof rows.id>('push_device_trim', rows.id);
 /** Removes an own device by its token: a row when it was the account's. */
-export const unregisterPushDevice = pgQuery<[token: string, userId: number], typeof Id>('push_device_unregister', Id);
+export const unregisterPushDevice = pgQuery<[token: string, userId: number], typeof rows.id>('push_device_unregister', rows.id);
 
 const Device = z.object({ id: z.number().int(), platform: z.string(), token: z.string() });
 /** An account's push devices. */
 export const pushDevicesOf = pgQuery<[userId: number], typeof Device>('push_devices_of_account', Device);
 /** A new in-app notification; its id. */
-export const insertNotification = pgQuery<[userId: number, kind: string, title: string, body: string, dataJson: string], typeof BigId>(
+export const insertNotification = pgQuery<[userId: number, kind: string, title: string, body: string, dataJson: string], typeof rows.bigId>(
   'notification_create',
-  BigId,
+  rows.bigId,
 );
 /** An e-mail into the outbox; its id. */
-export const queueOutboxEmail = pgQuery<[userId: number | null, to: string, kind: string, subject: string, text: string], typeof BigId>(
-  'email_outbox_queue',
-  BigId,
-);
+export const queueOutboxEmail = pgQuery<
+  [userId: number | null, to: string, kind: string, subject: string, text: string],
+  typeof rows.bigId
+>('email_outbox_queue', rows.bigId);
 const Claimed = z.object({ id: col.number, to_address: z.string(), subject: z.string(), body_text: z.string() });
 /** Claims unsent e-mails for a while (SKIP LOCKED: two senders never take the same row). */
 export const claimOutboxEmails = pgQuery<[limit: number, claimSeconds: number, maxAttempts: number], typeof Claimed>(

@@ -72,3 +72,10 @@ export const col = {
   number: z.union([z.number(), z.string().regex(/^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i)]).transform(Number),
   text: z.union([z.string(), z.number()]).transform(String),
 };
+
+/** Rows every module reads: an integer id (RETURNING id), a bigint id (travels as text), a count (n). */
+export const rows = {
+  id: z.object({ id: z.number().int() }),
+  bigId: z.object({ id: col.number }),
+  count: z.object({ n: z.number().int() }),
+};

@@ -1,14 +1,10 @@
 // Webhook endpoints and deliveries (spec: Events, Webhook): one typed function per query file.
 // Owners read them through the views webhook_endpoint_records and webhook_delivery_records (013).
 import { z } from 'zod';
-import { col, pgQuery, pgStatement } from './typedQuery.js';
+import { pgQuery, pgStatement, rows } from './typedQuery.js';
 
 const int = z.number().int();
 const textOrNull = z.string().nullable();
-const Id = z.object({ id: int });
-// bigint ids (deliveries) travel as text; exact as numbers up to 2^53.
-const BigId = z.object({ id: col.number });
-const Count = z.object({ n: int });
 
 export const WebhookEndpointRow = z.object({
   id: int,
@@ -45,7 +41,7 @@ export const ownEndpointRow = pgQuery<[endpointId: number, userId: number], type
   WebhookEndpointRow,
 );
 /** How many endpoints an account has. */
-export const endpointCount = pgQuery<[userId: number], typeof Count>('webhook_endpoint_count', Count);
+export const endpointCount = pgQuery<[userId: number], typeof rows.count>('webhook_endpoint_count', rows.count);
 /** A new endpoint; its id. */
 export const insertEndpoint = pgQuery<
   [
@@ -57,8 +53,8 @@ export const insertEndpoint = pgQuery<
     events: string[],
     cardIds: number[],
   ],
-  typeof Id
->('webhook_endpoint_create', Id);
+  typeof rows.id
+>('webhook_endpoint_create', rows.id);
 /** Changes an own endpoint (null: keep): a row when it was the account's. */
 export const updateEndpointRow = pgQuery<
   [
@@ -70,15 +66,15 @@ export const updateEndpointRow = pgQuery<
     cardIds: number[] | null,
     isActive: boolean | null,
   ],
-  typeof Id
->('webhook_endpoint_update', Id);
+  typeof rows.id
+>('webhook_endpoint_update', rows.id);
 /** A new sealed secret for an own endpoint: a row when it was the account's. */
-export const rotateEndpointSecret = pgQuery<[endpointId: number, userId: number, sealedSecret: Buffer, secretPrefix: string], typeof Id>(
-  'webhook_endpoint_rotate',
-  Id,
-);
+export const rotateEndpointSecret = pgQuery<
+  [endpointId: number, userId: number, sealedSecret: Buffer, secretPrefix: string],
+  typeof rows.id
+>('webhook_endpoint_rotate', rows.id);
 /** Deletes an own endpoint: a row when it was the account's. */
-export const deleteEndpointRow = pgQuery<[endpointId: number, userId: number], typeof Id>('webhook_endpoint_delete', Id);
+export const deleteEndpointRow = pgQuery<[endpointId: number, userId: number], typeof rows.id>('webhook_endpoint_delete', rows.id);
 /** An endpoint's deliveries, newest first. */
 export const deliveriesOf = pgQuery<[endpointId: number, limit: number], typeof WebhookDeliveryRow>(
   'webhook_deliveries_of_endpoint',
@@ -88,8 +84,8 @@ export const deliveriesOf = pgQuery<[endpointId: number, limit: number], typeof 
 /** Queues events for endpoints; a row per delivery actually queued. */
 export const queueWebhookDeliveries = pgQuery<
   [endpointIds: number[], eventIds: string[], eventTypes: string[], events: string[]],
-  typeof BigId
->('webhook_deliveries_queue', BigId);
+  typeof rows.bigId
+>('webhook_deliveries_queue', rows.bigId);
 const EndpointOwner = z.object({ id: int, user_id: int });
 /** Active endpoints of Business-tier accounts among these that take the event type. */
 export const endpointsForEvent = pgQuery<[eventType: string, userIds: number[], tiers: string[]], typeof EndpointOwner>(
@@ -103,7 +99,7 @@ export const endpointsForPriceUpdates = pgQuery<[cardIds: number[], tiers: strin
   WatchingEndpoint,
 );
 /** Pending deliveries whose workflow has not been started. */
-export const unstartedDeliveryIds = pgQuery<[limit: number], typeof BigId>('webhook_deliveries_unstarted', BigId);
+export const unstartedDeliveryIds = pgQuery<[limit: number], typeof rows.bigId>('webhook_deliveries_unstarted', rows.bigId);
 /** Records that the deliveries' workflows were started. */
 export const markDeliveriesStarted = pgStatement<[deliveryIds: number[]]>('webhook_deliveries_mark_started');
 
