@@ -23,6 +23,7 @@ import { alertRoutes } from './routes/alerts.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { adminOutboxRoutes } from './routes/admin/outbox.js';
+import { adminKeyRoutes } from './routes/admin/keys.js';
 import { legacyCatalogueRoutes } from './routes/legacy/catalogue.js';
 import { legacyPriceRoutes } from './routes/legacy/prices.js';
 import { marketRoutes } from './routes/market.js';
@@ -50,6 +51,7 @@ export function allRoutes(deps: AppDeps): Route[] {
     ...notificationRoutes(deps),
     ...webhookRoutes(deps),
     ...adminOutboxRoutes(deps),
+    ...adminKeyRoutes(deps),
     ...legacyPriceRoutes(deps),
     ...marketRoutes(deps),
     // Last: its /{tcg_slug}/... paths would otherwise shadow fixed two-segment paths.

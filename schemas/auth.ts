@@ -75,7 +75,7 @@ export const CreateKeyBody = z
     tier: z
       .enum(TIER_NAMES as [string, ...string[]])
       .optional()
-      .openapi({ description: 'defaults to the subscription tier' }),
+      .openapi({ description: 'defaults to the subscription tier; the subscription tier or a lower one' }),
     expires_at: z.iso
       .datetime({ offset: true })
       .optional()
@@ -83,6 +83,28 @@ export const CreateKeyBody = z
   })
   .openapi('CreateApiKey');
 export const KeyByNameQuery = z.strictObject({ name: text({ max: 100 }) });
+export const AdminKeyChange = z
+  .strictObject({
+    tier: z.enum(TIER_NAMES as [string, ...string[]]).optional(),
+    daily_limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(2147483647)
+      .nullable()
+      .optional()
+      .openapi({ description: "calls per UTC day for this key; null hands it back to the tier's limit" }),
+    rate_limit_per_minute: z
+      .number()
+      .int()
+      .min(1)
+      .max(2147483647)
+      .nullable()
+      .optional()
+      .openapi({ description: "calls per minute for this key; null hands it back to the tier's limit" }),
+    is_active: z.boolean().optional().openapi({ description: 'false suspends the key (refused with 401 until reactivated)' }),
+  })
+  .openapi('AdminKeyChange', { description: 'only the fields given change; an empty object changes nothing' });
 export const KeyIdParams = z.strictObject({ key_id: intParam({ min: 1, max: 2147483647 }) });
 export const DeveloperInfo = z
   .object({

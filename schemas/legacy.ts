@@ -225,16 +225,16 @@ export const SearchQuery = z.strictObject({
   tcg_slug: TcgSlug.optional(),
   set_id: id().optional(),
   rarity: text({ max: 100 }).optional(),
-  min_price: z.coerce.number().min(0).max(1e9).optional().openapi({ description: 'USD, against best_price' }),
+  min_price: z.coerce.number().min(0).max(1e9).optional().openapi({ description: 'USD, against best_price (in the condition asked for)' }),
   max_price: z.coerce.number().min(0).max(1e9).optional(),
   foil_status: z.enum(['nonfoil', 'foil', 'etched']).optional().openapi({
     description:
       'cards that exist with this foil status: nonfoil = the standard print (normal or holofoil), foil = any other foil finish (reverse holo, foil, rainbow, cold), etched',
   }),
-  condition: z
-    .enum(['NM', 'LP', 'MP', 'HP', 'DMG'])
-    .optional()
-    .openapi({ description: 'validated; reference prices are near-mint, so every card matches until marketplace listings are searched' }),
+  condition: z.enum(['NM', 'LP', 'MP', 'HP', 'DMG']).optional().openapi({
+    description:
+      'prices in this condition: the near-mint reference × LP 0.85, MP 0.70, HP 0.50, DMG 0.30 (as /api/price-intelligence/card/{id}); best_price and the min_price/max_price bounds use it',
+  }),
   language: z
     .string()
     .regex(/^[a-z]{2}$/)

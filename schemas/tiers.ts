@@ -82,3 +82,19 @@ export const atLeast = (tier: Tier, minimum: 'starter' | 'pro') => RANK[tier] >=
 /** The Business segment (legacy Business, Shop Basic and up): access tag business+, webhooks. */
 export const isBusinessTier = (tier: Tier) => TIERS[tier].segment === 'business';
 export const BUSINESS_TIERS = TIER_NAMES.filter(isBusinessTier);
+
+/** Whether an account may create a key on `keyTier`: its own tier or one below it, never one that
+ *  grants more (a higher rank, the Business segment from a collector account, or a higher limit;
+ *  legacy Business only from a Business account). */
+export function keyTierWithin(keyTier: Tier, accountTier: Tier): boolean {
+  if (keyTier === accountTier) return true;
+  const key = TIERS[keyTier];
+  const account = TIERS[accountTier];
+  return (
+    keyTier !== 'business' &&
+    RANK[keyTier] <= RANK[accountTier] &&
+    (!isBusinessTier(keyTier) || isBusinessTier(accountTier)) &&
+    key.perMinute <= account.perMinute &&
+    (account.perDay === null || (key.perDay !== null && key.perDay <= account.perDay))
+  );
+}

@@ -78,6 +78,8 @@ export const ApiKeyRow = z.object({
   last_used_at: isoOrNull,
   created_at: z.string(),
   expires_at: isoOrNull,
+  daily_limit_override: z.number().int().nullable(),
+  per_minute_limit_override: z.number().int().nullable(),
 });
 /** An account's keys (not revoked), oldest first. */
 export const apiKeysOf = pgQuery<[userId: number], typeof ApiKeyRow>('api_keys_of_account', ApiKeyRow);
@@ -93,8 +95,31 @@ export const insertApiKey = pgQuery<
 /** Revokes an own key: a row when it was the account's and live. */
 export const revokeApiKey = pgQuery<[keyId: number, userId: number], typeof rows.id>('api_key_revoke', rows.id);
 
-const KeyOwnerRow = z.object({ key_id: z.number().int(), key_tier: tier, user_id: z.number().int(), expires_at: isoOrNull });
+const KeyOwnerRow = z.object({
+  key_id: z.number().int(),
+  key_tier: tier,
+  user_id: z.number().int(),
+  expires_at: isoOrNull,
+  daily_limit_override: z.number().int().nullable(),
+  per_minute_limit_override: z.number().int().nullable(),
+});
 /** The live key a digest names. */
 export const apiKeyOwner = pgQuery<[digest: Buffer], typeof KeyOwnerRow>('api_key_owner', KeyOwnerRow);
+const KeyOfAccount = z.object({ id: z.number().int(), user_id: z.number().int() });
+/** An operator's change to a key (tier, limits, active flag); a row when the key is not revoked. */
+export const adminUpdateApiKey = pgQuery<
+  [
+    keyId: number,
+    tier: string | null,
+    setDaily: boolean,
+    dailyLimit: number | null,
+    setPerMinute: boolean,
+    perMinuteLimit: number | null,
+    isActive: boolean | null,
+  ],
+  typeof KeyOfAccount
+>('api_key_admin_update', KeyOfAccount);
+/** An account's newest usable key, if any. */
+export const newestApiKeyOf = pgQuery<[userId: number], typeof rows.id>('api_key_newest_of_account', rows.id);
 /** Records a key's usage: its calls today (as the rate limiter counts them) and the UTC day. */
 export const recordApiKeyUsage = pgStatement<[keyId: number, callsToday: number, day: string]>('api_key_usage');

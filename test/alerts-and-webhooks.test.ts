@@ -225,8 +225,14 @@ describe('an ingestion run crosses an alert', () => {
       await new Promise((r) => setTimeout(r, 1000));
       assert.equal(receiver.received.length, 3);
       assert.equal((await api('/api/notifications/unread-count')).body.count, 1);
-      assert.equal((await api('/api/notifications/read-all', { method: 'POST' })).body.marked, 1);
+      // GET, as the spec lists it, marks read like POST; another account's notification is not found.
+      const notice = feed.body.items[0].id;
+      assert.equal((await api(`/api/notifications/${notice}/read`)).body.marked, 1);
       assert.equal((await api('/api/notifications/unread-count')).body.count, 0);
+      assert.equal((await api('/api/notifications/read-all')).body.marked, 0, 'nothing left unread');
+      const stranger = await accountWithKey(stack, 'notice-stranger', 'free');
+      for (const method of ['GET', 'POST'] as const)
+        assert.equal((await call(stack, method, `/api/notifications/${notice}/read`, { headers: stranger.headers })).status, 404);
     } finally {
       await receiver.close();
     }

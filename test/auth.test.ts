@@ -179,6 +179,18 @@ describe('API keys', () => {
       403,
       'not above the subscription',
     );
+    // On its own tier or a lower one, never one that grants more.
+    const shop = await register(stack, 'shop-keys');
+    await stack.stores.pg.pool.query(`UPDATE users SET tier = 'shop_pro' WHERE username = 'shop-keys'`);
+    const tierOf = async (tier: string) => {
+      const r = await call(stack, 'POST', '/api/keys/', { cookie: shop.cookie, body: { name: `on-${tier}`, tier } });
+      return r.status === 201 ? [r.status, r.body.tier, r.body.rate_limit_per_minute] : [r.status];
+    };
+    assert.deepEqual(await tierOf('starter'), [201, 'starter', 60]);
+    assert.deepEqual(await tierOf('shop_basic'), [201, 'shop_basic', 500]);
+    assert.deepEqual(await tierOf('shop_pro'), [201, 'shop_pro', 1000]);
+    assert.deepEqual(await tierOf('enterprise'), [403]);
+    assert.deepEqual(await tierOf('business'), [403], 'legacy Business (1,000 a minute) only from a Business account');
     // Concurrent creations cannot both slip under the cap.
     const racer = await register(stack, 'racing-keys');
     const raced = await Promise.all(
@@ -202,5 +214,72 @@ describe('API keys', () => {
     assert.equal((await call(stack, 'GET', '/auth/me', { headers: { 'X-API-Key': key } })).status, 401);
     assert.equal((await call(stack, 'GET', '/api/keys/', { headers: { 'X-API-Key': 'holo_forged' } })).status, 401);
     assert.equal((await call(stack, 'GET', '/api/keys/')).status, 401);
+  });
+
+  it("shows the caller's own key: the one it called with, or a session's newest usable key", async () => {
+    const dev = await register(stack, 'keyholder');
+    assert.equal((await call(stack, 'GET', '/api/developer/key', { cookie: dev.cookie })).status, 404, 'no key yet');
+    await stack.stores.pg.pool.query(`UPDATE users SET tier = 'pro' WHERE username = 'keyholder'`);
+    const first = (await call(stack, 'POST', '/api/keys/', { cookie: dev.cookie, body: { name: 'first' } })).body;
+    const second = (await call(stack, 'POST', '/api/keys/', { cookie: dev.cookie, body: { name: 'second' } })).body;
+    const viaSession = await call(stack, 'GET', '/api/developer/key', { cookie: dev.cookie });
+    assert.deepEqual([viaSession.status, viaSession.body.id, viaSession.body.name], [200, second.id, 'second']);
+    const viaKey = await call(stack, 'GET', '/api/developer/key', { headers: { 'X-API-Key': first.key } });
+    assert.deepEqual([viaKey.body.id, viaKey.body.rate_limit_per_minute], [first.id, 120]);
+    assert.ok(!JSON.stringify(viaKey.body).includes(first.key.slice(12)), 'never the secret');
+    assert.equal((await call(stack, 'GET', '/api/developer/key')).status, 401);
+  });
+
+  it("lets an admin change any key's tier, limits and active flag, at once, and nobody else", async () => {
+    const owner = await register(stack, 'managed');
+    const created = (await call(stack, 'POST', '/api/keys/', { cookie: owner.cookie, body: { name: 'managed' } })).body;
+    const headers = { 'X-API-Key': created.key };
+    const admin = await register(stack, 'keyadmin');
+    await stack.stores.pg.pool.query(`UPDATE users SET is_admin = true WHERE username = 'keyadmin'`);
+    const patch = (body: unknown, cookie = admin.cookie, id = created.id) =>
+      call(stack, 'PATCH', `/admin/api-keys/${id}`, { cookie, body });
+    const limitOf = async () => (await call(stack, 'GET', '/auth/me', { headers })).headers.get('x-ratelimit-limit');
+    assert.equal(await limitOf(), '30');
+
+    // Tier and an own per-minute limit: the next call already meets them (the key cache was dropped).
+    const raised = await patch({ tier: 'shop_pro', rate_limit_per_minute: 7 });
+    assert.equal(raised.status, 200);
+    assert.deepEqual(
+      [raised.body.id, raised.body.tier, raised.body.rate_limit_per_minute, raised.body.daily_limit, raised.body.is_active],
+      [created.id, 'shop_pro', 7, 500_000, true],
+    );
+    assert.equal(await limitOf(), '7');
+    assert.equal((await call(stack, 'GET', '/api/webhooks', { headers })).status, 200, 'business+ through the new tier');
+    // null hands the limit back to the tier; an empty change changes nothing.
+    assert.equal((await patch({ rate_limit_per_minute: null, daily_limit: 1234 })).body.rate_limit_per_minute, 1000);
+    assert.equal(await limitOf(), '1000');
+    const unchanged = await patch({});
+    assert.deepEqual([unchanged.body.tier, unchanged.body.daily_limit], ['shop_pro', 1234]);
+
+    // Suspended: refused with 401 until reactivated; the owner still sees it, inactive.
+    assert.equal((await patch({ is_active: false })).body.is_active, false);
+    assert.equal((await call(stack, 'GET', '/auth/me', { headers })).status, 401);
+    assert.equal((await call(stack, 'GET', '/api/keys/', { cookie: owner.cookie })).body.items[0].is_active, false);
+    assert.equal((await patch({ is_active: true })).status, 200);
+    assert.equal((await call(stack, 'GET', '/auth/me', { headers })).status, 200);
+
+    // Bad input changes nothing; an unknown or revoked key is 404; only admins may.
+    for (const [body, loc] of [
+      [{ tier: 'gold' }, ['body', 'tier']],
+      [{ daily_limit: 0 }, ['body', 'daily_limit']],
+      [{ rate_limit_per_minute: 1.5 }, ['body', 'rate_limit_per_minute']],
+      [{ is_active: 'no' }, ['body', 'is_active']],
+      [{ owner: 'me' }, ['body', 'owner']],
+    ] as const) {
+      const res = await patch(body);
+      assert.deepEqual([res.status, res.body.detail[0].loc], [422, loc], JSON.stringify(body));
+    }
+    assert.equal((await call(stack, 'GET', '/api/keys/', { cookie: owner.cookie })).body.items[0].tier, 'shop_pro');
+    assert.equal((await patch({ is_active: false }, admin.cookie, 2147483647)).status, 404);
+    assert.equal((await patch({ tier: 'unlimited' }, owner.cookie)).status, 403, 'the owner is not an admin');
+    assert.equal((await call(stack, 'PATCH', `/admin/api-keys/${created.id}`, { body: { tier: 'unlimited' } })).status, 401);
+    assert.equal((await call(stack, 'DELETE', `/api/keys/${created.id}`, { cookie: owner.cookie })).status, 200);
+    assert.equal((await patch({ is_active: true })).status, 404, 'a revoked key stays revoked');
+    assert.equal((await call(stack, 'GET', '/auth/me', { headers })).status, 401);
   });
 });

@@ -325,6 +325,24 @@ describe('search', () => {
     assert.ok(foil.body.items.some((i: { price_change_7d: number | null }) => typeof i.price_change_7d === 'number'));
     assert.equal((await stack.json('/api/search?q=pikachu&language=ja')).body.total, 0);
   });
+
+  it('prices a condition as the near-mint reference × its factor, bounds included', async () => {
+    const ref = await referencePrices();
+    const base = await setId('pokemontcg:base1');
+    const played = await stack.json(`/api/search?q=a&set_id=${base}&condition=HP&min_price=5&max_price=50&limit=200`);
+    assert.equal(played.status, 200);
+    assert.ok(played.body.total > 0);
+    for (const item of played.body.items) {
+      assert.equal(item.best_price, Math.round(ref.get(item.id)! * 0.5 * 100) / 100);
+      assert.ok(item.best_price >= 5 && item.best_price <= 50, `${item.name} ${item.best_price}`);
+    }
+    // The same bounds select other cards in another condition.
+    const nearMint = await stack.json(`/api/search?q=a&set_id=${base}&min_price=5&max_price=50&limit=200`);
+    const nmIds = new Set(nearMint.body.items.map((i: { id: number }) => i.id));
+    const hpIds = new Set(played.body.items.map((i: { id: number }) => i.id));
+    assert.notDeepEqual(hpIds, nmIds);
+    await expect422('/api/search?q=a&condition=mint', ['query', 'condition']);
+  });
 });
 
 describe('sealed products', () => {

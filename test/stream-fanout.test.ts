@@ -121,7 +121,27 @@ describe('fan-out across API instances', () => {
     const onSecond = await subscribed(secondUrl, account.key, 1);
     const keys = (await (await fetch(`${stack.url}/api/keys/`, { headers: account.headers })).json()) as { items: { id: number }[] };
     assert.equal((await fetch(`${stack.url}/api/keys/${keys.items[0]!.id}`, { method: 'DELETE', headers: account.headers })).status, 200);
-    assert.deepEqual(await onSecond.closed, { code: CLOSE.unauthorized, reason: 'API key revoked' });
+    assert.deepEqual(await onSecond.closed, { code: CLOSE.unauthorized, reason: 'API key revoked or suspended' });
     assert.equal((await fetch(`${secondUrl}/api/keys/`, { headers: account.headers })).status, 401);
+  });
+
+  it("an admin's change to a key takes effect on the other instance at once", async () => {
+    const account = await accountWithKey(stack, 'managed-elsewhere', 'starter');
+    const admin = await accountWithKey(stack, 'keys-admin', 'free', { admin: true });
+    const limitOnSecond = async () => (await fetch(`${secondUrl}/auth/me`, { headers: account.headers })).headers.get('x-ratelimit-limit');
+    assert.equal(await limitOnSecond(), '60', 'cached on the second instance now');
+    const keyId = ((await (await fetch(`${stack.url}/api/developer/key`, { headers: account.headers })).json()) as { id: number }).id;
+    const patch = (body: object) =>
+      fetch(`${stack.url}/admin/api-keys/${keyId}`, {
+        method: 'PATCH',
+        headers: { ...admin.headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    assert.equal((await patch({ rate_limit_per_minute: 5 })).status, 200);
+    assert.equal(await limitOnSecond(), '5');
+    const onSecond = await subscribed(secondUrl, account.key, 1);
+    assert.equal((await patch({ is_active: false })).status, 200);
+    assert.equal((await onSecond.closed).code, CLOSE.unauthorized, 'its open stream closes');
+    assert.equal((await fetch(`${secondUrl}/auth/me`, { headers: account.headers })).status, 401);
   });
 });

@@ -212,6 +212,27 @@ describe('liveness and bounds', () => {
     const keys = (await (await fetch(`${stack.url}/api/keys/`, { headers: victim.headers })).json()) as { items: { id: number }[] };
     assert.equal((await fetch(`${stack.url}/api/keys/${keys.items[0]!.id}`, { method: 'DELETE', headers: victim.headers })).status, 200);
     const closed = await c.closed;
-    assert.deepEqual([closed.code, closed.reason], [CLOSE.unauthorized, 'API key revoked']);
+    assert.deepEqual([closed.code, closed.reason], [CLOSE.unauthorized, 'API key revoked or suspended']);
+  });
+
+  it("keeps a key's streams through a change of limits, and closes them when an admin moves it below Starter", async () => {
+    const streamer = await accountWithKey(stack, 'regradedstreamer', 'pro');
+    const admin = await accountWithKey(stack, 'streamadmin', 'free', { admin: true });
+    const c = await polite(streamer.key);
+    const keyId = ((await (await fetch(`${stack.url}/api/developer/key`, { headers: streamer.headers })).json()) as { id: number }).id;
+    const patch = async (body: object) =>
+      (
+        await fetch(`${stack.url}/admin/api-keys/${keyId}`, {
+          method: 'PATCH',
+          headers: { ...admin.headers, 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).status;
+    assert.equal(await patch({ rate_limit_per_minute: 50 }), 200);
+    c.send({ type: 'subscribe', topics: ['card:7'] });
+    await c.waitFor((m) => m.type === 'subscribed' && m.topics.includes('card:7'));
+    assert.equal(await patch({ tier: 'free' }), 200);
+    const closed = await c.closed;
+    assert.deepEqual([closed.code, closed.reason], [CLOSE.forbidden, 'the stream needs the Starter tier or higher; this key is Free']);
   });
 });

@@ -6,7 +6,7 @@ import * as q from '../../sql/accounts.js';
 import { DomainError } from '../../schemas/errors.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { SESSION_DAYS } from './sessionTokens.js';
-import { TIERS, type Tier } from '../../schemas/tiers.js';
+import { keyTierWithin, TIERS, type Tier } from '../../schemas/tiers.js';
 
 export type User = q.AccountRow;
 
@@ -130,11 +130,17 @@ export type ApiKeyRecord = {
   expires_at: string | null;
 };
 
-const withLimits = (r: Omit<ApiKeyRecord, 'daily_limit' | 'rate_limit_per_minute'>): ApiKeyRecord => ({
-  ...r,
-  daily_limit: TIERS[r.tier].perDay,
-  rate_limit_per_minute: TIERS[r.tier].perMinute,
+/** A key's limits: an operator's override, else its tier's. */
+export const keyLimits = (tier: Tier, override: { daily_limit_override: number | null; per_minute_limit_override: number | null }) => ({
+  perDay: override.daily_limit_override ?? TIERS[tier].perDay,
+  perMinute: override.per_minute_limit_override ?? TIERS[tier].perMinute,
 });
+
+type ApiKeyRow = Awaited<ReturnType<typeof q.apiKeyById>>[number];
+const withLimits = ({ daily_limit_override, per_minute_limit_override, ...r }: ApiKeyRow): ApiKeyRecord => {
+  const limits = keyLimits(r.tier, { daily_limit_override, per_minute_limit_override });
+  return { ...r, daily_limit: limits.perDay, rate_limit_per_minute: limits.perMinute };
+};
 
 export async function listKeys(db: Db, userId: number): Promise<ApiKeyRecord[]> {
   return (await q.apiKeysOf(db, userId)).map(withLimits);
@@ -146,8 +152,8 @@ export async function createKey(
   input: { name: string; tier?: Tier; expires_at?: string },
 ): Promise<ApiKeyRecord & { key: string }> {
   const tier = input.tier ?? user.tier;
-  if (input.tier && input.tier !== user.tier)
-    throw new DomainError('forbidden', `Your subscription is ${user.tier}: keys can only be created on it`);
+  if (!keyTierWithin(tier, user.tier))
+    throw new DomainError('forbidden', `Your subscription is ${user.tier}: keys can be created on it or a lower tier, not on ${tier}`);
   const key = `${KEY_PREFIX}${crypto.randomBytes(32).toString('base64url')}`;
   // The account row is locked while counting, so two concurrent creations cannot both pass the cap;
   // the same update records developer access (creating a key accepts the API terms).
@@ -174,7 +180,47 @@ export async function revokeKey(db: Db, userId: number, keyId: number): Promise<
   return (await q.revokeApiKey(db, keyId, userId)).length === 1;
 }
 
-export type KeyOwner = { keyId: number; tier: Tier; user: User; expiresAt: string | null };
+/** One own key by id (not revoked), with its limits. */
+export async function keyRecord(db: Db, keyId: number): Promise<ApiKeyRecord | null> {
+  const [row] = await q.apiKeyById(db, keyId);
+  return row ? withLimits(row) : null;
+}
+
+/** The key a caller means by "my key": the one it called with, else its account's newest usable key. */
+export async function developerKey(db: Db, userId: number, callingKeyId: number | null): Promise<ApiKeyRecord | null> {
+  const keyId = callingKeyId ?? (await q.newestApiKeyOf(db, userId))[0]?.id;
+  return keyId === undefined ? null : keyRecord(db, keyId);
+}
+
+export type AdminKeyChange = {
+  tier?: Tier;
+  daily_limit?: number | null;
+  rate_limit_per_minute?: number | null;
+  is_active?: boolean;
+};
+
+/** An operator's change to any key that is not revoked; null when there is none with that id. */
+export async function adminUpdateKey(db: Db, keyId: number, change: AdminKeyChange): Promise<ApiKeyRecord | null> {
+  const [row] = await q.adminUpdateApiKey(
+    db,
+    keyId,
+    change.tier ?? null,
+    change.daily_limit !== undefined,
+    change.daily_limit ?? null,
+    change.rate_limit_per_minute !== undefined,
+    change.rate_limit_per_minute ?? null,
+    change.is_active ?? null,
+  );
+  return row ? keyRecord(db, row.id) : null;
+}
+
+export type KeyOwner = {
+  keyId: number;
+  tier: Tier;
+  limits: { perDay: number | null; perMinute: number };
+  user: User;
+  expiresAt: string | null;
+};
 
 /** The live key a presented secret names (active, not revoked, not expired, owner not deleted). */
 export async function keyOwner(db: Db, key: string): Promise<KeyOwner | null> {
@@ -182,5 +228,5 @@ export async function keyOwner(db: Db, key: string): Promise<KeyOwner | null> {
   const [row] = await q.apiKeyOwner(db, keyDigest(key));
   if (!row) return null;
   const user = await userById(db, row.user_id);
-  return user ? { keyId: row.key_id, tier: row.key_tier, user, expiresAt: row.expires_at } : null;
+  return user ? { keyId: row.key_id, tier: row.key_tier, limits: keyLimits(row.key_tier, row), user, expiresAt: row.expires_at } : null;
 }

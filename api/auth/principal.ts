@@ -20,7 +20,7 @@ export type Principal =
   | { kind: 'anonymous' }
   | { kind: 'operator' }
   | { kind: 'session'; user: User; sessionId: string }
-  | { kind: 'key'; user: User; keyId: number; tier: Tier };
+  | { kind: 'key'; user: User; keyId: number; tier: Tier; limits: KeyOwner['limits'] };
 
 export type AuthDeps = {
   db: Db;
@@ -65,7 +65,7 @@ export async function principalOf(ctx: Context, deps: AuthDeps): Promise<Princip
         ctx.set('WWW-Authenticate', 'Bearer realm="holo"');
         throw new HttpError(401, 'Invalid or revoked API key');
       }
-      principal = { kind: 'key', user: owner.user, keyId: owner.keyId, tier: owner.tier };
+      principal = { kind: 'key', user: owner.user, keyId: owner.keyId, tier: owner.tier, limits: owner.limits };
     }
   } else if (ctx.headers.cookie) {
     // Most calls carry no cookie: they skip the session lookup without an extra await.

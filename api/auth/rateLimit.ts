@@ -4,7 +4,6 @@ import type { Context } from 'koa';
 import type { RedisStore } from '../../sql/stores/redis.js';
 import { HttpError } from '../http/errors.js';
 import { recordApiKeyUsage } from '../../sql/accounts.js';
-import { TIERS } from '../../schemas/tiers.js';
 import type { AuthDeps, Principal } from './principal.js';
 
 export type RateDecision = { limit: number; remaining: number; reset: number; policy: string; state: string } | null;
@@ -39,8 +38,8 @@ export async function rateLimit(
   const minute = Math.floor(now / 60_000);
   const minuteReset = (minute + 1) * 60;
   const dayReset = midnightUtc(now) / 1000;
-  const perMinute = principal.kind === 'key' ? TIERS[principal.tier].perMinute : deps.anonymousPerMinute;
-  const perDay = principal.kind === 'key' ? TIERS[principal.tier].perDay : null;
+  const perMinute = principal.kind === 'key' ? principal.limits.perMinute : deps.anonymousPerMinute;
+  const perDay = principal.kind === 'key' ? principal.limits.perDay : null;
   const who = principal.kind === 'key' ? `k:${principal.keyId}` : `ip:${ctx.ip}`;
   const base = `${deps.redisPrefix}:rl:${who}`;
   const day = principal.kind === 'key' ? new Date(now).toISOString().slice(0, 10) : '';

@@ -6,6 +6,7 @@ import * as q from '../../sql/legacyCatalogue.js';
 import { cardImageUrl } from '../images/urls.js';
 import type { CardListItem, LegacyCard, LegacyCardDetail, LegacyCardPrice, SetCompletion, Tcg, TcgListItem } from '../../schemas/legacy.js';
 import { variantName } from './variants.js';
+import { CONDITION_FACTORS } from '../../schemas/market.js';
 
 type CardRow = q.CardRow;
 
@@ -200,20 +201,24 @@ export type SearchFilters = {
   min_price?: number;
   max_price?: number;
   foil_status?: string;
+  condition?: keyof typeof CONDITION_FACTORS;
   language?: string;
   limit: number;
   offset: number;
 };
 
 export async function searchCards(db: Db, f: SearchFilters) {
+  // Reference prices are near-mint: a condition's price is the reference × its factor, so the
+  // price bounds are compared with the reference divided by that factor.
+  const factor = CONDITION_FACTORS[f.condition ?? 'NM'];
   return q.legacySearch(
     db,
     f.q,
     f.tcg_slug ?? null,
     f.set_id ?? null,
     f.rarity ?? null,
-    f.min_price ?? null,
-    f.max_price ?? null,
+    f.min_price === undefined ? null : f.min_price / factor,
+    f.max_price === undefined ? null : f.max_price / factor,
     f.foil_status ?? null,
     f.language ?? null,
     f.limit,
@@ -235,6 +240,7 @@ export async function searchCatalogue(db: Db, analytics: Analytics, query: Searc
     changes.map((c) => [Number(c.variant_id), c.past > 0 ? Math.round(((c.current - c.past) / c.past) * 10000) / 100 : null]),
   );
   const MATCH = ['exact', 'prefix', 'words', 'similar'] as const;
+  const factor = CONDITION_FACTORS[query.condition ?? 'NM'];
   return {
     total: rows[0]?.total ?? 0,
     items: rows.map((r) => {
@@ -245,7 +251,7 @@ export async function searchCatalogue(db: Db, analytics: Analytics, query: Searc
         set_name: r.set_name,
         set_code: r.set_code,
         tcg_slug: r.tcg_slug,
-        best_price: r.best_price,
+        best_price: r.best_price === null || factor === 1 ? r.best_price : Math.round(r.best_price * factor * 100) / 100,
         price_change_7d: r.price_variant_id === null ? null : (change.get(r.price_variant_id) ?? null),
         match: MATCH[r.rank]!,
       };

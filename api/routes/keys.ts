@@ -3,7 +3,8 @@
 import type { AppDeps } from '../deps.js';
 import { NotFoundError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
-import { createKey, listKeys, publicUser, revokeKey } from '../auth/accounts.js';
+import { createKey, developerKey, listKeys, publicUser, revokeKey } from '../auth/accounts.js';
+import type { Principal } from '../auth/principal.js';
 import { withLiveCalls } from '../auth/rateLimit.js';
 import { TIERS, type Tier } from '../../schemas/tiers.js';
 import {
@@ -74,6 +75,22 @@ export const keyRoutes = (deps: AppDeps) => {
         if (!(await revokeKey(db, accountOf(ctx).id, params.key_id))) throw new NotFoundError('API key');
         await deps.keyCache.changed(`key:${params.key_id}`);
         return { ok: true as const };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/developer/key',
+      summary: 'The caller’s own key: the one this call authenticated with, else (a session) the newest usable key',
+      description: 'Never the secret, which only the creating response shows. 404 when a session’s account has no usable key.',
+      tags,
+      access: 'auth',
+      response: ApiKeyRecord,
+      errors: [404],
+      handler: async ({ ctx }) => {
+        const principal = ctx.state.principal as Principal;
+        const key = await developerKey(db, accountOf(ctx).id, principal.kind === 'key' ? principal.keyId : null);
+        if (!key) throw new NotFoundError('API key');
+        return (await withLiveCalls(deps, [key]))[0]!;
       },
     }),
     defineRoute({

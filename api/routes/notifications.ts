@@ -56,33 +56,37 @@ export const notificationRoutes = (deps: AppDeps) => {
       response: UnreadCount,
       handler: async ({ ctx }) => ({ count: await unread(accountOf(ctx).id) }),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/notifications/{notification_id}/read',
-      summary: 'Mark one own notification read',
-      tags,
-      access: 'auth',
-      params: NotificationIdParams,
-      response: MarkedRead,
-      errors: [404],
-      handler: async ({ params, ctx }) => {
-        const rows = await markNotificationRead(db, params.notification_id, accountOf(ctx).id);
-        if (rows.length === 0) throw new NotFoundError('Notification');
-        return { ok: true as const, marked: 1 };
-      },
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/api/notifications/read-all',
-      summary: 'Mark every own notification read',
-      tags,
-      access: 'auth',
-      response: MarkedRead,
-      handler: async ({ ctx }) => {
-        const rows = await markAllNotificationsRead(db, accountOf(ctx).id);
-        return { ok: true as const, marked: rows.length };
-      },
-    }),
+    // The spec lists these two with GET (links in notification e-mails and old clients); POST is
+    // the method to prefer. Both do the same, and marking read twice changes nothing.
+    ...(['post', 'get'] as const).flatMap((method) => [
+      defineRoute({
+        method,
+        path: '/api/notifications/{notification_id}/read',
+        summary: `Mark one own notification read${method === 'get' ? ' (GET as the spec lists it; prefer POST)' : ''}`,
+        tags,
+        access: 'auth',
+        params: NotificationIdParams,
+        response: MarkedRead,
+        errors: [404],
+        handler: async ({ params, ctx }) => {
+          const rows = await markNotificationRead(db, params.notification_id, accountOf(ctx).id);
+          if (rows.length === 0) throw new NotFoundError('Notification');
+          return { ok: true as const, marked: 1 };
+        },
+      }),
+      defineRoute({
+        method,
+        path: '/api/notifications/read-all',
+        summary: `Mark every own notification read${method === 'get' ? ' (GET as the spec lists it; prefer POST)' : ''}`,
+        tags,
+        access: 'auth',
+        response: MarkedRead,
+        handler: async ({ ctx }) => {
+          const rows = await markAllNotificationsRead(db, accountOf(ctx).id);
+          return { ok: true as const, marked: rows.length };
+        },
+      }),
+    ]),
     defineRoute({
       method: 'post',
       path: '/api/devices/register',

@@ -13,7 +13,7 @@ import type { Db } from '../../sql/stores/db.js';
 import type { Logger } from '../../sql/runtime/log.js';
 import { errorFields } from '../../sql/runtime/log.js';
 import type { RedisStore } from '../../sql/stores/redis.js';
-import type { KeyOwner } from '../auth/accounts.js';
+import { keyRecord, type KeyOwner } from '../auth/accounts.js';
 import type { KeyCache } from '../auth/keyCache.js';
 import { resolveApiKey } from '../auth/principal.js';
 import { atLeast, TIERS } from '../../schemas/tiers.js';
@@ -192,10 +192,29 @@ export async function createPriceStream(
     }
   });
 
-  // Revoking a key (or deleting its account) ends its open streams on every instance.
+  // A key changed on any instance: revoked, suspended or moved below Starter ends its open streams
+  // here; a change of limits keeps them. A deleted account ends all of its streams.
+  const recheck = async (keyId: number) => {
+    let key: Awaited<ReturnType<typeof keyRecord>>;
+    try {
+      key = await keyRecord(deps.db, keyId);
+    } catch (err) {
+      deps.log.warn('stream: key recheck failed', errorFields(err));
+      return;
+    }
+    const refused = !key?.is_active
+      ? { code: CLOSE.unauthorized, reason: 'API key revoked or suspended' }
+      : !atLeast(key.tier, 'starter')
+        ? { code: CLOSE.forbidden, reason: `the stream needs the Starter tier or higher; this key is ${TIERS[key.tier].label}` }
+        : null;
+    if (refused) for (const c of [...(byKey.get(keyId) ?? [])]) drop(c, refused.code, refused.reason);
+  };
   deps.keyCache.onChange((kind, id) => {
-    for (const c of [...clients])
-      if ((kind === 'key' && c.keyId === id) || (kind === 'user' && c.userId === id)) drop(c, CLOSE.unauthorized, 'API key revoked');
+    if (kind === 'key') {
+      if (byKey.get(id)?.size) void recheck(id);
+      return;
+    }
+    for (const c of [...clients]) if (c.userId === id) drop(c, CLOSE.unauthorized, 'account deleted');
   });
 
   const heartbeat = setInterval(() => {
