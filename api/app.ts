@@ -24,6 +24,7 @@ import { notificationRoutes } from './routes/notifications.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { adminOutboxRoutes } from './routes/admin/outbox.js';
 import { adminKeyRoutes } from './routes/admin/keys.js';
+import { appRoutes } from './routes/app.js';
 import { legacyCatalogueRoutes } from './routes/legacy/catalogue.js';
 import { legacyPriceRoutes } from './routes/legacy/prices.js';
 import { marketRoutes } from './routes/market.js';
@@ -52,6 +53,7 @@ export function allRoutes(deps: AppDeps): Route[] {
     ...webhookRoutes(deps),
     ...adminOutboxRoutes(deps),
     ...adminKeyRoutes(deps),
+    ...appRoutes(deps),
     ...legacyPriceRoutes(deps),
     ...marketRoutes(deps),
     // Last: its /{tcg_slug}/... paths would otherwise shadow fixed two-segment paths.

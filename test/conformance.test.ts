@@ -40,6 +40,7 @@ const PRECONDITIONS: Precondition[] = [
     why: 'the URL must be https (plain http only to loopback outside production) and, in production, public',
   },
   { operation: 'PATCH /api/webhooks/{webhook_id}', statuses: [422], why: 'as registration' },
+  { operation: 'POST /api/admin/app/version', statuses: [422], why: 'min_supported_version must not be above version' },
   { operation: 'POST /api/admin/ingest/runs', statuses: [422], why: 'source and game must name a feed that exists for the kind' },
 ];
 
