@@ -25,6 +25,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { adminOutboxRoutes } from './routes/admin/outbox.js';
 import { adminKeyRoutes } from './routes/admin/keys.js';
 import { appRoutes } from './routes/app.js';
+import { statusRoutes } from './routes/status.js';
 import { legacyCatalogueRoutes } from './routes/legacy/catalogue.js';
 import { legacyPriceRoutes } from './routes/legacy/prices.js';
 import { marketRoutes } from './routes/market.js';
@@ -54,6 +55,7 @@ export function allRoutes(deps: AppDeps): Route[] {
     ...adminOutboxRoutes(deps),
     ...adminKeyRoutes(deps),
     ...appRoutes(deps),
+    ...statusRoutes(deps),
     ...legacyPriceRoutes(deps),
     ...marketRoutes(deps),
     // Last: its /{tcg_slug}/... paths would otherwise shadow fixed two-segment paths.

@@ -12,6 +12,7 @@ import type { PriceStream } from './stream/priceStream.js';
 import type { SecretBox } from '../ingest/events/signing.js';
 import type { IngestOperations } from '../workflows/operations.js';
 import type { IngestionState } from '../workflows/ingestion.js';
+import type { StatusMonitor } from './status/monitor.js';
 
 export type RequestCounters = { total: number; inFlight: number; byStatus: Record<string, number>; startedAt: number };
 
@@ -36,4 +37,6 @@ export type AppDeps = {
   ingestion: (() => IngestionState) | null;
   /** The WebSocket price stream of this instance. */
   stream: PriceStream;
+  /** This instance's status checks and the incidents it opens and resolves. */
+  status: StatusMonitor;
 };

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { createPortalApp } from './portal/app.js';
 import { createPriceStream } from './stream/priceStream.js';
+import { createStatusMonitor } from './status/monitor.js';
 import { secretBox } from '../ingest/events/signing.js';
 import { createCache } from './cache.js';
 import type { Config } from '../schemas/config.js';
@@ -25,7 +26,7 @@ export type RunningServer = { url: string; port: number; portalUrl: string; deps
 export async function buildDeps(config: Config, stores: Stores, log: Logger): Promise<AppDeps> {
   const db = createDb(stores.pg.pool);
   const keyCache = await createKeyCache(stores.redis, config.redisPrefix);
-  return {
+  const deps = {
     config,
     log,
     stores,
@@ -45,6 +46,8 @@ export async function buildDeps(config: Config, stores: Stores, log: Logger): Pr
       { pingIntervalMs: config.wsPingSeconds * 1000, maxConnectionsPerKey: config.wsMaxConnectionsPerKey },
     ),
   };
+  // The same object: the monitor sees what is set on deps later (main.ts sets ingestion).
+  return Object.assign(deps, { status: createStatusMonitor(deps) });
 }
 
 async function closeServer(server: http.Server): Promise<void> {
@@ -91,6 +94,7 @@ export async function startServer(
   const { app, document } = createApp(deps, { portalUrl });
   api.on('request', app.callback());
   deps.stream.attach(api);
+  deps.status.start();
   portal.on('request', createPortalApp(deps, { apiUrl: publicApiUrl, apiDocument: document }).callback());
   return {
     url,
@@ -98,6 +102,7 @@ export async function startServer(
     portalUrl,
     deps,
     close: async () => {
+      await deps.status.stop();
       await deps.stream.close();
       await Promise.all([closeServer(api), closeServer(portal)]);
       await deps.cache.close();

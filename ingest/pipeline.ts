@@ -14,6 +14,7 @@ import { flagOutliers } from './normalise/outliers.js';
 import { PRICE_FEEDS } from './sources/registry.js';
 import { priceUpdatesChannel } from '../sql/stores/priceChannels.js';
 import { feedValidatorsOf, rememberFeedValidators } from '../sql/priceLoads.js';
+import { recordFeedRun } from '../sql/status.js';
 import type { RedisStore } from '../sql/stores/redis.js';
 import type { PriceUpdate } from '../schemas/stream.js';
 import type { ParseResult, RejectedRow } from './sources/types.js';
@@ -75,7 +76,10 @@ export async function ingestFeed(
     documents.map((d) => input.feedsUrl + d.path),
   );
   lap('fetch');
-  if (fetched === 'not-modified') return { ...summary, status: 'not-modified' };
+  if (fetched === 'not-modified') {
+    await recordFeedRun(deps.pool, input.source, input.game, 'not-modified');
+    return { ...summary, status: 'not-modified' };
+  }
   const bodies = fetched.map((f) => f.body);
   summary.fetchedBytes = bodies.reduce((n, b) => n + b.length, 0);
   const digest = crypto.createHash('sha1');
@@ -115,6 +119,8 @@ export async function ingestFeed(
   );
   if (deps.afterPublish) await deps.afterPublish(batchId, updates);
   lap('publish');
+  // The status page's freshness check of this source (api/status) reads this.
+  await recordFeedRun(deps.pool, input.source, input.game, 'loaded');
   return summary;
 }
 

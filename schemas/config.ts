@@ -68,6 +68,8 @@ const envSchema = z.object({
   HOLO_ANONYMOUS_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(30),
   // WebSocket price stream: seconds between server pings (a connection silent for two is closed),
   // and open streams per API key on one instance.
+  // How often the status monitor probes the stores, ingestion and queues (/api/status/checks).
+  HOLO_STATUS_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
   HOLO_WS_PING_SECONDS: z.coerce.number().min(0.05).max(300).default(30),
   HOLO_WS_MAX_CONNECTIONS_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(20),
   // Webhooks: the key that encrypts endpoint secrets at rest (unset: generated into
@@ -113,6 +115,7 @@ export type Config = {
   sessionSecret: string | undefined;
   anonymousPerMinute: number;
   wsPingSeconds: number;
+  statusIntervalSeconds: number;
   wsMaxConnectionsPerKey: number;
   webhookKey: string | undefined;
   webhookMaxAttempts: number;
@@ -163,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: e.HOLO_SESSION_SECRET,
     anonymousPerMinute: e.HOLO_ANONYMOUS_RATE_LIMIT,
     wsPingSeconds: e.HOLO_WS_PING_SECONDS,
+    statusIntervalSeconds: e.HOLO_STATUS_INTERVAL_SECONDS,
     wsMaxConnectionsPerKey: e.HOLO_WS_MAX_CONNECTIONS_PER_KEY,
     webhookKey: e.HOLO_WEBHOOK_KEY,
     webhookMaxAttempts: e.HOLO_WEBHOOK_MAX_ATTEMPTS,

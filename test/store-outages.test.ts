@@ -34,11 +34,27 @@ describe('store outages', () => {
     assert.equal(health.status, 'degraded');
     assert.equal(health.stores.postgres.ok, false);
     assert.equal(health.stores.clickhouse.ok, true);
+    // The status monitor sees it twice: an incident, which PostgreSQL cannot take yet.
+    const monitor = stack.server.deps.status;
+    const outage = await monitor.runOnce();
+    await monitor.runOnce();
+    const pgCheck = (await stack.json('/api/status/checks')).body.checks.find((c: { name: string }) => c.name === 'postgres');
+    assert.deepEqual([pgCheck.status, pgCheck.detail, pgCheck.since], ['down', 'unreachable', outage.checked_at]);
 
     await stack.stores.pg.embedded!.start();
     const back = await stack.json('/api/v2/games/pokemon');
     assert.equal(back.status, 200);
     assert.equal((await stack.json('/api/health')).body.status, 'ok');
+    // Back and ok twice: the incident is written with the outage's own times, and resolved.
+    const recovered = await monitor.runOnce();
+    await monitor.runOnce();
+    const incidents = (await stack.json('/api/status/incidents?status=resolved')).body.items;
+    const incident = incidents.find((i: { check: string }) => i.check === 'postgres');
+    assert.ok(incident, JSON.stringify(incidents));
+    assert.deepEqual(
+      [incident.title, incident.severity, incident.opened_at, incident.resolved_at],
+      ['PostgreSQL down', 'down', outage.checked_at!.slice(0, 19) + 'Z', recovered.checked_at!.slice(0, 19) + 'Z'],
+    );
   });
 
   it('answers 503 for ClickHouse-backed reads once ClickHouse is gone, while PostgreSQL-backed reads go on', async () => {

@@ -2,6 +2,7 @@
 // the handler and describe the route in /openapi.json.
 import type Router from '@koa/router';
 import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { ErrorResponse, integerParams, ValidationErrorResponse } from '../../schemas/common.js';
@@ -24,8 +25,9 @@ export type RouteSpec<P extends AnyObject, Q extends AnyObject, R extends z.ZodT
   body?: B;
   /** How the body arrives: JSON (default) or an HTML form (application/x-www-form-urlencoded). */
   bodyType?: 'json' | 'form';
-  /** What a success returns: JSON (default), or an HTML page the handler renders as a string. */
-  produces?: 'json' | 'html';
+  /** What a success returns: JSON (default), an HTML page the handler renders as a string, or
+   *  server-sent events the handler writes to the stream it returns. */
+  produces?: 'json' | 'html' | 'event-stream';
   response: R;
   /** 400 {detail} instead of 422 for an invalid body (registration, as the spec says). */
   invalidBody?: 400;
@@ -37,7 +39,7 @@ export type RouteSpec<P extends AnyObject, Q extends AnyObject, R extends z.ZodT
   /** Cache-Control max-age for successful responses; undefined sends no-store. */
   maxAge?: number;
   errors?: number[];
-  handler: (input: { params: z.output<P>; query: z.output<Q>; body: z.output<B>; ctx: Context }) => Promise<z.input<R> | string>;
+  handler: (input: { params: z.output<P>; query: z.output<Q>; body: z.output<B>; ctx: Context }) => Promise<z.input<R> | string | Readable>;
 };
 
 /** Resolves the caller, checks the route's access tag and counts the call; throws 401/403/429. */
@@ -111,7 +113,17 @@ export function defineRoute<
         });
         ctx.status = spec.status ?? 200;
         ctx.set('Cache-Control', cacheControl);
-        if (typeof body === 'string') {
+        if (body instanceof Readable) {
+          // Server-sent events, written here rather than by Koa: a client going away is the normal
+          // end of such a stream, not an error to report. No buffering by proxies, no idle timeout.
+          ctx.type = 'text/event-stream; charset=utf-8';
+          ctx.set('X-Accel-Buffering', 'no');
+          ctx.respond = false;
+          ctx.req.socket.setTimeout(0);
+          ctx.res.writeHead(ctx.status, ctx.response.headers as Record<string, string>);
+          ctx.res.once('close', () => body.destroy());
+          body.pipe(ctx.res);
+        } else if (typeof body === 'string') {
           // An HTML page, or pre-serialised JSON from the cache: sent as is, never parsed again.
           ctx.type = html ? 'text/html; charset=utf-8' : 'application/json';
           ctx.body = body;
@@ -124,7 +136,9 @@ export function defineRoute<
       const responses: RouteConfig['responses'] = {
         [spec.status ?? 200]: {
           description: successText[spec.status ?? 200]!,
-          content: { [html ? 'text/html' : 'application/json']: { schema: spec.response } },
+          content: {
+            [html ? 'text/html' : spec.produces === 'event-stream' ? 'text/event-stream' : 'application/json']: { schema: spec.response },
+          },
         },
         422: { description: 'Validation error', content: { 'application/json': { schema: ValidationErrorResponse } } },
       };

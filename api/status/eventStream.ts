@@ -1,0 +1,33 @@
+// The operators' live status screen as server-sent events (spec: GET /admin/status/stream): the
+// current checks at once, then `checks` after every run and `incident` for every incident opened
+// or resolved; a comment line every 15 s keeps proxies from closing an idle stream.
+import { PassThrough, type Readable } from 'node:stream';
+import type { StatusMonitor, StatusEvent } from './monitor.js';
+
+const KEEPALIVE_MS = 15_000;
+
+const frame = (id: number, event: string, data: unknown) => `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/** A stream of the monitor's events, ended when the client goes away or the monitor stops. */
+export function statusEventStream(monitor: StatusMonitor, closed: Promise<unknown>): Readable {
+  const out = new PassThrough();
+  let id = 0;
+  const write = (event: StatusEvent) => {
+    if (event.kind === 'end') return out.end();
+    // A client that stops reading is not buffered for without bound: it is cut off.
+    if (out.writableLength > 1 << 20) return out.destroy();
+    out.write(event.kind === 'checks' ? frame(++id, 'checks', event.snapshot) : frame(++id, 'incident', event.incident));
+  };
+  out.write('retry: 5000\n\n');
+  write({ kind: 'checks', snapshot: monitor.snapshot() });
+  const unsubscribe = monitor.subscribe(write);
+  const keepalive = setInterval(() => out.write(': keep-alive\n\n'), KEEPALIVE_MS);
+  const stop = () => {
+    clearInterval(keepalive);
+    unsubscribe();
+  };
+  out.once('close', stop);
+  out.once('finish', stop);
+  void closed.then(() => out.end());
+  return out;
+}
