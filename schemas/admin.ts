@@ -25,6 +25,7 @@ export const StartRunBody = z
   })
   .openapi('StartRun');
 
+export const CorrelateCardParams = z.strictObject({ card_id: intParam({ min: 1, max: 2147483647 }) });
 export const StartedRun = z.object({ workflow_id: z.string(), type: z.string() }).openapi('StartedRun');
 
 export const RunListQuery = z.strictObject({ limit: intParam({ min: 1, max: 200 }).default(50) });
@@ -77,9 +78,20 @@ const ScrapeProgress = z
   })
   .openapi('ScrapeProgress');
 
+const CorrelationProgress = z
+  .object({
+    first_card: z.number().int().nullable(),
+    last_card: z.number().int().nullable(),
+    chunks_total: z.number().int(),
+    chunks_done: z.number().int(),
+    cards_correlated: z.number().int().openapi({ description: 'cards with prices from at least one source in the last 30 days' }),
+    cards_disagreeing: z.number().int().openapi({ description: 'of those, cards where a source is more than 15 % off the consensus' }),
+  })
+  .openapi('CorrelationProgress');
+
 export const RunDetail = RunListItem.extend({
-  progress: ScrapeProgress.nullable().openapi({
-    description: 'scrapeAll runs: live progress from the workflow query (also after completion)',
+  progress: z.union([ScrapeProgress, CorrelationProgress]).nullable().openapi({
+    description: 'scrapeAll and correlateSources runs: live progress from the workflow query (also after completion)',
   }),
   result: z
     .unknown()

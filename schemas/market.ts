@@ -218,6 +218,20 @@ export const PriceIntelligenceCard = z
       eur_per_usd: z.number().nullable(),
       fx_date: IsoDate.nullable(),
     }),
+    correlation: z
+      .object({
+        correlated_at: z.string(),
+        consensus_usd: z.number(),
+        confidence: z.enum(['low', 'medium', 'high']),
+        agreeing_sources: z.number().int(),
+        considered_sources: z.number().int(),
+        disagreeing: z.array(z.object({ source: z.string(), median_usd: z.number(), delta_pct: z.number() })),
+      })
+      .nullable()
+      .openapi({
+        description:
+          'the last cross-source correlation run (POST /api/price-intelligence/correlate) over all of the card’s sources: null before the first',
+      }),
   })
   .openapi('PriceIntelligenceCard');
 

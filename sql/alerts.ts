@@ -18,8 +18,6 @@ export const alertById = pgQuery<[alertId: number], typeof AlertRow>('alert_by_i
 export const lockAccount = pgQuery<[userId: number], typeof rows.id>('account_lock', rows.id);
 /** How many alerts an account has. */
 export const alertCount = pgQuery<[userId: number], typeof rows.count>('alert_count', rows.count);
-/** Whether a card exists (a row when it does). */
-export const cardExists = pgQuery<[cardId: number], typeof rows.id>('card_exists', rows.id);
 /** A new alert; its id. */
 export const insertAlert = pgQuery<
   [userId: number, cardId: number, targetPrice: number, condition: 'below' | 'above', currency: string],

@@ -1,10 +1,13 @@
 // The v2 catalogue (spec: /api/v2/games, sets, cards, resolve, stats): one typed function per query file.
 import { z } from 'zod';
 import { LatestPriceRow } from './priceLoads.js';
-import { pgQuery } from './typedQuery.js';
+import { pgQuery, rows } from './typedQuery.js';
 
 const int = z.number().int();
 const textOrNull = z.string().nullable();
+
+/** Whether a card exists (a row when it does). */
+export const cardExists = pgQuery<[cardId: number], typeof rows.id>('card_exists', rows.id);
 
 const GameRow = z.object({ slug: z.string(), name: z.string(), active: z.boolean(), cards: int, sets: int });
 /** Games that have cards, largest first. */

@@ -15,6 +15,7 @@ import { TASK_QUEUE, workflowIds } from '../workflows/shared.js';
 import type { TemporalServer } from '../workflows/temporalServer.js';
 import { freePort } from '../sql/runtime/ports.js';
 import { insertTabSeparated } from '../sql/stores/clickhouse.js';
+import { PRICE_POINT_COLUMNS } from '../ingest/load/pricePoints.js';
 import { buildDeps, startServer, type RunningServer } from '../api/server.js';
 import { activityDeps } from '../workflows/activities.js';
 import { createIngestWorker } from '../workflows/worker.js';
@@ -306,6 +307,88 @@ describe('admin ingestion endpoints', () => {
     const listed = (await call('GET', '/api/admin/ingest/runs?limit=200')).body.items;
     assert.ok(listed.some((r: any) => r.workflow_id === started.body.workflow_id && r.type === 'scrapeAll' && r.status === 'COMPLETED'));
     assert.equal((await call('GET', `/api/admin/ingest/runs/${encodeURIComponent('scrape-all/1999-01-01/none')}`)).status, 404);
+  });
+
+  it("correlate one card's sources, or every card's, as a run with progress, and show the result on the card", async () => {
+    const [target] = (
+      await stack.stores.pg.pool.query(
+        `SELECT c.id AS card_id, v.id AS variant_id FROM cards c JOIN games g ON g.id = c.game_id
+         JOIN printings p ON p.card_id = c.id JOIN variants v ON v.printing_id = p.id
+         WHERE g.slug = 'pokemon' ORDER BY c.id, v.id LIMIT 1`,
+      )
+    ).rows as { card_id: number; variant_id: number }[];
+    // Three US sources on the newest days: two agree, one prices the card a hundred times higher.
+    const lines = ['2030-02-27', '2030-02-28', '2030-03-01'].flatMap((day) =>
+      (
+        [
+          ['tcgplayer', 'market', '10.0000'],
+          ['scryfall', 'market', '10.4000'],
+          ['pricecharting', 'raw_us', '1000.0000'],
+        ] as const
+      ).map(
+        ([source, type, amount]) =>
+          `${target!.card_id}\t${target!.variant_id}\tpokemon\tus\t${source}\t${type}\traw\t\tUSD\t${amount}\t${day}\t\t${day} 12:00:00.000\t0\tcorrelation-test\n`,
+      ),
+    );
+    await insertTabSeparated(stack.stores.ch.client, {
+      table: 'holo.price_points',
+      columns: PRICE_POINT_COLUMNS,
+      body: Buffer.from(lines.join('')),
+    });
+    const finished = async (workflowId: string) => {
+      const path_ = `/api/admin/ingest/runs/${encodeURIComponent(workflowId)}`;
+      let run = (await call('GET', path_)).body;
+      for (let i = 0; i < 300 && run.status === 'RUNNING'; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        run = (await call('GET', path_)).body;
+      }
+      return run;
+    };
+
+    const one = await call('POST', `/api/price-intelligence/correlate/${target!.card_id}`);
+    assert.equal(one.status, 202);
+    assert.match(one.body.workflow_id, new RegExp(`^correlate/card-${target!.card_id}/`));
+    const oneRun = await finished(one.body.workflow_id);
+    assert.equal(oneRun.status, 'COMPLETED', JSON.stringify(oneRun));
+    assert.deepEqual(oneRun.progress, {
+      first_card: target!.card_id,
+      last_card: target!.card_id,
+      chunks_total: 1,
+      chunks_done: 1,
+      cards_correlated: 1,
+      cards_disagreeing: 1,
+    });
+    const card = await jsonCall(api, 'GET', `/api/price-intelligence/card/${target!.card_id}`);
+    assert.equal(card.status, 200);
+    assert.deepEqual(
+      [card.body.correlation.consensus_usd, card.body.correlation.agreeing_sources, card.body.correlation.considered_sources],
+      [10.4, 2, 3],
+    );
+    assert.deepEqual(
+      card.body.correlation.disagreeing.map((d: { source: string }) => d.source),
+      ['pricecharting'],
+    );
+    assert.ok(
+      card.body.correlation_notes.some((n: string) => /pricecharting sits 9515\.38 % above the consensus/.test(n)),
+      card.body.correlation_notes.join('; '),
+    );
+
+    const all = await call('POST', '/api/price-intelligence/correlate');
+    assert.equal(all.status, 202);
+    const allRun = await finished(all.body.workflow_id);
+    assert.equal(allRun.status, 'COMPLETED', JSON.stringify(allRun));
+    const [bounds] = (await stack.stores.pg.pool.query(`SELECT min(id)::int AS lo, max(id)::int AS hi FROM cards`)).rows;
+    assert.deepEqual(
+      [allRun.progress.first_card, allRun.progress.last_card, allRun.progress.chunks_total, allRun.progress.chunks_done],
+      [bounds.lo, bounds.hi, Math.ceil((bounds.hi - bounds.lo + 1) / 2000), Math.ceil((bounds.hi - bounds.lo + 1) / 2000)],
+    );
+    assert.ok(allRun.progress.cards_correlated >= 1 && allRun.progress.cards_disagreeing >= 1);
+    const [kept] = (await stack.stores.pg.pool.query(`SELECT count(*)::int AS n FROM card_source_agreement`)).rows;
+    assert.equal(kept.n, allRun.progress.cards_correlated);
+
+    assert.equal((await call('POST', '/api/price-intelligence/correlate/2147483647')).status, 404);
+    assert.equal((await call('POST', '/api/price-intelligence/correlate/abc')).status, 422);
+    assert.equal((await call('POST', '/api/price-intelligence/correlate', { auth: null })).status, 401);
   });
 
   it('pause and resume every schedule', async () => {

@@ -15,6 +15,8 @@ import { FeedFormatError } from '../ingest/sources/types.js';
 import { loadOrCreateSecret } from '../sql/runtime/secrets.js';
 import { catalogueCountsPerGame } from '../sql/priceLoads.js';
 import { latestFxRates } from '../sql/market.js';
+import { cardIdBounds } from '../sql/correlation.js';
+import { correlateCardRange, type RangeResult } from '../ingest/correlate/sourceAgreement.js';
 import { dispatchPriceEvents } from '../ingest/events/dispatch.js';
 import { queueDigests } from '../ingest/events/digest.js';
 import { createMailer, type Mailer } from '../ingest/events/email.js';
@@ -191,6 +193,17 @@ export function createActivities(deps: ActivityDeps) {
         }),
       );
       return { before, after, added };
+    },
+
+    /** The catalogue's lowest and highest card id, for a correlation run's chunks. */
+    async cardIdRange(): Promise<{ first_card: number | null; last_card: number | null }> {
+      return (await cardIdBounds(deps.pool))[0]!;
+    },
+
+    /** Correlates the sources of the cards in an id range and keeps the result per card. */
+    async correlateCards(input: { firstCard: number; lastCard: number }): Promise<RangeResult> {
+      heartbeat(`cards ${input.firstCard}–${input.lastCard}`);
+      return correlateCardRange(deps, input.firstCard, input.lastCard);
     },
 
     /** Reads an ECB reference-rate feed and loads it; a malformed feed fails without retries. */

@@ -54,11 +54,13 @@ function printSummary(p: ScrapeProgress): void {
   for (const f of p.failures) process.stdout.write(`  ${f.source}/${f.game}: FAILED ${f.error}\n`);
 }
 
+const isScrape = (p: NonNullable<RunDetail['progress']>): p is ScrapeProgress => 'results' in p;
+
 async function follow(workflowId: string): Promise<void> {
   let run: RunDetail;
   for (;;) {
     run = await ops.describe(workflowId);
-    if (run.progress && process.stdout.isTTY) process.stdout.write(`\r${bar(run.progress)}\x1b[K`);
+    if (run.progress && isScrape(run.progress) && process.stdout.isTTY) process.stdout.write(`\r${bar(run.progress)}\x1b[K`);
     if (run.status !== 'RUNNING') break;
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -70,7 +72,7 @@ function printRun(run: RunDetail): void {
     `${process.stdout.isTTY && run.progress ? '\r' : ''}${run.workflow_id}: ${run.status}, started ${run.started_at}${run.closed_at ? `, closed ${run.closed_at}` : ''}\x1b[K\n`,
   );
   const progress = run.progress ?? (run.type === 'scrapeAll' ? (run.result as ScrapeProgress | null) : null);
-  if (progress) {
+  if (progress && isScrape(progress)) {
     process.stdout.write(`${bar(progress)}\n`);
     printSummary(progress);
   } else if (run.result) process.stdout.write(`${JSON.stringify(run.result, null, 2)}\n`);

@@ -5,19 +5,19 @@ import { feedPairs } from '../ingest/sources/registry.js';
 import { FX_FEED_PATH } from '../ingest/sources/registry.js';
 import { TASK_QUEUE, workflowIds } from './shared.js';
 import { SCHEDULE_IDS } from './schedules.js';
-import { PROGRESS_QUERY, type ScrapeProgress } from './shared.js';
+import { PROGRESS_QUERY, type CorrelationProgress, type ScrapeProgress } from './shared.js';
 
 export const RUN_KINDS = ['scrape', 'catalogue', 'fx'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
 
 const WORKFLOW_TYPES: Record<RunKind, string> = { scrape: 'scrapeAll', catalogue: 'catalogueSync', fx: 'fxRates' };
-const INGESTION_TYPES = [...Object.values(WORKFLOW_TYPES), 'ingestSource'];
+const INGESTION_TYPES = [...Object.values(WORKFLOW_TYPES), 'ingestSource', 'correlateSources'];
 
 export type RunStatus =
   'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TERMINATED' | 'CONTINUED_AS_NEW' | 'TIMED_OUT' | 'UNKNOWN' | 'UNSPECIFIED';
 
 export type RunListItem = { workflow_id: string; type: string; status: RunStatus; started_at: string; closed_at: string | null };
-export type RunDetail = RunListItem & { progress: ScrapeProgress | null; result: unknown; failure: string | null };
+export type RunDetail = RunListItem & { progress: ScrapeProgress | CorrelationProgress | null; result: unknown; failure: string | null };
 export type ScheduleState = {
   id: string;
   paused: boolean;
@@ -92,6 +92,18 @@ export class IngestOperations {
     return { workflow_id: workflowId, type };
   }
 
+  /** Starts a cross-source correlation of every card, or of one. */
+  async startCorrelation(cardId: number | null): Promise<{ workflow_id: string; type: string }> {
+    const client = await this.client();
+    const workflowId = workflowIds.correlateSources(cardId, `manual-${Date.now()}`);
+    await client.workflow.start('correlateSources', {
+      args: [cardId === null ? {} : { cardId }],
+      taskQueue: TASK_QUEUE,
+      workflowId,
+    });
+    return { workflow_id: workflowId, type: 'correlateSources' };
+  }
+
   async list(limit: number): Promise<RunListItem[]> {
     const client = await this.client();
     const out: RunListItem[] = [];
@@ -121,7 +133,10 @@ export class IngestOperations {
     }
     if (!INGESTION_TYPES.includes(d.type)) throw new UnknownRunError(`run ${workflowId} not found`);
     const status = d.status.name as RunStatus;
-    const progress = d.type === 'scrapeAll' ? await handle.query<ScrapeProgress>(PROGRESS_QUERY).catch(() => null) : null;
+    const progress =
+      d.type === 'scrapeAll' || d.type === 'correlateSources'
+        ? await handle.query<ScrapeProgress | CorrelationProgress>(PROGRESS_QUERY).catch(() => null)
+        : null;
     let result: unknown = null;
     let failure: string | null = null;
     if (status !== 'RUNNING') {

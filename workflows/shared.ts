@@ -15,6 +15,7 @@ export const workflowIds = {
   webhookDelivery: (deliveryId: number) => `webhook-delivery/${deliveryId}`,
   dailyDigest: (day: string) => `daily-digest/${day}`,
   emailOutbox: (stamp: string) => `email-outbox/${stamp}`,
+  correlateSources: (cardId: number | null, stamp: string) => `correlate/${cardId === null ? 'all' : `card-${cardId}`}/${stamp}`,
 };
 
 /** The live progress of a scrapeAll run, answered by its `progress` query and returned at the end. */
@@ -27,6 +28,16 @@ export type ScrapeProgress = {
   failures: { source: string; game: string; error: string }[];
 };
 export const PROGRESS_QUERY = 'progress';
+
+/** The live progress of a correlateSources run (its `progress` query), and its result. */
+export type CorrelationProgress = {
+  first_card: number | null;
+  last_card: number | null;
+  chunks_total: number;
+  chunks_done: number;
+  cards_correlated: number;
+  cards_disagreeing: number;
+};
 
 /** How a webhook delivery retries: attempts, the first delay (doubling), and failures that disable an endpoint. */
 export type WebhookRetry = { maxAttempts: number; initialRetrySeconds: number; disableAfter: number };

@@ -9,7 +9,14 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities, CatalogueSyncResult, FxRatesResult } from './activities.js';
-import { PROGRESS_QUERY, type IngestInput, type IngestSummary, type ScrapeProgress, type WebhookRetry } from './shared.js';
+import {
+  PROGRESS_QUERY,
+  type CorrelationProgress,
+  type IngestInput,
+  type IngestSummary,
+  type ScrapeProgress,
+  type WebhookRetry,
+} from './shared.js';
 
 const retry = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 };
 
@@ -120,4 +127,40 @@ export async function dailyDigest(): Promise<{ queued: number; sent: number; fai
 /** Sends what waits in the e-mail outbox (started after the API queues mail). */
 export async function emailOutbox(): Promise<{ sent: number; failed: number }> {
   return sendEmailOutbox();
+}
+
+const { cardIdRange, correlateCards } = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry,
+});
+
+export const correlationProgressQuery = defineQuery<CorrelationProgress>(PROGRESS_QUERY);
+
+/** Card ids per correlateCards activity: one ClickHouse read and one PostgreSQL write each. */
+const CORRELATION_CHUNK = 2_000;
+
+/**
+ * Cross-source correlation of every card (or one): the catalogue's id range in chunks, one
+ * activity each, so a long run shows its progress and a failed chunk is retried alone.
+ */
+export async function correlateSources(input: { cardId?: number }): Promise<CorrelationProgress> {
+  const range = input.cardId === undefined ? await cardIdRange() : { first_card: input.cardId, last_card: input.cardId };
+  const span = range.first_card === null || range.last_card === null ? 0 : range.last_card - range.first_card + 1;
+  const progress: CorrelationProgress = {
+    ...range,
+    chunks_total: Math.ceil(span / CORRELATION_CHUNK),
+    chunks_done: 0,
+    cards_correlated: 0,
+    cards_disagreeing: 0,
+  };
+  setHandler(correlationProgressQuery, () => progress);
+  for (let first = range.first_card ?? 0; progress.chunks_done < progress.chunks_total; first += CORRELATION_CHUNK) {
+    const last = Math.min(first + CORRELATION_CHUNK - 1, range.last_card!);
+    const result = await correlateCards({ firstCard: first, lastCard: last });
+    progress.chunks_done++;
+    progress.cards_correlated += result.cards;
+    progress.cards_disagreeing += result.disagreeing;
+  }
+  return progress;
 }

@@ -3,6 +3,7 @@
 import type { Db } from '../../sql/stores/db.js';
 import { DomainError, NotFound } from '../../schemas/errors.js';
 import * as q from '../../sql/alerts.js';
+import { cardExists } from '../../sql/v2Catalogue.js';
 
 export type Alert = q.AlertRow;
 
@@ -23,7 +24,7 @@ export async function createAlert(
     const [count] = await q.alertCount(tx, userId);
     if (count!.n >= MAX_ALERTS_PER_USER)
       throw new DomainError('invalid', `At most ${MAX_ALERTS_PER_USER} alerts per account; delete some first`);
-    if ((await q.cardExists(tx, input.card_id)).length === 0) throw new NotFound('Card');
+    if ((await cardExists(tx, input.card_id)).length === 0) throw new NotFound('Card');
     const [row] = await q.insertAlert(tx, userId, input.card_id, input.target_price, input.condition, input.currency);
     return (await q.alertById(tx, row!.id))[0]!;
   });

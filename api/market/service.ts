@@ -44,17 +44,9 @@ import {
   type SpreadQuery,
   type TrendingQuery,
 } from '../../schemas/market.js';
-import {
-  confidenceOf,
-  daysAgo,
-  marketVerdict,
-  resolveScope,
-  round2,
-  sourceMedians,
-  RAW,
-  SOURCE_LABELS,
-  type CardScope,
-} from '../legacy/cardPriceAnalytics.js';
+import { confidenceOf, daysAgo, resolveScope, round2, sourceMedians, RAW, type CardScope } from '../legacy/cardPriceAnalytics.js';
+import { marketVerdict, SOURCE_LABELS } from '../../ingest/normalise/marketVerdict.js';
+import { sourceAgreementOf } from '../../sql/correlation.js';
 import { foilStatus } from '../legacy/variants.js';
 
 export type MarketService = ReturnType<typeof marketService>;
@@ -164,7 +156,11 @@ export function marketService({ db, analytics }: { db: Db; analytics: Analytics 
       (v) => v.language === q.language && foilStatus(v.finish) === q.foil_status && v.print_run === printRun,
     );
     const picked: CardScope = { ...scope, selected: variants.map((v) => v.id) };
-    const [sources, fx] = await Promise.all([picked.selected.length ? sourceMedians(analytics, picked, RAW, 30) : [], fxLatest(['EUR'])]);
+    const [sources, fx, [correlation]] = await Promise.all([
+      picked.selected.length ? sourceMedians(analytics, picked, RAW, 30) : [],
+      fxLatest(['EUR']),
+      sourceAgreementOf(db, cardId),
+    ]);
     const eur = fx.get('EUR');
     const factor = CONDITION_FACTORS[q.condition];
     const toEur = (usd: number) => round2((usd / eur!.usd_per_unit) * factor);
@@ -180,6 +176,10 @@ export function marketService({ db, analytics }: { db: Db; analytics: Analytics 
         `${verdict.considered_sources - verdict.agreeing_sources} of ${verdict.considered_sources} sources disagree by more than 15 %`,
       );
     if (factor !== 1) notes.push(`${q.condition} prices are the near-mint references × ${factor}`);
+    for (const off of correlation?.disagreeing ?? [])
+      notes.push(
+        `correlation of ${correlation!.correlated_at.slice(0, 10)}: ${off.source} sits ${Math.abs(off.delta_pct)} % ${off.delta_pct > 0 ? 'above' : 'below'} the consensus`,
+      );
     return {
       card_id: cardId,
       price_summary: {
@@ -197,6 +197,16 @@ export function marketService({ db, analytics }: { db: Db; analytics: Analytics 
         eur_per_usd: eur ? round2(1 / eur.usd_per_unit) : null,
         fx_date: eur?.day ?? null,
       },
+      correlation: correlation
+        ? {
+            correlated_at: correlation.correlated_at,
+            consensus_usd: correlation.consensus_usd,
+            confidence: correlation.confidence,
+            agreeing_sources: correlation.agreeing_sources,
+            considered_sources: correlation.considered_sources,
+            disagreeing: correlation.disagreeing,
+          }
+        : null,
       name: scope.card.name,
     };
   };

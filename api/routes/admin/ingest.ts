@@ -16,7 +16,9 @@ import {
   ScheduleList,
   StartedRun,
   StartRunBody,
+  CorrelateCardParams,
 } from '../../../schemas/admin.js';
+import { cardExists } from '../../../sql/v2Catalogue.js';
 import { NoMatchingFeedError, UnknownRunError } from '../../../workflows/operations.js';
 
 export const INGESTION_UNAVAILABLE = 'holo_ingestion_unavailable';
@@ -107,6 +109,32 @@ export const adminIngestRoutes = (deps: AppDeps) => [
         ingestRejectsByReason(deps.analytics, { source: params.source, batch_id: params.batch_id }),
       ]);
       return { items, by_reason: byReason.map((r) => ({ ...r, rows: Number(r.rows) })) };
+    },
+  }),
+  defineRoute({
+    ...common,
+    method: 'post',
+    path: '/api/price-intelligence/correlate',
+    summary: 'Re-run the cross-source correlation of every card (a correlateSources run; progress at /api/admin/ingest/runs/{workflow_id})',
+    description:
+      "Per card: the variant most sources price, each source's 30-day median in USD, the consensus (weighted median) and the sources more than 15 % off it; kept per card and shown in /api/price-intelligence/card/{id}'s correlation_notes.",
+    response: StartedRun,
+    status: 202,
+    errors: [503],
+    handler: () => temporal(deps.log, () => deps.ingest.startCorrelation(null)),
+  }),
+  defineRoute({
+    ...common,
+    method: 'post',
+    path: '/api/price-intelligence/correlate/{card_id}',
+    summary: 'Re-run the cross-source correlation of one card',
+    params: CorrelateCardParams,
+    response: StartedRun,
+    status: 202,
+    errors: [404, 503],
+    handler: async ({ params }) => {
+      if ((await cardExists(deps.db, params.card_id)).length === 0) throw new NotFoundError('card');
+      return temporal(deps.log, () => deps.ingest.startCorrelation(params.card_id));
     },
   }),
   defineRoute({

@@ -10,7 +10,6 @@ import {
   confidenceOf,
   daysAgo,
   isAnomaly,
-  marketVerdict,
   pctChange,
   RAW,
   rarityScore,
@@ -24,6 +23,7 @@ import {
   type CardScope,
   type Grading,
 } from '../../legacy/cardPriceAnalytics.js';
+import { marketVerdict } from '../../../ingest/normalise/marketVerdict.js';
 import {
   AggregatesQuery,
   CardPriceParams,
