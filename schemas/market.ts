@@ -330,3 +330,120 @@ export const DetailedStats = z
     totals: z.object({ price_points: z.number().int(), outliers: z.number().int() }),
   })
   .openapi('DetailedStats');
+
+// The price operations the spec publishes without a path (price list by source, series by date,
+// set or card list, summary by period), under the price-intelligence group, in euros.
+const SourceName = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{0,39}$/, { message: 'a source name: lower-case letters, digits and _' })
+  .openapi({ description: 'a source name as /api/price-intelligence/sources lists it (tcgplayer, cardmarket, …)' });
+const FoilStatus = z.enum(['nonfoil', 'foil', 'etched']);
+const ConditionParam = z
+  .enum(['NM', 'LP', 'MP', 'HP', 'DMG'])
+  .default('NM')
+  .openapi({ description: 'prices are near-mint references; other conditions apply the factors LP 0.85, MP 0.70, HP 0.50, DMG 0.30' });
+
+export const CardPricesParams = z.strictObject({ id: intParam({ min: 1, max: 2147483647 }) });
+export const CardPricesQuery = z.strictObject({
+  source: SourceName.optional(),
+  foil_status: FoilStatus.optional(),
+  condition: ConditionParam,
+  limit: intParam({ min: 1, max: 200 }).default(50),
+  offset: intParam({ min: 0, max: 100_000 }).default(0),
+});
+export const CardPriceList = z
+  .object({
+    card_id: z.number().int(),
+    condition: z.string(),
+    items: z.array(
+      z.object({
+        variant: z.string(),
+        foil_status: FoilStatus,
+        language: z.string(),
+        source: z.string(),
+        region: z.string(),
+        price_type: z.string(),
+        currency: z.string(),
+        amount: z.number().openapi({ description: 'in the source’s own currency, for the condition asked for' }),
+        amount_eur: z.number().nullable().openapi({ description: 'at the newest ECB reference rate; null before any rate is loaded' }),
+        as_of: IsoDate,
+      }),
+    ),
+    total: z.number().int(),
+  })
+  .openapi('CardPriceList');
+
+/** The longest series one call returns. */
+export const MAX_SERIES_DAYS = 366;
+export const CardSeriesQuery = z.strictObject({
+  start_date: IsoDate.optional().openapi({
+    description: `first day; default 29 days before end_date; at most ${MAX_SERIES_DAYS} days before it (else 422)`,
+  }),
+  end_date: IsoDate.optional().openapi({ description: 'last day; default today (UTC); not before start_date (else 422)' }),
+  source: SourceName.optional().openapi({ description: 'one source; default every source' }),
+});
+export const CardSeries = z
+  .object({
+    card_id: z.number().int(),
+    variant: z.string(),
+    start_date: IsoDate,
+    end_date: IsoDate,
+    source: z.string().nullable(),
+    points: z.array(z.object({ date: IsoDate, source: z.string(), market_price_eur: z.number() })),
+  })
+  .openapi('CardPriceSeries');
+
+export const SetPricesParams = z.strictObject({ set_id: intParam({ min: 1, max: 2147483647 }) });
+export const SetPricesQuery = z.strictObject({
+  limit: intParam({ min: 1, max: 200 }).default(50),
+  offset: intParam({ min: 0, max: 100_000 }).default(0),
+  source: SourceName.optional(),
+  variant: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{0,39}$/, { message: 'a finish: normal, holofoil, reverse-holofoil, foil, etched, …' })
+    .optional()
+    .openapi({ description: 'a finish (normal, holofoil, reverse-holofoil, foil, etched, …)' }),
+});
+export const SetPriceList = z
+  .object({
+    set_id: z.number().int(),
+    items: z.array(
+      z.object({
+        card_id: z.number().int(),
+        name: z.string(),
+        number: z.string(),
+        variant: z.string(),
+        source: z.string(),
+        region: z.string(),
+        currency: z.string(),
+        market_price: z.number(),
+        market_price_eur: z.number().nullable(),
+        as_of: IsoDate,
+      }),
+    ),
+    total: z.number().int(),
+  })
+  .openapi('SetPriceList');
+
+export const SUMMARY_PERIOD_DAYS = { '7d': 7, '30d': 30, '90d': 90, '1y': 365 } as const;
+export const CardSummaryQuery = z.strictObject({ period: z.enum(['7d', '30d', '90d', '1y']).default('30d') });
+const PeriodStats = z.object({
+  days: z.number().int().openapi({ description: 'days with a price' }),
+  first: z.number().nullable(),
+  last: z.number().nullable(),
+  low: z.number().nullable(),
+  high: z.number().nullable(),
+  mean: z.number().nullable(),
+  change_pct: z.number().nullable(),
+});
+export const CardSummary = z
+  .object({
+    card_id: z.number().int(),
+    variant: z.string(),
+    period: z.enum(['7d', '30d', '90d', '1y']),
+    start_date: IsoDate,
+    end_date: IsoDate,
+    overall: PeriodStats.openapi({ description: 'the daily median across sources, in euros' }),
+    by_source: z.array(PeriodStats.extend({ source: z.string() })),
+  })
+  .openapi('CardPriceSummary');

@@ -102,3 +102,6 @@ export const v2ResolveCards = pgQuery<
 const Totals = z.object({ cards: int, sets: int, games: int, variants: int, images: int });
 /** The catalogue's size (one row). */
 export const catalogueTotals = pgQuery<[], typeof Totals>('catalogue_totals', Totals);
+
+/** Whether a set exists (a row when it does). */
+export const setExists = pgQuery<[setId: number], typeof rows.id>('set_exists', rows.id);

@@ -42,6 +42,11 @@ const PRECONDITIONS: Precondition[] = [
   },
   { operation: 'PATCH /api/webhooks/{webhook_id}', statuses: [422], why: 'as registration' },
   { operation: 'POST /api/admin/app/version', statuses: [422], why: 'min_supported_version must not be above version' },
+  {
+    operation: 'GET /api/price-intelligence/card/{id}/series',
+    statuses: [422],
+    why: 'start_date must not be after end_date (default today) nor more than 366 days before it',
+  },
   { operation: 'POST /api/admin/ingest/runs', statuses: [422], why: 'source and game must name a feed that exists for the kind' },
 ];
 

@@ -240,3 +240,103 @@ describe('price intelligence', () => {
     );
   });
 });
+
+describe("price lists (the spec's pathless price operations)", () => {
+  const eur = (usd: number) => Math.round((usd / USD_PER_EUR) * 100) / 100;
+
+  it("list a card's latest prices by source, in its condition, with paging", async () => {
+    const flat = cards['flat']!.card;
+    const nm = await stack.json(`/api/price-intelligence/card/${flat}/prices`);
+    assert.equal(nm.status, 200);
+    assert.deepEqual(
+      nm.body.items.map((i: any) => [i.source, i.region, i.price_type, i.currency, i.amount, i.amount_eur, i.as_of]),
+      [
+        ['eu_c', 'eu', 'trend', 'EUR', 10, 10, daysAgo(0)],
+        ['us_a', 'us', 'market', 'USD', 10, eur(10), daysAgo(0)],
+      ],
+    );
+    assert.deepEqual([nm.body.total, nm.body.condition, nm.body.items[0].foil_status], [2, 'NM', 'nonfoil']);
+    const hp = await stack.json(`/api/price-intelligence/card/${flat}/prices?condition=HP&source=us_a`);
+    assert.deepEqual(
+      hp.body.items.map((i: any) => [i.source, i.amount, i.amount_eur]),
+      [['us_a', 5, eur(5)]],
+    );
+    const up = cards['up']!.card;
+    const first = await stack.json(`/api/price-intelligence/card/${up}/prices?limit=1`);
+    const second = await stack.json(`/api/price-intelligence/card/${up}/prices?limit=1&offset=1`);
+    assert.deepEqual([first.body.total, first.body.items.length, second.body.items.length], [2, 1, 1]);
+    assert.deepEqual([first.body.items[0].price_type, second.body.items[0].price_type].sort(), ['low', 'market']);
+    const foil = await stack.json(`/api/price-intelligence/card/${flat}/prices?foil_status=foil`);
+    assert.deepEqual([foil.status, foil.body.items, foil.body.total], [200, [], 0]);
+    assert.equal((await stack.json('/api/price-intelligence/card/99999999/prices')).status, 404);
+    await expect422At(stack, `/api/price-intelligence/card/${flat}/prices?limit=201`, ['query', 'limit']);
+    await expect422At(stack, `/api/price-intelligence/card/${flat}/prices?source=Bad!`, ['query', 'source']);
+    await expect422At(stack, `/api/price-intelligence/card/${flat}/prices?condition=mint`, ['query', 'condition']);
+  });
+
+  it("give a card's daily euro series per source between two days", async () => {
+    const up = cards['up']!.card;
+    const three = await stack.json(`/api/price-intelligence/card/${up}/series?start_date=${daysAgo(2)}&end_date=${daysAgo(0)}`);
+    assert.equal(three.status, 200);
+    assert.deepEqual(three.body.points, [
+      { date: daysAgo(2), source: 'us_a', market_price_eur: eur(13.5) },
+      { date: daysAgo(1), source: 'us_a', market_price_eur: eur(14) },
+      { date: daysAgo(0), source: 'us_a', market_price_eur: eur(15) },
+    ]);
+    const byDefault = await stack.json(`/api/price-intelligence/card/${up}/series`);
+    assert.deepEqual([byDefault.body.start_date, byDefault.body.end_date, byDefault.body.points.length], [daysAgo(29), daysAgo(0), 8]);
+    const flat = cards['flat']!.card;
+    const eu = await stack.json(`/api/price-intelligence/card/${flat}/series?source=eu_c`);
+    assert.deepEqual(eu.body.points, [{ date: daysAgo(0), source: 'eu_c', market_price_eur: 10 }]);
+    assert.equal(eu.body.source, 'eu_c');
+    await expect422At(stack, `/api/price-intelligence/card/${up}/series?start_date=${daysAgo(0)}&end_date=${daysAgo(1)}`, [
+      'query',
+      'start_date',
+    ]);
+    await expect422At(stack, `/api/price-intelligence/card/${up}/series?start_date=2024-01-01&end_date=2025-06-01`, [
+      'query',
+      'start_date',
+    ]);
+    await expect422At(stack, `/api/price-intelligence/card/${up}/series?end_date=2026-02-30`, ['query', 'end_date']);
+    assert.equal((await stack.json('/api/price-intelligence/card/99999999/series')).status, 404);
+  });
+
+  it("summarise a card's period per source and across sources", async () => {
+    const up = await stack.json(`/api/price-intelligence/card/${cards['up']!.card}/summary?period=7d`);
+    assert.equal(up.status, 200);
+    const expected = { days: 7, first: eur(11), last: eur(15), low: eur(11), high: eur(15) };
+    const { mean: _m, change_pct: upChange, ...upStats } = up.body.overall;
+    assert.deepEqual(upStats, expected);
+    close(upChange, ((eur(15) - eur(11)) / eur(11)) * 100);
+    assert.deepEqual([up.body.by_source.length, up.body.by_source[0].source, up.body.start_date], [1, 'us_a', daysAgo(6)]);
+    // Two sources today (8 and 24 euros): the overall day is their median, 16.
+    const fresh = await stack.json(`/api/price-intelligence/card/${cards['newsource']!.card}/summary`);
+    assert.deepEqual([fresh.body.period, fresh.body.overall.last, fresh.body.overall.first], ['30d', 16, eur(10)]);
+    assert.deepEqual(
+      fresh.body.by_source.map((s: any) => [s.source, s.days, s.last]),
+      [
+        ['us_a', 8, eur(10)],
+        ['us_b', 1, eur(30)],
+      ],
+    );
+    assert.equal((await stack.json(`/api/price-intelligence/card/${cards['up']!.card}/summary?period=1y`)).body.start_date, daysAgo(364));
+    await expect422At(stack, `/api/price-intelligence/card/${cards['up']!.card}/summary?period=2y`, ['query', 'period']);
+  });
+
+  it("list a set's cards with each source's latest market price", async () => {
+    const [{ set_id: setId }] = (await stack.stores.pg.pool.query(`SELECT set_id FROM cards WHERE id = $1`, [cards['up']!.card])).rows;
+    const all = await stack.json(`/api/price-intelligence/set/${setId}/prices?limit=200`);
+    assert.equal(all.status, 200);
+    assert.equal(all.body.total, 9, 'six US market series, the flat card in Europe, the new card at two sources; no ask prices');
+    const usB = await stack.json(`/api/price-intelligence/set/${setId}/prices?source=us_b`);
+    assert.deepEqual(
+      usB.body.items.map((i: any) => [i.card_id, i.market_price, i.market_price_eur, i.currency]),
+      [[cards['newsource']!.card, 30, eur(30), 'USD']],
+    );
+    assert.equal((await stack.json(`/api/price-intelligence/set/${setId}/prices?limit=2`)).body.items.length, 2);
+    assert.deepEqual((await stack.json(`/api/price-intelligence/set/${setId}/prices?variant=holofoil`)).body.items, []);
+    assert.equal((await stack.json('/api/price-intelligence/set/2147483647/prices')).status, 404);
+    await expect422At(stack, `/api/price-intelligence/set/${setId}/prices?variant=Holo%20Foil`, ['query', 'variant']);
+    await expect422At(stack, `/api/price-intelligence/set/${setId}/prices?limit=0`, ['query', 'limit']);
+  });
+});

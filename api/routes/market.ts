@@ -4,6 +4,7 @@
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
 import { marketService, PERIOD_DAYS } from '../market/service.js';
+import { priceListService } from '../market/priceLists.js';
 import {
   Deals,
   DealsQuery,
@@ -38,6 +39,16 @@ import {
   SpreadQuery,
   TrendingPredictions,
   TrendingQuery,
+  CardPriceList,
+  CardPricesParams,
+  CardPricesQuery,
+  CardSeries,
+  CardSeriesQuery,
+  CardSummary,
+  CardSummaryQuery,
+  SetPriceList,
+  SetPricesParams,
+  SetPricesQuery,
 } from '../../schemas/market.js';
 
 const TTL = 300;
@@ -47,6 +58,7 @@ const piTags = ['price intelligence'];
 export const marketRoutes = (deps: AppDeps) => {
   const { cache } = deps;
   const market = marketService(deps);
+  const priceLists = priceListService(deps.db, deps.analytics);
   const moversRoute = (path: string, summary: string) =>
     defineRoute({
       method: 'get',
@@ -186,6 +198,59 @@ export const marketRoutes = (deps: AppDeps) => {
       errors: [404, 503],
       handler: ({ params, query }) =>
         cache.json(`pi:card:${params.id}:${JSON.stringify(query)}`, TTL, () => market.cardIntelligence(params, query)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/price-intelligence/card/{id}/prices',
+      summary: 'Price list by source: a card’s latest ungraded prices per source, variant and price type',
+      tags: piTags,
+      params: CardPricesParams,
+      query: CardPricesQuery,
+      response: CardPriceList,
+      maxAge: TTL,
+      errors: [404, 503],
+      handler: ({ params, query }) =>
+        cache.json(`pi:card-prices:${params.id}:${JSON.stringify(query)}`, TTL, () => priceLists.cardPrices(params.id, query)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/price-intelligence/card/{id}/series',
+      summary: 'Series by date: a card’s daily market price in euros per source between two days',
+      description: 'The card’s reference variant (as /api/price-intelligence/history); each day’s median per source.',
+      tags: piTags,
+      params: CardPricesParams,
+      query: CardSeriesQuery,
+      response: CardSeries,
+      maxAge: TTL,
+      errors: [404, 503],
+      handler: ({ params, query }) =>
+        cache.json(`pi:card-series:${params.id}:${JSON.stringify(query)}`, TTL, () => priceLists.cardSeries(params.id, query)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/price-intelligence/card/{id}/summary',
+      summary: 'Summary by period: a card’s first, last, low, high and mean euro price and change, per source and overall',
+      tags: piTags,
+      params: CardPricesParams,
+      query: CardSummaryQuery,
+      response: CardSummary,
+      maxAge: TTL,
+      errors: [404, 503],
+      handler: ({ params, query }) =>
+        cache.json(`pi:card-summary:${params.id}:${query.period}`, TTL, () => priceLists.cardSummary(params.id, query)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/price-intelligence/set/{set_id}/prices',
+      summary: 'Set or card list: a set’s cards with each variant’s latest market price per source',
+      tags: piTags,
+      params: SetPricesParams,
+      query: SetPricesQuery,
+      response: SetPriceList,
+      maxAge: TTL,
+      errors: [404, 503],
+      handler: ({ params, query }) =>
+        cache.json(`pi:set-prices:${params.set_id}:${JSON.stringify(query)}`, TTL, () => priceLists.setPrices(params.set_id, query)),
     }),
     defineRoute({
       method: 'get',
