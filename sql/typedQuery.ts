@@ -1,7 +1,7 @@
 // One typed function per query file: the SQL stays in sql/<store>/queries/<name>.sql, where data
 // teams and reviewers read it, and its function binds the parameters and parses every row with a
 // zod schema, converting what travels as text (64-bit integers, decimals) into what the code uses.
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
 import type pg from 'pg';
 import { z } from 'zod';
 import { sqlFile } from './sqlFile.js';
@@ -58,8 +58,8 @@ export function chStreamQuery<Params extends Record<string, unknown>, Row extend
 /** A ClickHouse statement file (sql/clickhouse/<file>.sql) run for its effect: DDL, or INSERT … SELECT. */
 export function chStatement<Params extends Record<string, unknown>>(file: string) {
   const text = sqlFile(`clickhouse/${file}.sql`);
-  return async (client: ClickHouseClient, params: Params): Promise<void> => {
-    await client.command({ query: text, query_params: params });
+  return async (client: ClickHouseClient, params: Params, settings?: ClickHouseSettings): Promise<void> => {
+    await client.command({ query: text, query_params: params, clickhouse_settings: settings });
   };
 }
 

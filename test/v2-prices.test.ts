@@ -8,6 +8,8 @@ import { loadPricePoints } from '../ingest/load/pricePoints.js';
 import { type PricePointRow } from '../ingest/pricePoint.js';
 import { chRows, daysAgo, todayUtc } from './support/clickhouseRows.js';
 import { startStack, type Stack } from './support/stack.js';
+import { generateDemoHistory } from '../ingest/demo/priceHistory.js';
+import { announcePricesLanded } from '../sql/stores/priceChannels.js';
 
 let stack: Stack;
 let cardId: number;
@@ -285,5 +287,28 @@ describe('loading prices', () => {
     assert.equal((await count()).final, before.final, 'the same observation under a new batch replaces, never adds');
     const { body } = await stack.json(`/api/v2/cards/${cardId}/history?region=us`);
     assert.equal(body.points.length, 1);
+  });
+});
+
+describe('an interrupted first start', () => {
+  it('generates the demo history again without a point counted twice, in price_points and the market view', async () => {
+    const count = async (table: string) =>
+      Number((await chRows<{ n: string }>(stack.stores.ch.client, `SELECT toString(count()) AS n FROM ${table}`))[0]!.n);
+    const [{ batch } = { batch: '' }] = await chRows<{ batch: string }>(
+      stack.stores.ch.client,
+      `SELECT any(batch_id) AS batch FROM holo.price_points WHERE startsWith(batch_id, 'demo-') AND NOT startsWith(batch_id, 'demo-sealed')`,
+    );
+    const endDate = batch.slice('demo-'.length);
+    const before = [(await stack.json('/api/v2/stats')).body.price_points, await count('holo.market_daily')];
+    assert.equal(before[0], await count('holo.price_points'));
+    // What a restart after a kill mid-load runs: the same generation steps over the same variants.
+    await generateDemoHistory(stack.stores.pg.pool, stack.stores.ch.client, {
+      days: stack.config.demoHistoryDays,
+      endDate,
+      batchId: batch,
+      ingestedAt: new Date(`${endDate}T00:00:00Z`),
+    });
+    await announcePricesLanded(stack.stores.redis, stack.config.redisPrefix);
+    assert.deepEqual([(await stack.json('/api/v2/stats')).body.price_points, await count('holo.market_daily')], before);
   });
 });

@@ -1,7 +1,7 @@
 // Demo price history: a deterministic generator that stands in for real feeds until ingestion
 // runs on Temporal. Base prices follow rarity; the generation itself runs inside ClickHouse.
 import type pg from 'pg';
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
 import { createDemoVariants, demoVariantSeeds, dropDemoVariants, generateDemoFxRates, generateDemoPriceHistory } from '../../sql/demo.js';
 
 type VariantSeed = { variant_id: number; card_id: number; game: string; base_usd: number; graded: number; jp: number };
@@ -44,6 +44,21 @@ export type HistoryOptions = {
   progress?: (p: { done: number; total: number; seconds: number }) => void;
 };
 
+/**
+ * Settings that make a replayed generation step insert nothing twice: an interrupted first start
+ * generates the same rows again. One thread makes the step's blocks the same blocks every time, so
+ * ClickHouse drops each block whose deduplication token (this step's, plus the block's index) it
+ * has already stored, in price_points and in the views it feeds. Its blocks must be the same
+ * blocks: with several threads the token of block i could name other rows and drop new data.
+ */
+export const replaySafe = (token: string): ClickHouseSettings => ({
+  insert_deduplication_token: token,
+  insert_deduplicate: 1,
+  deduplicate_blocks_in_dependent_materialized_views: 1,
+  max_threads: 1,
+  max_insert_threads: '1',
+});
+
 /** Variants per generation step: about a tenth of the full demo, a few seconds each. */
 const HISTORY_CHUNK = 5000;
 
@@ -75,7 +90,7 @@ export async function generateDemoHistory(pool: pg.Pool, ch: ClickHouseClient, o
     await dropDemoVariants(ch, {});
     await createDemoVariants(ch, {});
     await ch.insert({ table: 'holo.demo_variants', values: chunk, format: 'JSONEachRow' });
-    await generateDemoPriceHistory(ch, params);
+    await generateDemoPriceHistory(ch, params, replaySafe(`${opts.batchId}/${opts.days}d/variants-${done}`));
     done += chunk.length;
     const seconds = (Date.now() - started) / 1000;
     opts.progress?.({ done, total: seeds.length, seconds });
