@@ -67,6 +67,13 @@ export async function loadDemoDataIfEmpty(config: Config, stores: Stores, log: L
         variants_per_s: Math.round(done / Math.max(seconds, 0.001)),
       }),
   });
+  if (variants === 0) {
+    // Not marked as loaded: the next start with the catalogue files in place loads the demo.
+    log.error('demo data: no catalogue found, nothing loaded; set HOLO_SHARED_DATA_DIR to the shared data folder', {
+      dir: config.sharedDataDir,
+    });
+    return false;
+  }
   log.info('demo data: price history generated', { variants, seconds: (Date.now() - started) / 1000 });
   await sealedHistory(config, stores, today);
   const latest = await refreshLatestPrices(stores.ch.client, stores.pg.pool);
