@@ -40,7 +40,17 @@ try {
   process.exit(1);
 }
 const deps = await buildDeps(config, stores, log);
-const server = await startServer(deps, config.port, config.host, config.portalPort);
+let server: Awaited<ReturnType<typeof startServer>>;
+try {
+  server = await startServer(deps, config.port, config.host, config.portalPort);
+} catch (err) {
+  const e = err as NodeJS.ErrnoException & { port?: number };
+  if (e.code === 'EADDRINUSE')
+    log.error('start-up failed: the port is in use (another Holo on this machine?); set PORT and HOLO_PORTAL_PORT', { port: e.port });
+  else log.error('start-up failed: the API could not listen', errorFields(err));
+  await stores.close().catch(() => undefined);
+  process.exit(1);
+}
 // With embedded chDB the worker must live here; with a ClickHouse server it runs as its own
 // service (workflows/main.ts) unless HOLO_INGEST=on asks for it here too.
 let ingestion: Ingestion | null = null;

@@ -1,6 +1,7 @@
 -- Deterministic multi-source price history for the demo catalogue, generated inside ClickHouse
 -- (no rows cross into Node). Every value is a pure function of (variant, series, day), so a rerun
--- writes identical rows, which the ReplacingMergeTree key collapses.
+-- writes identical rows; the caller runs it on one thread with a deduplication token
+-- (ingest/demo/priceHistory.ts), so a rerun's blocks are dropped at insert.
 -- Model per variant: log price = ln(base) + yearly drift + two seasonal waves + an occasional spike;
 -- each source adds its own bias and daily noise; lagged price types (avg7, avg30) read the model
 -- a few days back, like the moving averages they stand for. About 1 in 1500 points is an outlier
@@ -71,4 +72,3 @@ FROM
     AND (kind != 'sold' OR cityHash64(v.variant_id, d, 'sold') % 3 = 0)
     AND (d + 90 >= {days:UInt32} OR ({days:UInt32} - 1 - d) % 7 = 0)
 )
-SETTINGS max_insert_threads = 2
