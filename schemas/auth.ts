@@ -83,25 +83,21 @@ export const CreateKeyBody = z
   })
   .openapi('CreateApiKey');
 export const KeyByNameQuery = z.strictObject({ name: text({ max: 100 }) });
+/** A key's own limit: a positive count, or null to hand it back to the tier's. */
+const keyLimitOverride = (per: string) =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(2147483647)
+    .nullable()
+    .optional()
+    .openapi({ description: `calls per ${per} for this key; null hands it back to the tier's limit` });
 export const AdminKeyChange = z
   .strictObject({
     tier: z.enum(TIER_NAMES as [string, ...string[]]).optional(),
-    daily_limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(2147483647)
-      .nullable()
-      .optional()
-      .openapi({ description: "calls per UTC day for this key; null hands it back to the tier's limit" }),
-    rate_limit_per_minute: z
-      .number()
-      .int()
-      .min(1)
-      .max(2147483647)
-      .nullable()
-      .optional()
-      .openapi({ description: "calls per minute for this key; null hands it back to the tier's limit" }),
+    daily_limit: keyLimitOverride('UTC day'),
+    rate_limit_per_minute: keyLimitOverride('minute'),
     is_active: z.boolean().optional().openapi({ description: 'false suspends the key (refused with 401 until reactivated)' }),
   })
   .openapi('AdminKeyChange', { description: 'only the fields given change; an empty object changes nothing' });
