@@ -89,9 +89,19 @@ const CorrelationProgress = z
   })
   .openapi('CorrelationProgress');
 
+const CatchUpProgress = z
+  .object({
+    days_total: z.number().int(),
+    days_done: z.number().int(),
+    current: z.string().nullable().openapi({ description: 'the day being loaded' }),
+    loaded: z.number().int(),
+    failed_feeds: z.number().int(),
+  })
+  .openapi('CatchUpProgress');
+
 export const RunDetail = RunListItem.extend({
-  progress: z.union([ScrapeProgress, CorrelationProgress]).nullable().openapi({
-    description: 'scrapeAll and correlateSources runs: live progress from the workflow query (also after completion)',
+  progress: z.union([ScrapeProgress, CorrelationProgress, CatchUpProgress]).nullable().openapi({
+    description: 'scrapeAll, correlateSources and catchUp runs: live progress from the workflow query (also after completion)',
   }),
   result: z
     .unknown()

@@ -3,7 +3,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { z } from 'zod';
 import { sqlFile } from './sqlFile.js';
-import { chStreamQuery, col, pgQuery, pgStatement } from './typedQuery.js';
+import { chQuery, chStreamQuery, col, pgQuery, pgStatement } from './typedQuery.js';
 
 /** One series' latest price; amount and day as exact text (PostgreSQL variant_prices_latest, ClickHouse price_latest). */
 export const LatestPriceRow = z.object({
@@ -84,3 +84,7 @@ export async function recentSeriesStats(
   }
   return stats;
 }
+
+const NewestDay = z.object({ day: z.string() });
+/** The newest day of any loaded market price (1970-01-01 when none). */
+export const newestMarketDay = chQuery<Record<string, never>, typeof NewestDay>('newest_market_day', NewestDay);

@@ -19,7 +19,9 @@ import { PRICE_POINT_COLUMNS } from '../ingest/load/pricePoints.js';
 import { buildDeps, startServer, type RunningServer } from '../api/server.js';
 import { activityDeps } from '../workflows/activities.js';
 import { createIngestWorker } from '../workflows/worker.js';
-import { catalogueSync, fxRates, scrapeAll, progressQuery } from '../workflows/workflows.js';
+import { catalogueSync, catchUp, fxRates, scrapeAll, progressQuery } from '../workflows/workflows.js';
+import { CATCH_UP_MAX_DAYS, missingDays } from '../workflows/ingestion.js';
+import { newestMarketDay } from '../sql/priceLoads.js';
 import { startFeedServer, type FeedServer } from '../ingest/demoMarket/feedServer.js';
 import { basePrice, quote } from '../ingest/demoMarket/priceModel.js';
 import { feedPairs } from '../ingest/sources/registry.js';
@@ -389,6 +391,43 @@ describe('admin ingestion endpoints', () => {
     assert.equal((await call('POST', '/api/price-intelligence/correlate/2147483647')).status, 404);
     assert.equal((await call('POST', '/api/price-intelligence/correlate/abc')).status, 422);
     assert.equal((await call('POST', '/api/price-intelligence/correlate', { auth: null })).status, 401);
+  });
+
+  it('catch up the days a stopped service missed, one scrape a day, with progress', async () => {
+    assert.deepEqual(missingDays('2030-05-28', '2030-06-01'), ['2030-05-29', '2030-05-30', '2030-05-31']);
+    assert.deepEqual(missingDays('2030-06-01', '2030-06-01'), []);
+    const long = missingDays('2029-01-01', '2030-06-01');
+    assert.deepEqual([long.length, long[0], long.at(-1)], [CATCH_UP_MAX_DAYS, '2030-05-02', '2030-05-31']);
+
+    const days = ['2030-06-10', '2030-06-11'];
+    const workflowId = workflowIds.catchUp(days[0]!, days[1]!);
+    await client.workflow.start(catchUp, {
+      args: [{ days, feedsUrl: feeds.url, pairs: [{ source: 'scryfall', game: 'mtg' }] }],
+      taskQueue: TASK_QUEUE,
+      workflowId,
+    });
+    const path_ = `/api/admin/ingest/runs/${encodeURIComponent(workflowId)}`;
+    let run = (await call('GET', path_)).body;
+    for (let i = 0; i < 300 && run.status === 'RUNNING'; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      run = (await call('GET', path_)).body;
+    }
+    assert.equal(run.status, 'COMPLETED', JSON.stringify(run));
+    assert.deepEqual([run.progress.days_total, run.progress.days_done, run.progress.current, run.progress.failed_feeds], [2, 2, null, 0]);
+    const perDay = await chRows<{ day: string; n: string }>(
+      stack.stores.ch.client,
+      `SELECT toString(as_of) AS day, toString(count()) AS n FROM holo.price_points WHERE source = 'scryfall' AND as_of IN ('2030-06-10', '2030-06-11') GROUP BY as_of ORDER BY as_of`,
+    );
+    assert.deepEqual(
+      perDay.map((r) => r.day),
+      days,
+    );
+    assert.equal(
+      perDay.reduce((n, r) => n + Number(r.n), 0),
+      run.progress.loaded,
+    );
+    // Where a start would catch up from: the newest loaded market day.
+    assert.deepEqual(await newestMarketDay(stack.stores.ch.client, {}), [{ day: '2030-06-11' }]);
   });
 
   it('pause and resume every schedule', async () => {

@@ -14,6 +14,7 @@ import type { Stores } from '../sql/stores/index.js';
 import { startFeedServer, type FeedServer } from '../ingest/demoMarket/feedServer.js';
 import { feedPairs } from '../ingest/sources/registry.js';
 import { TASK_QUEUE, workflowIds } from './shared.js';
+import { newestMarketDay } from '../sql/priceLoads.js';
 import { ensureSchedules } from './schedules.js';
 import { startTemporal, type TemporalServer } from './temporalServer.js';
 import { activityDeps } from './activities.js';
@@ -123,6 +124,25 @@ export function superviseIngestion(config: Config, stores: Stores, log: Logger, 
     await attempt('schedules', () => ensureSchedules(client!, { feedsUrl: feeds, pairs }));
     if (opts.firstScrape ?? true) {
       const today = new Date().toISOString().slice(0, 10);
+      // A start after days of downtime first loads the days it missed (an empty store has no
+      // history to continue).
+      await attempt('catch-up', async () => {
+        const [newest] = await newestMarketDay(stores.ch.client, {});
+        const days = newest && newest.day > '1970-01-01' ? missingDays(newest.day, today) : [];
+        if (days.length === 0) return;
+        const workflowId = workflowIds.catchUp(days[0]!, days.at(-1)!);
+        try {
+          await client!.workflow.start('catchUp', { args: [{ days, feedsUrl: feeds, pairs }], taskQueue: TASK_QUEUE, workflowId });
+          log.info('ingestion: catching up the days missed', {
+            days: days.length,
+            from: days[0],
+            to: days.at(-1),
+            workflow_id: workflowId,
+          });
+        } catch (err) {
+          if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+        }
+      });
       await attempt('first-scrape', async () => {
         try {
           await client!.workflow.start('scrapeAll', {
@@ -167,4 +187,16 @@ export function superviseIngestion(config: Config, stores: Stores, log: Logger, 
       }
     },
   };
+}
+
+/** Days a start catches up at most: older gaps are left to `npm run ingest -- backfill`. */
+export const CATCH_UP_MAX_DAYS = 30;
+
+/** The days after `newest` and before `today` (both YYYY-MM-DD), the newest CATCH_UP_MAX_DAYS of them. */
+export function missingDays(newest: string, today: string): string[] {
+  const DAY_MS = 86_400_000;
+  const from = Math.max(Date.parse(`${newest}T00:00:00Z`) + DAY_MS, Date.parse(`${today}T00:00:00Z`) - CATCH_UP_MAX_DAYS * DAY_MS);
+  const days: string[] = [];
+  for (let t = from; t < Date.parse(`${today}T00:00:00Z`); t += DAY_MS) days.push(new Date(t).toISOString().slice(0, 10));
+  return days;
 }

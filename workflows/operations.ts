@@ -5,19 +5,23 @@ import { feedPairs } from '../ingest/sources/registry.js';
 import { FX_FEED_PATH } from '../ingest/sources/registry.js';
 import { TASK_QUEUE, workflowIds } from './shared.js';
 import { SCHEDULE_IDS } from './schedules.js';
-import { PROGRESS_QUERY, type CorrelationProgress, type ScrapeProgress } from './shared.js';
+import { PROGRESS_QUERY, type CatchUpProgress, type CorrelationProgress, type ScrapeProgress } from './shared.js';
 
 export const RUN_KINDS = ['scrape', 'catalogue', 'fx'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
 
 const WORKFLOW_TYPES: Record<RunKind, string> = { scrape: 'scrapeAll', catalogue: 'catalogueSync', fx: 'fxRates' };
-const INGESTION_TYPES = [...Object.values(WORKFLOW_TYPES), 'ingestSource', 'correlateSources'];
+const INGESTION_TYPES = [...Object.values(WORKFLOW_TYPES), 'ingestSource', 'correlateSources', 'catchUp'];
 
 export type RunStatus =
   'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TERMINATED' | 'CONTINUED_AS_NEW' | 'TIMED_OUT' | 'UNKNOWN' | 'UNSPECIFIED';
 
 export type RunListItem = { workflow_id: string; type: string; status: RunStatus; started_at: string; closed_at: string | null };
-export type RunDetail = RunListItem & { progress: ScrapeProgress | CorrelationProgress | null; result: unknown; failure: string | null };
+export type RunDetail = RunListItem & {
+  progress: ScrapeProgress | CorrelationProgress | CatchUpProgress | null;
+  result: unknown;
+  failure: string | null;
+};
 export type ScheduleState = {
   id: string;
   paused: boolean;
@@ -134,8 +138,8 @@ export class IngestOperations {
     if (!INGESTION_TYPES.includes(d.type)) throw new UnknownRunError(`run ${workflowId} not found`);
     const status = d.status.name as RunStatus;
     const progress =
-      d.type === 'scrapeAll' || d.type === 'correlateSources'
-        ? await handle.query<ScrapeProgress | CorrelationProgress>(PROGRESS_QUERY).catch(() => null)
+      d.type === 'scrapeAll' || d.type === 'correlateSources' || d.type === 'catchUp'
+        ? await handle.query<ScrapeProgress | CorrelationProgress | CatchUpProgress>(PROGRESS_QUERY).catch(() => null)
         : null;
     let result: unknown = null;
     let failure: string | null = null;

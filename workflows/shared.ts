@@ -12,6 +12,7 @@ export const workflowIds = {
   catalogueSync: (day: string) => `catalogue-sync/${day}`,
   ingestSource: (source: string, game: string, asOf: string) => `ingest/${source}/${game}/${asOf}`,
   scrapeAll: (asOf: string) => `scrape-all/${asOf}`,
+  catchUp: (from: string, to: string) => `catch-up/${from}..${to}`,
   webhookDelivery: (deliveryId: number) => `webhook-delivery/${deliveryId}`,
   dailyDigest: (day: string) => `daily-digest/${day}`,
   emailOutbox: (stamp: string) => `email-outbox/${stamp}`,
@@ -41,3 +42,6 @@ export type CorrelationProgress = {
 
 /** How a webhook delivery retries: attempts, the first delay (doubling), and failures that disable an endpoint. */
 export type WebhookRetry = { maxAttempts: number; initialRetrySeconds: number; disableAfter: number };
+
+/** The live progress of a catchUp run (its `progress` query), and its result. */
+export type CatchUpProgress = { days_total: number; days_done: number; current: string | null; loaded: number; failed_feeds: number };

@@ -11,6 +11,7 @@ import {
 import type { Activities, CatalogueSyncResult, FxRatesResult } from './activities.js';
 import {
   PROGRESS_QUERY,
+  type CatchUpProgress,
   type CorrelationProgress,
   type IngestInput,
   type IngestSummary,
@@ -162,5 +163,38 @@ export async function correlateSources(input: { cardId?: number }): Promise<Corr
     progress.cards_correlated += result.cards;
     progress.cards_disagreeing += result.disagreeing;
   }
+  return progress;
+}
+
+export const catchUpProgressQuery = defineQuery<CatchUpProgress>(PROGRESS_QUERY);
+
+/**
+ * The days a stopped service missed, oldest first: one scrapeAll per day, so the history runs on
+ * from the last loaded day to today without a gap. A day whose feeds all fail is counted and the
+ * next one goes on.
+ */
+export async function catchUp(input: {
+  days: string[];
+  feedsUrl: string;
+  pairs: { source: string; game: string }[];
+}): Promise<CatchUpProgress> {
+  const progress: CatchUpProgress = { days_total: input.days.length, days_done: 0, current: null, loaded: 0, failed_feeds: 0 };
+  setHandler(catchUpProgressQuery, () => progress);
+  const parent = workflowInfo().workflowId;
+  for (const day of input.days) {
+    progress.current = day;
+    try {
+      const result = await executeChild(scrapeAll, {
+        args: [{ asOf: day, feedsUrl: input.feedsUrl, pairs: input.pairs, concurrency: 2 }],
+        workflowId: `${parent}/${day}`,
+      });
+      progress.loaded += result.results.reduce((n, r) => n + r.loaded, 0);
+      progress.failed_feeds += result.failed;
+    } catch {
+      progress.failed_feeds += input.pairs.length;
+    }
+    progress.days_done++;
+  }
+  progress.current = null;
   return progress;
 }
