@@ -10,6 +10,7 @@ import { expect422 as expect422At } from './support/assertions.js';
 import { createTestCards, type TestCard } from './support/catalogue.js';
 import { chRows, daysAgo } from './support/clickhouseRows.js';
 import { startStack, type Stack } from './support/stack.js';
+import { announcePricesLanded } from '../sql/stores/priceChannels.js';
 
 let stack: Stack;
 let cards: Record<string, TestCard>;
@@ -338,5 +339,52 @@ describe("price lists (the spec's pathless price operations)", () => {
     assert.equal((await stack.json('/api/price-intelligence/set/2147483647/prices')).status, 404);
     await expect422At(stack, `/api/price-intelligence/set/${setId}/prices?variant=Holo%20Foil`, ['query', 'variant']);
     await expect422At(stack, `/api/price-intelligence/set/${setId}/prices?limit=0`, ['query', 'limit']);
+  });
+});
+
+// Last: it adds a day after today to this file's market.
+describe('the newest complete day', () => {
+  it('keeps movers and the overview on the last day every source has reported, until the late one lands', async () => {
+    const tomorrow = daysAgo(-1);
+    const day = (name: string, source: string, amount: number): PricePointRow => ({
+      card_id: cards[name]!.card,
+      variant_id: cards[name]!.variants['normal']!,
+      game: 'test-market',
+      region: 'us',
+      source,
+      price_type: 'market',
+      grading_company: 'raw',
+      grade: '',
+      currency: 'USD',
+      amount: amount.toFixed(4),
+      as_of: tomorrow,
+      is_outlier: false,
+    });
+    const asOf = async () => {
+      await announcePricesLanded(stack.stores.redis, stack.config.redisPrefix);
+      const movers = await stack.json('/api/market/movers?tcg=test-market&period=7d&limit=50');
+      const overview = await stack.json('/api/market/overview?period=7d');
+      return { movers: movers.body, overview: overview.body };
+    };
+    // Tomorrow morning: us_a has landed for every card, us_b (which reported today) not yet.
+    await loadPricePoints(
+      stack.loadTargets(),
+      [...Object.keys(SERIES), 'newsource'].map((name) => day(name, 'us_a', name === 'newsource' ? 10 : SERIES[name]![0]!)),
+      { id: 'tomorrow-us-a', ingestedAt: new Date() },
+    );
+    const partial = await asOf();
+    assert.equal(partial.movers.as_of, daysAgo(0), 'tomorrow is not complete: us_b is missing');
+    assert.equal(partial.overview.as_of, daysAgo(0));
+    const up = partial.movers.gainers.find((m: { name: string }) => m.name.endsWith(' up'));
+    close(up.change_pct, change('up', 7));
+
+    // us_b lands: tomorrow is complete, and the week is measured from it.
+    await loadPricePoints(stack.loadTargets(), [day('newsource', 'us_b', 30)], { id: 'tomorrow-us-b', ingestedAt: new Date() });
+    const complete = await asOf();
+    assert.equal(complete.movers.as_of, tomorrow);
+    assert.equal(complete.overview.as_of, tomorrow);
+    const upNow = complete.movers.gainers.find((m: { name: string }) => m.name.endsWith(' up'));
+    close(upNow.change_pct, ((SERIES['up']![0]! - SERIES['up']![6]!) / SERIES['up']![6]!) * 100);
+    assert.ok(complete.movers.gainers.length > 0 && complete.movers.losers.length > 0);
   });
 });

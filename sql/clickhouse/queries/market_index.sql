@@ -1,9 +1,9 @@
 -- Per game, a market index over {days} days: the summed newest US market prices of every series
--- (card, variant, source) priced on both the newest day and {days} before it, against the same
--- series' summed prices then; with how many series rose, fell or held (within ±1 %).
+-- (card, variant, source) priced on both the newest complete day (the view market_days) and
+-- {days} before it, against the same series' summed prices then; with how many series rose, fell
+-- or held (within ±1 %).
 WITH
-  (SELECT max(max_date) FROM system.parts WHERE database = 'holo' AND table = 'market_daily' AND active) AS newest_any,
-  (SELECT max(day) FROM holo.market_daily WHERE region = 'us' AND price_type = 'market' AND day >= newest_any - 14 AND day <= newest_any) AS newest,
+  (SELECT complete_day FROM holo.market_days WHERE region = 'us' AND price_type = 'market') AS newest,
   series AS (
     SELECT game, card_id, variant_id, source,
            argMaxIf(toFloat64(amount), ingested_at, day = newest) AS current,

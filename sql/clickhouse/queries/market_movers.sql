@@ -4,10 +4,9 @@
 -- stops reporting never looks like a move. Change: the newest day against {days} days before it.
 -- Cards under $1 now are left out: pennies move by large percentages and mean little.
 -- Volatility: the population standard deviation of the prices in the window over their mean.
--- The newest day comes from the table's part metadata, then one short range read.
+-- The newest day is the newest complete US market day (the view market_days), then one short range read.
 WITH
-  (SELECT max(max_date) FROM system.parts WHERE database = 'holo' AND table = 'market_daily' AND active) AS newest_any,
-  (SELECT max(day) FROM holo.market_daily WHERE region = 'us' AND price_type = 'market' AND day >= newest_any - 14 AND day <= newest_any) AS newest,
+  (SELECT complete_day FROM holo.market_days WHERE region = 'us' AND price_type = 'market') AS newest,
   series AS (
     SELECT card_id, variant_id, source, count() AS n,
            argMaxIf(toFloat64(amount), ingested_at, day = newest) AS current,

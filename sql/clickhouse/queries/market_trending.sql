@@ -3,8 +3,7 @@
 -- its slope as a share of the newest price a day, extrapolated {ahead} days, ranks the series; the
 -- series with the most days stands for its card. '' game: every game. Cards under $1 left out.
 WITH
-  (SELECT max(max_date) FROM system.parts WHERE database = 'holo' AND table = 'market_daily' AND active) AS newest_any,
-  (SELECT max(day) FROM holo.market_daily WHERE region = 'us' AND price_type = 'market' AND day >= newest_any - 14 AND day <= newest_any) AS newest,
+  (SELECT complete_day FROM holo.market_days WHERE region = 'us' AND price_type = 'market') AS newest,
   series AS (
     SELECT card_id, variant_id, source, count() AS n,
            argMax(toFloat64(amount), (day, ingested_at)) AS current,
