@@ -3,7 +3,7 @@
 -- {days} before it, against the same series' summed prices then; with how many series rose, fell
 -- or held (within ±1 %).
 WITH
-  (SELECT complete_day FROM holo.market_days WHERE region = 'us' AND price_type = 'market') AS newest,
+  (SELECT complete_day FROM holo.market_days(region = 'us', price_type = 'market')) AS newest,
   series AS (
     SELECT game, card_id, variant_id, source,
            argMaxIf(toFloat64(amount), ingested_at, day = newest) AS current,

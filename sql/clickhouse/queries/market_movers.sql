@@ -6,7 +6,7 @@
 -- Volatility: the population standard deviation of the prices in the window over their mean.
 -- The newest day is the newest complete US market day (the view market_days), then one short range read.
 WITH
-  (SELECT complete_day FROM holo.market_days WHERE region = 'us' AND price_type = 'market') AS newest,
+  (SELECT complete_day FROM holo.market_days(region = 'us', price_type = 'market')) AS newest,
   series AS (
     SELECT card_id, variant_id, source, count() AS n,
            argMaxIf(toFloat64(amount), ingested_at, day = newest) AS current,

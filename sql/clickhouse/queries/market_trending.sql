@@ -3,7 +3,7 @@
 -- its slope as a share of the newest price a day, extrapolated {ahead} days, ranks the series; the
 -- series with the most days stands for its card. '' game: every game. Cards under $1 left out.
 WITH
-  (SELECT complete_day FROM holo.market_days WHERE region = 'us' AND price_type = 'market') AS newest,
+  (SELECT complete_day FROM holo.market_days(region = 'us', price_type = 'market')) AS newest,
   series AS (
     SELECT card_id, variant_id, source, count() AS n,
            argMax(toFloat64(amount), (day, ingested_at)) AS current,
