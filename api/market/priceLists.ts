@@ -158,9 +158,14 @@ export function priceListService(db: Db, analytics: Analytics) {
     const series = await cardSeries(cardId, { start_date: start, end_date: end });
     const bySource = new Map<string, number[]>();
     const byDay = new Map<string, number[]>();
+    const add = (groups: Map<string, number[]>, key: string, value: number) => {
+      const group = groups.get(key);
+      if (group) group.push(value);
+      else groups.set(key, [value]);
+    };
     for (const p of series.points) {
-      bySource.set(p.source, [...(bySource.get(p.source) ?? []), p.market_price_eur]);
-      byDay.set(p.date, [...(byDay.get(p.date) ?? []), p.market_price_eur]);
+      add(bySource, p.source, p.market_price_eur);
+      add(byDay, p.date, p.market_price_eur);
     }
     return {
       card_id: cardId,

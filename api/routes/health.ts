@@ -3,6 +3,7 @@
 // get the numbers.
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
+import { probeStores, type ProbeResult } from '../status/probes.js';
 import { z } from '../../schemas/common.js';
 
 const StoreHealth = z.object({ ok: z.boolean(), kind: z.string(), latency_ms: z.number() });
@@ -41,18 +42,6 @@ const HealthResponse = z
   })
   .openapi('Health');
 
-async function probe(kind: string, check: () => Promise<unknown>): Promise<z.infer<typeof StoreHealth>> {
-  const started = performance.now();
-  const ok = await Promise.race([
-    check().then(
-      () => true,
-      () => false,
-    ),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref()),
-  ]);
-  return { ok, kind, latency_ms: Math.round((performance.now() - started) * 100) / 100 };
-}
-
 export const healthRoutes = (deps: AppDeps, version: string) => [
   defineRoute({
     method: 'get',
@@ -62,13 +51,13 @@ export const healthRoutes = (deps: AppDeps, version: string) => [
     response: HealthResponse,
     handler: async () => {
       const { stores, counters } = deps;
-      const [postgres, clickhouse, redis] = await Promise.all([
-        probe(stores.pg.kind, () => deps.db.query('SELECT 1')),
-        probe(stores.ch.kind, () => deps.analytics.rows('SELECT 1')),
-        probe(stores.redis.kind, async () => {
-          if (!(await stores.redis.ping())) throw new Error('no pong');
-        }),
-      ]);
+      const probes = await probeStores(deps);
+      const health = (kind: string, p: ProbeResult) => ({ ok: p.outcome === 'answered', kind, latency_ms: p.latency_ms });
+      const [postgres, clickhouse, redis] = [
+        health(stores.pg.kind, probes.postgres),
+        health(stores.ch.kind, probes.clickhouse),
+        health(stores.redis.kind, probes.redis),
+      ];
       const ingestion = deps.ingestion?.() ?? { state: 'off' as const, step: null, error: null, failures: 0, since: null };
       return {
         status: postgres.ok && clickhouse.ok && redis.ok && ingestion.state !== 'degraded' ? ('ok' as const) : ('degraded' as const),

@@ -45,6 +45,6 @@ export const statusRoutes = (deps: AppDeps) => [
     access: 'admin',
     produces: 'event-stream',
     response: z.string().openapi({ description: 'text/event-stream' }),
-    handler: async ({ ctx }) => statusEventStream(deps.status, new Promise((resolve) => ctx.res.once('close', resolve))),
+    handler: async () => statusEventStream(deps.status),
   }),
 ];

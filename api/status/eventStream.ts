@@ -8,8 +8,9 @@ const KEEPALIVE_MS = 15_000;
 
 const frame = (id: number, event: string, data: unknown) => `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
-/** A stream of the monitor's events, ended when the client goes away or the monitor stops. */
-export function statusEventStream(monitor: StatusMonitor, closed: Promise<unknown>): Readable {
+/** A stream of the monitor's events, ended when the monitor stops; the route destroys it when the
+ *  client goes away. */
+export function statusEventStream(monitor: StatusMonitor): Readable {
   const out = new PassThrough();
   let id = 0;
   const write = (event: StatusEvent) => {
@@ -28,6 +29,5 @@ export function statusEventStream(monitor: StatusMonitor, closed: Promise<unknow
   };
   out.once('close', stop);
   out.once('finish', stop);
-  void closed.then(() => out.end());
   return out;
 }

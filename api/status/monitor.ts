@@ -13,6 +13,7 @@ import type { Analytics } from '../../sql/stores/analytics.js';
 import type { Db } from '../../sql/stores/db.js';
 import type { RedisStore } from '../../sql/stores/redis.js';
 import type { IngestionState } from '../../workflows/ingestion.js';
+import { probeStores, PROBE_TIMEOUT_MS, type ProbeResult } from './probes.js';
 import { errorFields } from '../../sql/runtime/log.js';
 import { feedFreshness, incidentById, openIncident, queueLag, resolveIncident } from '../../sql/status.js';
 import { EMAIL_MAX_ATTEMPTS } from '../../ingest/events/email.js';
@@ -40,8 +41,6 @@ export type StatusMonitor = {
   stop(): Promise<void>;
 };
 
-/** Store probes answer within this, or count as down. */
-const PROBE_TIMEOUT_MS = 2_000;
 /** A store probe slower than this is degraded. */
 const SLOW_PROBE_MS = 500;
 /** Feeds are scraped every 6 hours: one missed run (with an hour's slack) is degraded, two down. */
@@ -55,34 +54,22 @@ const MAX_PENDING_WRITES = 1_000;
 
 type Observation = Omit<Check, 'since'>;
 
-async function probe(name: string, label: string, run: () => Promise<unknown>): Promise<Observation> {
-  const started = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  const outcome = await Promise.race([
-    run().then(
-      () => 'answered' as const,
-      () => 'failed' as const,
-    ),
-    new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), PROBE_TIMEOUT_MS);
-    }),
-  ]);
-  clearTimeout(timer);
-  const latency = Math.round((performance.now() - started) * 100) / 100;
-  if (outcome === 'answered')
+/** A store's probe as a check: slow is degraded; never the store's own error text (the checks are
+ *  public and it may name hosts). */
+function storeCheck(name: string, label: string, p: ProbeResult): Observation {
+  if (p.outcome === 'answered')
     return {
       name,
       label,
-      status: latency > SLOW_PROBE_MS ? 'degraded' : 'ok',
-      detail: latency > SLOW_PROBE_MS ? `slow: answered in ${Math.round(latency)} ms` : 'answering',
-      latency_ms: latency,
+      status: p.latency_ms > SLOW_PROBE_MS ? 'degraded' : 'ok',
+      detail: p.latency_ms > SLOW_PROBE_MS ? `slow: answered in ${Math.round(p.latency_ms)} ms` : 'answering',
+      latency_ms: p.latency_ms,
     };
-  // Never the store's own error text here: the checks are public and it may name hosts.
   return {
     name,
     label,
     status: 'down',
-    detail: outcome === 'timeout' ? `no answer within ${PROBE_TIMEOUT_MS / 1000} s` : 'unreachable',
+    detail: p.outcome === 'timeout' ? `no answer within ${PROBE_TIMEOUT_MS / 1000} s` : 'unreachable',
     latency_ms: null,
   };
 }
@@ -117,13 +104,14 @@ export function createStatusMonitor(deps: MonitorDeps): StatusMonitor {
   let pending: PendingWrite[] = [];
   let latest: Snapshot = { status: 'ok', checked_at: null, interval_s: intervalS, checks: [] };
 
-  const storeChecks = () => [
-    probe('postgres', 'PostgreSQL', () => deps.db.query('SELECT 1')),
-    probe('clickhouse', 'ClickHouse', () => deps.analytics.rows('SELECT 1')),
-    probe('redis', 'Redis', async () => {
-      if (!(await deps.stores.redis.ping())) throw new Error('no pong');
-    }),
-  ];
+  const storeChecks = async () => {
+    const probes = await probeStores(deps);
+    return [
+      storeCheck('postgres', 'PostgreSQL', probes.postgres),
+      storeCheck('clickhouse', 'ClickHouse', probes.clickhouse),
+      storeCheck('redis', 'Redis', probes.redis),
+    ];
+  };
 
   const ingestionCheck = (): Observation[] => {
     const state = deps.ingestion?.();
@@ -209,7 +197,7 @@ export function createStatusMonitor(deps: MonitorDeps): StatusMonitor {
   let running: Promise<Snapshot> | null = null;
   const run = async (): Promise<Snapshot> => {
     const at = new Date().toISOString();
-    const observed = [...(await Promise.all(storeChecks())), ...ingestionCheck(), ...(await dataChecks())];
+    const observed = [...(await storeChecks()), ...ingestionCheck(), ...(await dataChecks())];
     const checks = observed.map((o): Check => {
       const previous = streaks.get(o.name);
       const streak = previous?.status === o.status ? { ...previous, runs: previous.runs + 1 } : { status: o.status, since: at, runs: 1 };
