@@ -10,6 +10,7 @@ import type pg from 'pg';
 import { fetchFeed, type FeedValidators } from './fetchFeed.js';
 import { loadPricePoints, type LoadTargets } from './load/pricePoints.js';
 import { mapToVariants } from './normalise/mapVariants.js';
+import { flagCrossSourceOutliers } from './normalise/crossSource.js';
 import { flagOutliers } from './normalise/outliers.js';
 import { PRICE_FEEDS } from './sources/registry.js';
 import { priceUpdatesChannel } from '../sql/stores/priceChannels.js';
@@ -36,6 +37,8 @@ export type IngestSummary = {
   parsed: number;
   loaded: number;
   flagged: number;
+  /** Flagged rows whose source disagreed with the other sources (see crossSource.ts); some may also be outliers of their own series. */
+  crossSourceFlagged: number;
   rejected: number;
   /** Wall time of each step in milliseconds: where a slow run spent its time. */
   timings: Record<'fetch' | 'parse' | 'map' | 'outliers' | 'insert' | 'latest' | 'publish', number>;
@@ -60,6 +63,7 @@ export async function ingestFeed(
     parsed: 0,
     loaded: 0,
     flagged: 0,
+    crossSourceFlagged: 0,
     rejected: 0,
     timings: { fetch: 0, parse: 0, map: 0, outliers: 0, insert: 0, latest: 0, publish: 0 },
   };
@@ -100,13 +104,17 @@ export async function ingestFeed(
   lap('map');
   progress('flagging outliers');
   summary.flagged = await flagOutliers(deps.ch, mapped.points, input.asOf);
+  const crossSource = await flagCrossSourceOutliers(deps.ch, mapped.points, input.asOf);
+  summary.crossSourceFlagged = crossSource.rows;
+  summary.flagged += crossSource.newlyFlagged;
   lap('outliers');
   progress('loading');
   const loaded = await loadPricePoints(deps, mapped.points, { id: batchId, ingestedAt: loadStamp(input.asOf) });
   summary.loaded = loaded.inserted;
   const rejected = [...parsed.rejected, ...mapped.rejected];
   summary.rejected = rejected.length;
-  await quarantine(deps.ch, batchId, input, rejected);
+  // Cross-source flags are listed with the refused rows, though their rows are loaded (flagged).
+  await quarantine(deps.ch, batchId, input, [...rejected, ...crossSource.rejects]);
   lap('insert');
   summary.timings.latest = Math.round(loaded.timings.latestMs);
   summary.timings.insert -= summary.timings.latest;

@@ -60,6 +60,10 @@ const FeedSummary = z
     parsed: z.number().int().openapi({ description: 'price rows the adapter read from the feed' }),
     loaded: z.number().int().openapi({ description: 'rows written to ClickHouse (flagged ones included)' }),
     flagged: z.number().int().openapi({ description: 'loaded rows marked as outliers' }),
+    crossSourceFlagged: z.number().int().optional().openapi({
+      description:
+        "flagged rows whose source was more than 3x from the other sources' median (listed in the rejects); absent in runs recorded before the check existed",
+    }),
     rejected: z.number().int().openapi({ description: 'rows quarantined in holo.ingest_rejects, with the reason' }),
     timings: z
       .record(z.string(), z.number())
@@ -131,6 +135,31 @@ export const RejectsQuery = z.strictObject({
   source: slug.optional(),
   limit: intParam({ min: 1, max: 1000 }).default(100),
 });
+
+export const CrossSourceFlagsQuery = z.strictObject({
+  days: intParam({ min: 1, max: 180 }).default(30),
+  source: slug.optional(),
+});
+
+export const CrossSourceFlagsResponse = z
+  .object({
+    days: z.number().int(),
+    rule: z
+      .object({
+        factor: z.number(),
+        min_other_sources: z.number().int(),
+        window_days: z.number().int(),
+        price_types: z.array(z.string()),
+      })
+      .openapi({
+        description:
+          "a source's market value (raw market, trend or raw_us, in USD) more than `factor` times above or below the median of at least `min_other_sources` other sources' newest values of the variant (no older than `window_days`) flags every row of that source and variant in the batch",
+      }),
+    flags: z.array(z.object({ day: z.string(), source: z.string(), flagged: z.number().int() })).openapi({
+      description: 'flagged source-variant pairs per feed and day (the batch day), oldest first; days without flags are left out',
+    }),
+  })
+  .openapi('CrossSourceFlags');
 
 export const RejectsResponse = z
   .object({

@@ -18,31 +18,20 @@ export const anyCardBestPrice = pgQuery<[], typeof Present>('card_best_prices_an
 /** A row when any sealed product is catalogued. */
 export const anySealedProduct = pgQuery<[], typeof Present>('sealed_products_any', Present);
 
-const VariantSeed = z.object({
-  variant_id: z.number().int(),
-  card_id: z.number().int(),
-  game: z.string(),
-  rarity: z.string().nullable(),
-  finish: z.string(),
-  print_run: z.string(),
-  year: z.number().int().nullable(),
-});
-/** Every variant with what the demo price model seeds it from. */
-export const demoVariantSeeds = pgQuery<[], typeof VariantSeed>('demo_variant_seeds', VariantSeed);
-
 const SealedSeed = z.object({ id: z.number().int(), game: z.string(), eu: z.string() });
 /** Sealed products with a European marketplace id. */
 export const sealedProductsPricedInEu = pgQuery<[], typeof SealedSeed>('sealed_products_priced_in_eu', SealedSeed);
 
 type Generation = { days: number; end_date: string; batch_id: string; ingested_at: string };
+type ModelGeneration = Generation & { epoch: number };
 type NoParams = Record<string, never>;
-export const createDemoVariants = chStatement<NoParams>('demo/create_demo_variants');
-export const dropDemoVariants = chStatement<NoParams>('demo/drop_demo_variants');
+export const createDemoSeries = chStatement<NoParams>('demo/create_demo_series');
+export const dropDemoSeries = chStatement<NoParams>('demo/drop_demo_series');
 export const createDemoSealed = chStatement<NoParams>('demo/create_demo_sealed');
 export const dropDemoSealed = chStatement<NoParams>('demo/drop_demo_sealed');
 /** Daily ECB-style rates for the demo's days. */
 export const generateDemoFxRates = chStatement<Generation>('demo/generate_fx_rates');
-/** A year of multi-source history for the staged variants. */
-export const generateDemoPriceHistory = chStatement<Generation>('demo/generate_price_history');
+/** The price model's history of the staged series. */
+export const generateDemoPriceHistory = chStatement<ModelGeneration>('demo/generate_price_history');
 /** A year of history for the staged sealed products. */
 export const generateDemoSealedHistory = chStatement<Generation>('demo/generate_sealed_history');

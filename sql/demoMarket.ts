@@ -1,37 +1,33 @@
-// What the local market feed server (ingest/demoMarket/) reads of the catalogue to quote prices
-// in each upstream's format. One typed function per query file.
+// What the demo market (ingest/demoMarket/) reads of the catalogue: the variants its price model
+// quotes and the upstream ids each feed quotes them under. One typed function per query file.
 import { z } from 'zod';
-import { pgQuery } from './typedQuery.js';
+import { pgQuery, pgStatement } from './typedQuery.js';
 
-const textOrNull = z.string().nullable();
-const texts = z.array(z.string());
-
-const Product = z.object({ card_id: z.number().int(), external_key: z.string(), rarity: textOrNull, finishes: texts, print_runs: texts });
-export type DemoProduct = z.infer<typeof Product>;
-/** A game's cards with their finishes and print runs. */
-export const demoProducts = pgQuery<[game: string], typeof Product>('demo_market_products', Product);
-
-const UsSku = z.object({ ref_value: z.string(), rarity: textOrNull, finish: z.string(), print_run: z.string() });
-/** A game's US-marketplace products with each variant's finish and print run. */
-export const demoUsSkus = pgQuery<[game: string], typeof UsSku>('demo_market_us_skus', UsSku);
-
-const RefFinishes = z.object({ ref_value: z.string(), rarity: textOrNull, finishes: texts });
-/** Magic cards by Scryfall id with their finishes. */
-export const demoScryfallCards = pgQuery<[], typeof RefFinishes>('demo_market_scryfall_cards', RefFinishes);
-/** A game's European-marketplace products with their finishes. */
-export const demoEuProducts = pgQuery<[game: string], typeof RefFinishes>('demo_market_eu_products', RefFinishes);
-
-const GuideCard = z.object({
-  ext: z.string(),
-  name: z.string(),
+const MarketVariant = z.object({
+  variant_id: z.number().int(),
+  card_id: z.number().int(),
+  printing_id: z.number().int(),
+  game: z.string(),
+  external_key: z.string(),
+  card_name: z.string(),
   number: z.string(),
-  rarity: textOrNull,
   set_name: z.string(),
-  print_runs: texts,
+  rarity: z.string().nullable(),
+  finish: z.string(),
+  print_run: z.string(),
+  year: z.number().int().nullable(),
 });
-/** A game's cards for the graded price guide. */
-export const demoGuideCards = pgQuery<[game: string], typeof GuideCard>('demo_market_guide_cards', GuideCard);
+export type MarketVariant = z.infer<typeof MarketVariant>;
+/** A game's variants with the facts the price model and the feeds need. */
+export const demoMarketVariants = pgQuery<[game: string], typeof MarketVariant>('demo_market_variants', MarketVariant);
 
-const AuctionCard = GuideCard.omit({ print_runs: true });
-/** One card by upstream key. */
-export const demoAuctionCard = pgQuery<[game: string, externalKey: string], typeof AuctionCard>('demo_market_card', AuctionCard);
+const MarketRef = z.object({ ref_value: z.string(), card_id: z.number().int(), printing_id: z.number().int().nullable() });
+export type MarketRef = z.infer<typeof MarketRef>;
+/** A game's cross references of one kind. */
+export const demoMarketRefs = pgQuery<[game: string, refKey: string], typeof MarketRef>('demo_market_refs', MarketRef);
+
+const WatchedCard = z.object({ card_id: z.number().int() });
+/** The watched cards of a game. */
+export const watchedCards = pgQuery<[game: string], typeof WatchedCard>('auction_watchlist_cards', WatchedCard);
+/** Seeds an empty auction watchlist with the given cards. */
+export const seedAuctionWatchlistCards = pgStatement<[cardIds: number[]]>('auction_watchlist_seed_cards');

@@ -12,3 +12,7 @@ export const ingestRejects = chQuery<Filter & { limit: number }, typeof Reject>(
 const ReasonCount = z.object({ source: text, reason: text, rows: number });
 /** Refused rows counted per source and reason. */
 export const ingestRejectsByReason = chQuery<Filter, typeof ReasonCount>('ingest_rejects_by_reason', ReasonCount);
+
+const CrossSourceFlags = z.object({ day: text, source: text, flagged: number });
+/** Cross-source outlier flags per feed and day. */
+export const crossSourceFlags = chQuery<{ days: number; source: string }, typeof CrossSourceFlags>('cross_source_flags', CrossSourceFlags);

@@ -88,3 +88,10 @@ export async function recentSeriesStats(
 const NewestDay = z.object({ day: z.string() });
 /** The newest day of any loaded market price (1970-01-01 when none). */
 export const newestMarketDay = chQuery<Record<string, never>, typeof NewestDay>('newest_market_day', NewestDay);
+
+const SourceValue = z.object({ variant_id: col.number, source: z.string(), usd: col.number });
+/** Each source's newest market value in USD of the variants, over the window up to the day. */
+export const crossSourceConsensus = chQuery<
+  { card_ids: number[]; variant_ids: number[]; as_of: string; window_days: number },
+  typeof SourceValue
+>('cross_source_consensus', SourceValue);

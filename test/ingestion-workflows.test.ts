@@ -23,7 +23,8 @@ import { catalogueSync, catchUp, fxRates, scrapeAll, progressQuery } from '../wo
 import { CATCH_UP_MAX_DAYS, missingDays } from '../workflows/ingestion.js';
 import { newestMarketDay } from '../sql/priceLoads.js';
 import { startFeedServer, type FeedServer } from '../ingest/demoMarket/feedServer.js';
-import { basePrice, quote } from '../ingest/demoMarket/priceModel.js';
+import { dayNumber, quoteAmount } from '../ingest/demoMarket/priceModel.js';
+import { FEED_PLANS } from '../ingest/demoMarket/quotePlan.js';
 import { feedPairs } from '../ingest/sources/registry.js';
 import { chRows } from './support/clickhouseRows.js';
 import { call as jsonCall } from './support/http.js';
@@ -142,19 +143,21 @@ describe('scrapeAll workflow', () => {
 
     // The value a reader sees is the feed's quote, computed here from the price model alone.
     const card = (await stack.stores.pg.pool.query(`SELECT id FROM cards WHERE external_key = 'pokemontcg:base1-4'`)).rows[0];
-    const rarity = 'Rare Holo';
-    const expected = quote('base1-4', 'holofoil|market', 'tcgplayer', basePrice('base1-4', rarity), asOf, 1);
-    const [stored] = await chRows<{ amount: string; variant: string }>(
-      stack.stores.ch.client,
-      `SELECT toString(p.amount) AS amount, toString(p.variant_id) AS variant FROM holo.price_points AS p
-       WHERE card_id = {c:UInt32} AND source = 'tcgplayer' AND price_type = 'market' AND p.as_of = {d:Date}`,
-      { c: card.id, d: asOf },
-    );
-    assert.equal(Number(stored!.amount), expected);
+    const base1 = (await FEED_PLANS.pokemontcg!(stack.stores.pg.pool, 'pokemon')).find((p) => p.id === 'base1-4')!;
+    const market = base1.fields.find(([path]) => path === 'tcgplayer.prices.holofoil.market')![1];
+    const expected = quoteAmount(market.quote, dayNumber(asOf));
     const unlimited = (
       await stack.stores.pg.pool.query(`SELECT id FROM variants WHERE external_key = 'pokemontcg:base1-4:en:unlimited:holofoil'`)
     ).rows[0];
-    assert.equal(Number(stored!.variant), unlimited.id);
+    // The holofoil price is the unlimited printing's (the 1st Edition one has its own).
+    assert.equal(market.variant.variant_id, unlimited.id);
+    const [stored] = await chRows<{ amount: string }>(
+      stack.stores.ch.client,
+      `SELECT toString(p.amount) AS amount FROM holo.price_points AS p
+       WHERE card_id = {c:UInt32} AND variant_id = {v:UInt32} AND source = 'tcgplayer' AND price_type = 'market' AND p.as_of = {d:Date}`,
+      { c: card.id, v: unlimited.id, d: asOf },
+    );
+    assert.equal(Number(stored!.amount), expected);
 
     // Running the whole scrape again costs conditional GETs only: the feeds have not changed.
     const again = await client.workflow.execute(scrapeAll, {

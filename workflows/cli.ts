@@ -49,7 +49,7 @@ function bar(p: ScrapeProgress): string {
 function printSummary(p: ScrapeProgress): void {
   for (const r of p.results)
     process.stdout.write(
-      `  ${r.source}/${r.game} ${r.asOf}: ${r.status}, parsed ${r.parsed}, loaded ${r.loaded}, flagged ${r.flagged}, rejected ${r.rejected} (batch ${r.batchId})\n`,
+      `  ${r.source}/${r.game} ${r.asOf}: ${r.status}, parsed ${r.parsed}, loaded ${r.loaded}, flagged ${r.flagged} (${r.crossSourceFlagged ?? 0} against other sources), rejected ${r.rejected} (batch ${r.batchId})\n`,
     );
   for (const f of p.failures) process.stdout.write(`  ${f.source}/${f.game}: FAILED ${f.error}\n`);
 }

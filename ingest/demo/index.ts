@@ -16,11 +16,13 @@ import {
   setServiceState,
 } from '../../sql/demo.js';
 import { generateDemoHistory } from './priceHistory.js';
+import { mostValuableCards } from '../demoMarket/quotePlan.js';
+import { seedAuctionWatchlistCards } from '../../sql/demoMarket.js';
 import { generateSealedHistory } from './sealedHistory.js';
 
 const MARKER = 'demo_loaded_at';
 
-/** How many cards the demo's auction feed watches: the most valuable ones, by raw USD price. */
+/** How many cards the demo's auction feed watches: the most valuable ones. */
 export const DEMO_WATCHED_CARDS = 300;
 
 async function sealedHistory(config: Config, stores: Stores, today: Date): Promise<void> {
@@ -53,34 +55,35 @@ export async function loadDemoDataIfEmpty(config: Config, stores: Stores, log: L
   log.info('demo data: loading (first start on this data directory)', { scope: config.demo, days: config.demoHistoryDays });
   await importCatalogues(stores.pg.pool, config.sharedDataDir, config.demo, log);
   log.info('demo data: catalogue ready', { seconds: (Date.now() - started) / 1000 });
+  // The auction feed quotes its watched cards: they are chosen before the history, which includes their sales.
+  await seedAuctionWatchlistCards(stores.pg.pool, await mostValuableCards(stores.pg.pool, 'pokemon', DEMO_WATCHED_CARDS));
   const endDate = today.toISOString().slice(0, 10);
-  const { variants } = await generateDemoHistory(stores.pg.pool, stores.ch.client, {
+  const { series, variants } = await generateDemoHistory(stores.pg.pool, stores.ch.client, {
     days: config.demoHistoryDays,
     endDate,
     batchId: `demo-${endDate}`,
     ingestedAt: new Date(`${endDate}T00:00:00Z`),
     progress: ({ done, total, seconds }) =>
       log.info('demo data: generating price history', {
-        variants_done: done,
-        variants_total: total,
+        series_done: done,
+        series_total: total,
         percent: Math.round((done / total) * 100),
-        variants_per_s: Math.round(done / Math.max(seconds, 0.001)),
+        series_per_s: Math.round(done / Math.max(seconds, 0.001)),
       }),
   });
-  if (variants === 0) {
+  if (series === 0) {
     // Not marked as loaded: the next start with the catalogue files in place loads the demo.
     log.error('demo data: no catalogue found, nothing loaded; set HOLO_SHARED_DATA_DIR to the shared data folder', {
       dir: config.sharedDataDir,
     });
     return false;
   }
-  log.info('demo data: price history generated', { variants, seconds: (Date.now() - started) / 1000 });
+  log.info('demo data: price history generated', { series, variants, seconds: (Date.now() - started) / 1000 });
   await sealedHistory(config, stores, today);
   const latest = await refreshLatestPrices(stores.ch.client, stores.pg.pool);
   await refreshCardBestPrices(stores.pg.pool, null);
   log.info('demo data: latest prices materialised', { series: latest, seconds: (Date.now() - started) / 1000 });
   await announcePricesLanded(stores.redis, config.redisPrefix);
-  await seedAuctionWatchlist(stores.pg.pool);
   await setServiceState(stores.pg.pool, MARKER, new Date().toISOString());
   return true;
 }

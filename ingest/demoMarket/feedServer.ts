@@ -1,253 +1,176 @@
-// A local market feed server: deterministic daily feeds in the upstream formats Holo ingests,
-// for the real catalogue in PostgreSQL. The demo and the tests ingest from it over HTTP through
-// exactly the production path (fetch → parse → map → flag → load).
+// A local market feed server: daily feeds in the upstream formats Holo ingests, for the real
+// catalogue in PostgreSQL, priced by the demo's one price model (quotePlan.ts, priceModel.ts), the
+// same the history backfill was generated from. The demo and the tests ingest from it over HTTP
+// through exactly the production path (fetch → parse → map → flag → load).
 //   GET /feeds/pokemontcg/pokemon/<day>.json    pokemontcg.io cards with tcgplayer + cardmarket blocks
 //   GET /feeds/tcgplayer/<game>/<day>.json      TCGplayer pricing results for the game's product ids
 //   GET /feeds/scryfall/mtg/<day>.json          Scryfall card objects with prices
 //   GET /feeds/ecb/fx/<day>.xml                 ECB euro reference rates, 90 days ending <day>
 //   GET /feeds/cardmarket/<game>/<day>.json     Cardmarket price guide for the game's Cardmarket product ids
-//   GET /feeds/pricecharting/<game>/<day>.csv   PriceCharting price guide of the game's graded-worthy cards
+//   GET /feeds/pricecharting/<game>/<day>.csv   PriceCharting price guide (Pokémon cards worth grading, every Lorcana card)
 //   GET /feeds/ebay/<game>/<day>/<card>.json    eBay completed items of one card (pokemontcg.io id)
 // Responses carry an ETag, and If-None-Match answers 304.
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
-import { basePrice, quote, unit } from './priceModel.js';
-import {
-  demoAuctionCard,
-  demoEuProducts,
-  demoGuideCards,
-  demoProducts,
-  demoScryfallCards,
-  demoUsSkus,
-  type DemoProduct,
-} from '../../sql/demoMarket.js';
+import { PRICE_GUIDE_CONSOLES } from '../sources/registry.js';
+import { auctionItemId, auctionOn, dayNumber, quoteAmount } from './priceModel.js';
+import { FEED_PLANS, PRICE_GUIDE_COLUMNS, type PlannedProduct } from './quotePlan.js';
 
-type Product = DemoProduct;
+// A scrape asks for one document per watched card: the plan is built once per feed, game and day
+// and kept briefly, so a later change to the catalogue or the watchlist shows in the next scrape.
+const PLAN_TTL_MS = 10_000;
+type CachedPlan = { at: number; products: Promise<PlannedProduct[]> };
 
-const TCG_KEY: Record<string, string> = { normal: 'normal', holofoil: 'holofoil', 'reverse-holofoil': 'reverseHolofoil' };
-
-async function products(pool: pg.Pool, game: string): Promise<Product[]> {
-  return demoProducts(pool, game);
+function planCache(pool: pg.Pool) {
+  const plans = new Map<string, CachedPlan>();
+  return (source: string, game: string, day: string): Promise<PlannedProduct[]> => {
+    const key = `${source}|${game}|${day}`;
+    const hit = plans.get(key);
+    if (hit && Date.now() - hit.at < PLAN_TTL_MS) return hit.products;
+    for (const [k, v] of plans) if (Date.now() - v.at >= PLAN_TTL_MS) plans.delete(k);
+    const products = FEED_PLANS[source]!(pool, game);
+    products.catch(() => plans.delete(key));
+    plans.set(key, { at: Date.now(), products });
+    return products;
+  };
 }
 
-async function pokemontcgFeed(pool: pg.Pool, day: string): Promise<string> {
+/** A product's fields as a nested object, by their dotted paths, priced for the day. */
+function nest(product: PlannedProduct, day: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [path, planned] of product.fields) {
+    const parts = path.split('.');
+    let node = out;
+    for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+    node[parts.at(-1)!] = quoteAmount(planned.quote, day);
+  }
+  return out;
+}
+
+const priced = (product: PlannedProduct, day: number) => new Map(product.fields.map(([field, p]) => [field, quoteAmount(p.quote, day)]));
+
+function pokemontcgFeed(products: PlannedProduct[], day: string): string {
   const slash = day.replaceAll('-', '/');
-  const data = (await products(pool, 'pokemon')).map((p) => {
-    const id = p.external_key.replace(/^pokemontcg:/, '');
-    const base = basePrice(id, p.rarity);
-    const prices: Record<string, Record<string, number | null>> = {};
-    for (const finish of p.finishes) {
-      const key = TCG_KEY[finish];
-      if (!key) continue;
-      const f = finish === 'reverse-holofoil' ? 1.5 : 1;
-      const market = quote(id, `${finish}|market`, 'tcgplayer', base, day, f);
-      prices[key] = {
-        low: quote(id, `${finish}|low`, 'tcgplayer', base, day, f * 0.8),
-        mid: quote(id, `${finish}|mid`, 'tcgplayer', base, day, f * 1.05),
-        high: quote(id, `${finish}|high`, 'tcgplayer', base, day, f * 1.7),
-        market,
-        directLow: unit(`${id}|dl`) < 0.5 ? quote(id, `${finish}|directLow`, 'tcgplayer', base, day, f * 0.95) : null,
-      };
-    }
-    const eur = (series: string, factor: number) => quote(id, series, 'cardmarket', base, day, 0.92 * factor);
+  const data = products.map((p) => {
+    const blocks = nest(p, dayNumber(day)) as { tcgplayer?: object; cardmarket?: object };
     return {
-      id,
-      tcgplayer: { url: `https://prices.example/tcgplayer/${id}`, updatedAt: slash, prices },
-      cardmarket: {
-        url: `https://prices.example/cardmarket/${id}`,
-        updatedAt: slash,
-        prices: {
-          averageSellPrice: eur('avg', 1.02),
-          lowPrice: eur('low', 0.78),
-          trendPrice: eur('trend', 1),
-          avg1: eur('avg1', 1),
-          avg7: eur('avg7', 1),
-          avg30: eur('avg30', 1),
-          ...(p.finishes.includes('reverse-holofoil')
-            ? { reverseHoloTrend: eur('rh-trend', 1.5), reverseHoloAvg1: eur('rh-avg1', 1.5) }
-            : {}),
-        },
-      },
+      id: p.id,
+      ...(blocks.tcgplayer
+        ? { tcgplayer: { url: `https://prices.example/tcgplayer/${p.id}`, updatedAt: slash, ...blocks.tcgplayer } }
+        : {}),
+      ...(blocks.cardmarket
+        ? { cardmarket: { url: `https://prices.example/cardmarket/${p.id}`, updatedAt: slash, ...blocks.cardmarket } }
+        : {}),
     };
   });
   return JSON.stringify({ data, page: 1, pageSize: data.length, count: data.length, totalCount: data.length });
 }
 
-async function tcgplayerFeed(pool: pg.Pool, game: string, day: string): Promise<string> {
-  const rows = await demoUsSkus(pool, game);
-  const SUB: Record<string, string> = {
-    normal: 'Normal',
-    'rainbow-foil': 'Rainbow Foil',
-    'cold-foil': 'Cold Foil',
-    'gold-cold-foil': 'Gold Cold Foil',
-    foil: 'Foil',
-  };
-  const seen = new Set<string>();
-  const results = [];
-  for (const r of rows) {
-    const sub = r.print_run === '1st-edition' && r.finish === 'normal' ? '1st Edition' : (SUB[r.finish] ?? 'Normal');
-    const key = `${r.ref_value}|${sub}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const base = basePrice(r.ref_value, r.rarity) * (r.finish === 'normal' ? 1 : 2.2);
-    results.push({
-      productId: Number(r.ref_value),
-      lowPrice: quote(key, 'low', 'tcgplayer', base, day, 0.82),
-      midPrice: quote(key, 'mid', 'tcgplayer', base, day, 1.06),
-      highPrice: quote(key, 'high', 'tcgplayer', base, day, 1.7),
-      marketPrice: quote(key, 'market', 'tcgplayer', base, day),
-      directLowPrice: null,
-      subTypeName: sub,
-    });
-  }
+function tcgplayerFeed(products: PlannedProduct[], day: string): string {
+  const results = products.map((p) => {
+    const [productId, subTypeName] = p.id.split('|');
+    return { productId: Number(productId), ...Object.fromEntries(priced(p, dayNumber(day))), directLowPrice: null, subTypeName };
+  });
   return JSON.stringify({ success: true, errors: [], results });
 }
 
-async function scryfallFeed(pool: pg.Pool, day: string): Promise<string> {
-  const cards = await demoScryfallCards(pool);
-  const out = cards.map((c) => {
-    const base = basePrice(c.ref_value, c.rarity);
-    const usd = (f: string, factor: number) =>
-      c.finishes.includes(f) ? quote(c.ref_value, `usd-${f}`, 'scryfall', base, day, factor).toFixed(2) : null;
-    const eur = (f: string, factor: number) =>
-      c.finishes.includes(f) ? quote(c.ref_value, `eur-${f}`, 'scryfall-eu', base, day, 0.9 * factor).toFixed(2) : null;
+function scryfallFeed(products: PlannedProduct[], day: string): string {
+  const fields = ['usd', 'usd_foil', 'usd_etched', 'eur', 'eur_foil'];
+  const out = products.map((p) => {
+    const prices = priced(p, dayNumber(day));
     return {
       object: 'card',
-      id: c.ref_value,
-      prices: {
-        usd: usd('normal', 1),
-        usd_foil: usd('foil', 2),
-        usd_etched: usd('etched', 2.5),
-        eur: eur('normal', 1),
-        eur_foil: eur('foil', 2),
-        tix: null,
-      },
+      id: p.id,
+      prices: { ...Object.fromEntries(fields.map((f) => [f, prices.get(f)?.toFixed(2) ?? null])), tix: null },
     };
   });
   return JSON.stringify(out);
 }
 
-async function cardmarketFeed(pool: pg.Pool, game: string, day: string): Promise<string> {
-  const products = await demoEuProducts(pool, game);
+function cardmarketFeed(products: PlannedProduct[], day: string): string {
+  const fields = ['avg', 'low', 'trend', 'avg1', 'avg7', 'avg30'].flatMap((f) => [f, `${f}-foil`]);
   const priceGuides = products.map((p) => {
-    const base = basePrice(p.ref_value, p.rarity) * 0.92;
-    const eur = (field: string, factor: number) => quote(p.ref_value, field, 'cardmarket', base, day, factor);
-    const foil = p.finishes.some((f) => f !== 'normal');
-    // A foil-only product has no non-foil sales: the guide leaves those fields null.
-    const plain = (field: string, factor: number) => (p.finishes.includes('normal') ? eur(field, factor) : null);
-    const foilEur = (field: string, factor: number) => (foil ? eur(`${field}-foil`, 2.1 * factor) : null);
+    const prices = priced(p, dayNumber(day));
+    // A product without foil sales has a foil trend of 0 in the real guide; a foil-only one has null plain fields.
     return {
-      idProduct: Number(p.ref_value),
+      idProduct: Number(p.id),
       idCategory: 1,
-      avg: plain('avg', 1.02),
-      low: plain('low', 0.7),
-      trend: plain('trend', 1),
-      avg1: plain('avg1', 1),
-      avg7: plain('avg7', 1),
-      avg30: plain('avg30', 1),
-      'avg-foil': foilEur('avg', 1.02),
-      'low-foil': foilEur('low', 0.7),
-      'trend-foil': foil ? foilEur('trend', 1) : 0,
-      'avg1-foil': foilEur('avg1', 1),
-      'avg7-foil': foilEur('avg7', 1),
-      'avg30-foil': foilEur('avg30', 1),
+      ...Object.fromEntries(fields.map((f) => [f, prices.get(f) ?? (f === 'trend-foil' ? 0 : null)])),
     };
   });
   return JSON.stringify({ version: 1, createdAt: `${day}T02:44:49+0100`, priceGuides });
 }
 
-// Graded guides track the cards worth slabbing: the same rule as the demo history (base >= $8).
-async function gradedWorthyCards(pool: pg.Pool, game: string) {
-  const rows = await demoGuideCards(pool, game);
-  return rows.filter((r) => basePrice(r.ext, r.rarity) >= 8);
-}
-
 const csvCell = (v: string) => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
 const usd = (n: number) => `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
-async function priceChartingFeed(pool: pg.Pool, game: string, day: string): Promise<string> {
-  const header =
-    'id,console-name,product-name,loose-price,cib-price,new-price,graded-price,box-only-price,manual-only-price,bgs-10-price,condition-17-price,condition-18-price,gamestop-price,gamestop-trade-price,retail-loose-buy,retail-loose-sell,retail-cib-buy,retail-cib-sell,retail-new-buy,retail-new-sell,upc,sales-volume,genre,tcg-id,asin,epid,release-date';
-  const lines = [header];
-  const gameName = game === 'pokemon' ? 'Pokemon' : game;
-  for (const card of await gradedWorthyCards(pool, game)) {
-    for (const run of card.print_runs.filter((r) => r === 'unlimited' || r === '1st-edition')) {
-      const product = `${card.ext}|${run}`;
-      const base = basePrice(card.ext, card.rarity) * (run === '1st-edition' ? 6 : 1);
-      const q = (series: string, factor: number) => usd(quote(product, series, 'pricecharting', base, day, factor));
-      // PriceCharting ids are its own; the feed derives stable ones from the card.
-      const id = 1_000_000 + Math.floor(unit(product) * 8_999_999);
-      const name = `${card.name}${run === '1st-edition' ? ' [1st Edition]' : ''} #${card.number}`;
-      lines.push(
-        [
-          String(id),
-          `${gameName} ${card.set_name}`,
-          name,
-          q('loose', 1),
-          q('g7', 1.6),
-          q('g8', 2.2),
-          q('g9', 3.5),
-          q('g95', 5.5),
-          q('psa10', 12),
-          q('bgs10', 20),
-          q('c17', 8),
-          q('c18', 10),
-          '',
-          '',
-          '',
-          '',
-          '',
-          '',
-          '',
-          '',
-          '',
-          String(Math.floor(unit(`${product}|vol`) * 400)),
-          'Pokemon Card',
-          '',
-          '',
-          '',
-          '',
-        ]
-          .map(csvCell)
-          .join(','),
-      );
+const PRICE_GUIDE_HEADER = [
+  'id',
+  'console-name',
+  'product-name',
+  ...PRICE_GUIDE_COLUMNS.map(([column]) => column),
+  'gamestop-price',
+  'gamestop-trade-price',
+  'retail-loose-buy',
+  'retail-loose-sell',
+  'retail-cib-buy',
+  'retail-cib-sell',
+  'retail-new-buy',
+  'retail-new-sell',
+  'upc',
+  'sales-volume',
+  'genre',
+  'tcg-id',
+  'asin',
+  'epid',
+  'release-date',
+];
+
+function priceChartingFeed(products: PlannedProduct[], game: string, day: string): string {
+  const prefix = PRICE_GUIDE_CONSOLES[game] ?? `${game} `;
+  const lines = [PRICE_GUIDE_HEADER.join(',')];
+  for (const p of products) {
+    const prices = priced(p, dayNumber(day));
+    const name = `${p.card.card_name}${p.card.print_run === '1st-edition' ? ' [1st Edition]' : ''} #${p.card.number}`;
+    const row: Record<string, string> = {
+      id: p.id,
+      'console-name': `${prefix}${p.card.set_name}`,
+      'product-name': name,
+      'sales-volume': String(Math.floor((p.fields[0]![1].quote.seed % 400) + 1)),
+      genre: `${prefix.trim()} Card`,
+    };
+    for (const [column] of PRICE_GUIDE_COLUMNS) {
+      const amount = prices.get(column);
+      if (amount !== undefined) row[column] = usd(amount);
     }
+    lines.push(PRICE_GUIDE_HEADER.map((c) => csvCell(row[c] ?? '')).join(','));
   }
   return lines.join('\n') + '\n';
 }
 
-const GRADES = [
-  { label: 'PSA 10 GEM MINT', factor: 12 },
-  { label: 'PSA 9', factor: 3.5 },
-  { label: 'BGS 9.5 Gem Mint', factor: 5.5 },
-  { label: 'CGC 9', factor: 3 },
-  { label: 'NM', factor: 1 },
-  { label: 'Near Mint', factor: 1 },
-];
-
-async function ebayCompletedFeed(pool: pg.Pool, game: string, day: string, cardRef: string): Promise<string | null> {
-  const [card] = await demoAuctionCard(pool, game, `pokemontcg:${cardRef}`);
-  if (!card) return null;
-  const base = basePrice(card.ext, card.rarity);
-  const sales = Math.floor(unit(`${card.ext}|${day}|sales`) * 5); // 0-4 listings ended that day
-  const item = Array.from({ length: sales }, (_, i) => {
-    const grade = GRADES[Math.floor(unit(`${card.ext}|${day}|${i}|grade`) * GRADES.length)]!;
-    const sold = unit(`${card.ext}|${day}|${i}|sold`) < 0.8;
-    const id = String(100_000_000_000 + Math.floor(unit(`${card.ext}|${day}|${i}`) * 899_999_999_999));
-    const ended = new Date(Date.parse(`${day}T00:00:00Z`) + Math.floor(unit(`${id}|t`) * 86_399) * 1000).toISOString();
-    return {
-      itemId: [id],
-      title: [`${card.name} ${card.number} ${card.set_name} ${grade.label}`],
-      sellingStatus: [
-        {
-          currentPrice: [{ '@currencyId': 'USD', __value__: quote(card.ext, `ebay|${i}`, 'ebay', base, day, grade.factor).toFixed(2) }],
-          sellingState: [sold ? 'EndedWithSales' : 'EndedWithoutSales'],
-        },
-      ],
-      listingInfo: [{ endTime: [ended] }],
-    };
+function ebayCompletedFeed(product: PlannedProduct | undefined, day: string): string | null {
+  if (!product) return null;
+  const t = dayNumber(day);
+  const item = product.fields.flatMap(([title, planned]) => {
+    const listing = auctionOn(planned.quote, t);
+    if (!listing) return [];
+    const id = auctionItemId(planned.quote, t);
+    const ended = new Date(t * 86_400_000 + (planned.quote.seed % 86_399) * 1000).toISOString();
+    return [
+      {
+        itemId: [id],
+        title: [`${product.card.card_name} ${product.card.number} ${product.card.set_name} ${title}`],
+        sellingStatus: [
+          {
+            currentPrice: [{ '@currencyId': 'USD', __value__: quoteAmount(planned.quote, t).toFixed(2) }],
+            sellingState: [listing === 'sold' ? 'EndedWithSales' : 'EndedWithoutSales'],
+          },
+        ],
+        listingInfo: [{ endTime: [ended] }],
+      },
+    ];
   });
   return JSON.stringify({
     findCompletedItemsResponse: [
@@ -283,31 +206,35 @@ function ecbFeed(day: string): string {
 export type FeedServer = { url: string; close(): Promise<void> };
 
 export async function startFeedServer(pool: pg.Pool, port = 0): Promise<FeedServer> {
+  const plan = planCache(pool);
   const server = http.createServer(async (req, res) => {
     const m = /^\/feeds\/([a-z]+)\/([a-z-]+)\/(\d{4}-\d{2}-\d{2})(?:\/([A-Za-z0-9_.%-]+))?\.(json|xml|csv)$/.exec(req.url ?? '');
     if (!m || Number.isNaN(Date.parse(m[3]!))) {
       res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"detail":"no such feed"}');
       return;
     }
-    const [, source, game, day, item, ext] = m;
+    const [, source, game, day, item, ext] = m as unknown as [string, string, string, string, string | undefined, string];
     try {
       const body =
         item !== undefined
           ? source === 'ebay' && ext === 'json'
-            ? await ebayCompletedFeed(pool, game!, day!, decodeURIComponent(item))
+            ? ebayCompletedFeed(
+                (await plan('ebay', game, day)).find((p) => p.id === decodeURIComponent(item)),
+                day,
+              )
             : null
-          : source === 'pokemontcg' && game === 'pokemon'
-            ? await pokemontcgFeed(pool, day!)
-            : source === 'tcgplayer'
-              ? await tcgplayerFeed(pool, game!, day!)
-              : source === 'scryfall' && game === 'mtg'
-                ? await scryfallFeed(pool, day!)
+          : source === 'pokemontcg' && game === 'pokemon' && ext === 'json'
+            ? pokemontcgFeed(await plan('pokemontcg', game, day), day)
+            : source === 'tcgplayer' && ext === 'json'
+              ? tcgplayerFeed(await plan('tcgplayer', game, day), day)
+              : source === 'scryfall' && game === 'mtg' && ext === 'json'
+                ? scryfallFeed(await plan('scryfall', game, day), day)
                 : source === 'cardmarket' && ext === 'json'
-                  ? await cardmarketFeed(pool, game!, day!)
+                  ? cardmarketFeed(await plan('cardmarket', game, day), day)
                   : source === 'pricecharting' && ext === 'csv'
-                    ? await priceChartingFeed(pool, game!, day!)
+                    ? priceChartingFeed(await plan('pricecharting', game, day), game, day)
                     : source === 'ecb' && game === 'fx'
-                      ? ecbFeed(day!)
+                      ? ecbFeed(day)
                       : null;
       if (body === null) {
         res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"detail":"no such feed"}');

@@ -17,7 +17,11 @@ import {
 const FOILS = new Set(['foil', 'holofoil', 'rainbow-foil', 'cold-foil', 'gold-cold-foil', 'etched']);
 
 /** The card's variant a row stands for, or null. */
-export function chooseVariant(candidates: VariantRow[], finish: string | null, printRun: string | null): VariantRow | null {
+export function chooseVariant<V extends Pick<VariantRow, 'finish' | 'print_run'>>(
+  candidates: V[],
+  finish: string | null,
+  printRun: string | null,
+): V | null {
   let pool = printRun ? candidates.filter((v) => v.print_run === printRun) : candidates;
   if (!printRun) {
     // Without a print run the feed prices the common printing: unlimited when the card has one.

@@ -3,7 +3,7 @@
 // reverse-holo twins). Keyed by the pokemontcg.io card id, which is the catalogue's upstream id.
 import { collect, FeedFormatError, type ParseResult } from './types.js';
 
-const TCG_FINISH: Record<string, { finish: string; printRun: string | null }> = {
+export const POKEMONTCG_FINISHES: Record<string, { finish: string; printRun: string | null }> = {
   normal: { finish: 'normal', printRun: null },
   holofoil: { finish: 'holofoil', printRun: null },
   reverseHolofoil: { finish: 'reverse-holofoil', printRun: null },
@@ -64,7 +64,7 @@ export function parsePokemontcgIo(json: string): ParseResult {
         out.rejected.push({ ref: c.id, reason: `tcgplayer.updatedAt is not YYYY/MM/DD: ${JSON.stringify(c.tcgplayer.updatedAt)}` });
       else
         for (const [key, prices] of Object.entries(c.tcgplayer.prices)) {
-          const finish = TCG_FINISH[key];
+          const finish = POKEMONTCG_FINISHES[key];
           if (!finish) {
             out.rejected.push({ ref: c.id, reason: `unknown TCGplayer finish ${key}` });
             continue;

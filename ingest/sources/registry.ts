@@ -30,6 +30,9 @@ async function watchedCards(ctx: FeedContext): Promise<FeedDocument[]> {
   }));
 }
 
+/** The word the price guide puts before a set's name in its console-name, per catalogue game. */
+export const PRICE_GUIDE_CONSOLES: Record<string, string> = { pokemon: 'Pokemon ', lorcana: 'Lorcana ' };
+
 export const PRICE_FEEDS: Record<string, FeedSpec> = {
   pokemontcg: {
     games: ['pokemon'],
@@ -52,9 +55,9 @@ export const PRICE_FEEDS: Record<string, FeedSpec> = {
     parse: (body) => parseCardmarketGuide(body),
   },
   pricecharting: {
-    games: ['pokemon'],
+    games: Object.keys(PRICE_GUIDE_CONSOLES),
     documents: single((g, d) => `/feeds/pricecharting/${g}/${d}.csv`),
-    parse: (body, c) => parsePriceChartingCsv(body, c.day, { game: c.game, consolePrefix: 'Pokemon ' }),
+    parse: (body, c) => parsePriceChartingCsv(body, c.day, { game: c.game, consolePrefix: PRICE_GUIDE_CONSOLES[c.game]! }),
   },
   ebay: {
     games: ['pokemon'],

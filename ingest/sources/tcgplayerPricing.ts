@@ -3,7 +3,7 @@
 // USD, one result per product and sub-type. The response carries no date: it is the day fetched.
 import { collect, FeedFormatError, type ParseResult } from './types.js';
 
-const SUBTYPE: Record<string, { finish: string; printRun: string | null }> = {
+export const TCGPLAYER_SUBTYPES: Record<string, { finish: string; printRun: string | null }> = {
   Normal: { finish: 'normal', printRun: null },
   Foil: { finish: 'foil', printRun: null },
   Holofoil: { finish: 'holofoil', printRun: null },
@@ -41,7 +41,7 @@ export function parseTcgplayerPricing(json: string, asOf: string): ParseResult {
       out.rejected.push({ ref: JSON.stringify(id ?? null), reason: 'result without a valid productId' });
       continue;
     }
-    const sub = SUBTYPE[String(r.subTypeName)];
+    const sub = TCGPLAYER_SUBTYPES[String(r.subTypeName)];
     if (!sub) {
       out.rejected.push({ ref: String(id), reason: `unknown subTypeName ${JSON.stringify(r.subTypeName)}` });
       continue;

@@ -4,10 +4,13 @@ import type { AppDeps } from '../../deps.js';
 import { errorFields, type Logger } from '../../../sql/runtime/log.js';
 import { HttpError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { defineRoute } from '../../http/route.js';
-import { ingestRejects, ingestRejectsByReason } from '../../../sql/ingestRejects.js';
+import { crossSourceFlags, ingestRejects, ingestRejectsByReason } from '../../../sql/ingestRejects.js';
+import { CROSS_SOURCE_RULE } from '../../../ingest/normalise/crossSource.js';
 import {
   PauseBody,
   RejectsQuery,
+  CrossSourceFlagsQuery,
+  CrossSourceFlagsResponse,
   RejectsResponse,
   RunDetail,
   RunList,
@@ -110,6 +113,29 @@ export const adminIngestRoutes = (deps: AppDeps) => [
       ]);
       return { items, by_reason: byReason.map((r) => ({ ...r, rows: Number(r.rows) })) };
     },
+  }),
+  defineRoute({
+    ...common,
+    method: 'get',
+    path: '/api/admin/ingest/cross-source-flags',
+    summary:
+      "Cross-source outlier flags per feed and day: a feed whose prices disagree with the other sources' (a wrong product mapping) shows as a jump",
+    query: CrossSourceFlagsQuery,
+    response: CrossSourceFlagsResponse,
+    errors: [503],
+    handler: async ({ query }) => ({
+      days: query.days,
+      rule: {
+        factor: CROSS_SOURCE_RULE.factor,
+        min_other_sources: CROSS_SOURCE_RULE.minOtherSources,
+        window_days: CROSS_SOURCE_RULE.windowDays,
+        price_types: [...CROSS_SOURCE_RULE.priceTypes],
+      },
+      flags: (await crossSourceFlags(deps.analytics, { days: query.days, source: query.source ?? '' })).map((f) => ({
+        ...f,
+        flagged: Number(f.flagged),
+      })),
+    }),
   }),
   defineRoute({
     ...common,

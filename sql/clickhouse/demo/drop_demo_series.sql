@@ -1,2 +1,2 @@
 -- Drops the staging table of the demo history.
-DROP TABLE IF EXISTS holo.demo_variants
+DROP TABLE IF EXISTS holo.demo_series
