@@ -44,8 +44,8 @@ const stagingRow = (p: Planned) => ({
 
 /** Every series the demo's feeds load, in a fixed order (the replay tokens depend on it). */
 export async function demoSeries(pool: pg.Pool): Promise<Planned[]> {
-  const series: Planned[] = [];
-  for (const { source, game } of feedPairs()) series.push(...loadedSeries(await FEED_PLANS[source]!(pool, game)));
+  let series: Planned[] = [];
+  for (const { source, game } of feedPairs()) series = series.concat(loadedSeries(await FEED_PLANS[source]!(pool, game)));
   return series;
 }
 
