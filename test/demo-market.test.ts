@@ -207,7 +207,7 @@ describe('demo price model', () => {
     }
   });
 
-  it('keeps movers and the overview on the newest complete day across midnight, with one source late', async () => {
+  it('keeps movers and the overview on the newest complete day through a week of midnights, with one source late each day', async () => {
     const usMarket = series.filter((p) => p.key.region === 'us' && p.key.price_type === 'market' && p.key.grading_company === 'raw');
     // What the market endpoints must say, from the price model alone: per card the US market
     // series with the most points in the window (then the highest price now), newest complete day
@@ -252,17 +252,19 @@ describe('demo price model', () => {
       );
       movers.gainers.forEach((g: { change_pct: number }, i: number) => assert.ok(Math.abs(g.change_pct - want.gainers[i]!.pct) < 0.01));
     };
-    const today = todayUtc();
-    const [d1, d2] = [dayAfter(today, 1), dayAfter(today, 2)];
-    await ingestDay(d1);
-    await check(d1);
-    // Past midnight: every feed but Scryfall has landed; the market still answers for the day before.
-    await ingestDay(
-      d2,
-      feedPairs().filter((f) => f.source !== 'scryfall'),
-    );
-    await check(d1);
-    await ingestDay(d2, [{ source: 'scryfall', game: 'mtg' }]);
-    await check(d2);
+    // A week of midnights: each day every feed but Scryfall lands first, and until Scryfall does,
+    // the market answers for the day before.
+    let complete = todayUtc();
+    for (let i = 1; i <= 7; i++) {
+      const day = dayAfter(todayUtc(), i);
+      await ingestDay(
+        day,
+        feedPairs().filter((f) => f.source !== 'scryfall'),
+      );
+      await check(complete);
+      await ingestDay(day, [{ source: 'scryfall', game: 'mtg' }]);
+      await check(day);
+      complete = day;
+    }
   });
 });

@@ -364,12 +364,15 @@ describe('the newest complete day', () => {
       await announcePricesLanded(stack.stores.redis, stack.config.redisPrefix);
       const movers = await stack.json('/api/market/movers?tcg=test-market&period=7d&limit=50');
       const overview = await stack.json('/api/market/overview?period=7d');
-      return { movers: movers.body, overview: overview.body };
+      const spread = await stack.json('/api/market/spread?tcg_slug=test-market&min_spread_pct=1');
+      const newsource = spread.body.items.find((i: { card_id: number }) => i.card_id === cards['newsource']!.card);
+      return { movers: movers.body, overview: overview.body, newsourceSpread: newsource?.spread_pct ?? null };
     };
-    // Tomorrow morning: us_a has landed for every card, us_b (which reported today) not yet.
+    // Tomorrow morning: us_a has landed for every card (newsource now at us_b's 30), us_b (which
+    // reported today) not yet.
     await loadPricePoints(
       stack.loadTargets(),
-      [...Object.keys(SERIES), 'newsource'].map((name) => day(name, 'us_a', name === 'newsource' ? 10 : SERIES[name]![0]!)),
+      [...Object.keys(SERIES), 'newsource'].map((name) => day(name, 'us_a', name === 'newsource' ? 30 : SERIES[name]![0]!)),
       { id: 'tomorrow-us-a', ingestedAt: new Date() },
     );
     const partial = await asOf();
@@ -377,6 +380,8 @@ describe('the newest complete day', () => {
     assert.equal(partial.overview.as_of, daysAgo(0));
     const up = partial.movers.gainers.find((m: { name: string }) => m.name.endsWith(' up'));
     close(up.change_pct, change('up', 7));
+    // The spread too is measured on the complete day: today, us_a at 10 against us_b at 30.
+    close(partial.newsourceSpread, 200);
 
     // us_b lands: tomorrow is complete, and the week is measured from it.
     await loadPricePoints(stack.loadTargets(), [day('newsource', 'us_b', 30)], { id: 'tomorrow-us-b', ingestedAt: new Date() });
@@ -386,5 +391,6 @@ describe('the newest complete day', () => {
     const upNow = complete.movers.gainers.find((m: { name: string }) => m.name.endsWith(' up'));
     close(upNow.change_pct, ((SERIES['up']![0]! - SERIES['up']![6]!) / SERIES['up']![6]!) * 100);
     assert.ok(complete.movers.gainers.length > 0 && complete.movers.losers.length > 0);
+    assert.equal(complete.newsourceSpread, null, 'both sources at 30 on the complete day');
   });
 });

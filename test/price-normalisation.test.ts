@@ -109,7 +109,7 @@ describe('outlier flags', () => {
     const [stats] = await chRows<{ med: number }>(
       stack.stores.ch.client,
       `SELECT toFloat64(median(amount)) AS med FROM holo.price_points FINAL
-       WHERE variant_id = {v:UInt32} AND source = 'us_market' AND price_type = 'market' AND NOT is_outlier AND as_of >= today() - 30 AND as_of < today()`,
+       WHERE variant_id = {v:UInt32} AND source = 'tcgplayer' AND price_type = 'market' AND NOT is_outlier AND as_of >= today() - 30 AND as_of < today()`,
       { v: v.id },
     );
     const base = {
@@ -117,7 +117,7 @@ describe('outlier flags', () => {
       variant_id: v.id,
       game: 'pokemon',
       region: 'us' as const,
-      source: 'us_market',
+      source: 'tcgplayer',
       grading_company: 'raw',
       grade: '',
       currency: 'USD',

@@ -194,6 +194,11 @@ describe('PriceCharting CSV', () => {
     ]);
     assert.ok(rows.filter((r) => r.ref.value === '6911').every((r) => r.printRun === '1st-edition'));
     assert.deepEqual(
+      rows.filter((r) => r.ref.value === '6914').map((r) => [r.printRun, r.amount]),
+      [['shadowless', '1150.00']],
+    );
+    assert.ok(rows.filter((r) => r.ref.value === '6910').every((r) => r.printRun === null));
+    assert.deepEqual(
       rejected.map((r) => r.ref),
       ['"oops"', '6913', '6913'],
     );

@@ -14,6 +14,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
+import { PRICE_GUIDE_PRINT_RUNS } from '../sources/priceChartingCsv.js';
 import { PRICE_GUIDE_CONSOLES } from '../sources/registry.js';
 import { auctionItemId, auctionOn, dayNumber, quoteAmount } from './priceModel.js';
 import { FEED_PLANS, PRICE_GUIDE_COLUMNS, type PlannedProduct } from './quotePlan.js';
@@ -133,7 +134,8 @@ function priceChartingFeed(products: PlannedProduct[], game: string, day: string
   const lines = [PRICE_GUIDE_HEADER.join(',')];
   for (const p of products) {
     const prices = priced(p, dayNumber(day));
-    const name = `${p.card.card_name}${p.card.print_run === '1st-edition' ? ' [1st Edition]' : ''} #${p.card.number}`;
+    const tag = PRICE_GUIDE_PRINT_RUNS[p.card.print_run];
+    const name = `${p.card.card_name}${tag ? ` ${tag}` : ''} #${p.card.number}`;
     const row: Record<string, string> = {
       id: p.id,
       'console-name': `${prefix}${p.card.set_name}`,

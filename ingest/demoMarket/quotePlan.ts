@@ -6,6 +6,7 @@
 import type pg from 'pg';
 import { chooseVariant } from '../normalise/mapVariants.js';
 import { POKEMONTCG_FINISHES } from '../sources/pokemontcgIo.js';
+import { PRICE_GUIDE_PRINT_RUNS } from '../sources/priceChartingCsv.js';
 import { TCGPLAYER_SUBTYPES } from '../sources/tcgplayerPricing.js';
 import { demoMarketRefs, demoMarketVariants, watchedCards, type MarketVariant } from '../../sql/demoMarket.js';
 import { baseUsd, draw, GRADED_WORTHY_USD, seriesQuote, type SeriesKey, type SeriesQuote, type SeriesTerms } from './priceModel.js';
@@ -95,22 +96,25 @@ export const AUCTION_GRADES: [title: string, key: SeriesKey, terms: SeriesTerms]
  */
 const GUIDE_LISTS_EVERY_CARD = new Set(['lorcana']);
 
-type Catalogue = { byCard: Map<number, MarketVariant[]> };
-
-async function catalogue(pool: pg.Pool, game: string): Promise<Catalogue> {
+/** A game's variants by card, in the order the ingestion mapping sees them. */
+async function variantsByCard(pool: pg.Pool, game: string): Promise<Map<number, MarketVariant[]>> {
   const byCard = new Map<number, MarketVariant[]>();
   for (const v of await demoMarketVariants(pool, game)) {
     const list = byCard.get(v.card_id);
     if (list) list.push(v);
     else byCard.set(v.card_id, [v]);
   }
-  return { byCard };
+  return byCard;
 }
+
+// pokemontcg.io's TCGplayer price key of a variant (the parser's POKEMONTCG_FINISHES, read backwards).
+const POKEMONTCG_KEY_1ST: Record<string, string> = { holofoil: '1stEditionHolofoil', normal: '1stEditionNormal' };
+const POKEMONTCG_KEY: Record<string, string> = { normal: 'normal', holofoil: 'holofoil', 'reverse-holofoil': 'reverseHolofoil' };
 
 const plan = (v: MarketVariant, key: SeriesKey, terms: SeriesTerms): Planned => ({ variant: v, key, quote: seriesQuote(v, key, terms) });
 
 async function pokemontcgPlan(pool: pg.Pool, game: string): Promise<PlannedProduct[]> {
-  const { byCard } = await catalogue(pool, game);
+  const byCard = await variantsByCard(pool, game);
   const products: PlannedProduct[] = [];
   for (const variants of byCard.values()) {
     const card = variants[0]!;
@@ -118,10 +122,7 @@ async function pokemontcgPlan(pool: pg.Pool, game: string): Promise<PlannedProdu
     const fields: [string, Planned][] = [];
     const keys = new Set<string>();
     for (const v of variants) {
-      const key =
-        v.print_run === '1st-edition'
-          ? ({ holofoil: '1stEditionHolofoil', normal: '1stEditionNormal' } as Record<string, string>)[v.finish]
-          : ({ normal: 'normal', holofoil: 'holofoil', 'reverse-holofoil': 'reverseHolofoil' } as Record<string, string>)[v.finish];
+      const key = (v.print_run === '1st-edition' ? POKEMONTCG_KEY_1ST : POKEMONTCG_KEY)[v.finish];
       if (key) keys.add(key);
     }
     for (const key of keys) {
@@ -168,7 +169,7 @@ const TCGPLAYER_SUBTYPE_OF: Record<string, string> = {
 };
 
 async function tcgplayerPlan(pool: pg.Pool, game: string): Promise<PlannedProduct[]> {
-  const { byCard } = await catalogue(pool, game);
+  const byCard = await variantsByCard(pool, game);
   const products: PlannedProduct[] = [];
   const seen = new Set<string>();
   for (const ref of await refsOf(pool, game, 'us_marketplace_product_id')) {
@@ -203,7 +204,7 @@ const SCRYFALL_FIELDS: [field: string, finish: string, key: SeriesKey, factor: n
 ];
 
 async function scryfallPlan(pool: pg.Pool, game: string): Promise<PlannedProduct[]> {
-  const { byCard } = await catalogue(pool, game);
+  const byCard = await variantsByCard(pool, game);
   const products: PlannedProduct[] = [];
   for (const ref of await refsOf(pool, game, 'mtg_card_db_id')) {
     const variants = candidates(byCard, ref.card_id, ref.printing_id);
@@ -219,7 +220,7 @@ async function scryfallPlan(pool: pg.Pool, game: string): Promise<PlannedProduct
 }
 
 async function cardmarketPlan(pool: pg.Pool, game: string): Promise<PlannedProduct[]> {
-  const { byCard } = await catalogue(pool, game);
+  const byCard = await variantsByCard(pool, game);
   const products: PlannedProduct[] = [];
   for (const ref of await refsOf(pool, game, 'eu_marketplace_product_id')) {
     const variants = candidates(byCard, ref.card_id, ref.printing_id);
@@ -236,7 +237,7 @@ async function cardmarketPlan(pool: pg.Pool, game: string): Promise<PlannedProdu
 }
 
 async function priceChartingPlan(pool: pg.Pool, game: string): Promise<PlannedProduct[]> {
-  const { byCard } = await catalogue(pool, game);
+  const byCard = await variantsByCard(pool, game);
   // The guide's rows are linked by set name and number: a pair two cards share links neither.
   const named = new Map<string, number>();
   const nameOf = (v: MarketVariant) => `${v.set_name.toLowerCase()}|${v.number.toLowerCase()}`;
@@ -244,7 +245,7 @@ async function priceChartingPlan(pool: pg.Pool, game: string): Promise<PlannedPr
   const products: PlannedProduct[] = [];
   for (const variants of byCard.values()) {
     if (named.get(nameOf(variants[0]!)) !== 1) continue;
-    const runs = new Set(variants.map((v) => (v.print_run === '1st-edition' ? '1st-edition' : null)));
+    const runs = new Set(variants.map((v) => (v.print_run in PRICE_GUIDE_PRINT_RUNS ? v.print_run : null)));
     for (const run of runs) {
       const target = chooseVariant(variants, null, run);
       if (!target) continue;
@@ -263,7 +264,7 @@ async function priceChartingPlan(pool: pg.Pool, game: string): Promise<PlannedPr
 }
 
 async function auctionPlan(pool: pg.Pool, game: string, cardIds?: number[]): Promise<PlannedProduct[]> {
-  const { byCard } = await catalogue(pool, game);
+  const byCard = await variantsByCard(pool, game);
   const watched = cardIds ?? (await watchedCards(pool, game)).map((w) => w.card_id);
   const products: PlannedProduct[] = [];
   for (const cardId of watched) {
@@ -311,7 +312,7 @@ export function loadedSeries(products: PlannedProduct[]): Planned[] {
 
 /** The most valuable cards of a game by the model's base of their default variant: the demo's auction watchlist. */
 export async function mostValuableCards(pool: pg.Pool, game: string, count: number): Promise<number[]> {
-  const { byCard } = await catalogue(pool, game);
+  const byCard = await variantsByCard(pool, game);
   const valued: [number, number][] = [];
   for (const [cardId, variants] of byCard) {
     const target = chooseVariant(variants, null, null);

@@ -13,6 +13,7 @@ export const SOURCE_LABELS: Record<string, string> = {
   scryfall: 'Scryfall aggregate',
   pricecharting: 'Graded price guide',
   auction_sold: 'Auction sales',
+  // The demo history's own sources in data directories loaded by earlier versions.
   us_market: 'US marketplace (history)',
   eu_market: 'European marketplace (history)',
   graded_guide: 'Graded price guide (history)',

@@ -16,6 +16,9 @@ const COLUMNS: [string, { price_type: string; grading_company: string; grade: st
   ['condition-17-price', { price_type: '', grading_company: 'other', grade: 'pc17' }],
   ['condition-18-price', { price_type: '', grading_company: 'other', grade: 'pc18' }],
 ];
+/** The guide's product-name tags of print runs ("Charizard [1st Edition] #4"); a name without one is the common printing. */
+export const PRICE_GUIDE_PRINT_RUNS: Record<string, string> = { '1st-edition': '[1st Edition]', shadowless: '[Shadowless]' };
+
 const REQUIRED = ['id', 'product-name', ...COLUMNS.map(([c]) => c)];
 
 /**
@@ -40,10 +43,10 @@ export function parsePriceChartingCsv(csv: string, asOf: string, link?: { game: 
       out.rejected.push({ ref: JSON.stringify(id ?? null), reason: 'row without a numeric id' });
       continue;
     }
-    // "[1st Edition]" or "[Reverse Holo]" in the product name names the printing.
+    // "[1st Edition]", "[Shadowless]" or "[Reverse Holo]" in the product name names the printing.
     const name = r['product-name'] ?? '';
     const finish = /\[reverse holo\]/i.test(name) ? 'reverse-holofoil' : null;
-    const printRun = /\[1st edition\]/i.test(name) ? '1st-edition' : null;
+    const printRun = Object.entries(PRICE_GUIDE_PRINT_RUNS).find(([, tag]) => name.toLowerCase().includes(tag.toLowerCase()))?.[0] ?? null;
     const ref = { kind: 'price_guide_id' as const, value: id };
     const number = /#\s*([^\s#]+)\s*$/.exec(name)?.[1];
     const console = r['console-name'] ?? '';

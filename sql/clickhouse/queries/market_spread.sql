@@ -1,14 +1,18 @@
--- Cards whose sources disagree: per card variant, each source's newest ungraded market price of the
--- last 7 days in USD; the gap between the cheapest and the dearest source as a percentage of the
--- cheapest; at least {min_spread_pct} and two sources. The widest variant stands for its card.
+-- Cards whose sources disagree: per card variant, each source's newest ungraded market price (US
+-- market, EU trend) of the 7 days up to its region's newest complete day (the view market_days:
+-- a morning on which one source has landed is not yet the market), in USD; the gap between the
+-- cheapest and the dearest source as a percentage of the cheapest; at least {min_spread_pct} and
+-- two sources. The widest variant stands for its card.
 WITH
-  (SELECT max(max_date) FROM system.parts WHERE database = 'holo' AND table = 'market_daily' AND active) AS newest_any,
+  (SELECT complete_day FROM holo.market_days(region = 'us', price_type = 'market')) AS us_complete,
+  (SELECT complete_day FROM holo.market_days(region = 'eu', price_type = 'trend')) AS eu_complete,
   per_source AS (
     SELECT m.card_id AS card_id, m.variant_id AS variant_id, m.source AS source, any(m.game) AS game,
            argMax(if(m.currency = 'USD', toFloat64(m.amount), toFloat64(m.amount) * fx.usd_per_unit), (m.day, m.ingested_at)) AS usd
     FROM holo.market_daily AS m
     ASOF LEFT JOIN holo.fx_to_usd AS fx ON m.currency = fx.currency AND m.day >= fx.day
-    WHERE m.price_type IN ('market', 'trend') AND m.day > newest_any - 7
+    WHERE ((m.region = 'us' AND m.price_type = 'market' AND m.day > us_complete - 7 AND m.day <= us_complete)
+        OR (m.region = 'eu' AND m.price_type = 'trend' AND m.day > eu_complete - 7 AND m.day <= eu_complete))
       AND (empty({game:String}) OR m.game = {game:String})
       AND (m.currency = 'USD' OR fx.usd_per_unit > 0)
     GROUP BY m.card_id, m.variant_id, m.source
