@@ -86,7 +86,7 @@ export function createApp(deps: AppDeps, opts: { portalUrl: string }): { app: Ko
   const checkAccess = (access: Access, ctx: Context) => guard(ctx, access, auth);
   // First: /dev/<page> must not fall to the legacy catalogue's /{tcg_slug}/... routes.
   mountPortalRedirect(router, opts.portalUrl);
-  for (const r of routes) r.mount(router, checkAccess);
+  for (const r of routes) r.mount(router, checkAccess, deps.cache.hot);
   mountImageRoutes(router, deps, deps.images);
   const document = apiDocumentOf(routes);
   const openapi = JSON.stringify(document);
@@ -99,6 +99,17 @@ export function createApp(deps: AppDeps, opts: { portalUrl: string }): { app: Ko
   app.use(requestContext(deps.log, deps.counters));
   app.use(errorHandler(deps.log));
   app.use(cors(deps.config.siteOrigin));
+  // A URL a hot route answered under this prices epoch: its bytes again, after the same access
+  // check, without routing, validation or the handler (api/http/hotResponses.ts).
+  app.use(async (ctx, next) => {
+    const hit = ctx.method === 'GET' || ctx.method === 'HEAD' ? deps.cache.hot.get(ctx.url) : undefined;
+    if (hit === undefined) return next();
+    await checkAccess(hit.access, ctx);
+    ctx.set(hit.headers);
+    ctx.etag = hit.etag;
+    ctx.body = hit.body;
+    if (ctx.fresh) ctx.status = 304;
+  });
   app.use(localeRedirect());
   // JSON bodies only, small: no route takes more than a few fields yet.
   const bodyParser = koaBody({

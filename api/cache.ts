@@ -2,6 +2,7 @@
 // bumps (and announces on Redis) whenever new prices land: every price-dependent entry is then
 // missed at once, on every API instance, without scanning or deleting keys.
 import type { RedisStore } from '../sql/stores/redis.js';
+import { HotResponses } from './http/hotResponses.js';
 import { pricesEpochKey, pricesLandedChannel } from '../sql/stores/priceChannels.js';
 
 export type Cache = {
@@ -9,6 +10,8 @@ export type Cache = {
   json(key: string, ttlSeconds: number, load: () => Promise<unknown>): Promise<string>;
   /** The current prices epoch, kept in memory and refreshed by the landed channel. */
   epoch(): string;
+  /** Whole answers of hot routes in this process, ended by a new epoch (see hotResponses.ts). */
+  hot: HotResponses;
   close(): Promise<void>;
 };
 
@@ -28,6 +31,7 @@ export async function createCache(redis: RedisStore, prefix: string): Promise<Ca
       return text;
     },
     epoch: () => epoch,
+    hot: new HotResponses(() => epoch),
     close: unsubscribe,
   };
 }

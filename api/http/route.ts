@@ -9,6 +9,7 @@ import { ErrorResponse, integerParams, ValidationErrorResponse } from '../../sch
 import { fromZod, HttpError, ValidationError } from './errors.js';
 import type { Access } from '../auth/principal.js';
 import { deprecationHeaders, deprecationOf } from './deprecations.js';
+import type { HotResponses } from './hotResponses.js';
 
 type AnyObject = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
@@ -38,6 +39,11 @@ export type RouteSpec<P extends AnyObject, Q extends AnyObject, R extends z.ZodT
   access?: Access;
   /** Cache-Control max-age for successful responses; undefined sends no-store. */
   maxAge?: number;
+  /**
+   * The answer depends on the URL and the prices epoch alone (a handler reading through
+   * deps.cache): kept whole in this process for maxAge and served from there (hotResponses.ts).
+   */
+  hot?: boolean;
   errors?: number[];
   handler: (input: { params: z.output<P>; query: z.output<Q>; body: z.output<B>; ctx: Context }) => Promise<z.input<R> | string | Readable>;
 };
@@ -51,7 +57,7 @@ export type Route = {
   path: string;
   /** Path parameters that are integers: their segment can only be digits. */
   integerParams: string[];
-  mount(router: Router, checkAccess: AccessCheck): void;
+  mount(router: Router, checkAccess: AccessCheck, hot: HotResponses): void;
   document(registry: OpenAPIRegistry): void;
 };
 
@@ -80,7 +86,7 @@ export function defineRoute<
     method: spec.method,
     path: spec.path,
     integerParams: Object.entries(shape).flatMap(([name, schema]) => (integerParams.has(schema) ? [name] : [])),
-    mount(router, checkAccess) {
+    mount(router, checkAccess, hot) {
       const cacheControl = spec.maxAge ? `public, max-age=${spec.maxAge}` : 'no-store';
       router[spec.method](koaPath(spec.path), async (ctx) => {
         if (deprecation) ctx.set(deprecationHeaders(deprecation));
@@ -105,6 +111,7 @@ export function defineRoute<
           }
           throw validation;
         }
+        const epoch = hot.epoch();
         const body = await spec.handler({
           params: params.data as z.output<P>,
           query: query.data as z.output<Q>,
@@ -123,6 +130,18 @@ export function defineRoute<
           ctx.res.writeHead(ctx.status, ctx.response.headers as Record<string, string>);
           ctx.res.once('close', () => body.destroy());
           body.pipe(ctx.res);
+        } else if (typeof body === 'string' && spec.hot && spec.maxAge && ctx.status === 200) {
+          // Pre-serialised JSON from the cache, kept whole for the next caller of this URL.
+          const headers = {
+            'Content-Type': 'application/json; charset=utf-8',
+            'Cache-Control': cacheControl,
+            ...(deprecation ? deprecationHeaders(deprecation) : {}),
+          };
+          const kept = hot.keep(ctx.url, { access, body, headers, epoch, maxAgeSeconds: spec.maxAge });
+          ctx.set(headers);
+          ctx.etag = kept.etag;
+          ctx.body = kept.body;
+          if (ctx.fresh) ctx.status = 304;
         } else if (typeof body === 'string') {
           // An HTML page, or pre-serialised JSON from the cache: sent as is, never parsed again.
           ctx.type = html ? 'text/html; charset=utf-8' : 'application/json';
@@ -142,6 +161,7 @@ export function defineRoute<
         },
         422: { description: 'Validation error', content: { 'application/json': { schema: ValidationErrorResponse } } },
       };
+      if (spec.hot) responses[304] = { description: 'Not Modified: If-None-Match names the ETag of the current answer' };
       const accessErrors = access === 'free' ? [429] : access === 'auth' ? [401, 429] : [401, 403, 429];
       for (const status of [...accessErrors, ...(spec.errors ?? [])]) {
         responses[status] = { description: statusText[status] ?? 'Error', content: { 'application/json': { schema: ErrorResponse } } };

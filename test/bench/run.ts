@@ -1,11 +1,9 @@
 // npm run bench: the v2 hot paths against two ceilings serving a same-size body, in one run.
 // Holo runs in this process on the embedded stores (chDB must), each ceiling and the load
 // generator in processes of their own.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../schemas/config.js';
 import { createLogger } from '../../sql/runtime/log.js';
 import { migrateClickHouse, migratePostgres } from '../../sql/migrate.js';
@@ -15,35 +13,11 @@ import { loadDemoDataIfEmpty } from '../../ingest/demo/index.js';
 import { announcePricesLanded } from '../../sql/stores/priceChannels.js';
 import { createDb } from '../../sql/stores/db.js';
 import { createKey, createUser } from '../../api/auth/accounts.js';
+import { cpuMicros, loadOnly, runChild, type LoadResult } from './harness.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const DURATION = Number(process.env.HOLO_BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.HOLO_BENCH_ROUNDS ?? 5);
-type Result = { rps: number; p50: number; p99: number; requests: number; non2xx: number; errors: number };
-
-function runChild(script: string, args: string[]): { child: ChildProcess; firstLine: Promise<string> } {
-  const child = spawn(process.execPath, [path.join(here, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const firstLine = new Promise<string>((resolve, reject) => {
-    let buf = '';
-    child.stdout!.on('data', (d) => {
-      buf += d;
-      const nl = buf.indexOf('\n');
-      if (nl >= 0) resolve(buf.slice(0, nl));
-    });
-    child.on('exit', (code) => reject(new Error(`${script} exited ${code}`)));
-  });
-  return { child, firstLine };
-}
-
-// CPU time of a server process in microseconds: this process from cpuUsage, a child from /proc.
-function cpuMicros(pid?: number): number {
-  if (pid === undefined) {
-    const u = process.cpuUsage();
-    return u.user + u.system;
-  }
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // utime + stime, in 1/100 s ticks
-}
+type Result = LoadResult;
 
 async function load(
   url: string,
@@ -52,28 +26,8 @@ async function load(
   opts: { amount?: number; accept?: string; serverPid?: number; headers?: Record<string, string> } = {},
 ): Promise<Result & { cpuPerRequestUs: number }> {
   const before = cpuMicros(opts.serverPid);
-  const result = await loadOnly(url, paths, connections, opts);
+  const result = await loadOnly(url, paths, connections, { ...opts, duration: DURATION });
   return { ...result, cpuPerRequestUs: (cpuMicros(opts.serverPid) - before) / Math.max(1, result.requests) };
-}
-
-async function loadOnly(
-  url: string,
-  paths: string[],
-  connections: number,
-  opts: { amount?: number; accept?: string; headers?: Record<string, string> },
-): Promise<Result> {
-  // The job goes through a file: tens of thousands of paths do not fit in argv.
-  const jobFile = path.join(os.tmpdir(), `holo-bench-job-${process.pid}.json`);
-  fs.writeFileSync(
-    jobFile,
-    JSON.stringify({ url, paths, connections, duration: DURATION, amount: opts.amount, accept: opts.accept, headers: opts.headers }),
-  );
-  const { firstLine } = runChild('load.js', [jobFile]);
-  try {
-    return JSON.parse(await firstLine) as Result;
-  } finally {
-    fs.rmSync(jobFile, { force: true });
-  }
 }
 
 // The benchmark measures serving, not the anonymous rate limit (30 a minute per address).

@@ -31,6 +31,7 @@ export const cardRoutes = (deps: AppDeps) => [
     params: CardParams,
     response: CardDetail,
     maxAge: 120,
+    hot: true,
     errors: [404, 503],
     handler: ({ params }) =>
       deps.cache.json(`v2:card:${params.card_id}`, 120, async () => {

@@ -1,0 +1,111 @@
+// Hot responses: a repeated card detail is answered from the bytes this instance kept, without
+// PostgreSQL, ClickHouse or a Redis read, yet still counted by the rate limiter and logged; ETag and
+// If-None-Match work; new prices (a new epoch) end every kept answer.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { announcePricesLanded } from '../sql/stores/priceChannels.js';
+import { startStack, type Stack } from './support/stack.js';
+
+let stack: Stack;
+let cardId: number;
+const touched = { pg: 0, ch: 0, redisGet: 0 };
+
+function countCalls<T extends object>(target: T, method: keyof T, counter: keyof typeof touched): void {
+  const original = (target[method] as (...args: unknown[]) => unknown).bind(target);
+  target[method] = ((...args: unknown[]) => {
+    touched[counter]++;
+    return original(...args);
+  }) as T[keyof T];
+}
+
+before(async () => {
+  stack = await startStack({ demo: 'small' });
+  cardId = (await stack.stores.pg.pool.query<{ id: number }>(`SELECT id FROM cards WHERE external_key = 'pokemontcg:base1-4'`)).rows[0]!.id;
+  // Count what reaches the stores (the same objects the API uses), not replace them.
+  countCalls(stack.stores.pg.pool, 'query', 'pg');
+  countCalls(stack.stores.ch.client, 'query', 'ch');
+  countCalls(stack.stores.redis, 'get', 'redisGet');
+});
+after(async () => {
+  await stack?.close();
+});
+
+// A conditional GET as HTTP clients send it (fetch adds Cache-Control: no-cache to one, which
+// rightly asks for the full answer).
+function conditionalGet(path: string, etag: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(stack.url + path, { headers: { 'If-None-Match': etag } }, (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      })
+      .on('error', reject);
+  });
+}
+
+const reset = () => Object.assign(touched, { pg: 0, ch: 0, redisGet: 0 });
+
+describe('hot responses', () => {
+  it('answers a repeated card detail from kept bytes: no store touched, same body, an ETag, 304 on If-None-Match', async () => {
+    const url = `/api/v2/cards/${cardId}`;
+    const first = await stack.get(url);
+    assert.equal(first.status, 200);
+    const body = await first.text();
+    const etag = first.headers.get('etag');
+    assert.match(etag ?? '', /^"[A-Za-z0-9_-]{27}"$/);
+    reset();
+    for (let i = 0; i < 5; i++) {
+      const again = await stack.get(url);
+      assert.equal(again.status, 200);
+      assert.equal(await again.text(), body);
+      assert.equal(again.headers.get('etag'), etag);
+      assert.equal(again.headers.get('content-type'), 'application/json; charset=utf-8');
+      assert.equal(again.headers.get('cache-control'), 'public, max-age=120');
+      assert.ok(again.headers.get('x-ratelimit-remaining'), 'still counted against the caller');
+      assert.ok(again.headers.get('x-request-id'));
+    }
+    assert.deepEqual(touched, { pg: 0, ch: 0, redisGet: 0 }, 'a hot hit reads no store');
+    const notModified = await conditionalGet(url, etag!);
+    assert.deepEqual(notModified, { status: 304, body: '' });
+    assert.equal((await conditionalGet(url, '"other"')).status, 200);
+    // The access log has every hit.
+    const logged = stack.logLines.filter((l) => l.includes('"msg":"request"') && l.includes(`"path":"${url}"`));
+    assert.ok(logged.length >= 8, `${logged.length} access log lines`);
+  });
+
+  it('counts every hit against the caller, as any request', async () => {
+    const url = `/api/v2/cards/${cardId}?hot=limit`;
+    await stack.get(url);
+    const counts = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await stack.get(url);
+      counts.push({ reset: res.headers.get('x-ratelimit-reset'), remaining: Number(res.headers.get('x-ratelimit-remaining')) });
+    }
+    // Within one window each hit uses one more call (a new minute starts the count again).
+    for (let i = 1; i < counts.length; i++)
+      if (counts[i]!.reset === counts[i - 1]!.reset) assert.equal(counts[i]!.remaining, counts[i - 1]!.remaining - 1);
+  });
+
+  it('ends with new prices: the next answer is computed again', async () => {
+    const url = `/api/v2/cards/${cardId}?hot=epoch`;
+    await stack.get(url);
+    const before = (await stack.get(url)).headers.get('etag');
+    reset();
+    await announcePricesLanded(stack.stores.redis, stack.config.redisPrefix);
+    await new Promise((r) => setTimeout(r, 50));
+    const after = await stack.get(url);
+    assert.equal(after.status, 200);
+    assert.ok(touched.redisGet + touched.pg > 0, 'computed again under the new epoch');
+    assert.equal(after.headers.get('etag'), before, 'the same prices give the same bytes');
+  });
+
+  it('keeps only successful answers of hot routes', async () => {
+    reset();
+    for (let i = 0; i < 2; i++) assert.equal((await stack.get('/api/v2/cards/2147483647')).status, 404);
+    assert.ok(touched.pg >= 2, 'a 404 is looked up every time');
+    const doc = (await stack.json('/openapi.json')).body;
+    assert.ok(doc.paths['/api/v2/cards/{card_id}'].get.responses['304']);
+  });
+});
