@@ -9,6 +9,7 @@ import { type Access } from './auth/principal.js';
 import { allowedMethods } from './http/allowedMethods.js';
 import { API_DESCRIPTION, buildOpenApiDocument } from './http/openapi.js';
 import type { Route } from './http/route.js';
+import { notModified } from './http/hotResponses.js';
 import { cors } from './middleware/cors.js';
 import { errorHandler } from './middleware/errors.js';
 import { localeRedirect } from './middleware/localeRedirect.js';
@@ -108,7 +109,7 @@ export function createApp(deps: AppDeps, opts: { portalUrl: string }): { app: Ko
     ctx.set(hit.headers);
     ctx.etag = hit.etag;
     ctx.body = hit.body;
-    if (ctx.fresh) ctx.status = 304;
+    if (notModified(ctx.headers, hit.etag)) ctx.status = 304;
   });
   app.use(localeRedirect());
   // JSON bodies only, small: no route takes more than a few fields yet.

@@ -1,6 +1,7 @@
 // Builds the dependencies from open stores and serves the app over HTTP, with graceful shutdown:
 // stop accepting, let in-flight requests finish, then close the stores.
 import http from 'node:http';
+import { hotPath } from './http/hotPath.js';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
@@ -92,7 +93,7 @@ export async function startServer(
   // Behind a proxy (production) the portal links to the site's public origin, else to this server.
   const publicApiUrl = deps.config.env === 'production' ? deps.config.siteOrigin : url;
   const { app, document } = createApp(deps, { portalUrl });
-  api.on('request', app.callback());
+  api.on('request', hotPath(deps, app.callback()));
   deps.stream.attach(api);
   deps.status.start();
   portal.on('request', createPortalApp(deps, { apiUrl: publicApiUrl, apiDocument: document }).callback());

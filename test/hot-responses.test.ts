@@ -5,10 +5,12 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { announcePricesLanded } from '../sql/stores/priceChannels.js';
+import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
 let cardId: number;
+let pro: KeyedAccount;
 const touched = { pg: 0, ch: 0, redisGet: 0 };
 
 function countCalls<T extends object>(target: T, method: keyof T, counter: keyof typeof touched): void {
@@ -21,6 +23,7 @@ function countCalls<T extends object>(target: T, method: keyof T, counter: keyof
 
 before(async () => {
   stack = await startStack({ demo: 'small' });
+  pro = await accountWithKey(stack, 'hotreader', 'pro');
   cardId = (await stack.stores.pg.pool.query<{ id: number }>(`SELECT id FROM cards WHERE external_key = 'pokemontcg:base1-4'`)).rows[0]!.id;
   // Count what reaches the stores (the same objects the API uses), not replace them.
   countCalls(stack.stores.pg.pool, 'query', 'pg');
@@ -86,6 +89,17 @@ describe('hot responses', () => {
     // Within one window each hit uses one more call (a new minute starts the count again).
     for (let i = 1; i < counts.length; i++)
       if (counts[i]!.reset === counts[i - 1]!.reset) assert.equal(counts[i]!.remaining, counts[i - 1]!.remaining - 1);
+  });
+
+  it("serves a kept answer to a caller with a key too, under the key's own limits", async () => {
+    const url = `/api/v2/cards/${cardId}`;
+    const anonymous = await stack.get(url);
+    const keyed = await stack.get(url, { Authorization: `Bearer ${pro.key}` });
+    assert.equal(keyed.status, 200);
+    assert.equal(await keyed.text(), await anonymous.text());
+    assert.equal(keyed.headers.get('etag'), anonymous.headers.get('etag'));
+    assert.notEqual(keyed.headers.get('x-ratelimit-limit'), anonymous.headers.get('x-ratelimit-limit'));
+    assert.equal((await stack.get(url, { Authorization: 'Bearer holo_not_a_key' })).status, 401, 'credentials are checked on a hit');
   });
 
   it('ends with new prices: the next answer is computed again', async () => {

@@ -22,25 +22,27 @@ function policyOf(perMinute: number, perDay: number | null): string {
 
 const midnightUtc = (now: number) => Math.ceil((now + 1) / 86_400_000) * 86_400_000;
 
+/** A counted call: the limits' state, and seconds to wait when it went past one (null: within). */
+export type CountedCall = { decision: NonNullable<RateDecision>; retryAfter: number | null };
+
 /**
- * Counts the call in Redis (one round trip, atomic) and refuses it with 429 past a limit: per key
- * per minute and per UTC day, anonymous callers 30 a minute per client IP; session users and the
- * operator are not limited. A refused call is counted too, so parallel callers can never slip
- * past a limit between the check and the count.
+ * Counts a call of a key or an anonymous address in Redis (one round trip, atomic): per key per
+ * minute and per UTC day, anonymous callers `anonymousPerMinute` a minute per client IP. A call
+ * past a limit is counted too, so parallel callers can never slip past a limit between the check
+ * and the count.
  */
-export async function rateLimit(
-  ctx: Context,
-  principal: Principal,
+export async function countCall(
+  principal: Extract<Principal, { kind: 'key' | 'anonymous' }>,
+  ip: string,
   deps: Pick<AuthDeps, 'redis' | 'redisPrefix' | 'anonymousPerMinute' | 'db'>,
   now = Date.now(),
-): Promise<RateDecision> {
-  if (principal.kind === 'session' || principal.kind === 'operator') return null;
+): Promise<CountedCall> {
   const minute = Math.floor(now / 60_000);
   const minuteReset = (minute + 1) * 60;
   const dayReset = midnightUtc(now) / 1000;
   const perMinute = principal.kind === 'key' ? principal.limits.perMinute : deps.anonymousPerMinute;
   const perDay = principal.kind === 'key' ? principal.limits.perDay : null;
-  const who = principal.kind === 'key' ? `k:${principal.keyId}` : `ip:${ctx.ip}`;
+  const who = principal.kind === 'key' ? `k:${principal.keyId}` : `ip:${ip}`;
   const base = `${deps.redisPrefix}:rl:${who}`;
   const day = principal.kind === 'key' ? new Date(now).toISOString().slice(0, 10) : '';
   const windows = [{ key: `${base}:m:${minute}`, ttlSeconds: 120 }];
@@ -53,32 +55,49 @@ export async function rateLimit(
   const nowSeconds = Math.ceil(now / 1000);
   const minuteLeft = perMinute - usedMinute!;
   const dayLeft = perDay === null ? Infinity : perDay - usedDay!;
-  const policy = policyOf(perMinute, perDay);
   const tight =
     dayLeft < minuteLeft ? { name: 'day', left: dayLeft, reset: dayReset } : { name: 'minute', left: minuteLeft, reset: minuteReset };
   const decision = {
     limit: perMinute,
     remaining: Math.max(0, Math.min(minuteLeft, dayLeft)),
     reset: tight.reset,
-    policy,
+    policy: policyOf(perMinute, perDay),
     state: `"${tight.name}";r=${Math.max(0, tight.left)};t=${Math.max(0, tight.reset - nowSeconds)}`,
   };
-  setRateHeaders(ctx, decision);
-  if (minuteLeft < 0 || dayLeft < 0) {
-    const retryAfter = Math.max(1, (minuteLeft < 0 && dayLeft >= 0 ? minuteReset : dayReset) - nowSeconds);
+  const retryAfter =
+    minuteLeft < 0 || dayLeft < 0 ? Math.max(1, (minuteLeft < 0 && dayLeft >= 0 ? minuteReset : dayReset) - nowSeconds) : null;
+  return { decision, retryAfter };
+}
+
+/**
+ * Counts the call and refuses it with 429 past a limit (see countCall); session users and the
+ * operator are not limited. Sets the limit headers on every answer.
+ */
+export async function rateLimit(
+  ctx: Context,
+  principal: Principal,
+  deps: Pick<AuthDeps, 'redis' | 'redisPrefix' | 'anonymousPerMinute' | 'db'>,
+  now = Date.now(),
+): Promise<RateDecision> {
+  if (principal.kind === 'session' || principal.kind === 'operator') return null;
+  const { decision, retryAfter } = await countCall(principal, ctx.ip, deps, now);
+  ctx.set(rateHeaders(decision));
+  if (retryAfter !== null) {
     ctx.set('Retry-After', String(retryAfter));
     throw new HttpError(429, `Rate limit exceeded. Retry after ${retryAfter} seconds.`);
   }
   return decision;
 }
 
-function setRateHeaders(ctx: Context, d: NonNullable<RateDecision>): void {
-  ctx.set('X-RateLimit-Limit', String(d.limit));
-  ctx.set('X-RateLimit-Remaining', String(d.remaining));
-  ctx.set('X-RateLimit-Reset', String(d.reset));
-  // IETF draft-ietf-httpapi-ratelimit-headers: the policies, and the tightest one's state.
-  ctx.set('RateLimit-Policy', d.policy);
-  ctx.set('RateLimit', d.state);
+/** X-RateLimit-* and the IETF draft-ietf-httpapi-ratelimit-headers (the policies, and the tightest one's state). */
+export function rateHeaders(d: NonNullable<RateDecision>): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(d.limit),
+    'X-RateLimit-Remaining': String(d.remaining),
+    'X-RateLimit-Reset': String(d.reset),
+    'RateLimit-Policy': d.policy,
+    RateLimit: d.state,
+  };
 }
 
 /** Today's calls of a key as the rate limiter counts them (live, unlike the per-minute copy in PostgreSQL). */

@@ -62,3 +62,15 @@ export class HotResponses {
     return kept;
   }
 }
+
+const NO_CACHE = /(?:^|,)\s*no-cache\s*(?:,|$)/i;
+
+/** Whether a conditional GET names this ETag (If-None-Match, weak or strong, or *), unless it asks for no cache. */
+export function notModified(headers: { 'if-none-match'?: string; 'cache-control'?: string }, etag: string): boolean {
+  const names = headers['if-none-match'];
+  if (!names || NO_CACHE.test(headers['cache-control'] ?? '')) return false;
+  return names.split(',').some((t) => {
+    const name = t.trim();
+    return name === '*' || name === etag || name === `W/${etag}`;
+  });
+}

@@ -9,7 +9,7 @@ import { ErrorResponse, integerParams, ValidationErrorResponse } from '../../sch
 import { fromZod, HttpError, ValidationError } from './errors.js';
 import type { Access } from '../auth/principal.js';
 import { deprecationHeaders, deprecationOf } from './deprecations.js';
-import type { HotResponses } from './hotResponses.js';
+import { notModified, type HotResponses } from './hotResponses.js';
 
 type AnyObject = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
@@ -141,7 +141,7 @@ export function defineRoute<
           ctx.set(headers);
           ctx.etag = kept.etag;
           ctx.body = kept.body;
-          if (ctx.fresh) ctx.status = 304;
+          if (notModified(ctx.headers, kept.etag)) ctx.status = 304;
         } else if (typeof body === 'string') {
           // An HTML page, or pre-serialised JSON from the cache: sent as is, never parsed again.
           ctx.type = html ? 'text/html; charset=utf-8' : 'application/json';

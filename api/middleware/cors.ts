@@ -13,18 +13,24 @@ export function allowedOrigins(siteOrigin: string): Set<string> {
   ]);
 }
 
+/** The CORS headers of an answer to `origin` ('' when the request named none). */
+export function corsHeaders(allowed: Set<string>, origin: string): Record<string, string> {
+  // Vary first; later middleware appends with ctx.vary().
+  if (origin === '' || !allowed.has(origin)) return { Vary: 'Origin' };
+  return {
+    Vary: 'Origin',
+    'Access-Control-Allow-Origin': origin,
+    'Access-Control-Allow-Credentials': 'true',
+    'Access-Control-Expose-Headers': 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After',
+  };
+}
+
 export function cors(siteOrigin: string): Middleware {
   const allowed = allowedOrigins(siteOrigin);
   return async (ctx, next) => {
     const origin = ctx.get('Origin');
-    // First to set Vary; later middleware appends with ctx.vary().
-    ctx.set('Vary', 'Origin');
+    ctx.set(corsHeaders(allowed, origin));
     const ok = origin !== '' && allowed.has(origin);
-    if (ok) {
-      ctx.set('Access-Control-Allow-Origin', origin);
-      ctx.set('Access-Control-Allow-Credentials', 'true');
-      ctx.set('Access-Control-Expose-Headers', 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After');
-    }
     if (ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method')) {
       if (!ok) {
         ctx.status = 403;

@@ -7,10 +7,31 @@ import type { RequestCounters } from '../deps.js';
 
 const SAFE_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
+/** The caller's X-Request-Id when it is a safe token, else a new one. */
+export const requestIdOf = (incoming: string | undefined) =>
+  incoming !== undefined && SAFE_ID.test(incoming) ? incoming : crypto.randomUUID();
+
+/** Counts an answered request and writes its access-log line. */
+export function requestDone(
+  log: Logger,
+  counters: RequestCounters,
+  r: { requestId: string; method: string; path: string; status: number; started: bigint },
+): void {
+  counters.inFlight--;
+  const cls = `${Math.floor(r.status / 100)}xx`;
+  counters.byStatus[cls] = (counters.byStatus[cls] ?? 0) + 1;
+  log.info('request', {
+    request_id: r.requestId,
+    method: r.method,
+    path: r.path,
+    status: r.status,
+    duration_ms: Number(process.hrtime.bigint() - r.started) / 1e6,
+  });
+}
+
 export function requestContext(log: Logger, counters: RequestCounters): Middleware {
   return async (ctx, next) => {
-    const incoming = ctx.get('X-Request-Id');
-    const requestId = SAFE_ID.test(incoming) ? incoming : crypto.randomUUID();
+    const requestId = requestIdOf(ctx.get('X-Request-Id') || undefined);
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
@@ -19,16 +40,7 @@ export function requestContext(log: Logger, counters: RequestCounters): Middlewa
     try {
       await next();
     } finally {
-      counters.inFlight--;
-      const cls = `${Math.floor(ctx.status / 100)}xx`;
-      counters.byStatus[cls] = (counters.byStatus[cls] ?? 0) + 1;
-      log.info('request', {
-        request_id: requestId,
-        method: ctx.method,
-        path: ctx.path,
-        status: ctx.status,
-        duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
-      });
+      requestDone(log, counters, { requestId, method: ctx.method, path: ctx.path, status: ctx.status, started });
     }
   };
 }

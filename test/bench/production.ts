@@ -76,13 +76,14 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, sec
 
 await waitFor('banner', async () => (fs.readFileSync(stdoutFile, 'utf8').includes('Holo is up') ? true : undefined), 900);
 const adminToken = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
-// The first scrape of today is part of starting up; the steady state is after it.
+// This start's first scrape of today is part of starting up; the steady state is after it.
+const spawnedAt = new Date(started).toISOString();
 await waitFor(
   'finished first scrape',
   async () => {
     const res = await fetch(`${url}/api/admin/ingest/runs`, { headers: { Authorization: `Bearer ${adminToken}` } });
-    const runs = (await res.json()) as { items: { type: string; status: string }[] };
-    return runs.items.some((r) => r.type === 'scrapeAll' && r.status !== 'RUNNING') ? true : undefined;
+    const runs = (await res.json()) as { items: { type: string; status: string; started_at: string }[] };
+    return runs.items.some((r) => r.type === 'scrapeAll' && r.started_at >= spawnedAt && r.status !== 'RUNNING') ? true : undefined;
   },
   300,
 );
