@@ -107,7 +107,6 @@ export function createApp(deps: AppDeps, opts: { portalUrl: string }): { app: Ko
     if (hit === undefined) return next();
     await checkAccess(hit.access, ctx);
     ctx.set(hit.headers);
-    ctx.etag = hit.etag;
     ctx.body = hit.body;
     if (notModified(ctx.headers, hit.etag)) ctx.status = 304;
   });

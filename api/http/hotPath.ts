@@ -42,7 +42,6 @@ export function hotPath(deps: AppDeps, koa: http.RequestListener): http.RequestL
       ...corsHeaders(allowed, req.headers.origin ?? ''),
       ...rateHeaders(decision),
       ...hit.headers,
-      ETag: hit.etag,
     });
     res.end(status === 304 ? undefined : hit.body);
     const q = url.indexOf('?');

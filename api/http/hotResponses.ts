@@ -13,6 +13,7 @@ export type HotResponse = {
   access: Access;
   body: Buffer;
   etag: string;
+  /** The answer's own headers (content type, caching, deprecation) and its ETag. */
   headers: Record<string, string>;
   epoch: string;
   expires: number;
@@ -50,11 +51,12 @@ export class HotResponses {
     // The oldest entry makes room (insertion order): hot URLs come straight back.
     if (this.entries.size >= this.capacity && !this.entries.has(url)) this.entries.delete(this.entries.keys().next().value!);
     const body = Buffer.from(entry.body);
+    const etag = `"${crypto.createHash('sha1').update(body).digest('base64url')}"`;
     const kept: HotResponse = {
       access: entry.access,
       body,
-      etag: `"${crypto.createHash('sha1').update(body).digest('base64url')}"`,
-      headers: entry.headers,
+      etag,
+      headers: { ...entry.headers, ETag: etag },
       epoch: entry.epoch,
       expires: Date.now() + entry.maxAgeSeconds * 1000,
     };

@@ -138,8 +138,7 @@ export function defineRoute<
             ...(deprecation ? deprecationHeaders(deprecation) : {}),
           };
           const kept = hot.keep(ctx.url, { access, body, headers, epoch, maxAgeSeconds: spec.maxAge });
-          ctx.set(headers);
-          ctx.etag = kept.etag;
+          ctx.set(kept.headers);
           ctx.body = kept.body;
           if (notModified(ctx.headers, kept.etag)) ctx.status = 304;
         } else if (typeof body === 'string') {

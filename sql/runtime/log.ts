@@ -21,6 +21,18 @@ let stdout: DestinationStream | undefined;
 // demo load) must not hold its progress lines back until exit.
 const asyncStdout = () => (stdout ??= pino.destination({ dest: 1, sync: false }));
 
+// The timestamp field, formatted once per millisecond: a busy server logs many lines in one.
+let stampedAt = 0;
+let stamp = '';
+function timestamp(): string {
+  const now = Date.now();
+  if (now !== stampedAt) {
+    stampedAt = now;
+    stamp = `,"ts":"${new Date(now).toISOString()}"`;
+  }
+  return stamp;
+}
+
 function wrap(p: PinoLogger): Logger {
   return {
     debug: (msg, fields) => p.debug(fields ?? {}, msg),
@@ -43,7 +55,7 @@ export function createLogger(level: LogLevel, base: Fields = {}, write?: (line: 
         level,
         base,
         messageKey: 'msg',
-        timestamp: () => `,"ts":"${new Date().toISOString()}"`,
+        timestamp,
         formatters: { level: (label) => ({ level: label }) },
       },
       destination,
