@@ -138,7 +138,7 @@ export const RejectsQuery = z.strictObject({
 
 export const CrossSourceFlagsQuery = z.strictObject({
   days: intParam({ min: 1, max: 180 }).default(30),
-  source: slug.optional(),
+  source: slug.optional().openapi({ description: 'one price source (tcgplayer, cardmarket, scryfall, pricecharting)' }),
 });
 
 export const CrossSourceFlagsResponse = z

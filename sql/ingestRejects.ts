@@ -13,6 +13,6 @@ const ReasonCount = z.object({ source: text, reason: text, rows: number });
 /** Refused rows counted per source and reason. */
 export const ingestRejectsByReason = chQuery<Filter, typeof ReasonCount>('ingest_rejects_by_reason', ReasonCount);
 
-const CrossSourceFlags = z.object({ day: text, source: text, flagged: number });
-/** Cross-source outlier flags per feed and day. */
+const CrossSourceFlags = z.object({ day: text, feed: text, source: text, flagged: number });
+/** Cross-source outlier flags per day, feed and price source. */
 export const crossSourceFlags = chQuery<{ days: number; source: string }, typeof CrossSourceFlags>('cross_source_flags', CrossSourceFlags);

@@ -197,9 +197,11 @@ describe('demo price model', () => {
       assert.equal(counts.body.rule.factor, 3);
       assert.ok(
         counts.body.flags.some(
-          (f: { day: string; source: string; flagged: number }) => f.day === day && f.source === 'pricecharting' && f.flagged >= 1,
+          (f: { day: string; feed: string; source: string; flagged: number }) =>
+            f.day === day && f.feed === 'pricecharting' && f.source === 'pricecharting' && f.flagged >= 1,
         ),
       );
+      assert.ok(counts.body.flags.every((f: { source: string }) => f.source === 'pricecharting'));
       assert.equal((await call(stack, 'GET', '/api/admin/ingest/cross-source-flags?days=0', { headers: admin() })).status, 422);
       assert.equal((await call(stack, 'GET', '/api/admin/ingest/cross-source-flags')).status, 401);
     } finally {
