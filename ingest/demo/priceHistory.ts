@@ -34,12 +34,14 @@ export const replaySafe = (token: string): ClickHouseSettings => ({
 /** Series per generation step: about a tenth of the full demo's, several seconds each. */
 const HISTORY_CHUNK = 40_000;
 
-const stagingRow = (p: Planned) => ({
-  variant_id: p.variant.variant_id,
-  card_id: p.variant.card_id,
-  game: p.variant.game,
-  ...p.key,
-  ...p.quote,
+// The staging table has the movement's columns beside the series' own.
+const stagingRow = ({ variant, key, quote: { movement, ...series } }: Planned) => ({
+  variant_id: variant.variant_id,
+  card_id: variant.card_id,
+  game: variant.game,
+  ...key,
+  ...series,
+  ...movement,
 });
 
 /** Every series the demo's feeds load, in a fixed order (the replay tokens depend on it). */

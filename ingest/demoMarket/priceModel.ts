@@ -25,10 +25,17 @@ export function hash32(x: number): number {
   return (x ^ (x >>> 16)) >>> 0;
 }
 
-/** FNV-1a of a text, for turning names into hash inputs. */
-export function textHash(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
+// Names hashed so far: series keys and source names, a few dozen, each asked for once per series.
+const nameHashes = new Map<string, number>();
+
+/** FNV-1a of a name (a series key or a source), for turning it into a hash input. */
+function nameHash(name: string): number {
+  let h = nameHashes.get(name);
+  if (h === undefined) {
+    h = 2166136261;
+    for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 16777619) >>> 0;
+    nameHashes.set(name, h);
+  }
   return h;
 }
 
@@ -84,12 +91,14 @@ export function movementAt(m: Movement, x: number): number {
 }
 
 /** What is staged per series: everything its price on any day depends on. */
-export type SeriesQuote = Movement & {
+export type SeriesQuote = {
+  /** The card's movement, shared by reference with the card's other series. */
+  movement: Movement;
   scale: number;
   seed: number;
   lag: number;
   noise_width: number;
-  /** Auction sales: the series has a sale on a quarter of the days (see saleOn), each its own observation. */
+  /** Auction sales: the series has a sale on a quarter of the days (see auctionOn), each its own observation. */
   auction: boolean;
 };
 
@@ -100,7 +109,7 @@ export function quoteCents(q: SeriesQuote, day: number): number {
   const o = (h >>> 2) % 1500;
   const outlier = o === 0 ? 7 : o === 1 ? 1 / 7 : 1;
   const cents = Math.floor(
-    q.scale * Math.exp(movementAt(q, day - q.lag - MODEL_EPOCH)) * (1 + (u - 0.5) * q.noise_width) * outlier * 100 + 0.5,
+    q.scale * Math.exp(movementAt(q.movement, day - q.lag - MODEL_EPOCH)) * (1 + (u - 0.5) * q.noise_width) * outlier * 100 + 0.5,
   );
   return Math.max(2, cents);
 }
@@ -148,7 +157,7 @@ export function baseUsd(v: VariantFacts): number {
 }
 
 /** A source's stable bias on a variant: marketplaces sit within about ±15 % of each other. */
-export const sourceBias = (variantId: number, source: string) => 1 + (draw(variantId, textHash(source)) - 0.5) * 0.15;
+export const sourceBias = (variantId: number, source: string) => 1 + (draw(variantId, nameHash(source)) - 0.5) * 0.15;
 
 /** What names a series within a variant, as the feeds' adapters write it. */
 export type SeriesKey = Pick<SourceRow, 'region' | 'source' | 'price_type' | 'grading_company' | 'grade' | 'currency'>;
@@ -156,13 +165,21 @@ export type SeriesKey = Pick<SourceRow, 'region' | 'source' | 'price_type' | 'gr
 /** Price relative to the market value, per series; EUR series carry the euro's typical rate. */
 export type SeriesTerms = { factor: number; lag?: number; noise?: number; auction?: boolean };
 
+/** What every series of a variant shares: its base value and its card's movement. */
+export type VariantBasis = { variant_id: number; base: number; movement: Movement };
+export const variantBasis = (v: VariantFacts & { card_id: number }): VariantBasis => ({
+  variant_id: v.variant_id,
+  base: baseUsd(v),
+  movement: cardMovement(v.card_id),
+});
+
 /** A series' quote: the variant's base, the series' terms, the source's bias, the card's movement. */
-export function seriesQuote(v: VariantFacts & { card_id: number }, key: SeriesKey, terms: SeriesTerms): SeriesQuote {
+export function seriesQuote(b: VariantBasis, key: SeriesKey, terms: SeriesTerms): SeriesQuote {
   const id = `${key.region}|${key.source}|${key.price_type}|${key.grading_company}|${key.grade}|${key.currency}`;
   return {
-    ...cardMovement(v.card_id),
-    scale: baseUsd(v) * terms.factor * sourceBias(v.variant_id, key.source),
-    seed: hash32((v.variant_id ^ textHash(id)) >>> 0),
+    movement: b.movement,
+    scale: b.base * terms.factor * sourceBias(b.variant_id, key.source),
+    seed: hash32((b.variant_id ^ nameHash(id)) >>> 0),
     lag: terms.lag ?? 0,
     noise_width: terms.noise ?? 0.06,
     auction: terms.auction ?? false,

@@ -9,12 +9,20 @@ import { POKEMONTCG_FINISHES } from '../sources/pokemontcgIo.js';
 import { PRICE_GUIDE_PRINT_RUNS } from '../sources/priceChartingCsv.js';
 import { TCGPLAYER_SUBTYPES } from '../sources/tcgplayerPricing.js';
 import { demoMarketRefs, demoMarketVariants, watchedCards, type MarketVariant } from '../../sql/demoMarket.js';
-import { baseUsd, draw, GRADED_WORTHY_USD, seriesQuote, type SeriesKey, type SeriesQuote, type SeriesTerms } from './priceModel.js';
+import {
+  draw,
+  GRADED_WORTHY_USD,
+  seriesQuote,
+  variantBasis,
+  type SeriesKey,
+  type SeriesQuote,
+  type SeriesTerms,
+  type VariantBasis,
+} from './priceModel.js';
 
 export type Planned = { variant: MarketVariant; key: SeriesKey; quote: SeriesQuote };
 /** One upstream product: its id, the card it is, and its priced fields by path in the feed. */
 export type PlannedProduct = { id: string; card: MarketVariant; fields: [path: string, planned: Planned][]; ambiguous?: boolean };
-export type FeedPlan = { source: string; game: string; products: PlannedProduct[] };
 
 /** Euros per US dollar in the model's market levels (European prices are quoted in EUR). */
 const EUR_PER_USD = 0.92;
@@ -111,7 +119,22 @@ async function variantsByCard(pool: pg.Pool, game: string): Promise<Map<number, 
 const POKEMONTCG_KEY_1ST: Record<string, string> = { holofoil: '1stEditionHolofoil', normal: '1stEditionNormal' };
 const POKEMONTCG_KEY: Record<string, string> = { normal: 'normal', holofoil: 'holofoil', 'reverse-holofoil': 'reverseHolofoil' };
 
-const plan = (v: MarketVariant, key: SeriesKey, terms: SeriesTerms): Planned => ({ variant: v, key, quote: seriesQuote(v, key, terms) });
+// A variant's base and movement, computed once for all its series (a card has a dozen or more).
+const bases = new WeakMap<MarketVariant, VariantBasis>();
+function basisOf(v: MarketVariant): VariantBasis {
+  let basis = bases.get(v);
+  if (basis === undefined) {
+    basis = variantBasis(v);
+    bases.set(v, basis);
+  }
+  return basis;
+}
+
+const plan = (v: MarketVariant, key: SeriesKey, terms: SeriesTerms): Planned => ({
+  variant: v,
+  key,
+  quote: seriesQuote(basisOf(v), key, terms),
+});
 
 async function pokemontcgPlan(pool: pg.Pool, game: string): Promise<PlannedProduct[]> {
   const byCard = await variantsByCard(pool, game);
@@ -249,7 +272,7 @@ async function priceChartingPlan(pool: pg.Pool, game: string): Promise<PlannedPr
     for (const run of runs) {
       const target = chooseVariant(variants, null, run);
       if (!target) continue;
-      const base = baseUsd(target);
+      const base = basisOf(target).base;
       if (base < GRADED_WORTHY_USD && !GUIDE_LISTS_EVERY_CARD.has(game)) continue;
       const columns = base >= GRADED_WORTHY_USD ? PRICE_GUIDE_COLUMNS : PRICE_GUIDE_COLUMNS.slice(0, 1);
       products.push({
@@ -263,9 +286,9 @@ async function priceChartingPlan(pool: pg.Pool, game: string): Promise<PlannedPr
   return products;
 }
 
-async function auctionPlan(pool: pg.Pool, game: string, cardIds?: number[]): Promise<PlannedProduct[]> {
+async function auctionPlan(pool: pg.Pool, game: string): Promise<PlannedProduct[]> {
   const byCard = await variantsByCard(pool, game);
-  const watched = cardIds ?? (await watchedCards(pool, game)).map((w) => w.card_id);
+  const watched = (await watchedCards(pool, game)).map((w) => w.card_id);
   const products: PlannedProduct[] = [];
   for (const cardId of watched) {
     const variants = byCard.get(cardId);
@@ -290,11 +313,6 @@ export const FEED_PLANS: Record<string, (pool: pg.Pool, game: string) => Promise
   ebay: auctionPlan,
 };
 
-/** The auction feed's plan for one watched card (the feed is read per card). */
-export async function auctionCardPlan(pool: pg.Pool, game: string, cardId: number): Promise<PlannedProduct | undefined> {
-  return (await auctionPlan(pool, game, [cardId]))[0];
-}
-
 const seriesId = (p: Planned) =>
   `${p.variant.variant_id}|${p.key.region}|${p.key.source}|${p.key.price_type}|${p.key.grading_company}|${p.key.grade}|${p.key.currency}`;
 
@@ -316,7 +334,7 @@ export async function mostValuableCards(pool: pg.Pool, game: string, count: numb
   const valued: [number, number][] = [];
   for (const [cardId, variants] of byCard) {
     const target = chooseVariant(variants, null, null);
-    if (target && target.external_key.startsWith('pokemontcg:')) valued.push([cardId, baseUsd(target)]);
+    if (target && target.external_key.startsWith('pokemontcg:')) valued.push([cardId, basisOf(target).base]);
   }
   return valued
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])

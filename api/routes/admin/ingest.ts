@@ -119,7 +119,7 @@ export const adminIngestRoutes = (deps: AppDeps) => [
     method: 'get',
     path: '/api/admin/ingest/cross-source-flags',
     summary:
-      "Cross-source outlier flags per feed and day: a feed whose prices disagree with the other sources' (a wrong product mapping) shows as a jump",
+      "Cross-source outlier flags per day, feed and price source: a source whose prices disagree with the other sources' (a wrong product mapping) shows as a jump",
     query: CrossSourceFlagsQuery,
     response: CrossSourceFlagsResponse,
     errors: [503],
@@ -131,10 +131,7 @@ export const adminIngestRoutes = (deps: AppDeps) => [
         window_days: CROSS_SOURCE_RULE.windowDays,
         price_types: [...CROSS_SOURCE_RULE.priceTypes],
       },
-      flags: (await crossSourceFlags(deps.analytics, { days: query.days, source: query.source ?? '' })).map((f) => ({
-        ...f,
-        flagged: Number(f.flagged),
-      })),
+      flags: await crossSourceFlags(deps.analytics, { days: query.days, source: query.source ?? '' }),
     }),
   }),
   defineRoute({
