@@ -22,7 +22,7 @@ import { queueDigests } from '../ingest/events/digest.js';
 import { createMailer, type Mailer } from '../ingest/events/email.js';
 import { logPushSender, type PushSender } from '../ingest/events/push.js';
 import { secretBox, type SecretBox } from '../ingest/events/signing.js';
-import { attemptDelivery, failDelivery } from '../ingest/events/webhookDeliveries.js';
+import { attemptDelivery, failDelivery, type AttemptResult } from '../ingest/events/webhookDeliveries.js';
 import type { PriceUpdate } from '../schemas/stream.js';
 import { TASK_QUEUE, workflowIds } from './shared.js';
 import { startEmailOutbox } from './operations.js';
@@ -93,30 +93,30 @@ export type FxRatesResult = { fetched: number; loaded: number; rejected: number;
 const silentLog = createLogger('error');
 
 /**
- * One deliverWebhook workflow per delivery id; an id already started is left as it is. `client`
- * is a worker's own (an activity's getClient()): on its NativeConnection the start is eager, the
- * server hands the first workflow task straight back to this worker instead of queueing it for a
- * poll, which is most of a delivery's latency when the attempt succeeds at once.
+ * One deliverWebhooks workflow for the page of delivery ids (a page already started is left as
+ * it is). `client` is a worker's own (an activity's getClient()): on its NativeConnection the
+ * start is eager, the server hands the first workflow task straight back to this worker instead of
+ * queueing it for a poll.
  */
 export async function startWebhookDeliveries(client: Client, ids: number[], retry: WebhookRetry): Promise<{ eager: number }> {
-  const eager = await Promise.all(
-    ids.map((deliveryId) =>
-      client.workflow
-        .start('deliverWebhook', {
-          taskQueue: TASK_QUEUE,
-          workflowId: workflowIds.webhookDelivery(deliveryId),
-          args: [{ deliveryId, retry }],
-          requestEagerStart: true,
-        })
-        .then((handle) => handle.eagerlyStarted)
-        .catch((err) => {
-          if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-          return false;
-        }),
-    ),
-  );
-  return { eager: eager.filter(Boolean).length };
+  if (ids.length === 0) return { eager: 0 };
+  const eager = await client.workflow
+    .start('deliverWebhooks', {
+      taskQueue: TASK_QUEUE,
+      workflowId: workflowIds.webhookDeliveries(ids),
+      args: [{ deliveryIds: ids, retry }],
+      requestEagerStart: true,
+    })
+    .then((handle) => handle.eagerlyStarted)
+    .catch((err) => {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      return false;
+    });
+  return { eager: eager ? 1 : 0 };
 }
+
+/** First attempts in flight at once: within the PostgreSQL pool, each attempt reads and writes its row. */
+const FIRST_ATTEMPTS_AT_ONCE = 16;
 
 export function createActivities(deps: ActivityDeps) {
   // Delivery workflows are started with the worker's own client.
@@ -142,12 +142,29 @@ export function createActivities(deps: ActivityDeps) {
 
   return {
     /** One attempt of a webhook delivery; a non-2xx answer or a timeout is retried by the workflow's policy. */
-    async attemptWebhookDelivery(deliveryId: number): Promise<'delivered' | 'gone'> {
-      const result = await attemptDelivery(deps.pool, await deps.events.webhookBox(), deliveryId, activityInfo().attempt, {
+    /** One attempt of a delivery (a bare id: from workflows started before first attempts were batched). */
+    async attemptWebhookDelivery(input: number | { deliveryId: number; attemptsMade: number }): Promise<'delivered' | 'gone'> {
+      const { deliveryId, attemptsMade } = typeof input === 'number' ? { deliveryId: input, attemptsMade: 0 } : input;
+      const result = await attemptDelivery(deps.pool, await deps.events.webhookBox(), deliveryId, attemptsMade + activityInfo().attempt, {
         publicOnly: deps.events.webhookPublicOnly,
       });
       if (result.outcome === 'retry') throw ApplicationFailure.retryable(result.error ?? 'failed', 'WebhookAttemptFailed');
       return result.outcome;
+    },
+
+    /** The first attempt of each delivery, FIRST_ATTEMPTS_AT_ONCE at a time; the outcome of each, in order. */
+    async attemptWebhookDeliveries(deliveryIds: number[]): Promise<AttemptResult['outcome'][]> {
+      const box = await deps.events.webhookBox();
+      const outcomes: AttemptResult['outcome'][] = new Array(deliveryIds.length);
+      let next = 0;
+      const lane = async () => {
+        for (let i = next++; i < deliveryIds.length; i = next++) {
+          outcomes[i] = (await attemptDelivery(deps.pool, box, deliveryIds[i]!, 1, { publicOnly: deps.events.webhookPublicOnly })).outcome;
+          heartbeat(`${i + 1} of ${deliveryIds.length}`);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(FIRST_ATTEMPTS_AT_ONCE, deliveryIds.length) }, lane));
+      return outcomes;
     },
 
     async failWebhookDelivery(input: { deliveryId: number; disableAfter: number }): Promise<{ disabled: boolean }> {

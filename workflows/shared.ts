@@ -14,6 +14,8 @@ export const workflowIds = {
   scrapeAll: (asOf: string) => `scrape-all/${asOf}`,
   catchUp: (from: string, to: string) => `catch-up/${from}..${to}`,
   webhookDelivery: (deliveryId: number) => `webhook-delivery/${deliveryId}`,
+  /** The first attempts of a page of deliveries (ids are unique and a page never changes, so its ends name it). */
+  webhookDeliveries: (ids: number[]) => `webhook-deliveries/${ids[0]}-${ids.at(-1)}/${ids.length}`,
   dailyDigest: (day: string) => `daily-digest/${day}`,
   emailOutbox: (stamp: string) => `email-outbox/${stamp}`,
   correlateSources: (cardId: number | null, stamp: string) => `correlate/${cardId === null ? 'all' : `card-${cardId}`}/${stamp}`,

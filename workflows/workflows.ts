@@ -1,8 +1,11 @@
 // Workflow code only orchestrates: deterministic, no I/O, no clocks; activities do the work.
 import {
   ApplicationFailure,
+  ParentClosePolicy,
   executeChild,
   proxyActivities,
+  sleep,
+  startChild,
   proxyLocalActivities,
   setHandler,
   defineQuery,
@@ -17,6 +20,7 @@ import {
   type IngestSummary,
   type ScrapeProgress,
   type WebhookRetry,
+  workflowIds,
 } from './shared.js';
 
 const retry = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 };
@@ -91,26 +95,68 @@ export async function scrapeAll(input: {
   return progress;
 }
 
+const { attemptWebhookDeliveries } = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry,
+});
+const { failWebhookDelivery } = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry });
+
+/**
+ * The first attempt of every delivery of a page, side by side in one activity; only those that
+ * need another go on to a deliverWebhook workflow of their own. One workflow per page rather than
+ * per delivery: the server's writes per workflow, not the POSTs, were what held 1,000 deliveries
+ * back (see README "Scaling out"). A retried activity skips what is already delivered.
+ */
+export async function deliverWebhooks(input: {
+  deliveryIds: number[];
+  retry: WebhookRetry;
+}): Promise<{ delivered: number; retrying: number; gone: number }> {
+  const outcomes = await attemptWebhookDeliveries(input.deliveryIds);
+  const retrying = input.deliveryIds.filter((_, i) => outcomes[i] === 'retry');
+  for (const deliveryId of retrying)
+    await startChild(deliverWebhook, {
+      workflowId: workflowIds.webhookDelivery(deliveryId),
+      args: [{ deliveryId, retry: input.retry, attemptsMade: 1 }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+    });
+  return {
+    delivered: outcomes.filter((o) => o === 'delivered').length,
+    retrying: retrying.length,
+    gone: outcomes.filter((o) => o === 'gone').length,
+  };
+}
+
 /**
  * One webhook delivery: attempts with exponential backoff (Temporal's retry policy) until a 2xx,
  * the attempts run out (the delivery fails; the endpoint may be disabled), or the endpoint is
- * gone or disabled.
+ * gone or disabled. `attemptsMade`: attempts already made elsewhere (deliverWebhooks' first), so
+ * the next waits the first backoff interval and the attempt count goes on from there.
  */
-export async function deliverWebhook(input: { deliveryId: number; retry: WebhookRetry }): Promise<'delivered' | 'failed' | 'gone'> {
+export async function deliverWebhook(input: {
+  deliveryId: number;
+  retry: WebhookRetry;
+  attemptsMade?: number;
+}): Promise<'delivered' | 'failed' | 'gone'> {
+  const made = input.attemptsMade ?? 0;
+  if (made >= input.retry.maxAttempts) {
+    await failWebhookDelivery({ deliveryId: input.deliveryId, disableAfter: input.retry.disableAfter });
+    return 'failed';
+  }
+  if (made > 0) await sleep(`${input.retry.initialRetrySeconds * 2 ** (made - 1)} seconds`);
   // Local activities: an attempt runs inside the workflow task, without a round trip through the
   // server's activity queue per attempt (delivery latency), with the same retry policy.
   const { attemptWebhookDelivery } = proxyLocalActivities<Activities>({
     startToCloseTimeout: '30 seconds',
     retry: {
-      initialInterval: `${input.retry.initialRetrySeconds} seconds`,
+      initialInterval: `${input.retry.initialRetrySeconds * 2 ** made} seconds`,
       backoffCoefficient: 2,
       maximumInterval: '10 minutes',
-      maximumAttempts: input.retry.maxAttempts,
+      maximumAttempts: input.retry.maxAttempts - made,
     },
   });
-  const { failWebhookDelivery } = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry });
   try {
-    return await attemptWebhookDelivery(input.deliveryId);
+    return await attemptWebhookDelivery({ deliveryId: input.deliveryId, attemptsMade: made });
   } catch {
     await failWebhookDelivery({ deliveryId: input.deliveryId, disableAfter: input.retry.disableAfter });
     return 'failed';

@@ -108,15 +108,17 @@ export async function dispatchPriceEvents(
   deliveries += await queuePriceUpdated(deps.pool, run.batchId, run.updates);
   // A start that fails (Temporal unreachable) leaves the rows unstarted for the next dispatch,
   // rather than failing the price load that set them off.
-  const pending = await unstartedDeliveries(deps.pool);
+  // Page by page until none is left: a load that sets off more deliveries than one page must not
+  // leave the rest waiting for the next load.
   let started = 0;
-  if (pending.length) {
+  for (let pending = await unstartedDeliveries(deps.pool); pending.length; pending = await unstartedDeliveries(deps.pool)) {
     try {
       await deps.startDeliveries(pending);
       await markStarted(deps.pool, pending);
-      started = pending.length;
+      started += pending.length;
     } catch (err) {
       deps.log.warn('webhook deliveries not started yet; the next dispatch retries', { pending: pending.length, error: String(err) });
+      break;
     }
   }
   return { triggered: triggered.length, deliveries, started };

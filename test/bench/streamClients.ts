@@ -1,15 +1,15 @@
 // One process of WebSocket subscribers for the real-time benchmark: opens `count` connections,
-// subscribes each to one card, answers pings, and records when each price_update arrives
+// subscribes each to one card, answers pings, connects from the source address it is given, and records when each price_update arrives
 // (market_price carries the round number). Talks to its parent over IPC.
 import { WebSocket } from 'ws';
 
-type Job = { url: string; count: number; cards: number };
+type Job = { url: string; count: number; cards: number; localAddress: string };
 const arrivals = new Map<number, number[]>(); // round → absolute arrival times (ms)
 const now = () => performance.timeOrigin + performance.now();
 const sockets: WebSocket[] = [];
 
 async function open(job: Job, i: number): Promise<void> {
-  const ws = new WebSocket(job.url);
+  const ws = new WebSocket(job.url, { localAddress: job.localAddress });
   sockets.push(ws);
   await new Promise<void>((resolve, reject) => {
     ws.once('error', reject);

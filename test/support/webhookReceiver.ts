@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Received = { status: number; body: string; headers: http.IncomingHttpHeaders; verified: boolean; at: number };
+export type Received = { status: number; path: string; body: string; headers: http.IncomingHttpHeaders; verified: boolean; at: number };
 
 export function verifyHoloSignature(secret: string, rawBody: Buffer, header: string | undefined): boolean {
   const expected = crypto.createHmac('sha256', secret).update(rawBody).digest();
@@ -13,7 +13,8 @@ export function verifyHoloSignature(secret: string, rawBody: Buffer, header: str
   return given.length === expected.length && crypto.timingSafeEqual(given, expected);
 }
 
-export async function startWebhookReceiver(opts: { secret: () => string; failFirst?: number; alwaysFail?: boolean }) {
+/** A receiver for every URL under its `url`; `secret` is the endpoint secret of the path asked for. */
+export async function startWebhookReceiver(opts: { secret: (path: string) => string; failFirst?: number; alwaysFail?: boolean }) {
   const received: Received[] = [];
   const seen = new Set<string>();
   let failuresLeft = opts.failFirst ?? 0;
@@ -23,10 +24,11 @@ export async function startWebhookReceiver(opts: { secret: () => string; failFir
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
       const answer = (status: number, verified: boolean) => {
-        received.push({ status, body: raw.toString('utf8'), headers: req.headers, verified, at: Date.now() });
+        received.push({ status, path: req.url ?? '', body: raw.toString('utf8'), headers: req.headers, verified, at: Date.now() });
         res.writeHead(status).end();
       };
-      if (!verifyHoloSignature(opts.secret(), raw, req.headers['x-holo-signature'] as string | undefined)) return answer(401, false);
+      if (!verifyHoloSignature(opts.secret(req.url ?? ''), raw, req.headers['x-holo-signature'] as string | undefined))
+        return answer(401, false);
       if (opts.alwaysFail || failuresLeft > 0) {
         failuresLeft--;
         return answer(500, true); // a receiver having a bad moment
