@@ -10,8 +10,8 @@ import type pg from 'pg';
 import { fetchFeed, type FeedValidators } from './fetchFeed.js';
 import { loadPricePoints, type LoadTargets } from './load/pricePoints.js';
 import { mapToVariants } from './normalise/mapVariants.js';
-import { flagCrossSourceOutliers } from './normalise/crossSource.js';
-import { flagOutliers } from './normalise/outliers.js';
+import { crossSourceEvidence, flagCrossSourceOutliers } from './normalise/crossSource.js';
+import { flagOutliers, seriesBaselines } from './normalise/outliers.js';
 import { PRICE_FEEDS } from './sources/registry.js';
 import { priceUpdatesChannel } from '../sql/stores/priceChannels.js';
 import { feedValidatorsOf, rememberFeedValidators } from '../sql/priceLoads.js';
@@ -40,7 +40,10 @@ export type IngestSummary = {
   /** Flagged rows whose source disagreed with the other sources (see crossSource.ts); some may also be outliers of their own series. */
   crossSourceFlagged: number;
   rejected: number;
-  /** Wall time of each step in milliseconds: where a slow run spent its time. */
+  /**
+   * Wall time of each step in milliseconds: where a slow run spent its time. The ClickHouse insert
+   * and the PostgreSQL latest prices run side by side, so the steps can add up to more than the run.
+   */
   timings: Record<'fetch' | 'parse' | 'map' | 'outliers' | 'insert' | 'latest' | 'publish', number>;
 };
 
@@ -103,8 +106,13 @@ export async function ingestFeed(
   const mapped = await mapToVariants(deps.pool, parsed.rows);
   lap('map');
   progress('flagging outliers');
-  summary.flagged = await flagOutliers(deps.ch, mapped.points, input.asOf);
-  const crossSource = await flagCrossSourceOutliers(deps.ch, mapped.points, input.asOf);
+  // Both reads only look at history, so they go out together; the checks then run in order.
+  const [baselines, evidence] = await Promise.all([
+    seriesBaselines(deps.ch, mapped.points, input.asOf),
+    crossSourceEvidence(deps.ch, mapped.points, input.asOf),
+  ]);
+  summary.flagged = flagOutliers(mapped.points, baselines);
+  const crossSource = flagCrossSourceOutliers(mapped.points, evidence);
   summary.crossSourceFlagged = crossSource.rows;
   summary.flagged += crossSource.newlyFlagged;
   lap('outliers');
@@ -114,12 +122,11 @@ export async function ingestFeed(
   const rejected = [...parsed.rejected, ...mapped.rejected];
   summary.rejected = rejected.length;
   // Cross-source flags are listed with the refused rows, though their rows are loaded (flagged).
+  const quarantineStarted = performance.now();
   await quarantine(deps.ch, batchId, input, [...rejected, ...crossSource.rejects]);
-  lap('insert');
+  summary.timings.insert = Math.round(loaded.timings.insertMs + performance.now() - quarantineStarted);
   summary.timings.latest = Math.round(loaded.timings.latestMs);
-  summary.timings.insert -= summary.timings.latest;
-  // Only now: a run that failed before loading must fetch in full next time.
-  await rememberValidators(deps.pool, fetched);
+  clock = performance.now();
   progress('publishing');
   const updates = await publishUpdates(
     deps,
@@ -127,6 +134,10 @@ export async function ingestFeed(
   );
   if (deps.afterPublish) await deps.afterPublish(batchId, updates);
   lap('publish');
+  // Only now: a run that failed before the end must fetch in full when retried, or its retry would
+  // answer not-modified and never announce what the first attempt loaded (the load itself repeats
+  // without doubling: same batch, same deduplication tokens).
+  await rememberValidators(deps.pool, fetched);
   // The status page's freshness check of this source (api/status) reads this.
   await recordFeedRun(deps.pool, input.source, input.game, 'loaded');
   return summary;

@@ -42,7 +42,7 @@ before(async () => {
       HOLO_MAIL_FROM: 'Holo Alerts <alerts@holo.test>',
     },
   });
-  feeds = await startFeedServer(stack.stores.pg.pool);
+  feeds = await startFeedServer(stack.stores.pg.url);
   const deps = activityDeps(stack.config, stack.stores);
   rig = await TemporalRig.start(stack, { ...deps, events: { ...deps.events, push: recordingPush } });
   client = rig.client;

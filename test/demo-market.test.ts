@@ -60,7 +60,7 @@ const pointsOn = (day: string, from: 'backfill' | 'live') =>
 before(async () => {
   // The small demo: its history is generated at start-up, ending today.
   stack = await startStack({ demo: 'small' });
-  feeds = await startFeedServer(stack.stores.pg.pool);
+  feeds = await startFeedServer(stack.stores.pg.url);
   series = await demoSeries(stack.stores.pg.pool);
 });
 after(async () => {

@@ -56,7 +56,7 @@ async function record(name: string, workflowId: string): Promise<void> {
 
 before(async () => {
   stack = await startStack({ demo: 'small' });
-  feeds = await startFeedServer(stack.stores.pg.pool);
+  feeds = await startFeedServer(stack.stores.pg.url);
   rig = await TemporalRig.start(stack);
   ({ temporal, client } = rig);
 });

@@ -1,7 +1,7 @@
 // Mapping adapter rows to variants through the catalogue, and outlier flags against real history.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { flagOutliers, isOutlier } from '../ingest/normalise/outliers.js';
+import { flagOutliers, isOutlier, seriesBaselines } from '../ingest/normalise/outliers.js';
 import { mapToVariants } from '../ingest/normalise/mapVariants.js';
 import type { SourceRow } from '../ingest/sources/types.js';
 import { chRows, todayUtc } from './support/clickhouseRows.js';
@@ -129,7 +129,7 @@ describe('outlier flags', () => {
       { ...base, price_type: 'market', amount: (stats!.med * 1.05).toFixed(2) },
       { ...base, source: 'brand_new_source', price_type: 'market', amount: '99999.00' },
     ];
-    assert.equal(await flagOutliers(stack.stores.ch.client, points, todayUtc()), 1);
+    assert.equal(flagOutliers(points, await seriesBaselines(stack.stores.ch.client, points, todayUtc())), 1);
     assert.deepEqual(
       points.map((p) => p.is_outlier),
       [true, false, false],

@@ -23,7 +23,7 @@ const streamUrl = (key?: string) =>
 
 before(async () => {
   stack = await startStack({ demo: 'small', env: { HOLO_WS_PING_SECONDS: String(PING_SECONDS), HOLO_WS_MAX_CONNECTIONS_PER_KEY: '6' } });
-  feeds = await startFeedServer(stack.stores.pg.pool);
+  feeds = await startFeedServer(stack.stores.pg.url);
   starter = await accountWithKey(stack, 'streamer', 'starter');
   free = await accountWithKey(stack, 'freeloader', 'free');
 });
@@ -113,6 +113,33 @@ describe('subscriptions and delivery', () => {
     assert.equal(quitter.messages.filter((m) => m.type === 'price_update').length, 0);
     assert.equal(bystander.messages.filter((m) => m.type === 'price_update').length, 0);
     for (const c of [watcher, quitter, bystander]) c.close();
+  });
+
+  it('a load whose announcement failed is announced by its retry, not skipped as not-modified', async () => {
+    const feed = { source: 'pricecharting', game: 'pokemon', asOf: today, feedsUrl: feeds.url };
+    const failing = {
+      ...stack.loadTargets(),
+      afterPublish: async () => {
+        throw new Error('alerts and webhooks unavailable');
+      },
+    };
+    await assert.rejects(ingestFeed(failing, feed), /alerts and webhooks unavailable/);
+    let announced: number | null = null;
+    const retry = await ingestFeed(
+      {
+        ...stack.loadTargets(),
+        afterPublish: async (_batch, updates) => {
+          announced = updates.length;
+        },
+      },
+      feed,
+    );
+    assert.equal(retry.status, 'loaded');
+    assert.ok(retry.loaded > 0);
+    assert.notEqual(announced, null, 'the retry ran what follows the announcement');
+    // Only a run that went all the way through lets the next one ask with its validators.
+    const third = await ingestFeed(stack.loadTargets(), feed);
+    assert.equal(third.status, 'not-modified');
   });
 
   it('answers malformed messages with an error and keeps the connection', async () => {

@@ -108,7 +108,7 @@ export function superviseIngestion(config: Config, stores: Stores, log: Logger, 
 
   async function bringUp(): Promise<void> {
     if (!feedsUrl) {
-      feedServer = await attempt('feeds', () => startFeedServer(stores.pg.pool, config.feedsPort));
+      feedServer = await attempt('feeds', () => startFeedServer(stores.pg.url, config.feedsPort));
       feedsUrl = feedServer.url;
       log.info('feeds: local market feed server', { url: feedsUrl });
     }

@@ -10,9 +10,13 @@
 //   GET /feeds/pricecharting/<game>/<day>.csv   PriceCharting price guide (Pokémon cards worth grading, every Lorcana card)
 //   GET /feeds/ebay/<game>/<day>/<card>.json    eBay completed items of one card (pokemontcg.io id)
 // Responses carry an ETag, and If-None-Match answers 304.
+// It runs on its own thread (feedServerThread.ts): rendering a day's feeds is hundreds of
+// thousands of quotes of JSON, which must not hold up the event loop that ingests them and, in
+// `npm start`, answers the API.
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import type pg from 'pg';
 import { PRICE_GUIDE_PRINT_RUNS } from '../sources/priceChartingCsv.js';
 import { PRICE_GUIDE_CONSOLES } from '../sources/registry.js';
@@ -207,7 +211,29 @@ function ecbFeed(day: string): string {
 
 export type FeedServer = { url: string; close(): Promise<void> };
 
-export async function startFeedServer(pool: pg.Pool, port = 0): Promise<FeedServer> {
+/** Starts the feed server on its own thread, reading the catalogue from the database at `databaseUrl`. */
+export function startFeedServer(databaseUrl: string, port = 0): Promise<FeedServer> {
+  const thread = new Worker(new URL('./feedServerThread.js', import.meta.url), { workerData: { databaseUrl, port } });
+  const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    thread.once('error', reject);
+    thread.once('message', (message: { port: number }) => {
+      thread.off('error', reject);
+      // A feed server that fails later shows as failed fetches in the next scrape's report.
+      thread.on('error', () => undefined);
+      resolve({
+        url: `http://127.0.0.1:${message.port}`,
+        close: async () => {
+          thread.postMessage('close');
+          await exited;
+        },
+      });
+    });
+  });
+}
+
+/** The feed server itself, on the calling thread; `close` stops listening and drops open connections. */
+export async function serveFeeds(pool: pg.Pool, port: number): Promise<{ port: number; close(): Promise<void> }> {
   const plan = planCache(pool);
   const server = http.createServer(async (req, res) => {
     const m = /^\/feeds\/([a-z]+)\/([a-z-]+)\/(\d{4}-\d{2}-\d{2})(?:\/([A-Za-z0-9_.%-]+))?\.(json|xml|csv)$/.exec(req.url ?? '');
@@ -256,7 +282,7 @@ export async function startFeedServer(pool: pg.Pool, port = 0): Promise<FeedServ
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    port: (server.address() as AddressInfo).port,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

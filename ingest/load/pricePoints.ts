@@ -53,27 +53,38 @@ export async function loadPricePoints(
   rows: PricePointRow[],
   batch: { id: string; ingestedAt: Date },
 ): Promise<{ inserted: number; cards: number; timings: LoadTimings }> {
+  const cardIds = [...new Set(rows.map((r) => r.card_id))];
+  // The two stores are written side by side (PostgreSQL is its own process, ClickHouse its own
+  // threads). Both writes are idempotent, so a failure of either fails the load and its retry
+  // repeats both; until then the latest prices may already show what the history does not yet hold.
+  const [insertMs, latestMs] = await Promise.all([
+    timed(() => insertRows(targets.ch, rows, batch)),
+    timed(async () => {
+      if (rows.length === 0) return;
+      await upsertLatestPrices(targets.pool, rows);
+      await refreshCardBestPrices(targets.pool, cardIds);
+    }),
+  ]);
+  // Announced only once both stores hold the batch: cached reads built after this see it whole.
+  if (rows.length) await announcePricesLanded(targets.redis, targets.redisPrefix);
+  return { inserted: rows.length, cards: cardIds.length, timings: { insertMs, latestMs } };
+}
+
+async function timed(work: () => Promise<void>): Promise<number> {
   const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+async function insertRows(ch: ClickHouseClient, rows: PricePointRow[], batch: { id: string; ingestedAt: Date }): Promise<void> {
   // DateTime64 text in UTC: unambiguous for ClickHouse whatever the server's time zone.
   const ingestedAt = batch.ingestedAt.toISOString().replace('T', ' ').replace('Z', '');
   for (let i = 0; i < rows.length; i += CHUNK) {
-    await insertTabSeparated(targets.ch, {
+    await insertTabSeparated(ch, {
       table: 'holo.price_points',
       columns: PRICE_POINT_COLUMNS,
       body: encodeChunk(rows.slice(i, i + CHUNK), ingestedAt, batch.id),
       settings: { insert_deduplication_token: `${batch.id}:${i / CHUNK}`, deduplicate_blocks_in_dependent_materialized_views: 1 },
     });
   }
-  const inserted = performance.now();
-  const cardIds = [...new Set(rows.map((r) => r.card_id))];
-  if (rows.length) {
-    await upsertLatestPrices(targets.pool, rows);
-    await refreshCardBestPrices(targets.pool, cardIds);
-    await announcePricesLanded(targets.redis, targets.redisPrefix);
-  }
-  return {
-    inserted: rows.length,
-    cards: cardIds.length,
-    timings: { insertMs: inserted - started, latestMs: performance.now() - inserted },
-  };
 }

@@ -57,7 +57,9 @@ export async function upsertLatestPrices(pool: pg.Pool, rows: PricePointRow[]): 
     const seen = newest.get(key);
     if (!seen || seen.as_of <= r.as_of) newest.set(key, r);
   }
-  const series: LatestRow[] = [...newest.values()];
+  // Every writer takes the rows in the same order, so two batches writing the same series at once
+  // (days loaded side by side) wait for each other instead of deadlocking.
+  const series: LatestRow[] = [...newest.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
   const pages: LatestRow[][] = [];
   for (let i = 0; i < series.length; i += PAGE) pages.push(series.slice(i, i + PAGE));
   await Promise.all(

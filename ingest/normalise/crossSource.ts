@@ -31,20 +31,16 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/**
- * Flags the batch's rows whose source disagrees with the others. Rows the series' own outlier
- * check flagged are judged too (a wrong mapping stays an outlier of its own series for good, and
- * must still show here), but are not taken as another source's word. Returns the rows of the
- * disagreeing source-variant pairs, how many of them were not flagged before, and one quarantine
- * entry per pair.
- */
-export async function flagCrossSourceOutliers(
-  ch: ClickHouseClient,
-  points: PricePointRow[],
-  asOf: string,
-): Promise<{ rows: number; newlyFlagged: number; rejects: RejectedRow[] }> {
+/** What the other sources said of the batch's variants lately, and the exchange rates to compare them in USD. */
+export type CrossSourceEvidence = {
+  history: { variant_id: number; source: string; usd: number }[];
+  usdPerUnit: Map<string, number>;
+};
+
+/** Reads the evidence for the batch's market values (nothing when it has none). */
+export async function crossSourceEvidence(ch: ClickHouseClient, points: PricePointRow[], asOf: string): Promise<CrossSourceEvidence> {
   const checked = points.filter(isMarketValue);
-  if (checked.length === 0) return { rows: 0, newlyFlagged: 0, rejects: [] };
+  if (checked.length === 0) return { history: [], usdPerUnit: new Map() };
   const [history, rates] = await Promise.all([
     crossSourceConsensus(ch, {
       card_ids: [...new Set(checked.map((p) => p.card_id))],
@@ -56,6 +52,22 @@ export async function flagCrossSourceOutliers(
   ]);
   const usdPerUnit = new Map(rates.map((r) => [r.currency, Number(r.usd_per_unit)]));
   usdPerUnit.set('USD', 1);
+  return { history, usdPerUnit };
+}
+
+/**
+ * Flags the batch's rows whose source disagrees with the others. Rows the series' own outlier
+ * check flagged are judged too (a wrong mapping stays an outlier of its own series for good, and
+ * must still show here), but are not taken as another source's word, so this runs after
+ * flagOutliers. Returns the rows of the disagreeing source-variant pairs, how many of them were
+ * not flagged before, and one quarantine entry per pair.
+ */
+export function flagCrossSourceOutliers(
+  points: PricePointRow[],
+  { history, usdPerUnit }: CrossSourceEvidence,
+): { rows: number; newlyFlagged: number; rejects: RejectedRow[] } {
+  const checked = points.filter(isMarketValue);
+  if (checked.length === 0) return { rows: 0, newlyFlagged: 0, rejects: [] };
   // Per variant, each source's value: the batch's own rows replace what history says of their source.
   const values = new Map<number, Map<string, number[]>>();
   const add = (variant: number, source: string, usd: number) => {

@@ -16,18 +16,25 @@ export function isOutlier(amount: number, median: number, mad: number): boolean 
   return scaled === 0 || Math.abs(amount - median) / scaled > OUTLIER_RULE.madK;
 }
 
-export async function flagOutliers(ch: ClickHouseClient, points: PricePointRow[], asOf: string): Promise<number> {
-  if (points.length === 0) return 0;
-  const stats = await recentSeriesStats(ch, {
+export type SeriesBaselines = Map<string, { med: number; mad: number }>;
+
+/** The baseline (median and MAD over the window before the day) of every series of the points. */
+export async function seriesBaselines(ch: ClickHouseClient, points: PricePointRow[], asOf: string): Promise<SeriesBaselines> {
+  if (points.length === 0) return new Map();
+  return recentSeriesStats(ch, {
     card_ids: [...new Set(points.map((p) => p.card_id))],
     sources: [...new Set(points.map((p) => p.source))],
     as_of: asOf,
     window_days: OUTLIER_RULE.windowDays,
     min_history: OUTLIER_RULE.minHistory,
   });
+}
+
+/** Flags the points that are outliers of their series' baseline; returns how many it flagged. */
+export function flagOutliers(points: PricePointRow[], baselines: SeriesBaselines): number {
   let flagged = 0;
   for (const p of points) {
-    const s = stats.get(seriesKey(p));
+    const s = baselines.get(seriesKey(p));
     if (s && isOutlier(Number(p.amount), s.med, s.mad)) {
       p.is_outlier = true;
       flagged++;
