@@ -21,6 +21,8 @@ import { healthRoutes } from './routes/health.js';
 import { streamRoutes } from './routes/stream.js';
 import { keyRoutes } from './routes/keys.js';
 import { alertRoutes } from './routes/alerts.js';
+import { sellerRoutes } from './routes/sellers.js';
+import { listingRoutes } from './routes/listings.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { adminOutboxRoutes } from './routes/admin/outbox.js';
@@ -51,6 +53,8 @@ export function allRoutes(deps: AppDeps): Route[] {
     ...authRoutes(deps),
     ...keyRoutes(deps),
     ...alertRoutes(deps),
+    ...sellerRoutes(deps),
+    ...listingRoutes(deps),
     ...notificationRoutes(deps),
     ...webhookRoutes(deps),
     ...adminOutboxRoutes(deps),

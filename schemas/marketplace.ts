@@ -1,0 +1,221 @@
+// The seller marketplace (spec: "Listing (create fields)", "Listing" states, "Marketplace
+// operations in detail", "Verification code record", "Field and content limits", "Time constants").
+import { intParam, text, z, PG_INT_MAX } from './common.js';
+
+export const CONDITIONS = ['NM', 'LP', 'MP', 'HP', 'DMG'] as const;
+export const GRADING_COMPANIES = ['PSA', 'BGS', 'CGC', 'SGC'] as const;
+export const LISTING_STATUSES = ['active', 'sold', 'expired', 'withdrawn'] as const;
+
+/** Time constants of listings (spec "Time constants"). */
+export const LISTING_TIMES = { lifetimeDays: 60, renewalDays: 30, renewalIdempotentSeconds: 60 } as const;
+
+/**
+ * The marketplace's fees: the one place the fee preview and the checkout read them. The seller
+ * pays the marketplace rate (and the image-protection rate for watermarked photos) out of the
+ * price; the buyer pays the handling fee on top of it.
+ */
+export const FEES = { marketplaceRate: 0.05, imageProtectionRate: 0.01, buyerHandlingRate: 0.03 } as const;
+
+const country = z
+  .string()
+  .regex(/^[A-Z]{2}$/, 'country is an ISO 3166-1 alpha-2 code')
+  .openapi({ example: 'DE' });
+const eur = z.number().min(0.01).max(1_000_000).openapi({ description: 'EUR, at most two decimals count (rounded)' });
+
+export const BecomeSellerBody = z.strictObject({ display_name: text({ max: 100 }), country }).openapi('BecomeSeller');
+
+export const SellerProfileBody = z
+  .strictObject({
+    display_name: text({ max: 100 }).optional(),
+    country: country.optional(),
+    bio: text({ min: 0, max: 2000 }).optional(),
+    location: text({ min: 0, max: 120 }).optional(),
+    shipping_policy: text({ min: 0, max: 2000 }).optional(),
+    return_policy: text({ min: 0, max: 2000 }).optional(),
+    website: z
+      .url({ protocol: /^https?$/ })
+      .max(300)
+      .optional(),
+  })
+  .openapi('SellerProfileUpdate');
+
+export const MarketplaceLinkBody = z
+  .strictObject({
+    username: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_.-]{2,60}$/, 'a marketplace username: 2 to 60 letters, digits, _ . -'),
+  })
+  .openapi('MarketplaceLink');
+
+export const SellerOut = z
+  .object({
+    user_id: z.number().int(),
+    username: z.string(),
+    display_name: z.string(),
+    country: z.string().nullable(),
+    bio: z.string().nullable(),
+    location: z.string().nullable(),
+    shipping_policy: z.string().nullable(),
+    return_policy: z.string().nullable(),
+    website: z.string().nullable(),
+    marketplace_username: z.string().nullable(),
+    member_since: z.string(),
+  })
+  .openapi('SellerProfile');
+
+const listingFields = {
+  price: eur,
+  condition: z.enum(CONDITIONS),
+  quantity: z.number().int().min(1).max(10_000),
+  variant: text({ max: 100 }),
+  graded: z.boolean(),
+  grading_company: z.enum(GRADING_COMPANIES),
+  grade: z.number().min(1).max(10).multipleOf(0.5),
+  description: text({ min: 0, max: 2000 }),
+  accepts_offers: z.boolean(),
+  buy_now_enabled: z.boolean(),
+  image_urls: z.array(z.string().max(300)).max(12).openapi({ description: 'URLs returned by POST /api/upload/listing-image, at most 12' }),
+};
+
+/** Grading fields only make sense on a graded card, and a graded card names its grader. */
+const gradingHolds = (l: { graded?: boolean; grading_company?: string | null; grade?: number | null }) =>
+  l.graded ? l.grading_company != null : l.grading_company == null && l.grade == null;
+const gradingMessage = {
+  message: 'grading_company (and grade) go with graded: true, and a graded listing names its grading_company',
+  path: ['graded'],
+};
+
+export const CreateListingBody = z
+  .strictObject({
+    card_id: z.number().int().positive().max(PG_INT_MAX),
+    price: listingFields.price,
+    condition: listingFields.condition,
+    quantity: listingFields.quantity.default(1),
+    variant: listingFields.variant.optional(),
+    graded: listingFields.graded.default(false),
+    grading_company: listingFields.grading_company.optional(),
+    grade: listingFields.grade.optional(),
+    description: listingFields.description.optional(),
+    accepts_offers: listingFields.accepts_offers.default(false),
+    buy_now_enabled: listingFields.buy_now_enabled.default(true),
+    image_urls: listingFields.image_urls.default([]),
+    watermark_enabled: z.boolean().default(false).openapi({ description: 'the photos carry the verification code (image protection fee)' }),
+  })
+  .refine(gradingHolds, gradingMessage)
+  .openapi('CreateListing');
+
+export const UpdateListingBody = z
+  .strictObject({
+    price: listingFields.price.optional(),
+    condition: listingFields.condition.optional(),
+    quantity: listingFields.quantity.optional(),
+    variant: listingFields.variant.nullable().optional(),
+    description: listingFields.description.nullable().optional(),
+    accepts_offers: listingFields.accepts_offers.optional(),
+    buy_now_enabled: listingFields.buy_now_enabled.optional(),
+    image_urls: listingFields.image_urls.optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, { message: 'nothing to change' })
+  .openapi('UpdateListing');
+
+export const ListingOut = z
+  .object({
+    id: z.number().int(),
+    card_id: z.number().int(),
+    card_name: z.string(),
+    set_name: z.string(),
+    tcg_slug: z.string(),
+    seller_username: z.string(),
+    price: z.number(),
+    currency: z.literal('EUR'),
+    condition: z.enum(CONDITIONS),
+    quantity: z.number().int(),
+    variant: z.string().nullable(),
+    graded: z.boolean(),
+    grading_company: z.string().nullable(),
+    grade: z.number().nullable(),
+    description: z.string().nullable(),
+    accepts_offers: z.boolean(),
+    buy_now_enabled: z.boolean(),
+    image_urls: z.array(z.string()),
+    watermark_enabled: z.boolean(),
+    status: z.enum(LISTING_STATUSES),
+    verification_code: z.string(),
+    expires_at: z.string(),
+    renewal_count: z.number().int(),
+    created_at: z.string(),
+  })
+  .openapi('Listing');
+
+export const BrowseListingsQuery = z.strictObject({
+  tcg_slug: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/)
+    .optional(),
+  min_price: z.coerce.number().min(0).max(1_000_000).optional().openapi({ type: 'number', description: 'EUR' }),
+  max_price: z.coerce.number().min(0).max(1_000_000).optional().openapi({ type: 'number', description: 'EUR' }),
+  condition: z.enum(CONDITIONS).optional(),
+  limit: intParam({ min: 1, max: 200 }).default(50),
+  offset: intParam({ min: 0, max: 100_000 }).default(0),
+});
+export const ListingPage = z.object({ items: z.array(ListingOut), total: z.number().int() }).openapi('ListingPage');
+export const OwnListingsQuery = z.strictObject({
+  status: z.enum(LISTING_STATUSES).optional(),
+  limit: intParam({ min: 1, max: 200 }).default(50),
+  offset: intParam({ min: 0, max: 100_000 }).default(0),
+});
+export const ListingIdParams = z.strictObject({ listing_id: intParam({ min: 1, max: PG_INT_MAX }) });
+
+export const Renewed = z.object({ ok: z.literal(true), expires_at: z.string(), renewal_count: z.number().int() }).openapi('ListingRenewed');
+
+export const FeePreviewQuery = z.strictObject({
+  price: z.coerce.number().min(0.01).max(1_000_000).openapi({ type: 'number', description: 'EUR' }),
+  image_protection: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+});
+export const FeePreview = z
+  .object({
+    marketplace_rate: z.number(),
+    marketplace_amt: z.number(),
+    image_protection_rate: z.number(),
+    image_protection_amt: z.number(),
+    total_amt: z.number(),
+    seller_payout: z.number(),
+  })
+  .openapi('FeePreview');
+
+export const ActiveSellersQuery = z.strictObject({ limit: intParam({ min: 1, max: 100 }).default(20) });
+export const ActiveSellers = z
+  .object({
+    items: z.array(
+      z.object({
+        username: z.string(),
+        display_name: z.string(),
+        country: z.string().nullable(),
+        active_listings: z.number().int(),
+        newest_listing_at: z.string(),
+      }),
+    ),
+  })
+  .openapi('ActiveSellers');
+
+export const VerificationCodeParams = z.strictObject({
+  code: z.string().min(1).max(64).openapi({ description: '6 to 8 characters without 0, O, 1, I; case-insensitive' }),
+});
+export const VerificationRecord = z
+  .object({
+    valid: z.boolean(),
+    code: z.string(),
+    status: z.enum(LISTING_STATUSES).optional(),
+    card_name: z.string().optional(),
+    set_name: z.string().optional(),
+    condition: z.enum(CONDITIONS).optional(),
+    seller_username: z.string().optional(),
+    watermark_enabled: z.boolean().optional(),
+    created_at: z.string().optional(),
+    listing_url: z.string().optional(),
+  })
+  .openapi('VerificationRecord');

@@ -1,0 +1,99 @@
+// The seller marketplace's sellers and listings (spec: "Listing", "Marketplace operations in
+// detail"): one typed function per query file. Listings are read through the view listing_records
+// (migration 018), which has the contract's own shape.
+import { z } from 'zod';
+import { ActiveSellers, ListingOut, SellerOut } from '../schemas/marketplace.js';
+import { pgQuery, pgStatement, rows } from './typedQuery.js';
+
+export const ListingRow = ListingOut.extend({ seller_id: z.number().int() });
+export type ListingRow = z.infer<typeof ListingRow>;
+
+/** Makes an account a seller; its id when it became one (none when it already was). */
+export const becomeSeller = pgQuery<[userId: number, displayName: string, country: string], typeof rows.id>('seller_become', rows.id);
+/** A seller's profile (none when the account is no seller). */
+export const sellerProfileOf = pgQuery<[userId: number], typeof SellerOut>('seller_profile_of', SellerOut);
+/** Writes a seller's whole profile; its id when the account is a seller. */
+export const updateSellerProfile = pgQuery<
+  [
+    userId: number,
+    displayName: string,
+    country: string,
+    bio: string | null,
+    location: string | null,
+    shippingPolicy: string | null,
+    returnPolicy: string | null,
+    website: string | null,
+  ],
+  typeof rows.id
+>('seller_profile_update', rows.id);
+/** Links a seller's username on an outside marketplace; its id when the account is a seller. */
+export const linkMarketplace = pgQuery<[userId: number, username: string], typeof rows.id>('seller_marketplace_link', rows.id);
+
+/** A new listing; its id. */
+export const insertListing = pgQuery<
+  [
+    sellerId: number,
+    cardId: number,
+    price: number,
+    condition: string,
+    quantity: number,
+    variant: string | null,
+    graded: boolean,
+    gradingCompany: string | null,
+    grade: number | null,
+    description: string | null,
+    acceptsOffers: boolean,
+    buyNowEnabled: boolean,
+    imageUrls: string[],
+    lifetimeDays: number,
+    watermarkEnabled: boolean,
+    verificationCode: string,
+  ],
+  typeof rows.id
+>('listing_create', rows.id);
+/** One listing as reads show it. */
+export const listingRecord = pgQuery<[listingId: number], typeof ListingRow>('listing_record', ListingRow);
+const LockedListing = z.object({ id: z.number().int(), seller_id: z.number().int(), status: z.string(), past_expiry: z.boolean() });
+/** A listing's owner and state, locked until the transaction ends. */
+export const lockListing = pgQuery<[listingId: number], typeof LockedListing>('listing_lock', LockedListing);
+/** Writes a listing's changeable fields. */
+export const updateListing =
+  pgStatement<
+    [
+      listingId: number,
+      price: number,
+      condition: string,
+      quantity: number,
+      variant: string | null,
+      description: string | null,
+      acceptsOffers: boolean,
+      buyNowEnabled: boolean,
+      imageUrls: string[],
+    ]
+  >('listing_update');
+/** Takes an open listing off the market. */
+export const withdrawListing = pgStatement<[listingId: number]>('listing_withdraw');
+/** Renews a listing unless it was renewed within the window; its id when it was renewed now. */
+export const renewListing = pgQuery<[listingId: number, days: number, idempotentSeconds: number], typeof rows.id>('listing_renew', rows.id);
+
+type BrowseFilters = [tcgSlug: string | null, minPrice: number | null, maxPrice: number | null, condition: string | null];
+/** A page of open listings, cheapest first. */
+export const browseListings = pgQuery<[...BrowseFilters, limit: number, offset: number], typeof ListingRow>('listings_browse', ListingRow);
+/** How many open listings match the filters. */
+export const browseListingsCount = pgQuery<BrowseFilters, typeof rows.count>('listings_browse_count', rows.count);
+/** A seller's own listings, newest first. */
+export const listingsOfSeller = pgQuery<[sellerId: number, status: string | null, limit: number, offset: number], typeof ListingRow>(
+  'listings_of_seller',
+  ListingRow,
+);
+/** How many listings a seller has (in one state). */
+export const listingsOfSellerCount = pgQuery<[sellerId: number, status: string | null], typeof rows.count>(
+  'listings_of_seller_count',
+  rows.count,
+);
+/** The listing a verification code belongs to. */
+export const listingByVerificationCode = pgQuery<[code: string], typeof ListingRow>('listing_by_verification_code', ListingRow);
+
+const ActiveSeller = ActiveSellers.shape.items.element;
+/** Sellers with open listings, most listings first. */
+export const activeSellers = pgQuery<[limit: number], typeof ActiveSeller>('active_sellers', ActiveSeller);

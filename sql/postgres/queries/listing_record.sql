@@ -1,0 +1,2 @@
+-- One listing as reads show it.
+SELECT * FROM listing_records WHERE id = $1
