@@ -23,6 +23,7 @@ import { keyRoutes } from './routes/keys.js';
 import { alertRoutes } from './routes/alerts.js';
 import { sellerRoutes } from './routes/sellers.js';
 import { listingRoutes } from './routes/listings.js';
+import { saleRoutes } from './routes/sales.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { adminOutboxRoutes } from './routes/admin/outbox.js';
@@ -55,6 +56,7 @@ export function allRoutes(deps: AppDeps): Route[] {
     ...alertRoutes(deps),
     ...sellerRoutes(deps),
     ...listingRoutes(deps),
+    ...saleRoutes(deps),
     ...notificationRoutes(deps),
     ...webhookRoutes(deps),
     ...adminOutboxRoutes(deps),

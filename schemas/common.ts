@@ -62,7 +62,12 @@ export function text(opts: { min?: number; max: number }) {
   );
 }
 
-export const ErrorResponse = z.object({ detail: z.string() }).openapi('Error');
+export const ErrorResponse = z
+  .object({
+    detail: z.string(),
+    error: z.string().optional().openapi({ description: 'a machine-readable reason, where the operation names one (buy-now)' }),
+  })
+  .openapi('Error');
 
 export const ValidationErrorResponse = z
   .object({

@@ -7,6 +7,8 @@ export class DomainError extends Error {
   constructor(
     readonly kind: DomainErrorKind,
     readonly detail: string,
+    /** A machine-readable reason, answered as `error` beside `detail` (the spec's buy-now table). */
+    readonly code?: string,
   ) {
     super(detail);
   }

@@ -219,3 +219,60 @@ export const VerificationRecord = z
     listing_url: z.string().optional(),
   })
   .openapi('VerificationRecord');
+
+export const TRANSACTION_STATUSES = ['awaiting_payment', 'paid', 'shipped', 'delivered', 'completed', 'cancelled', 'disputed'] as const;
+
+/** Buy-now refusals carry one of these in `error` besides `detail` (spec "Errors", the buy-now table). */
+export const BUY_NOW_ERRORS = ['buy_now_disabled', 'self_buy', 'listing_unavailable'] as const;
+
+export const BuyNowBody = z.strictObject({ variant: text({ max: 100 }).optional() }).openapi('BuyNow');
+export const BuyNowOut = z
+  .object({
+    ok: z.literal(true),
+    transaction_id: z.number().int(),
+    redirect_url: z.string().openapi({ description: 'where the buyer pays (the checkout path of the transaction)' }),
+    amount: z.number(),
+    currency: z.literal('EUR'),
+    buyer_total: z.number(),
+    handling_fee: z.number(),
+  })
+  .openapi('BuyNowResult');
+
+export const BidBody = z.strictObject({ amount: eur, message: text({ min: 0, max: 500 }).optional() }).openapi('PlaceBid');
+export const BidOut = z
+  .object({
+    id: z.number().int(),
+    listing_id: z.number().int(),
+    amount: z.number(),
+    message: z.string().nullable(),
+    status: z.enum(['open', 'accepted', 'closed']),
+    bidder: z.string().openapi({ description: "the bidder's username to the seller and to the bidder; 'bidder N' to everyone else" }),
+    created_at: z.string(),
+  })
+  .openapi('Bid');
+export const BidList = z.object({ items: z.array(BidOut) }).openapi('BidList');
+export const BidIdParams = z.strictObject({
+  listing_id: intParam({ min: 1, max: PG_INT_MAX }),
+  bid_id: intParam({ min: 1, max: PG_INT_MAX }),
+});
+
+export const TransactionOut = z
+  .object({
+    id: z.number().int(),
+    listing_id: z.number().int(),
+    bid_id: z.number().int().nullable(),
+    buyer_username: z.string(),
+    seller_username: z.string(),
+    card_name: z.string(),
+    amount: z.number(),
+    currency: z.string(),
+    handling_fee: z.number(),
+    buyer_total: z.number(),
+    status: z.enum(TRANSACTION_STATUSES),
+    carrier: z.string().nullable(),
+    tracking_number: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('Transaction');
+export const TransactionIdParams = z.strictObject({ transaction_id: intParam({ min: 1, max: PG_INT_MAX }) });

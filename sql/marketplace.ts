@@ -2,7 +2,7 @@
 // detail"): one typed function per query file. Listings are read through the view listing_records
 // (migration 018), which has the contract's own shape.
 import { z } from 'zod';
-import { ActiveSellers, ListingOut, SellerOut } from '../schemas/marketplace.js';
+import { ActiveSellers, ListingOut, SellerOut, TransactionOut } from '../schemas/marketplace.js';
 import { pgQuery, pgStatement, rows } from './typedQuery.js';
 
 export const ListingRow = ListingOut.extend({ seller_id: z.number().int() });
@@ -97,3 +97,60 @@ export const listingByVerificationCode = pgQuery<[code: string], typeof ListingR
 const ActiveSeller = ActiveSellers.shape.items.element;
 /** Sellers with open listings, most listings first. */
 export const activeSellers = pgQuery<[limit: number], typeof ActiveSeller>('active_sellers', ActiveSeller);
+
+const ListingForSale = z.object({
+  id: z.number().int(),
+  seller_id: z.number().int(),
+  status: z.string(),
+  past_expiry: z.boolean(),
+  buy_now_enabled: z.boolean(),
+  accepts_offers: z.boolean(),
+  price: z.number(),
+});
+/** What deciding a sale needs, with the listing locked until the transaction ends. */
+export const lockListingForSale = pgQuery<[listingId: number], typeof ListingForSale>('listing_lock_for_sale', ListingForSale);
+/** Marks a listing sold and closes its open bids. */
+export const markListingSold = pgStatement<[listingId: number]>('listing_mark_sold');
+/** A new transaction awaiting payment with its first event; its id. */
+export const createTransaction = pgQuery<
+  [
+    listingId: number,
+    bidId: number | null,
+    buyerId: number,
+    sellerId: number,
+    amount: number,
+    currency: string,
+    handlingFee: number,
+    buyerTotal: number,
+    actorId: number,
+  ],
+  typeof rows.id
+>('transaction_create', rows.id);
+export const TransactionRow = TransactionOut.extend({ buyer_id: z.number().int(), seller_id: z.number().int() });
+export type TransactionRow = z.infer<typeof TransactionRow>;
+/** One transaction as its parties read it. */
+export const transactionRecord = pgQuery<[transactionId: number], typeof TransactionRow>('transaction_record', TransactionRow);
+
+/** A new open bid; its id. */
+export const insertBid = pgQuery<[listingId: number, bidderId: number, amount: number, message: string | null], typeof rows.id>(
+  'bid_create',
+  rows.id,
+);
+const BidRow = z.object({
+  id: z.number().int(),
+  listing_id: z.number().int(),
+  bidder_id: z.number().int(),
+  bidder_username: z.string(),
+  amount: z.number(),
+  message: z.string().nullable(),
+  status: z.enum(['open', 'accepted', 'closed']),
+  created_at: z.string(),
+});
+export type BidRow = z.infer<typeof BidRow>;
+/** A listing's bids, highest first. */
+export const bidsOfListing = pgQuery<[listingId: number], typeof BidRow>('bids_of_listing', BidRow);
+const BidState = z.object({ id: z.number().int(), bidder_id: z.number().int(), amount: z.number(), status: z.string() });
+/** One bid of a listing. */
+export const bidOfListing = pgQuery<[listingId: number, bidId: number], typeof BidState>('bid_of_listing', BidState);
+/** Marks a bid accepted. */
+export const acceptBid = pgStatement<[bidId: number]>('bid_accept');

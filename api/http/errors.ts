@@ -6,6 +6,7 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly detail: string,
+    readonly code?: string,
   ) {
     super(detail);
   }
@@ -21,7 +22,7 @@ export const DOMAIN_ERROR_STATUS: Record<DomainErrorKind, number> = {
 };
 
 export function httpErrorOf(err: DomainError): HttpError {
-  return new HttpError(DOMAIN_ERROR_STATUS[err.kind], err.detail);
+  return new HttpError(DOMAIN_ERROR_STATUS[err.kind], err.detail, err.code);
 }
 
 export class NotFoundError extends HttpError {

@@ -25,7 +25,7 @@ export function errorHandler(log: Logger): Middleware {
         ctx.body = { detail: err.issues };
       } else if (err instanceof HttpError) {
         ctx.status = err.status;
-        ctx.body = { detail: err.detail };
+        ctx.body = err.code ? { detail: err.detail, error: err.code } : { detail: err.detail };
       } else if (err instanceof StoreUnavailableError) {
         log.warn('store unavailable', { request_id: ctx.state.requestId, store: err.store, ...errorFields(err.cause) });
         ctx.status = 503;

@@ -38,6 +38,12 @@ export function accountOf(ctx: Context): User {
   throw new HttpError(403, 'This needs a user account (a session or an API key), not the operator token');
 }
 
+/** The calling account on a route open to all, or null for an anonymous caller or the operator. */
+export function callerAccountOf(ctx: Context): User | null {
+  const principal = ctx.state.principal as Principal | undefined;
+  return principal?.kind === 'session' || principal?.kind === 'key' ? principal.user : null;
+}
+
 export const authRoutes = (deps: AppDeps) => {
   const { db } = deps;
   const setSessionCookie = (ctx: Context, user: User) => startSession(ctx, db, deps.sessionSecret, user);

@@ -1,0 +1,120 @@
+// How a listing is sold (spec: "Marketplace operations in detail", "Bid", "Transaction status"):
+// buy-now, or a bid the seller accepts. Both lock the listing's row, check it is still for sale and
+// create one transaction awaiting payment in the same database transaction, so of any number of
+// buyers and accepts at the same moment exactly one wins and every other finds it sold.
+import type { z } from 'zod';
+import type { Db } from '../../sql/stores/db.js';
+import { DomainError, NotFound } from '../../schemas/errors.js';
+import type { BidOut, BuyNowOut, TransactionOut } from '../../schemas/marketplace.js';
+import * as q from '../../sql/marketplace.js';
+import { buyerCharges } from './fees.js';
+
+export type Transaction = z.infer<typeof TransactionOut>;
+type Bid = z.infer<typeof BidOut>;
+
+const unavailable = () => new DomainError('invalid', 'the listing is sold or expired', 'listing_unavailable');
+
+/** Where the buyer pays for a transaction. */
+export const checkoutPath = (transactionId: number) => `/api/transactions/${transactionId}/checkout`;
+
+const presentTransaction = ({ buyer_id: _b, seller_id: _s, ...t }: q.TransactionRow): Transaction => t;
+
+/** A new transaction for a locked, still-available listing; the listing is sold and its other bids closed. */
+async function sell(
+  tx: Db,
+  listing: { id: number; seller_id: number },
+  sale: { buyerId: number; amount: number; bidId: number | null; actorId: number },
+): Promise<number> {
+  const charges = buyerCharges(sale.amount);
+  if (sale.bidId !== null) await q.acceptBid(tx, sale.bidId);
+  await q.markListingSold(tx, listing.id);
+  const [created] = await q.createTransaction(
+    tx,
+    listing.id,
+    sale.bidId,
+    sale.buyerId,
+    listing.seller_id,
+    sale.amount,
+    'EUR',
+    charges.handling_fee,
+    charges.buyer_total,
+    sale.actorId,
+  );
+  return created!.id;
+}
+
+export async function buyNow(db: Db, buyerId: number, listingId: number): Promise<z.infer<typeof BuyNowOut>> {
+  return db.transaction(async (tx) => {
+    const [listing] = await q.lockListingForSale(tx, listingId);
+    if (!listing) throw new NotFound('Listing');
+    if (!listing.buy_now_enabled) throw new DomainError('invalid', 'buy-now is turned off for this listing', 'buy_now_disabled');
+    if (listing.seller_id === buyerId) throw new DomainError('invalid', 'this is your own listing', 'self_buy');
+    if (listing.status !== 'active' || listing.past_expiry) throw unavailable();
+    const transactionId = await sell(tx, listing, { buyerId, amount: listing.price, bidId: null, actorId: buyerId });
+    const [t] = await q.transactionRecord(tx, transactionId);
+    return {
+      ok: true as const,
+      transaction_id: transactionId,
+      redirect_url: checkoutPath(transactionId),
+      amount: t!.amount,
+      currency: 'EUR' as const,
+      buyer_total: t!.buyer_total,
+      handling_fee: t!.handling_fee,
+    };
+  });
+}
+
+export async function placeBid(db: Db, bidderId: number, listingId: number, bid: { amount: number; message?: string }): Promise<Bid> {
+  return db.transaction(async (tx) => {
+    const [listing] = await q.lockListingForSale(tx, listingId);
+    if (!listing) throw new NotFound('Listing');
+    if (listing.seller_id === bidderId) throw new DomainError('invalid', 'you cannot bid on your own listing');
+    if (!listing.accepts_offers) throw new DomainError('invalid', 'this listing does not take offers');
+    if (listing.status !== 'active' || listing.past_expiry) throw new DomainError('conflict', 'the listing is sold or expired');
+    const [created] = await q.insertBid(tx, listingId, bidderId, bid.amount, bid.message || null);
+    const mine = (await q.bidsOfListing(tx, listingId)).find((b) => b.id === created!.id)!;
+    return presentBid(mine, mine.bidder_username);
+  });
+}
+
+function presentBid(b: q.BidRow, bidder: string): Bid {
+  return { id: b.id, listing_id: b.listing_id, amount: b.amount, message: b.message, status: b.status, bidder, created_at: b.created_at };
+}
+
+/**
+ * A listing's bids, highest first. The seller sees who bid; everyone else sees "bidder N" (N in
+ * the order bidders first bid), except their own bids, which show their name.
+ */
+export async function bidsOf(db: Db, listingId: number, callerId: number | null): Promise<{ items: Bid[] }> {
+  const [listing] = await q.listingRecord(db, listingId);
+  if (!listing) throw new NotFound('Listing');
+  const bids = await q.bidsOfListing(db, listingId);
+  const order = [...new Set([...bids].sort((a, b) => a.id - b.id).map((b) => b.bidder_id))];
+  const seesNames = callerId === listing.seller_id;
+  return {
+    items: bids.map((b) =>
+      presentBid(b, seesNames || b.bidder_id === callerId ? b.bidder_username : `bidder ${order.indexOf(b.bidder_id) + 1}`),
+    ),
+  };
+}
+
+export async function acceptBid(db: Db, sellerId: number, listingId: number, bidId: number): Promise<Transaction> {
+  return db.transaction(async (tx) => {
+    const [listing] = await q.lockListingForSale(tx, listingId);
+    if (!listing) throw new NotFound('Listing');
+    if (listing.seller_id !== sellerId) throw new DomainError('forbidden', 'only the seller accepts bids on a listing');
+    const [bid] = await q.bidOfListing(tx, listingId, bidId);
+    if (!bid) throw new NotFound('Bid');
+    if (listing.status !== 'active' || listing.past_expiry || bid.status !== 'open')
+      throw new DomainError('conflict', 'the listing is sold or expired', 'listing_unavailable');
+    const transactionId = await sell(tx, listing, { buyerId: bid.bidder_id, amount: bid.amount, bidId, actorId: sellerId });
+    return presentTransaction((await q.transactionRecord(tx, transactionId))[0]!);
+  });
+}
+
+/** A transaction, to its buyer or seller only (anyone else: 404, as if there were none). */
+export async function transactionOf(db: Db, userId: number, transactionId: number): Promise<Transaction> {
+  const [t] = await q.transactionRecord(db, transactionId);
+  if (!t || (t.buyer_id !== userId && t.seller_id !== userId)) throw new NotFound('Transaction');
+  return presentTransaction(t);
+}

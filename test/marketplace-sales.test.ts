@@ -1,0 +1,169 @@
+// Selling a listing over HTTP: buy-now and its error table, bids and their acceptance, the
+// transaction each creates and who may read it; and the race: 50 buy-now and accept calls at once
+// on one listing end with exactly one transaction.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { accountWithKey, type KeyedAccount } from './support/accounts.js';
+import { createTestCards } from './support/catalogue.js';
+import { startStack, type Stack } from './support/stack.js';
+
+let stack: Stack;
+let seller: KeyedAccount;
+let buyers: KeyedAccount[];
+let card: number;
+
+type Json = Record<string, any>;
+async function call(account: KeyedAccount | null, method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
+  const res = await fetch(stack.url + path, {
+    method,
+    headers: { ...(account?.headers ?? {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as Json };
+}
+
+async function list(extra: Json = {}): Promise<Json> {
+  const created = await call(seller, 'POST', '/seller/listings', { card_id: card, price: 20, condition: 'NM', ...extra });
+  assert.equal(created.status, 201);
+  return created.json;
+}
+
+before(async () => {
+  stack = await startStack({ demo: 'none' });
+  // Enterprise keys: room in the per-minute limit for the parallel calls.
+  seller = await accountWithKey(stack, 'saleseller', 'enterprise');
+  buyers = await Promise.all(Array.from({ length: 6 }, (_, i) => accountWithKey(stack, `salebuyer${i}`, 'enterprise')));
+  assert.equal((await call(seller, 'POST', '/seller/become', { display_name: 'Sale Shop', country: 'NL' })).status, 201);
+  card = Object.values(await createTestCards(stack.stores.pg.pool, 'sale-test', ['charm'])).map((c) => c.card)[0]!;
+});
+after(async () => {
+  await stack?.close();
+});
+
+describe('buy-now', () => {
+  it('answers every case of the error table, then sells once with the fees of the one fee table', async () => {
+    const off = await list({ buy_now_enabled: false });
+    const open = await list({ price: 40 });
+    assert.equal((await call(null, 'POST', `/api/listings/${open.id}/buy-now`)).status, 401);
+    assert.equal((await call(buyers[0]!, 'POST', '/api/listings/999999/buy-now')).status, 404);
+    assert.deepEqual(await call(buyers[0]!, 'POST', `/api/listings/${off.id}/buy-now`), {
+      status: 400,
+      json: { detail: 'buy-now is turned off for this listing', error: 'buy_now_disabled' },
+    });
+    const self = await call(seller, 'POST', `/api/listings/${open.id}/buy-now`);
+    assert.deepEqual([self.status, self.json.error], [400, 'self_buy']);
+
+    const bought = await call(buyers[0]!, 'POST', `/api/listings/${open.id}/buy-now`, {});
+    assert.equal(bought.status, 200);
+    assert.deepEqual(
+      { ...bought.json, transaction_id: 0 },
+      {
+        ok: true,
+        transaction_id: 0,
+        redirect_url: `/api/transactions/${bought.json.transaction_id}/checkout`,
+        amount: 40,
+        currency: 'EUR',
+        handling_fee: 1.2,
+        buyer_total: 41.2,
+      },
+    );
+    const again = await call(buyers[1]!, 'POST', `/api/listings/${open.id}/buy-now`);
+    assert.deepEqual([again.status, again.json.error], [400, 'listing_unavailable']);
+    assert.equal((await call(null, 'GET', `/api/listings/${open.id}`)).json.status, 'sold');
+
+    // The transaction: its parties read it, anyone else finds none; paying is refused clearly.
+    const id = bought.json.transaction_id;
+    const asBuyer = await call(buyers[0]!, 'GET', `/api/transactions/${id}`);
+    assert.deepEqual(
+      [asBuyer.json.status, asBuyer.json.buyer_username, asBuyer.json.seller_username, asBuyer.json.amount, asBuyer.json.bid_id],
+      ['awaiting_payment', 'salebuyer0', 'saleseller', 40, null],
+    );
+    assert.deepEqual((await call(seller, 'GET', `/api/transactions/${id}`)).json, asBuyer.json);
+    assert.equal((await call(buyers[1]!, 'GET', `/api/transactions/${id}`)).status, 404);
+    assert.equal((await call(buyers[1]!, 'GET', `/api/transactions/${id}/checkout`)).status, 404);
+    assert.equal((await call(buyers[0]!, 'GET', `/api/transactions/${id}/checkout`)).status, 503);
+    const events = await stack.stores.pg.pool.query(
+      `SELECT actor_id, from_status, to_status FROM transaction_events WHERE transaction_id = $1`,
+      [id],
+    );
+    assert.deepEqual(events.rows, [{ actor_id: buyers[0]!.user.id, from_status: null, to_status: 'awaiting_payment' }]);
+
+    const expired = await list();
+    await stack.stores.pg.pool.query(`UPDATE listings SET expires_at = now() - interval '1 minute' WHERE id = $1`, [expired.id]);
+    const late = await call(buyers[1]!, 'POST', `/api/listings/${expired.id}/buy-now`);
+    assert.deepEqual([late.status, late.json.error], [400, 'listing_unavailable']);
+  });
+});
+
+describe('bids', () => {
+  it('bids only where offers are taken and never on an own listing; the list names bidders to the seller only', async () => {
+    const fixed = await list();
+    const offers = await list({ accepts_offers: true, price: 30 });
+    assert.equal((await call(buyers[0]!, 'POST', `/seller/listings/${fixed.id}/bid`, { amount: 15 })).status, 400);
+    assert.equal((await call(seller, 'POST', `/seller/listings/${offers.id}/bid`, { amount: 15 })).status, 400);
+    const tooLong = await call(buyers[0]!, 'POST', `/seller/listings/${offers.id}/bid`, { amount: 15, message: 'x'.repeat(501) });
+    assert.deepEqual([tooLong.status, tooLong.json.detail[0].loc], [422, ['body', 'message']]);
+    const first = await call(buyers[0]!, 'POST', `/seller/listings/${offers.id}/bid`, { amount: 22, message: 'cash today' });
+    assert.deepEqual([first.status, first.json.amount, first.json.status, first.json.bidder], [201, 22, 'open', 'salebuyer0']);
+    await call(buyers[1]!, 'POST', `/seller/listings/${offers.id}/bid`, { amount: 25 });
+    await call(buyers[0]!, 'POST', `/seller/listings/${offers.id}/bid`, { amount: 26 });
+
+    const publicList = await call(null, 'GET', `/seller/listings/${offers.id}/bids`);
+    assert.deepEqual(
+      publicList.json.items.map((b: Json) => [b.amount, b.bidder]),
+      [
+        [26, 'bidder 1'],
+        [25, 'bidder 2'],
+        [22, 'bidder 1'],
+      ],
+    );
+    const sellerList = await call(seller, 'GET', `/seller/listings/${offers.id}/bids`);
+    assert.deepEqual(
+      sellerList.json.items.map((b: Json) => b.bidder),
+      ['salebuyer0', 'salebuyer1', 'salebuyer0'],
+    );
+    const ownView = await call(buyers[1]!, 'GET', `/seller/listings/${offers.id}/bids`);
+    assert.deepEqual(
+      ownView.json.items.map((b: Json) => b.bidder),
+      ['bidder 1', 'salebuyer1', 'bidder 1'],
+    );
+
+    const bid25 = sellerList.json.items[1].id;
+    assert.equal((await call(buyers[1]!, 'POST', `/seller/listings/${offers.id}/bids/${bid25}/accept`)).status, 403);
+    assert.equal((await call(seller, 'POST', `/seller/listings/${offers.id}/bids/999999/accept`)).status, 404);
+    const accepted = await call(seller, 'POST', `/seller/listings/${offers.id}/bids/${bid25}/accept`);
+    assert.equal(accepted.status, 201);
+    assert.deepEqual(
+      [accepted.json.status, accepted.json.amount, accepted.json.buyer_username, accepted.json.bid_id, accepted.json.buyer_total],
+      ['awaiting_payment', 25, 'salebuyer1', bid25, 25.75],
+    );
+    assert.deepEqual(
+      (await call(seller, 'GET', `/seller/listings/${offers.id}/bids`)).json.items.map((b: Json) => b.status),
+      ['closed', 'accepted', 'closed'],
+    );
+    assert.equal((await call(null, 'GET', `/api/listings/${offers.id}`)).json.status, 'sold');
+    assert.equal((await call(buyers[2]!, 'POST', `/seller/listings/${offers.id}/bid`, { amount: 40 })).status, 409);
+  });
+});
+
+describe('the race for one listing', () => {
+  it('50 buy-now and accept calls at once: exactly one transaction, every other call listing_unavailable', async () => {
+    const contested = await list({ accepts_offers: true, price: 50 });
+    const bids: number[] = [];
+    for (let i = 0; i < 10; i++)
+      bids.push((await call(buyers[i % buyers.length]!, 'POST', `/seller/listings/${contested.id}/bid`, { amount: 40 + i })).json.id);
+    const calls = [
+      ...bids.map((bid) => call(seller, 'POST', `/seller/listings/${contested.id}/bids/${bid}/accept`)),
+      ...Array.from({ length: 40 }, (_, i) => call(buyers[i % buyers.length]!, 'POST', `/api/listings/${contested.id}/buy-now`)),
+    ];
+    const answers = await Promise.all(calls);
+    const winners = answers.filter((a) => a.status === 200 || a.status === 201);
+    assert.equal(winners.length, 1, JSON.stringify(answers.map((a) => a.status)));
+    const losers = answers.filter((a) => a !== winners[0]);
+    assert.equal(losers.length, 49);
+    for (const l of losers) assert.equal(l.json.error, 'listing_unavailable', JSON.stringify(l));
+    const stored = await stack.stores.pg.pool.query(`SELECT count(*)::int AS n FROM transactions WHERE listing_id = $1`, [contested.id]);
+    assert.equal(stored.rows[0].n, 1);
+    assert.equal((await call(null, 'GET', `/api/listings/${contested.id}`)).json.status, 'sold');
+  });
+});
