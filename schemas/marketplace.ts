@@ -153,8 +153,8 @@ export const BrowseListingsQuery = z.strictObject({
     .string()
     .regex(/^[a-z0-9-]{1,40}$/)
     .optional(),
-  min_price: z.coerce.number().min(0).max(1_000_000).optional().openapi({ type: 'number', description: 'EUR' }),
-  max_price: z.coerce.number().min(0).max(1_000_000).optional().openapi({ type: 'number', description: 'EUR' }),
+  min_price: z.coerce.number().min(0).max(1_000_000).optional().openapi({ description: 'EUR' }),
+  max_price: z.coerce.number().min(0).max(1_000_000).optional().openapi({ description: 'EUR' }),
   condition: z.enum(CONDITIONS).optional(),
   limit: intParam({ min: 1, max: 200 }).default(50),
   offset: intParam({ min: 0, max: 100_000 }).default(0),
@@ -170,7 +170,7 @@ export const ListingIdParams = z.strictObject({ listing_id: intParam({ min: 1, m
 export const Renewed = z.object({ ok: z.literal(true), expires_at: z.string(), renewal_count: z.number().int() }).openapi('ListingRenewed');
 
 export const FeePreviewQuery = z.strictObject({
-  price: z.coerce.number().min(0.01).max(1_000_000).openapi({ type: 'number', description: 'EUR' }),
+  price: z.coerce.number().min(0.01).max(1_000_000).openapi({ description: 'EUR' }),
   image_protection: z
     .enum(['true', 'false'])
     .default('false')
@@ -276,3 +276,20 @@ export const TransactionOut = z
   })
   .openapi('Transaction');
 export const TransactionIdParams = z.strictObject({ transaction_id: intParam({ min: 1, max: PG_INT_MAX }) });
+
+export const TransactionStatusBody = z.strictObject({ status: z.enum(TRANSACTION_STATUSES) }).openapi('TransactionStatusUpdate');
+export const TrackingBody = z
+  .strictObject({ carrier: text({ max: 60 }), tracking_number: text({ max: 60 }) })
+  .openapi('TransactionTracking');
+export const RatingBody = z
+  .strictObject({ rating: z.number().int().min(1).max(5), review: text({ min: 0, max: 1000 }).optional() })
+  .openapi('TransactionRating');
+export const Rated = z.object({ ok: z.literal(true) }).openapi('Rated');
+export const UsernameParams = z.strictObject({ username: z.string().min(1).max(64) });
+export const Reputation = z
+  .object({
+    avg: z.number(),
+    count: z.number().int(),
+    recent_reviews: z.array(z.object({ rating: z.number().int(), review: z.string().nullable(), buyer: z.string(), ts: z.string() })),
+  })
+  .openapi('Reputation');

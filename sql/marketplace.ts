@@ -2,7 +2,7 @@
 // detail"): one typed function per query file. Listings are read through the view listing_records
 // (migration 018), which has the contract's own shape.
 import { z } from 'zod';
-import { ActiveSellers, ListingOut, SellerOut, TransactionOut } from '../schemas/marketplace.js';
+import { ActiveSellers, ListingOut, Reputation, SellerOut, TRANSACTION_STATUSES, TransactionOut } from '../schemas/marketplace.js';
 import { pgQuery, pgStatement, rows } from './typedQuery.js';
 
 export const ListingRow = ListingOut.extend({ seller_id: z.number().int() });
@@ -154,3 +154,33 @@ const BidState = z.object({ id: z.number().int(), bidder_id: z.number().int(), a
 export const bidOfListing = pgQuery<[listingId: number, bidId: number], typeof BidState>('bid_of_listing', BidState);
 /** Marks a bid accepted. */
 export const acceptBid = pgStatement<[bidId: number]>('bid_accept');
+
+const LockedTransaction = z.object({
+  id: z.number().int(),
+  listing_id: z.number().int(),
+  buyer_id: z.number().int(),
+  seller_id: z.number().int(),
+  status: z.enum(TRANSACTION_STATUSES),
+});
+/** A transaction's parties and state, locked until the transaction ends. */
+export const lockTransaction = pgQuery<[transactionId: number], typeof LockedTransaction>('transaction_lock', LockedTransaction);
+/** Moves a transaction between two states with who moved it; its id when it was in `from`. */
+export const moveTransaction = pgQuery<[transactionId: number, to: string, actorId: number, from: string], typeof rows.id>(
+  'transaction_move',
+  rows.id,
+);
+/** Records a shipment's carrier and tracking number. */
+export const recordTracking = pgStatement<[transactionId: number, carrier: string, trackingNumber: string]>('transaction_tracking');
+/** Gives a listing whose sale was cancelled back to the market (unless expired). */
+export const reopenListing = pgStatement<[listingId: number]>('listing_reopen');
+/** A party's rating; its id, or none when this party rated already. */
+export const rateTransaction = pgQuery<
+  [transactionId: number, raterId: number, rateeId: number, rating: number, review: string | null],
+  typeof rows.id
+>('transaction_rate', rows.id);
+const ReputationRow = z.object({ user_id: z.number().int(), avg: z.number(), count: z.number().int() });
+/** What a user received (none when there is no such user). */
+export const reputationOf = pgQuery<[username: string], typeof ReputationRow>('reputation_of', ReputationRow);
+const Review = Reputation.shape.recent_reviews.element;
+/** The newest ratings a user received. */
+export const recentReviews = pgQuery<[userId: number, limit: number], typeof Review>('reputation_recent_reviews', Review);

@@ -146,6 +146,102 @@ describe('bids', () => {
   });
 });
 
+describe('after the sale', () => {
+  it('moves through the flow by the right party only, records each move, notifies the other party, and rates once each after delivery', async () => {
+    const listing = await list({ price: 60 });
+    const [buyer, stranger] = [buyers[3]!, buyers[4]!];
+    const { json: sale } = await call(buyer, 'POST', `/api/listings/${listing.id}/buy-now`);
+    const id = sale.transaction_id;
+    const move = (who: KeyedAccount, status: string) => call(who, 'POST', `/api/transactions/${id}/status`, { status });
+
+    assert.equal((await move(stranger, 'paid')).status, 404);
+    assert.equal((await move(seller, 'paid')).status, 403);
+    assert.equal((await move(buyer, 'delivered')).status, 409);
+    assert.equal((await move(buyer, 'disputed')).status, 409);
+    assert.equal((await call(buyer, 'POST', `/api/transactions/${id}/rating`, { rating: 5 })).status, 409);
+    assert.equal((await move(buyer, 'paid')).json.status, 'paid');
+    assert.equal((await call(buyer, 'POST', `/api/transactions/${id}/tracking`, { carrier: 'DHL', tracking_number: 'X1' })).status, 403);
+    const shipped = await call(seller, 'POST', `/api/transactions/${id}/tracking`, {
+      carrier: 'DHL',
+      tracking_number: '00340434161094000000',
+    });
+    assert.deepEqual([shipped.json.status, shipped.json.carrier, shipped.json.tracking_number], ['shipped', 'DHL', '00340434161094000000']);
+    assert.equal((await move(buyer, 'cancelled')).status, 409);
+    assert.equal((await move(seller, 'delivered')).status, 403);
+    assert.equal((await move(buyer, 'delivered')).json.status, 'delivered');
+    assert.equal((await move(buyer, 'completed')).json.status, 'completed');
+    assert.equal((await move(buyer, 'completed')).status, 409);
+
+    const tooLong = await call(buyer, 'POST', `/api/transactions/${id}/rating`, { rating: 5, review: 'x'.repeat(1001) });
+    assert.equal(tooLong.status, 422);
+    assert.equal((await call(buyer, 'POST', `/api/transactions/${id}/rating`, { rating: 6 })).status, 422);
+    assert.equal((await call(buyer, 'POST', `/api/transactions/${id}/rating`, { rating: 4, review: 'well packed' })).status, 201);
+    assert.equal((await call(buyer, 'POST', `/api/transactions/${id}/rating`, { rating: 5 })).status, 409);
+    assert.equal((await call(seller, 'POST', `/api/transactions/${id}/rating`, { rating: 5, review: 'paid fast' })).status, 201);
+    assert.equal((await call(stranger, 'POST', `/api/transactions/${id}/rating`, { rating: 1 })).status, 404);
+
+    const rep = await call(null, 'GET', '/api/reputation/saleseller');
+    assert.deepEqual([rep.json.avg, rep.json.count], [4, 1]);
+    assert.deepEqual(
+      rep.json.recent_reviews.map((r: Json) => [r.rating, r.review, r.buyer]),
+      [[4, 'well packed', 'salebuyer3']],
+    );
+    assert.deepEqual((await call(null, 'GET', '/api/users/saleseller/reputation')).json, rep.json);
+    assert.deepEqual((await call(null, 'GET', '/api/reputation/salebuyer3')).json.avg, 5);
+    assert.equal((await call(null, 'GET', '/api/reputation/nobody-here')).status, 404);
+
+    const events = await stack.stores.pg.pool.query(
+      `SELECT actor_id, from_status, to_status FROM transaction_events WHERE transaction_id = $1 ORDER BY id`,
+      [id],
+    );
+    assert.deepEqual(
+      events.rows.map((e) => [e.actor_id === seller.user.id ? 'seller' : 'buyer', e.from_status, e.to_status]),
+      [
+        ['buyer', null, 'awaiting_payment'],
+        ['buyer', 'awaiting_payment', 'paid'],
+        ['seller', 'paid', 'shipped'],
+        ['buyer', 'shipped', 'delivered'],
+        ['buyer', 'delivered', 'completed'],
+      ],
+    );
+    const told = await stack.stores.pg.pool.query(
+      `SELECT user_id, title FROM notifications WHERE kind = 'transaction' AND data->>'transaction_id' = $1 ORDER BY id`,
+      [String(id)],
+    );
+    assert.deepEqual(
+      told.rows.map((n) => [n.user_id === seller.user.id ? 'seller' : 'buyer', n.title]),
+      [
+        ['seller', `Transaction ${id}: paid`],
+        ['buyer', `Transaction ${id}: shipped`],
+        ['seller', `Transaction ${id}: delivered`],
+        ['seller', `Transaction ${id}: completed`],
+      ],
+    );
+    const mailed = await stack.stores.pg.pool.query(
+      `SELECT count(*)::int AS n FROM email_outbox WHERE kind = 'transaction' AND subject LIKE $1`,
+      [`Transaction ${id}:%`],
+    );
+    assert.equal(mailed.rows[0].n, 4);
+  });
+
+  it('a sale cancelled before shipping gives the listing back to the market; a paid one can be disputed', async () => {
+    const listing = await list({ price: 15 });
+    const { json: sale } = await call(buyers[5]!, 'POST', `/api/listings/${listing.id}/buy-now`);
+    const cancelled = await call(seller, 'POST', `/api/transactions/${sale.transaction_id}/status`, { status: 'cancelled' });
+    assert.equal(cancelled.json.status, 'cancelled');
+    assert.equal((await call(null, 'GET', `/api/listings/${listing.id}`)).json.status, 'active');
+    const again = await call(buyers[4]!, 'POST', `/api/listings/${listing.id}/buy-now`);
+    assert.equal(again.status, 200);
+    await call(buyers[4]!, 'POST', `/api/transactions/${again.json.transaction_id}/status`, { status: 'paid' });
+    const disputed = await call(seller, 'POST', `/api/transactions/${again.json.transaction_id}/status`, { status: 'disputed' });
+    assert.equal(disputed.json.status, 'disputed');
+    assert.equal(
+      (await call(buyers[4]!, 'POST', `/api/transactions/${again.json.transaction_id}/status`, { status: 'cancelled' })).status,
+      409,
+    );
+  });
+});
+
 describe('the race for one listing', () => {
   it('50 buy-now and accept calls at once: exactly one transaction, every other call listing_unavailable', async () => {
     const contested = await list({ accepts_offers: true, price: 50 });

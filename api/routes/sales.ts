@@ -1,10 +1,12 @@
-// Sales (spec: "Marketplace operations in detail", the bid rows of "Named paths"): buy-now, bids
-// and their acceptance, and the transaction they create. Ours: GET /api/transactions/{id} and the
-// checkout path a buy-now answers with.
+// Sales (spec: "Marketplace operations in detail", the bid rows of "Named paths", "Update
+// transaction status", "Submit tracking", "Rate a transaction", reputation): buy-now, bids and
+// their acceptance, and the transaction they create and its flow. Paths of ours:
+// GET /api/transactions/{id}, its checkout, POST …/status, …/tracking and …/rating.
 import type { AppDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import { acceptBid, bidsOf, buyNow, placeBid, transactionOf } from '../marketplace/sales.js';
+import { moveTransaction, rateTransaction, reputation, submitTracking } from '../marketplace/transactions.js';
 import {
   BidBody,
   BidIdParams,
@@ -13,8 +15,14 @@ import {
   BuyNowBody,
   BuyNowOut,
   ListingIdParams,
+  Rated,
+  RatingBody,
+  Reputation,
+  TrackingBody,
   TransactionIdParams,
   TransactionOut,
+  TransactionStatusBody,
+  UsernameParams,
 } from '../../schemas/marketplace.js';
 import { accountOf, callerAccountOf } from './auth.js';
 
@@ -102,4 +110,58 @@ export const saleRoutes = (deps: AppDeps) => [
       throw new HttpError(503, 'payments_unavailable: card payments are not configured on this server');
     },
   }),
+  defineRoute({
+    method: 'post',
+    path: '/api/transactions/{transaction_id}/status',
+    summary: 'Move an own transaction on',
+    description:
+      'awaiting_payment → paid (buyer), paid → shipped (seller), shipped → delivered (buyer), delivered → completed (buyer); cancelled by either party before shipping (the listing opens again), disputed by either once paid. Any other move: 409; the other party’s move: 403. The other party is notified.',
+    tags,
+    access: 'auth',
+    params: TransactionIdParams,
+    body: TransactionStatusBody,
+    response: TransactionOut,
+    errors: [403, 404, 409],
+    handler: async ({ params, body, ctx }) => moveTransaction(deps.db, accountOf(ctx).id, params.transaction_id, body.status),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/transactions/{transaction_id}/tracking',
+    summary: 'Record the shipment of an own sale (carrier and tracking number)',
+    description: 'Seller only (403). A paid transaction becomes shipped; a shipped one gets its tracking corrected. Otherwise 409.',
+    tags,
+    access: 'auth',
+    params: TransactionIdParams,
+    body: TrackingBody,
+    response: TransactionOut,
+    errors: [403, 404, 409],
+    handler: async ({ params, body, ctx }) => submitTracking(deps.db, accountOf(ctx).id, params.transaction_id, body),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/transactions/{transaction_id}/rating',
+    summary: 'Rate the other party of an own transaction, once, after delivery',
+    description: 'rating 1 to 5, review at most 1000 characters. Before delivery or a second time: 409.',
+    tags,
+    access: 'auth',
+    params: TransactionIdParams,
+    body: RatingBody,
+    response: Rated,
+    status: 201,
+    errors: [404, 409],
+    handler: async ({ params, body, ctx }) => rateTransaction(deps.db, accountOf(ctx).id, params.transaction_id, body),
+  }),
+  ...['/api/reputation/{username}', '/api/users/{username}/reputation'].map((path) =>
+    defineRoute({
+      method: 'get',
+      path,
+      summary: 'What a user’s trading partners rated them',
+      description: 'avg of the ratings received (0 without any), their count, and the 10 newest with who gave them (`buyer`).',
+      tags,
+      params: UsernameParams,
+      response: Reputation,
+      errors: [404],
+      handler: async ({ params }) => reputation(deps.db, params.username),
+    }),
+  ),
 ];

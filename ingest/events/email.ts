@@ -3,10 +3,11 @@
 import nodemailer from 'nodemailer';
 import type pg from 'pg';
 import { claimOutboxEmails, markEmailFailed, markEmailSent, queueOutboxEmail } from '../../sql/notifications.js';
+import type { PgRunner } from '../../sql/typedQuery.js';
 
 export type OutboxMessage = { userId: number | null; to: string; kind: string; subject: string; text: string };
 
-export async function queueEmail(db: pg.Pool | pg.PoolClient, m: OutboxMessage): Promise<number> {
+export async function queueEmail(db: PgRunner, m: OutboxMessage): Promise<number> {
   const [row] = await queueOutboxEmail(db, m.userId, m.to, m.kind, m.subject, m.text);
   return row!.id;
 }

@@ -1,12 +1,13 @@
 // One notification, every channel the user has: an in-app row, an e-mail in the outbox (when
-// they opted in and have an address) and a push to each registered device. Alerts use it now;
-// bids and messages will call the same function.
+// they opted in and have an address) and a push to each registered device. Alerts and
+// marketplace transactions use it; bids and messages will call the same function.
 import type pg from 'pg';
 import type { PushMessage, PushSender } from './push.js';
 import { queueEmail } from './email.js';
 import { insertNotification, pushDevicesOf } from '../../sql/notifications.js';
+import type { PgRunner } from '../../sql/typedQuery.js';
 
-export type NotificationKind = 'price_alert' | 'digest' | 'bid' | 'message';
+export type NotificationKind = 'price_alert' | 'digest' | 'bid' | 'message' | 'transaction';
 export type Notice = {
   userId: number;
   kind: NotificationKind;
@@ -17,7 +18,7 @@ export type Notice = {
 };
 
 /** Records the notification and its e-mail on the caller's transaction; pushes go out after commit (pushToDevices). */
-export async function recordNotice(client: pg.PoolClient, n: Notice): Promise<{ notificationId: number }> {
+export async function recordNotice(client: PgRunner, n: Notice): Promise<{ notificationId: number }> {
   const [row] = await insertNotification(client, n.userId, n.kind, n.title, n.body, JSON.stringify(n.data));
   if (n.email) await queueEmail(client, { userId: n.userId, to: n.email.to, kind: n.kind, subject: n.email.subject, text: n.email.text });
   return { notificationId: row!.id };
