@@ -24,6 +24,7 @@ import { alertRoutes } from './routes/alerts.js';
 import { sellerRoutes } from './routes/sellers.js';
 import { listingRoutes } from './routes/listings.js';
 import { saleRoutes } from './routes/sales.js';
+import { messageRoutes } from './routes/messages.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { adminOutboxRoutes } from './routes/admin/outbox.js';
@@ -57,6 +58,7 @@ export function allRoutes(deps: AppDeps): Route[] {
     ...sellerRoutes(deps),
     ...listingRoutes(deps),
     ...saleRoutes(deps),
+    ...messageRoutes(deps),
     ...notificationRoutes(deps),
     ...webhookRoutes(deps),
     ...adminOutboxRoutes(deps),

@@ -8,6 +8,8 @@ import { DomainError, NotFound } from '../../schemas/errors.js';
 import type { BidOut, BuyNowOut, TransactionOut } from '../../schemas/marketplace.js';
 import * as q from '../../sql/marketplace.js';
 import { buyerCharges } from './fees.js';
+import { refuseIfBlocked } from './moderation.js';
+import { recordNotice } from '../../ingest/events/notify.js';
 
 export type Transaction = z.infer<typeof TransactionOut>;
 type Bid = z.infer<typeof BidOut>;
@@ -49,6 +51,7 @@ export async function buyNow(db: Db, buyerId: number, listingId: number): Promis
     if (!listing) throw new NotFound('Listing');
     if (!listing.buy_now_enabled) throw new DomainError('invalid', 'buy-now is turned off for this listing', 'buy_now_disabled');
     if (listing.seller_id === buyerId) throw new DomainError('invalid', 'this is your own listing', 'self_buy');
+    await refuseIfBlocked(tx, listing.seller_id, buyerId, 'purchases');
     if (listing.status !== 'active' || listing.past_expiry) throw unavailable();
     const transactionId = await sell(tx, listing, { buyerId, amount: listing.price, bidId: null, actorId: buyerId });
     const [t] = await q.transactionRecord(tx, transactionId);
@@ -70,9 +73,18 @@ export async function placeBid(db: Db, bidderId: number, listingId: number, bid:
     if (!listing) throw new NotFound('Listing');
     if (listing.seller_id === bidderId) throw new DomainError('invalid', 'you cannot bid on your own listing');
     if (!listing.accepts_offers) throw new DomainError('invalid', 'this listing does not take offers');
+    await refuseIfBlocked(tx, listing.seller_id, bidderId, 'bids');
     if (listing.status !== 'active' || listing.past_expiry) throw new DomainError('conflict', 'the listing is sold or expired');
     const [created] = await q.insertBid(tx, listingId, bidderId, bid.amount, bid.message || null);
     const mine = (await q.bidsOfListing(tx, listingId)).find((b) => b.id === created!.id)!;
+    await recordNotice(tx, {
+      userId: listing.seller_id,
+      kind: 'bid',
+      title: `New bid: EUR ${mine.amount.toFixed(2)}`,
+      body: `${mine.bidder_username} bid EUR ${mine.amount.toFixed(2)} on your listing ${listingId}.${mine.message ? ` "${mine.message}"` : ''}`,
+      data: { listing_id: listingId, bid_id: mine.id },
+      email: null,
+    });
     return presentBid(mine, mine.bidder_username);
   });
 }

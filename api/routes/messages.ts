@@ -1,0 +1,116 @@
+// Private messages and moderation (spec: GET /api/messages, /api/messages/threads, "Message list",
+// POST /api/reports, POST /api/blocks/{user_id}). Ours: POST /api/messages (send),
+// GET /api/messages/{id}, DELETE and GET /api/blocks.
+import type { AppDeps } from '../deps.js';
+import { defineRoute } from '../http/route.js';
+import { messagesOf, readMessage, sendMessage, threadsOf } from '../marketplace/messages.js';
+import { blocksOf, blockUser, fileReport, unblockUser } from '../marketplace/moderation.js';
+import {
+  BlockList,
+  Blocked,
+  MessageIdParams,
+  MessageList,
+  MessageListQuery,
+  MessageOut,
+  MessageThreads,
+  ReportBody,
+  ReportFiled,
+  SendMessageBody,
+  UserIdParams,
+} from '../../schemas/messages.js';
+import { accountOf } from './auth.js';
+
+const tags = ['messages'];
+const moderation = ['moderation'];
+
+export const messageRoutes = (deps: AppDeps) => [
+  defineRoute({
+    method: 'get',
+    path: '/api/messages',
+    summary: 'Own messages: inbox, sent or all, newest first',
+    description: 'The list comes as both items and messages.',
+    tags,
+    access: 'auth',
+    query: MessageListQuery,
+    response: MessageList,
+    handler: async ({ query, ctx }) => messagesOf(deps.db, accountOf(ctx).id, query),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/messages/threads',
+    summary: 'Own conversations: one per other user and listing, newest first',
+    tags,
+    access: 'auth',
+    response: MessageThreads,
+    handler: async ({ ctx }) => threadsOf(deps.db, accountOf(ctx).id),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/messages',
+    summary: 'Send a message, optionally about a listing',
+    description: 'The recipient is notified in the app. A user who blocked the sender: 403.',
+    tags,
+    access: 'auth',
+    body: SendMessageBody,
+    response: MessageOut,
+    status: 201,
+    errors: [400, 403, 404],
+    handler: async ({ body, ctx }) => sendMessage(deps.db, accountOf(ctx).id, body),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/messages/{message_id}',
+    summary: 'One own message; the recipient reading it marks it read',
+    tags,
+    access: 'auth',
+    params: MessageIdParams,
+    response: MessageOut,
+    errors: [404],
+    handler: async ({ params, ctx }) => readMessage(deps.db, accountOf(ctx).id, params.message_id),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/reports',
+    summary: 'Report a listing, a user or a received message to the moderators',
+    description: 'Once per target (409 again).',
+    tags: moderation,
+    access: 'auth',
+    body: ReportBody,
+    response: ReportFiled,
+    status: 201,
+    errors: [404, 409],
+    handler: async ({ body, ctx }) => fileReport(deps.db, accountOf(ctx).id, body),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/blocks',
+    summary: 'Whom the own account blocks',
+    tags: moderation,
+    access: 'auth',
+    response: BlockList,
+    handler: async ({ ctx }) => blocksOf(deps.db, accountOf(ctx).id),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/blocks/{user_id}',
+    summary: 'Block a user: they can no longer message, bid on or buy from you',
+    description: 'Blocking again changes nothing.',
+    tags: moderation,
+    access: 'auth',
+    params: UserIdParams,
+    response: Blocked,
+    errors: [400, 404],
+    handler: async ({ params, ctx }) => blockUser(deps.db, accountOf(ctx).id, params.user_id),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/api/blocks/{user_id}',
+    summary: 'Unblock a user',
+    tags: moderation,
+    access: 'auth',
+    params: UserIdParams,
+    response: Blocked,
+    errors: [404],
+    handler: async ({ params, ctx }) => unblockUser(deps.db, accountOf(ctx).id, params.user_id),
+  }),
+];
