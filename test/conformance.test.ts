@@ -35,6 +35,20 @@ const PRECONDITIONS: Precondition[] = [
   { operation: 'POST /auth/account/delete-cancel', statuses: [400], why: 'there must be a pending request to cancel' },
   { operation: 'POST /auth/change-password', statuses: [400], why: 'the current password must be the right one' },
   { operation: 'POST /api/keys/', statuses: [422], why: 'expires_at must lie in the future' },
+  { operation: 'POST /seller/listings', statuses: [400], why: 'image_urls must be URLs the listing-image upload returned' },
+  { operation: 'PATCH /seller/listings/{listing_id}', statuses: [400], why: 'as creation' },
+  {
+    operation: 'POST /api/listings/{listing_id}/buy-now',
+    statuses: [400],
+    why: "the spec's buy-now table: buy_now_disabled, self_buy (own listing), listing_unavailable (sold or expired)",
+  },
+  {
+    operation: 'POST /seller/listings/{listing_id}/bid',
+    statuses: [400],
+    why: 'never on an own listing, only where the listing takes offers',
+  },
+  { operation: 'POST /api/messages', statuses: [400], why: 'not to oneself' },
+  { operation: 'POST /api/blocks/{user_id}', statuses: [400], why: 'not oneself' },
   {
     operation: 'POST /api/webhooks',
     statuses: [422],

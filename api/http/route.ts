@@ -180,6 +180,8 @@ export function defineRoute<
           ...(spec.body
             ? {
                 body: {
+                  // Required when an empty body would not do (login, create); optional where every field is.
+                  required: !spec.body.safeParse({}).success,
                   content: { [spec.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: spec.body } },
                 },
               }
