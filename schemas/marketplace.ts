@@ -293,3 +293,7 @@ export const Reputation = z
     recent_reviews: z.array(z.object({ rating: z.number().int(), review: z.string().nullable(), buyer: z.string(), ts: z.string() })),
   })
   .openapi('Reputation');
+
+export const RenewalTokenParams = z.strictObject({
+  token: z.string().min(1).max(200).openapi({ description: 'from the expiry e-mail' }),
+});

@@ -184,3 +184,18 @@ export const reputationOf = pgQuery<[username: string], typeof ReputationRow>('r
 const Review = Reputation.shape.recent_reviews.element;
 /** The newest ratings a user received. */
 export const recentReviews = pgQuery<[userId: number, limit: number], typeof Review>('reputation_recent_reviews', Review);
+
+const ExpiredListing = z.object({
+  listing_id: z.number().int(),
+  seller_id: z.number().int(),
+  email: z.string().nullable(),
+  username: z.string(),
+  card_name: z.string(),
+  price: z.number(),
+});
+/** Expires up to `limit` listings past their expiry; who to tell. */
+export const expireDueListings = pgQuery<[limit: number], typeof ExpiredListing>('listings_expire_due', ExpiredListing);
+/** Keeps a renewal token's digest. */
+export const insertRenewalToken = pgStatement<[nonceSha256: Buffer, listingId: number, expiresAt: Date]>('renewal_token_create');
+/** Uses a renewal token once; its listing when it was unused and in time. */
+export const useRenewalToken = pgQuery<[nonceSha256: Buffer, listingId: number], typeof rows.id>('renewal_token_use', rows.id);

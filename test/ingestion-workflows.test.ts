@@ -205,6 +205,7 @@ describe('schedules', () => {
       SCHEDULE_IDS.fxRates,
       SCHEDULE_IDS.catalogueSync,
       SCHEDULE_IDS.dailyDigest,
+      SCHEDULE_IDS.listingExpiry,
     ]);
     await ensureSchedules(client, opts);
     const scrape = await client.schedule.getHandle(SCHEDULE_IDS.scrapeAll).describe();

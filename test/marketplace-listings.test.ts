@@ -7,6 +7,7 @@ import { FEES } from '../schemas/marketplace.js';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { createTestCards } from './support/catalogue.js';
 import { startStack, type Stack } from './support/stack.js';
+import { TemporalRig } from './support/temporal.js';
 
 let stack: Stack;
 let seller: KeyedAccount;
@@ -239,5 +240,50 @@ describe('listings', () => {
     });
     for (const bad of ['', 'price=0', 'price=-3', 'price=abc', 'price=10&image_protection=maybe'])
       assert.equal((await call(null, 'GET', `/api/listings/fee-preview?${bad}`)).status, 422, bad);
+  });
+});
+
+describe('expiry', () => {
+  it('the hourly expiry workflow expires due listings and e-mails a signed renewal link that works once', async () => {
+    const { json: due } = await call(seller, 'POST', '/seller/listings', listingBody(cards[2]!, 14));
+    const { json: fresh } = await call(seller, 'POST', '/seller/listings', listingBody(cards[2]!, 15));
+    await stack.stores.pg.pool.query(`UPDATE listings SET expires_at = now() - interval '1 hour' WHERE id = $1`, [due.id]);
+    const rig = await TemporalRig.start(stack);
+    try {
+      const result = await rig.client.workflow.execute('expireListings', {
+        taskQueue: 'holo-ingest',
+        workflowId: `expire-test-${Date.now()}`,
+      });
+      assert.equal((result as { expired: number }).expired, 1);
+    } finally {
+      await rig.close();
+    }
+    const stored = await stack.stores.pg.pool.query(`SELECT id, status FROM listings WHERE id = ANY($1) ORDER BY id`, [[due.id, fresh.id]]);
+    assert.deepEqual(stored.rows, [
+      { id: due.id, status: 'expired' },
+      { id: fresh.id, status: 'active' },
+    ]);
+    const mail = await stack.stores.pg.pool.query(
+      `SELECT to_address, subject, body_text AS body FROM email_outbox WHERE kind = 'listing_expired'`,
+    );
+    assert.equal(mail.rows.length, 1);
+    assert.deepEqual(
+      [mail.rows[0].to_address, mail.rows[0].subject],
+      ['cardseller@example.com', 'Your listing of market-test gamma has expired'],
+    );
+    const link = /\/listing-renewal\/(\S+)/.exec(mail.rows[0].body)!;
+    const token = link[1]!;
+
+    const forged = token.replace(/.$/, (c: string) => (c === 'A' ? 'B' : 'A'));
+    assert.equal((await fetch(`${stack.url}/listing-renewal/${forged}`)).status, 404);
+    const before = Date.now();
+    const page = await fetch(`${stack.url}/listing-renewal/${token}`);
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type')!, /text\/html/);
+    assert.match(await page.text(), /Listing renewed[\s\S]*market-test gamma/);
+    const renewed = (await call(null, 'GET', `/api/listings/${due.id}`)).json;
+    assert.deepEqual([renewed.status, renewed.renewal_count], ['active', 1]);
+    assert.ok(Math.abs(Date.parse(renewed.expires_at) - (before + 30 * 86_400_000)) < 60_000);
+    assert.equal((await fetch(`${stack.url}/listing-renewal/${token}`)).status, 404, 'single use');
   });
 });

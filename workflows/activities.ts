@@ -19,6 +19,8 @@ import { cardIdBounds } from '../sql/correlation.js';
 import { correlateCardRange, type RangeResult } from '../ingest/correlate/sourceAgreement.js';
 import { dispatchPriceEvents } from '../ingest/events/dispatch.js';
 import { queueDigests } from '../ingest/events/digest.js';
+import { expireListings } from '../ingest/marketplace/listingExpiry.js';
+import { renewalKey } from '../ingest/marketplace/renewalTokens.js';
 import { createMailer, type Mailer } from '../ingest/events/email.js';
 import { logPushSender, type PushSender } from '../ingest/events/push.js';
 import { secretBox, type SecretBox } from '../ingest/events/signing.js';
@@ -43,6 +45,8 @@ export type ActivityDeps = IngestDeps & {
     /** Where dispatch problems are reported (a push that failed, deliveries not started yet). */
     log: Logger;
   };
+  /** What the listing expiry signs its renewal links with, and the site they point to. */
+  listingRenewal(): Promise<{ key: Buffer; siteOrigin: string }>;
 };
 
 /** The activities' dependencies from the configuration and the open stores. */
@@ -55,6 +59,10 @@ export function activityDeps(config: Config, stores: Stores): ActivityDeps {
     redisPrefix: config.redisPrefix,
     catalogueDir: config.sharedDataDir,
     catalogueScope: config.demo === 'small' ? 'small' : 'full',
+    listingRenewal: once(async () => ({
+      key: renewalKey((await loadOrCreateSecret(config.dataDir, 'session-secret', config.sessionSecret)).value),
+      siteOrigin: config.siteOrigin,
+    })),
     events: {
       webhookBox: once(async () => secretBox((await loadOrCreateSecret(config.dataDir, 'webhook-key', config.webhookKey)).value)),
       webhookRetry: {
@@ -177,6 +185,11 @@ export function createActivities(deps: ActivityDeps) {
 
     async sendEmailOutbox(): Promise<{ sent: number; failed: number }> {
       return deps.events.mailer.sendUnsent();
+    },
+
+    /** Listings past their expiry become expired; their sellers get a renewal link by e-mail. */
+    async expireListings(): Promise<number> {
+      return expireListings(deps.pool, await deps.listingRenewal());
     },
 
     /** One source's feed for one game and day, end to end; heartbeats name the current step. */

@@ -1,5 +1,5 @@
 // Temporal Schedules instead of in-process cron: scrapeAll every 6 hours, fxRates,
-// catalogueSync and the alert digest daily.
+// catalogueSync and the alert digest daily, listing expiry hourly.
 // Created idempotently at start: an existing schedule is updated to the current definition.
 import { ScheduleAlreadyRunning, type Client, type ScheduleOptions } from '@temporalio/client';
 import { TASK_QUEUE } from './shared.js';
@@ -9,6 +9,7 @@ export const SCHEDULE_IDS = {
   fxRates: 'holo-fx-rates',
   catalogueSync: 'holo-catalogue-sync',
   dailyDigest: 'holo-daily-digest',
+  listingExpiry: 'holo-listing-expiry',
 } as const;
 
 export async function ensureSchedules(
@@ -49,6 +50,12 @@ export async function ensureSchedules(
       spec: { intervals: [{ every: '24h', offset: '8h' }] }, // 08:00 UTC, after the night's scrapes
       action: { type: 'startWorkflow', workflowType: 'dailyDigest', taskQueue: TASK_QUEUE, args: [] },
       policies: { overlap: 'SKIP', catchupWindow: '6 hours' },
+    },
+    {
+      scheduleId: SCHEDULE_IDS.listingExpiry,
+      spec: { intervals: [{ every: '1h' }] },
+      action: { type: 'startWorkflow', workflowType: 'expireListings', taskQueue: TASK_QUEUE, args: [] },
+      policies: { overlap: 'SKIP', catchupWindow: '1 hour' },
     },
   ];
   for (const def of definitions) {

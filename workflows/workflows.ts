@@ -163,7 +163,20 @@ export async function deliverWebhook(input: {
   }
 }
 
-const { queueDailyDigests, sendEmailOutbox } = proxyActivities<Activities>({ startToCloseTimeout: '10 minutes', retry });
+const {
+  queueDailyDigests,
+  sendEmailOutbox,
+  expireListings: expireDueListings,
+} = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  retry,
+});
+
+/** Listings past their 60 days become expired and their sellers are e-mailed a renewal link (scheduled hourly). */
+export async function expireListings(): Promise<{ expired: number; sent: number; failed: number }> {
+  const expired = await expireDueListings();
+  return { expired, ...(await sendEmailOutbox()) };
+}
 
 /** The daily digest e-mails (scheduled), then the outbox is sent when SMTP is configured. */
 export async function dailyDigest(): Promise<{ queued: number; sent: number; failed: number }> {

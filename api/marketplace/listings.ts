@@ -17,6 +17,7 @@ import {
 } from '../../schemas/marketplace.js';
 import * as q from '../../sql/marketplace.js';
 import { cardExists } from '../../sql/v2Catalogue.js';
+import { readRenewalToken } from '../../ingest/marketplace/renewalTokens.js';
 
 export type Listing = z.infer<typeof ListingOut>;
 
@@ -183,4 +184,24 @@ export async function verifyCode(db: Db, code: string): Promise<z.infer<typeof V
     created_at: row.created_at,
     listing_url: `/api/listings/${row.id}`,
   };
+}
+
+/**
+ * Renews a listing through the link its expiry e-mail carried: the token is the authorisation
+ * (signed, single-use, 7 days). A link that is not ours, used or late: 404; a listing sold or
+ * withdrawn meanwhile: 409 and the link stays unused.
+ */
+export async function renewByToken(db: Db, key: Buffer, token: string): Promise<{ listing: Listing; renewal_count: number }> {
+  const read = readRenewalToken(key, token);
+  const refused = () => new NotFound('Renewal link (not valid, used already, or expired)');
+  if (!read) throw refused();
+  return db.transaction(async (tx) => {
+    if ((await q.useRenewalToken(tx, read.nonceSha256, read.listingId)).length === 0) throw refused();
+    const [locked] = await q.lockListing(tx, read.listingId);
+    if (!locked || locked.status === 'sold' || locked.status === 'withdrawn')
+      throw new DomainError('conflict', `the listing is ${locked?.status ?? 'gone'} and cannot be renewed`);
+    await q.renewListing(tx, read.listingId, LISTING_TIMES.renewalDays, 0);
+    const listing = present((await q.listingRecord(tx, read.listingId))[0]!);
+    return { listing, renewal_count: listing.renewal_count };
+  });
 }

@@ -12,9 +12,13 @@ import {
   ownListings,
   renewListing,
   updateListing,
+  renewByToken,
   verifyCode,
   withdrawListing,
 } from '../marketplace/listings.js';
+import { renewedPage } from '../marketplace/pages.js';
+import { renewalKey } from '../../ingest/marketplace/renewalTokens.js';
+import { HtmlPage } from '../../schemas/portal.js';
 import {
   BrowseListingsQuery,
   CreateListingBody,
@@ -30,6 +34,7 @@ import {
   UpdateListingBody,
   VerificationCodeParams,
   VerificationRecord,
+  RenewalTokenParams,
 } from '../../schemas/marketplace.js';
 import { accountOf } from './auth.js';
 
@@ -133,5 +138,18 @@ export const listingRoutes = (deps: AppDeps) => [
     params: VerificationCodeParams,
     response: VerificationRecord,
     handler: async ({ params }) => verifyCode(deps.db, params.code),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/listing-renewal/{token}',
+    summary: 'Renew a listing from the link in its expiry e-mail (HTML page)',
+    description:
+      'The token is the authorisation: signed, single-use, valid 7 days. Renews by 30 days and shows the new expiry. A link that is not valid, used or late: 404; a listing sold or withdrawn meanwhile: 409.',
+    tags,
+    params: RenewalTokenParams,
+    produces: 'html',
+    response: HtmlPage,
+    errors: [404, 409],
+    handler: async ({ params }) => renewedPage((await renewByToken(deps.db, renewalKey(deps.sessionSecret), params.token)).listing),
   }),
 ];
