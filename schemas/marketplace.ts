@@ -297,3 +297,7 @@ export const Reputation = z
 export const RenewalTokenParams = z.strictObject({
   token: z.string().min(1).max(200).openapi({ description: 'from the expiry e-mail' }),
 });
+
+export const VerifySearchQuery = z.strictObject({
+  code: z.string().max(64).optional().openapi({ description: 'a code typed into the search form: answered with 302 to /verify/{code}' }),
+});

@@ -9,6 +9,8 @@ import { TIERS, OFFERED_TIERS } from '../schemas/tiers.js';
 import { DEPRECATIONS } from '../api/http/deprecations.js';
 import { CHANGE_TYPES } from '../api/portal/changelog.js';
 import { PortalVisitor, shownKey } from './support/portal.js';
+import { accountWithKey } from './support/accounts.js';
+import { createTestCards } from './support/catalogue.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
@@ -452,6 +454,44 @@ describe('in a real browser', () => {
       const refused = await apiWithKey(key);
       assert.equal(refused.status, 401);
       assert.deepEqual(await refused.json(), { detail: 'Invalid or revoked API key' });
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('a buyer checks a listing photo: types the code in lower case, lands on the listing it names, follows the link', async () => {
+    assert.ok(executablePath, "Chromium is installed (test/run.sh installs Debian's chromium)");
+    const seller = await accountWithKey(stack, 'photoseller', 'pro');
+    const json = { ...seller.headers, 'Content-Type': 'application/json' };
+    await fetch(`${stack.url}/seller/become`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ display_name: 'Photo Shop', country: 'AT' }),
+    });
+    const card = Object.values(await createTestCards(stack.stores.pg.pool, 'verify-test', ['proof'])).map((c) => c.card)[0]!;
+    const listing = (await (
+      await fetch(`${stack.url}/seller/listings`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ card_id: card, price: 12, condition: 'NM' }),
+      })
+    ).json()) as { id: number; verification_code: string };
+    const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+    try {
+      const page = await browser.newPage({ javaScriptEnabled: false });
+      await page.goto(`${stack.url}/verify`);
+      await page.getByLabel('Verification code').fill(listing.verification_code.toLowerCase());
+      await page.getByRole('button', { name: 'Check' }).click();
+      await page.waitForURL(`${stack.url}/verify/${listing.verification_code}`);
+      await page.getByRole('heading', { name: `Code ${listing.verification_code}: verify-test proof` }).waitFor();
+      assert.match(await page.locator('main, body').first().innerText(), /listed by photoseller \(active\)/);
+      assert.equal(await page.locator(`img[src="/static/images/cards/${card}/small"]`).count(), 1);
+      await page.getByRole('link', { name: 'See the listing' }).click();
+      await page.waitForURL(`${stack.url}/api/listings/${listing.id}`);
+      await page.goto(`${stack.url}/verify/ZZZZ0000`);
+      await page.getByRole('heading', { name: 'No listing with this code' }).waitFor();
+      await page.goto(`${stack.url}/help/verify-photo`);
+      await page.getByRole('heading', { name: 'Photographing a card with its verification code' }).waitFor();
     } finally {
       await browser.close();
     }

@@ -35,6 +35,8 @@ export type RouteSpec<P extends AnyObject, Q extends AnyObject, R extends z.ZodT
   /** Status of a successful response: 200 unless said (202 for a started run, 303 after a form
    *  post that continues elsewhere: the handler sets Location). */
   status?: 200 | 201 | 202 | 303;
+  /** The handler may answer 302 instead, by setting Location (a search form that goes to its result). */
+  redirects?: 302;
   /** Who may call (spec access tags): free (default), auth, starter+, pro+, admin. */
   access?: Access;
   /** Cache-Control max-age for successful responses; undefined sends no-store. */
@@ -118,7 +120,7 @@ export function defineRoute<
           body: input.data as z.output<B>,
           ctx,
         });
-        ctx.status = spec.status ?? 200;
+        ctx.status = spec.redirects && ctx.response.get('Location') ? spec.redirects : (spec.status ?? 200);
         ctx.set('Cache-Control', cacheControl);
         if (body instanceof Readable) {
           // Server-sent events, written here rather than by Koa: a client going away is the normal
@@ -161,6 +163,7 @@ export function defineRoute<
         422: { description: 'Validation error', content: { 'application/json': { schema: ValidationErrorResponse } } },
       };
       if (spec.hot) responses[304] = { description: 'Not Modified: If-None-Match names the ETag of the current answer' };
+      if (spec.redirects) responses[spec.redirects] = { description: 'Found: Location names where to go' };
       const accessErrors = access === 'free' ? [429] : access === 'auth' ? [401, 429] : [401, 403, 429];
       for (const status of [...accessErrors, ...(spec.errors ?? [])]) {
         responses[status] = { description: statusText[status] ?? 'Error', content: { 'application/json': { schema: ErrorResponse } } };

@@ -13,7 +13,7 @@ import {
   type ListingOut,
   type OwnListingsQuery,
   type UpdateListingBody,
-  type VerificationRecord,
+  type VerificationRecord as VerificationRecordSchema,
 } from '../../schemas/marketplace.js';
 import * as q from '../../sql/marketplace.js';
 import { cardExists } from '../../sql/v2Catalogue.js';
@@ -167,23 +167,35 @@ export async function renewListing(
   });
 }
 
-/** What a verification code says; an unknown, expired or withdrawn listing's only that it is not valid. */
-export async function verifyCode(db: Db, code: string): Promise<z.infer<typeof VerificationRecord>> {
+export type VerificationRecord = z.infer<typeof VerificationRecordSchema>;
+
+/**
+ * What a verification code says, and the card it names (for the result page's picture); an
+ * unknown, expired or withdrawn listing's only that it is not valid.
+ */
+export async function verification(db: Db, code: string): Promise<{ record: VerificationRecord; cardId: number | null }> {
   const normalised = code.trim().toUpperCase();
   const [row] = VALID_CODE.test(normalised) ? await q.listingByVerificationCode(db, normalised) : [];
-  if (!row || row.status === 'expired' || row.status === 'withdrawn') return { valid: false, code };
+  if (!row || row.status === 'expired' || row.status === 'withdrawn') return { record: { valid: false, code }, cardId: null };
   return {
-    valid: true,
-    code: row.verification_code,
-    status: row.status,
-    card_name: row.card_name,
-    set_name: row.set_name,
-    condition: row.condition,
-    seller_username: row.seller_username,
-    watermark_enabled: row.watermark_enabled,
-    created_at: row.created_at,
-    listing_url: `/api/listings/${row.id}`,
+    record: {
+      valid: true,
+      code: row.verification_code,
+      status: row.status,
+      card_name: row.card_name,
+      set_name: row.set_name,
+      condition: row.condition,
+      seller_username: row.seller_username,
+      watermark_enabled: row.watermark_enabled,
+      created_at: row.created_at,
+      listing_url: `/api/listings/${row.id}`,
+    },
+    cardId: row.card_id,
   };
+}
+
+export async function verifyCode(db: Db, code: string): Promise<VerificationRecord> {
+  return (await verification(db, code)).record;
 }
 
 /**

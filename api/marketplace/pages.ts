@@ -1,6 +1,6 @@
 // The marketplace's public HTML pages, plain and server-rendered like the developer portal's.
 import { html } from '../portal/html.js';
-import type { Listing } from './listings.js';
+import type { Listing, VerificationRecord } from './listings.js';
 
 function page(title: string, body: ReturnType<typeof html>): string {
   return html`<!doctype html>
@@ -20,5 +20,47 @@ export function renewedPage(listing: Listing): string {
     html`<p>Your listing of <strong>${listing.card_name}</strong> (${listing.set_name}, ${listing.condition}, EUR ${listing.price.toFixed(2)}) is open again until <strong>${until}</strong>.</p>
 <p>It has been renewed ${listing.renewal_count} time(s). Its verification code is <code>${listing.verification_code}</code>.</p>
 <p><a href="/api/listings/${listing.id}">See the listing</a></p>`,
+  );
+}
+
+export function verifySearchPage(): string {
+  return page(
+    'Check a listing photo',
+    html`<p>Every Holo listing has a verification code its seller writes on the card's photos. Type it here to see the listing it belongs to.</p>
+<form method="get" action="/verify">
+  <label>Verification code <input name="code" required minlength="6" maxlength="8" autocapitalize="characters" autocomplete="off"></label>
+  <button type="submit">Check</button>
+</form>
+<p><a href="/help/verify-photo">How to photograph a card with its code</a></p>`,
+  );
+}
+
+export function redirectPage(to: string): string {
+  return page('Redirecting', html`<p><a href="${to}">Continue</a></p>`);
+}
+
+export function verifyResultPage(record: VerificationRecord, thumbnail: string | null): string {
+  if (!record.valid)
+    return page(
+      'No listing with this code',
+      html`<p>The code <code>${record.code}</code> does not belong to a current listing: it may be mistyped (codes have 6 to 8 characters and never use 0, O, 1 or I), or its listing expired or was withdrawn.</p>
+<p><a href="/verify">Check another code</a></p>`,
+    );
+  return page(
+    `Code ${record.code}: ${record.card_name ?? ''}`,
+    html`${thumbnail ? html`<p><img src="${thumbnail}" alt="${record.card_name}" width="245"></p>` : ''}
+<p><strong>${record.card_name}</strong>, ${record.set_name}, condition ${record.condition}, listed by <strong>${record.seller_username}</strong> (${record.status}).</p>
+<p><a href="${record.listing_url}">See the listing</a> · <a href="/verify">Check another code</a></p>`,
+  );
+}
+
+export function verifyHelpPage(): string {
+  return page(
+    'Photographing a card with its verification code',
+    html`<ol>
+<li>Write the listing's verification code on a slip of paper (it is on the listing and in its confirmation).</li>
+<li>Lay the slip next to the card, both fully in the frame, in even light, without glare on the card.</li>
+<li>Take the front and the back. Buyers check the code at <a href="/verify">/verify</a>: it names the card and the seller.</li>
+</ol>`,
   );
 }

@@ -13,10 +13,12 @@ import {
   renewListing,
   updateListing,
   renewByToken,
+  verification,
   verifyCode,
   withdrawListing,
 } from '../marketplace/listings.js';
-import { renewedPage } from '../marketplace/pages.js';
+import { redirectPage, renewedPage, verifyHelpPage, verifyResultPage, verifySearchPage } from '../marketplace/pages.js';
+import { cardImageUrl } from '../images/urls.js';
 import { renewalKey } from '../../ingest/marketplace/renewalTokens.js';
 import { HtmlPage } from '../../schemas/portal.js';
 import {
@@ -35,6 +37,7 @@ import {
   VerificationCodeParams,
   VerificationRecord,
   RenewalTokenParams,
+  VerifySearchQuery,
 } from '../../schemas/marketplace.js';
 import { accountOf } from './auth.js';
 
@@ -151,5 +154,45 @@ export const listingRoutes = (deps: AppDeps) => [
     response: HtmlPage,
     errors: [404, 409],
     handler: async ({ params }) => renewedPage((await renewByToken(deps.db, renewalKey(deps.sessionSecret), params.token)).listing),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/verify',
+    summary: 'Check a listing photo: the verification code search page (HTML)',
+    description: 'With ?code= (the form), 302 to /verify/{code}.',
+    tags,
+    query: VerifySearchQuery,
+    produces: 'html',
+    response: HtmlPage,
+    redirects: 302,
+    handler: async ({ query, ctx }) => {
+      if (!query.code?.trim()) return verifySearchPage();
+      const to = `/verify/${encodeURIComponent(query.code.trim().toUpperCase())}`;
+      ctx.set('Location', to);
+      return redirectPage(to);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/verify/{code}',
+    summary: 'What a verification code names: the listing, its card picture and a link (HTML)',
+    tags,
+    params: VerificationCodeParams,
+    produces: 'html',
+    response: HtmlPage,
+    handler: async ({ params }) => {
+      const { record, cardId } = await verification(deps.db, params.code);
+      return verifyResultPage(record, cardId === null ? null : cardImageUrl(cardId, 'small'));
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/help/verify-photo',
+    summary: 'How to photograph a card with its verification code (HTML)',
+    tags,
+    produces: 'html',
+    response: HtmlPage,
+    maxAge: 3600,
+    handler: async () => verifyHelpPage(),
   }),
 ];
