@@ -301,3 +301,13 @@ export const RenewalTokenParams = z.strictObject({
 export const VerifySearchQuery = z.strictObject({
   code: z.string().max(64).optional().openapi({ description: 'a code typed into the search form: answered with 302 to /verify/{code}' }),
 });
+
+export const ListingImageUpload = z
+  .object({ file: z.string().openapi({ type: 'string', format: 'binary', description: 'JPEG, PNG or WebP, at most 8 MB' }) })
+  .openapi('ListingImageUpload');
+export const ListingImageStored = z
+  .object({
+    url: z.string().openapi({ description: 'for image_urls of your listings; served from this origin' }),
+    size: z.number().int().openapi({ description: 'bytes as kept (re-encoded WebP, metadata removed)' }),
+  })
+  .openapi('ListingImageStored');

@@ -199,3 +199,9 @@ export const expireDueListings = pgQuery<[limit: number], typeof ExpiredListing>
 export const insertRenewalToken = pgStatement<[nonceSha256: Buffer, listingId: number, expiresAt: Date]>('renewal_token_create');
 /** Uses a renewal token once; its listing when it was unused and in time. */
 export const useRenewalToken = pgQuery<[nonceSha256: Buffer, listingId: number], typeof rows.id>('renewal_token_use', rows.id);
+
+/** Remembers who uploaded a listing photo. */
+export const recordListingImage = pgStatement<[name: string, uploaderId: number, bytes: number]>('listing_image_record');
+const ImageName = z.object({ name: z.string() });
+/** Which of these photo names the user uploaded. */
+export const listingImagesOf = pgQuery<[uploaderId: number, names: string[]], typeof ImageName>('listing_images_of_uploader', ImageName);

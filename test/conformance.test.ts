@@ -49,6 +49,7 @@ const PRECONDITIONS: Precondition[] = [
   },
   { operation: 'POST /api/messages', statuses: [400], why: 'not to oneself' },
   { operation: 'POST /api/blocks/{user_id}', statuses: [400], why: 'not oneself' },
+  { operation: 'POST /api/upload/listing-image', statuses: [415], why: 'the file must be a JPEG, PNG or WebP picture by its content' },
   {
     operation: 'POST /api/webhooks',
     statuses: [422],

@@ -2,8 +2,12 @@
 // renewing (idempotent, one winner among parallel renewals), fees, active sellers and verification
 // codes; another seller's listing is refused and bad input changes nothing.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
 import { after, before, describe, it } from 'node:test';
 import { FEES } from '../schemas/marketplace.js';
+import { repoRoot } from '../sql/paths.js';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { createTestCards } from './support/catalogue.js';
 import { startStack, type Stack } from './support/stack.js';
@@ -285,5 +289,58 @@ describe('expiry', () => {
     assert.deepEqual([renewed.status, renewed.renewal_count], ['active', 1]);
     assert.ok(Math.abs(Date.parse(renewed.expires_at) - (before + 30 * 86_400_000)) < 60_000);
     assert.equal((await fetch(`${stack.url}/listing-renewal/${token}`)).status, 404, 'single use');
+  });
+});
+
+describe('listing photos', () => {
+  const upload = (account: KeyedAccount, file: Blob | null, name = 'card.jpg', field = 'file') => {
+    const form = new FormData();
+    if (file) form.append(field, file, name);
+    else form.append('note', 'no picture');
+    return fetch(`${stack.url}/api/upload/listing-image`, { method: 'POST', headers: account.headers, body: form });
+  };
+
+  it('keeps an uploaded photo upright, bounded and without metadata, and lets only its uploader list it', async () => {
+    // A real scan from the shared data, as a phone would send it: JPEG with EXIF (GPS-like text).
+    const scan = path.resolve(repoRoot, '..', 'shared', 'data', 'images', 'pokemon-sv3pt5', 'sv3pt5-6.webp');
+    const jpeg = await sharp(fs.readFileSync(scan))
+      .jpeg()
+      .withExif({ IFD0: { Copyright: 'GPS 48.2082N 16.3738E' } })
+      .toBuffer();
+    assert.ok((await sharp(jpeg).metadata()).exif, 'the test photo carries EXIF');
+    const res = await upload(seller, new Blob([jpeg], { type: 'image/jpeg' }));
+    assert.equal(res.status, 201);
+    const stored = (await res.json()) as { url: string; size: number };
+    assert.match(stored.url, /^\/static\/images\/listings\/[0-9a-f]{64}\.webp$/);
+    const served = await fetch(stack.url + stored.url);
+    assert.equal(served.headers.get('content-type'), 'image/webp');
+    const bytes = Buffer.from(await served.arrayBuffer());
+    assert.equal(bytes.length, stored.size);
+    const meta = await sharp(bytes).metadata();
+    assert.deepEqual([meta.format, meta.exif, meta.icc, meta.xmp], ['webp', undefined, undefined, undefined]);
+    assert.ok(meta.width! <= 1600 && meta.height! <= 1600);
+
+    const listed = await call(seller, 'POST', '/seller/listings', listingBody(cards[0]!, 30, { image_urls: [stored.url] }));
+    assert.equal(listed.status, 201);
+    assert.deepEqual(listed.json.image_urls, [stored.url]);
+    const borrowed = await call(rival, 'POST', '/seller/listings', listingBody(cards[0]!, 30, { image_urls: [stored.url] }));
+    assert.equal(borrowed.status, 400);
+    assert.match(borrowed.json.detail, /not a picture you uploaded/);
+  });
+
+  it('refuses what is not a picture by content, too large, missing, or not multipart', async () => {
+    const renamed = await upload(seller, new Blob([Buffer.from('%PDF-1.4 not a picture at all')], { type: 'image/jpeg' }), 'photo.jpg');
+    assert.equal(renamed.status, 415);
+    assert.match(((await renamed.json()) as { detail: string }).detail, /not a JPEG, PNG or WebP/);
+    const huge = await upload(seller, new Blob([Buffer.alloc(9 * 1024 * 1024, 7)], { type: 'image/png' }), 'huge.png');
+    assert.deepEqual([huge.status, ((await huge.json()) as { detail: string }).detail], [413, 'the file is larger than 8 MB']);
+    const none = await upload(seller, null);
+    assert.equal(none.status, 422);
+    assert.deepEqual(((await none.json()) as { detail: { loc: string[] }[] }).detail[0]!.loc, ['body', 'file']);
+    const json = await call(seller, 'POST', '/api/upload/listing-image', { file: 'x' });
+    assert.equal(json.status, 415);
+    assert.equal((await fetch(`${stack.url}/static/images/listings/${'0'.repeat(64)}.webp`)).status, 404);
+    const files = fs.readdirSync(path.join(stack.config.dataDir, 'images', 'listings'));
+    assert.equal(files.length, 1, 'nothing refused was kept');
   });
 });

@@ -24,8 +24,12 @@ export type RouteSpec<P extends AnyObject, Q extends AnyObject, R extends z.ZodT
   query?: Q;
   /** Request body; validated like params and query (422 with loc ['body', ...]). */
   body?: B;
-  /** How the body arrives: JSON (default) or an HTML form (application/x-www-form-urlencoded). */
-  bodyType?: 'json' | 'form';
+  /**
+   * How the body arrives: JSON (default), an HTML form (application/x-www-form-urlencoded), or a
+   * file upload (multipart/form-data: `body` only documents it; the handler reads the stream
+   * with readUploadedFile, which enforces the limits).
+   */
+  bodyType?: 'json' | 'form' | 'multipart';
   /** What a success returns: JSON (default), an HTML page the handler renders as a string, or
    *  server-sent events the handler writes to the stream it returns. */
   produces?: 'json' | 'html' | 'event-stream';
@@ -98,13 +102,14 @@ export function defineRoute<
         const rawQuery = ownQuery(ctx);
         const query = spec.query ? spec.query.safeParse(rawQuery) : { success: true as const, data: {} };
         if (!query.success) throw fromZod('query', query.error, rawQuery);
-        if (spec.body && ctx.state.bodyUnreadable) {
+        const jsonBody = spec.body && spec.bodyType !== 'multipart' ? spec.body : undefined;
+        if (jsonBody && ctx.state.bodyUnreadable) {
           const issue = { loc: ['body'], msg: 'the body is not valid JSON (an object or an array)', type: 'value_error.jsondecode' };
           if (spec.invalidBody === 400) throw new HttpError(400, issue.msg);
           throw new ValidationError([issue]);
         }
         const rawBody = (ctx.request as { body?: unknown }).body ?? {};
-        const input = spec.body ? spec.body.safeParse(rawBody) : { success: true as const, data: undefined };
+        const input = jsonBody ? jsonBody.safeParse(rawBody) : { success: true as const, data: undefined };
         if (!input.success) {
           const validation = fromZod('body', input.error, rawBody);
           if (spec.invalidBody === 400) {
@@ -185,7 +190,13 @@ export function defineRoute<
                 body: {
                   // Required when an empty body would not do (login, create); optional where every field is.
                   required: !spec.body.safeParse({}).success,
-                  content: { [spec.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: spec.body } },
+                  content: {
+                    [spec.bodyType === 'form'
+                      ? 'application/x-www-form-urlencoded'
+                      : spec.bodyType === 'multipart'
+                        ? 'multipart/form-data'
+                        : 'application/json']: { schema: spec.body },
+                  },
                 },
               }
             : {}),

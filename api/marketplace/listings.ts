@@ -18,6 +18,7 @@ import {
 import * as q from '../../sql/marketplace.js';
 import { cardExists } from '../../sql/v2Catalogue.js';
 import { readRenewalToken } from '../../ingest/marketplace/renewalTokens.js';
+import { checkListingImageUrls } from './images.js';
 
 export type Listing = z.infer<typeof ListingOut>;
 
@@ -33,22 +34,12 @@ function newVerificationCode(): string {
 /** A listing as the caller may see it: the seller's own id stays inside. */
 const present = ({ seller_id: _seller, ...listing }: q.ListingRow): Listing => listing;
 
-/**
- * image_urls must be pictures this service stored from the listing-image upload. The upload
- * endpoint (POST /api/upload/listing-image) is not built yet, so no URL can be one: any is refused
- * with a clear reason rather than stored unchecked.
- */
-function checkImageUrls(urls: string[]): void {
-  if (urls.length > 0)
-    throw new DomainError('invalid', 'image_urls: only URLs returned by POST /api/upload/listing-image are accepted, and none is known');
-}
-
 export async function createListing(db: Db, sellerId: number, body: z.output<typeof CreateListingBody>): Promise<Listing> {
-  checkImageUrls(body.image_urls);
   return db.transaction(async (tx) => {
     if ((await q.sellerProfileOf(tx, sellerId)).length === 0)
       throw new DomainError('forbidden', 'only sellers list cards: POST /seller/become first');
     if ((await cardExists(tx, body.card_id)).length === 0) throw new NotFound('Card');
+    await checkListingImageUrls(tx, sellerId, body.image_urls);
     // 32^8 codes: a clash is rare; the unique index decides, and a fresh code is drawn.
     for (let attempt = 1; attempt <= 5; attempt++) {
       const [created] = await q.insertListing(
@@ -119,9 +110,9 @@ export async function updateListing(
   listingId: number,
   change: z.output<typeof UpdateListingBody>,
 ): Promise<Listing> {
-  if (change.image_urls) checkImageUrls(change.image_urls);
   return db.transaction(async (tx) => {
     const locked = await lockOwn(tx, sellerId, listingId);
+    if (change.image_urls) await checkListingImageUrls(tx, sellerId, change.image_urls);
     if (locked.status !== 'active' || locked.past_expiry) throw notOpen(locked.past_expiry ? 'expired' : locked.status);
     const next = { ...(await q.listingRecord(tx, listingId))[0]!, ...change };
     await q.updateListing(

@@ -1,5 +1,6 @@
 // GET /static/images/cards/{card_id}/{kind}: AVIF when the client accepts it, WebP otherwise.
 // The upstream picture when we hold it, else a rendered placeholder naming the card.
+// GET /static/images/listings/{name}: listing photos as uploaded (re-encoded).
 import fs from 'node:fs';
 import type Router from '@koa/router';
 import { z } from '../../schemas/common.js';
@@ -29,5 +30,13 @@ export function mountImageRoutes(router: Router, deps: AppDeps, images: ImageSto
     ctx.set('X-Holo-Placeholder', real ? 'false' : 'true');
     ctx.type = `image/${format}`;
     ctx.body = fs.createReadStream(file);
+  });
+  // Listing photos: named by their content's SHA-256, so a name never changes what it shows.
+  router.get('/static/images/listings/:name', async (ctx) => {
+    const name = String(ctx.params.name);
+    if (!/^[0-9a-f]{64}\.webp$/.test(name) || !fs.existsSync(images.listingImagePath(name))) throw new NotFoundError('image');
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    ctx.type = 'image/webp';
+    ctx.body = fs.createReadStream(images.listingImagePath(name));
   });
 }

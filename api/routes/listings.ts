@@ -19,6 +19,8 @@ import {
 } from '../marketplace/listings.js';
 import { redirectPage, renewedPage, verifyHelpPage, verifyResultPage, verifySearchPage } from '../marketplace/pages.js';
 import { cardImageUrl } from '../images/urls.js';
+import { readUploadedFile } from '../http/upload.js';
+import { LISTING_IMAGE_MAX_BYTES, uploadListingImage } from '../marketplace/images.js';
 import { renewalKey } from '../../ingest/marketplace/renewalTokens.js';
 import { HtmlPage } from '../../schemas/portal.js';
 import {
@@ -38,6 +40,8 @@ import {
   VerificationRecord,
   RenewalTokenParams,
   VerifySearchQuery,
+  ListingImageUpload,
+  ListingImageStored,
 } from '../../schemas/marketplace.js';
 import { accountOf } from './auth.js';
 
@@ -194,5 +198,26 @@ export const listingRoutes = (deps: AppDeps) => [
     response: HtmlPage,
     maxAge: 3600,
     handler: async () => verifyHelpPage(),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/upload/listing-image',
+    summary: 'Upload a listing photo: its URL for image_urls',
+    description:
+      'multipart/form-data with the picture in `file`: JPEG, PNG or WebP recognised by content, at most 8 MB (413 beyond, 415 for anything else, 422 without a file). Kept upright, at most 1,600 px a side, re-encoded as WebP without metadata (no EXIF, no GPS), and usable only in your own listings.',
+    tags,
+    access: 'auth',
+    body: ListingImageUpload,
+    bodyType: 'multipart',
+    response: ListingImageStored,
+    status: 201,
+    errors: [400, 413, 415],
+    handler: async ({ ctx }) =>
+      uploadListingImage(
+        deps.db,
+        deps.images,
+        accountOf(ctx).id,
+        await readUploadedFile(ctx, { field: 'file', maxBytes: LISTING_IMAGE_MAX_BYTES }),
+      ),
   }),
 ];

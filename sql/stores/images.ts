@@ -1,5 +1,6 @@
 // On-disk image store under HOLO_DATA_DIR/images: originals fetched from upstream, and derived
 // AVIF/WebP files generated once by sharp and then served from disk.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -47,6 +48,33 @@ export class ImageStore {
     const dir = path.join(this.root, 'derived');
     const names = await fsp.readdir(dir).catch(() => [] as string[]);
     await Promise.all(names.filter((n) => n.startsWith(`${cardId}-`)).map((n) => fsp.rm(path.join(dir, n), { force: true })));
+  }
+
+  listingImagePath(name: string): string {
+    return path.join(this.root, 'listings', name);
+  }
+
+  /**
+   * A listing photo as we keep it: recognised by content (JPEG, PNG or WebP, else null), turned
+   * upright, at most 1,600 px a side, re-encoded as WebP, which drops every metadata block (EXIF
+   * with its GPS position, ICC, XMP). Named by its SHA-256, so the same photo is one file.
+   */
+  async storeListingImage(upload: Buffer): Promise<{ name: string; size: number } | null> {
+    let format: string | undefined;
+    try {
+      format = (await sharp(upload).metadata()).format;
+    } catch {
+      return null;
+    }
+    if (format !== 'jpeg' && format !== 'png' && format !== 'webp') return null;
+    const kept = await sharp(upload)
+      .rotate()
+      .resize({ width: 1600, height: 1600, fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 85 })
+      .toBuffer();
+    const name = `${crypto.createHash('sha256').update(kept).digest('hex')}.webp`;
+    await this.writeAtomically(this.listingImagePath(name), kept);
+    return { name, size: kept.length };
   }
 
   private async writeAtomically(file: string, bytes: Buffer): Promise<void> {
