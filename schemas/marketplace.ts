@@ -311,3 +311,10 @@ export const ListingImageStored = z
     size: z.number().int().openapi({ description: 'bytes as kept (re-encoded WebP, metadata removed)' }),
   })
   .openapi('ListingImageStored');
+
+export const StockImportUpload = z
+  .object({ file: z.string().openapi({ type: 'string', format: 'binary', description: 'a Cardmarket stock export (CSV), at most 5 MB' }) })
+  .openapi('StockImportUpload');
+export const StockImported = z
+  .object({ ok: z.literal(true), imported: z.number().int(), updated: z.number().int() })
+  .openapi('StockImported');

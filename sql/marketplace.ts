@@ -205,3 +205,20 @@ export const recordListingImage = pgStatement<[name: string, uploaderId: number,
 const ImageName = z.object({ name: z.string() });
 /** Which of these photo names the user uploaded. */
 export const listingImagesOf = pgQuery<[uploaderId: number, names: string[]], typeof ImageName>('listing_images_of_uploader', ImageName);
+
+const Imported = z.object({ inserted: z.boolean() });
+/** One imported stock article: inserted, or the open listing of the same article updated. */
+export const importStockArticle = pgQuery<
+  [
+    sellerId: number,
+    cardId: number,
+    price: number,
+    condition: string,
+    quantity: number,
+    description: string | null,
+    verificationCode: string,
+    lifetimeDays: number,
+    stockRef: string,
+  ],
+  typeof Imported
+>('listing_import_stock', Imported);

@@ -51,6 +51,11 @@ const PRECONDITIONS: Precondition[] = [
   { operation: 'POST /api/blocks/{user_id}', statuses: [400], why: 'not oneself' },
   { operation: 'POST /api/upload/listing-image', statuses: [415], why: 'the file must be a JPEG, PNG or WebP picture by its content' },
   {
+    operation: 'POST /seller/stock/import',
+    statuses: [422],
+    why: 'the file must be a Cardmarket stock CSV whose every row is good and names a known product',
+  },
+  {
     operation: 'POST /api/webhooks',
     statuses: [422],
     why: 'the URL must be https (plain http only to loopback outside production) and, in production, public',

@@ -344,3 +344,54 @@ describe('listing photos', () => {
     assert.equal(files.length, 1, 'nothing refused was kept');
   });
 });
+
+describe('stock import', () => {
+  const fixture = (name: string) => fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', name));
+  const send = (account: KeyedAccount, csv: Buffer) => {
+    const form = new FormData();
+    form.append('file', new Blob([csv], { type: 'text/csv' }), 'stock.csv');
+    return fetch(`${stack.url}/seller/stock/import`, { method: 'POST', headers: account.headers, body: form });
+  };
+  const imported = async () =>
+    (
+      await stack.stores.pg.pool.query(
+        `SELECT card_id, price::float8 AS price, condition, quantity, description FROM listings WHERE seller_id = $1 AND stock_ref IS NOT NULL ORDER BY stock_ref`,
+        [seller.user.id],
+      )
+    ).rows;
+
+  it('imports a Cardmarket stock export as listings; a re-import sets, never doubles; a bad file lands nothing and names every bad line', async () => {
+    await stack.stores.pg.pool.query(
+      `INSERT INTO cross_refs (card_id, ref_key, ref_value) VALUES ($1, 'eu_marketplace_product_id', '900001'), ($2, 'eu_marketplace_product_id', '900002')`,
+      [cards[0], cards[1]],
+    );
+    const bad = await send(seller, fixture('cardmarket-stock-bad.csv'));
+    assert.equal(bad.status, 422);
+    const issues = ((await bad.json()) as { detail: { loc: string[]; msg: string }[] }).detail;
+    assert.deepEqual(
+      issues.map((i) => [i.loc[2], i.msg]),
+      [
+        ['line 3', 'no catalogue card has Cardmarket product 777777'],
+        ['line 4', 'Price "free" is not an amount in EUR'],
+        ['line 5', 'Condition "MINT" is none of MT, NM, EX, GD, LP, PL, PO; Amount "0" is not a quantity of 1 to 10000'],
+      ],
+    );
+    assert.deepEqual(await imported(), [], 'the good line of a bad file did not land');
+
+    const first = await send(seller, fixture('cardmarket-stock.csv'));
+    assert.equal(first.status, 201);
+    assert.deepEqual(await first.json(), { ok: true, imported: 3, updated: 0 });
+    const expected = [
+      { card_id: cards[0], price: 2.5, condition: 'NM', quantity: 4, description: 'binder, no sleeves' },
+      { card_id: cards[0], price: 1.8, condition: 'LP', quantity: 2, description: null },
+      { card_id: cards[1], price: 12, condition: 'NM', quantity: 1, description: null },
+    ];
+    assert.deepEqual(await imported(), expected);
+    const again = await send(seller, fixture('cardmarket-stock.csv'));
+    assert.deepEqual(await again.json(), { ok: true, imported: 0, updated: 3 });
+    assert.deepEqual(await imported(), expected, 'the same export twice: the same stock');
+    assert.equal((await send(buyer, fixture('cardmarket-stock.csv'))).status, 403);
+    const noHeader = await send(seller, Buffer.from('900001;2.50;NM;4\n'));
+    assert.equal(noHeader.status, 422);
+  });
+});

@@ -27,7 +27,7 @@ const CODE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 const CODE_LENGTH = 8;
 const VALID_CODE = /^[2-9A-HJ-NP-Z]{6,8}$/;
 
-function newVerificationCode(): string {
+export function newVerificationCode(): string {
   return Array.from({ length: CODE_LENGTH }, () => CODE_ALPHABET[crypto.randomInt(CODE_ALPHABET.length)]).join('');
 }
 

@@ -2,6 +2,8 @@
 // the reading path GET /seller/profile and the link path POST /seller/marketplace-link are ours).
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
+import { readUploadedFile } from '../http/upload.js';
+import { importStock, STOCK_IMPORT_MAX_BYTES } from '../marketplace/stockImport.js';
 import { activeSellers, becomeSeller, linkMarketplace, sellerProfile, updateSellerProfile } from '../marketplace/sellers.js';
 import {
   ActiveSellers,
@@ -10,6 +12,8 @@ import {
   MarketplaceLinkBody,
   SellerOut,
   SellerProfileBody,
+  StockImportUpload,
+  StockImported,
 } from '../../schemas/marketplace.js';
 import { accountOf } from './auth.js';
 
@@ -78,5 +82,21 @@ export const sellerRoutes = (deps: AppDeps) => [
     response: ActiveSellers,
     maxAge: 60,
     handler: async ({ query }) => activeSellers(deps.db, query.limit),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/seller/stock/import',
+    summary: 'Import stock from a Cardmarket stock export (CSV) as listings',
+    description:
+      'multipart/form-data with the export in `file` (at most 5 MB, 10,000 articles): a header row with idProduct, Price (EUR), Condition (MT, NM, EX, GD, LP, PL, PO) and Amount; idArticle, Foil?, Language and Comments optional; semicolons or commas. All or nothing: every bad row is answered in one 422 with its line and reason, and nothing lands. Importing the same export again sets the price, condition and quantity of the listings it made instead of listing the stock twice. Sellers only (403).',
+    tags,
+    access: 'auth',
+    body: StockImportUpload,
+    bodyType: 'multipart',
+    response: StockImported,
+    status: 201,
+    errors: [403, 413, 415],
+    handler: async ({ ctx }) =>
+      importStock(deps.db, accountOf(ctx).id, await readUploadedFile(ctx, { field: 'file', maxBytes: STOCK_IMPORT_MAX_BYTES })),
   }),
 ];
