@@ -349,7 +349,7 @@ describe('stock import', () => {
   const fixture = (name: string) => fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', name));
   const send = (account: KeyedAccount, csv: Buffer) => {
     const form = new FormData();
-    form.append('file', new Blob([csv], { type: 'text/csv' }), 'stock.csv');
+    form.append('file', new Blob([new Uint8Array(csv)], { type: 'text/csv' }), 'stock.csv');
     return fetch(`${stack.url}/seller/stock/import`, { method: 'POST', headers: account.headers, body: form });
   };
   const imported = async () =>

@@ -112,7 +112,7 @@ describe('restarts on one data directory', () => {
     const top = await json('/cards/top?limit=3');
     const cardIds = (top.body.items as { id: number }[]).map((c) => c.id);
     const first = await snapshot(cardIds);
-    assert.equal(first.schedules.length, 4);
+    assert.equal(first.schedules.length, 5);
     assert.ok(
       first.history.some((h) => (h as { points: unknown[] }).points.length > 0),
       'the demo history is there',

@@ -9,7 +9,8 @@ import type { BidOut, BuyNowOut, TransactionOut } from '../../schemas/marketplac
 import * as q from '../../sql/marketplace.js';
 import { buyerCharges } from './fees.js';
 import { refuseIfBlocked } from './moderation.js';
-import { recordNotice } from '../../ingest/events/notify.js';
+import { pushToDevices, recordNotice } from '../../ingest/events/notify.js';
+import type { PushSender } from '../../ingest/events/push.js';
 
 export type Transaction = z.infer<typeof TransactionOut>;
 type Bid = z.infer<typeof BidOut>;
@@ -67,8 +68,14 @@ export async function buyNow(db: Db, buyerId: number, listingId: number): Promis
   });
 }
 
-export async function placeBid(db: Db, bidderId: number, listingId: number, bid: { amount: number; message?: string }): Promise<Bid> {
-  return db.transaction(async (tx) => {
+export async function placeBid(
+  db: Db,
+  push: PushSender,
+  bidderId: number,
+  listingId: number,
+  bid: { amount: number; message?: string },
+): Promise<Bid> {
+  const { placed, notice } = await db.transaction(async (tx) => {
     const [listing] = await q.lockListingForSale(tx, listingId);
     if (!listing) throw new NotFound('Listing');
     if (listing.seller_id === bidderId) throw new DomainError('invalid', 'you cannot bid on your own listing');
@@ -77,16 +84,22 @@ export async function placeBid(db: Db, bidderId: number, listingId: number, bid:
     if (listing.status !== 'active' || listing.past_expiry) throw new DomainError('conflict', 'the listing is sold or expired');
     const [created] = await q.insertBid(tx, listingId, bidderId, bid.amount, bid.message || null);
     const mine = (await q.bidsOfListing(tx, listingId)).find((b) => b.id === created!.id)!;
-    await recordNotice(tx, {
+    const notice = {
       userId: listing.seller_id,
-      kind: 'bid',
+      kind: 'bid' as const,
       title: `New bid: EUR ${mine.amount.toFixed(2)}`,
       body: `${mine.bidder_username} bid EUR ${mine.amount.toFixed(2)} on your listing ${listingId}.${mine.message ? ` "${mine.message}"` : ''}`,
       data: { listing_id: listingId, bid_id: mine.id },
       email: null,
-    });
-    return presentBid(mine, mine.bidder_username);
+    };
+    await recordNotice(tx, notice);
+    return { placed: presentBid(mine, mine.bidder_username), notice };
   });
+  // After commit: a device is told only of a bid that stands; a failing push does not undo it.
+  await pushToDevices(db, push, notice.userId, { title: notice.title, body: notice.body, data: { kind: 'bid', ...notice.data } }).catch(
+    () => undefined,
+  );
+  return placed;
 }
 
 function presentBid(b: q.BidRow, bidder: string): Bid {

@@ -1,7 +1,6 @@
 // One notification, every channel the user has: an in-app row, an e-mail in the outbox (when
 // they opted in and have an address) and a push to each registered device. Alerts and
-// marketplace transactions use it; bids and messages will call the same function.
-import type pg from 'pg';
+// marketplace transactions, bids and messages use it.
 import type { PushMessage, PushSender } from './push.js';
 import { queueEmail } from './email.js';
 import { insertNotification, pushDevicesOf } from '../../sql/notifications.js';
@@ -25,7 +24,7 @@ export async function recordNotice(client: PgRunner, n: Notice): Promise<{ notif
 }
 
 /** Push fan-out (alerts, bids, messages) to every device of the user; a failing device does not stop the others. */
-export async function pushToDevices(pool: pg.Pool, sender: PushSender, userId: number, message: PushMessage): Promise<number> {
+export async function pushToDevices(pool: PgRunner, sender: PushSender, userId: number, message: PushMessage): Promise<number> {
   const rows = await pushDevicesOf(pool, userId);
   const results = await Promise.allSettled(rows.map((d) => sender.send(d, message)));
   return results.filter((r) => r.status === 'fulfilled').length;
