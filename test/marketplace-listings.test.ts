@@ -10,6 +10,7 @@ import { FEES } from '../schemas/marketplace.js';
 import { repoRoot } from '../sql/paths.js';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { createTestCards } from './support/catalogue.js';
+import { callAs } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
 import { TemporalRig } from './support/temporal.js';
 
@@ -20,14 +21,7 @@ let buyer: KeyedAccount;
 let cards: number[];
 
 type Json = Record<string, any>;
-async function call(account: KeyedAccount | null, method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
-  const res = await fetch(stack.url + path, {
-    method,
-    headers: { ...(account?.headers ?? {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, json: (await res.json()) as Json };
-}
+const call = (account: KeyedAccount | null, method: string, path: string, body?: unknown) => callAs(stack, account, method, path, body);
 
 const listingBody = (card: number, price: number, extra: Json = {}) => ({ card_id: card, price, condition: 'NM', ...extra });
 
@@ -48,22 +42,22 @@ describe('sellers', () => {
     assert.equal((await call(seller, 'GET', '/seller/profile')).status, 404);
     const bad = await call(seller, 'POST', '/seller/become', { display_name: 'Card Shop', country: 'Germany' });
     assert.equal(bad.status, 422);
-    assert.deepEqual(bad.json.detail[0].loc, ['body', 'country']);
+    assert.deepEqual(bad.body.detail[0].loc, ['body', 'country']);
     const became = await call(seller, 'POST', '/seller/become', { display_name: 'Card Shop', country: 'DE' });
     assert.equal(became.status, 201);
-    assert.deepEqual([became.json.username, became.json.display_name, became.json.country], ['cardseller', 'Card Shop', 'DE']);
+    assert.deepEqual([became.body.username, became.body.display_name, became.body.country], ['cardseller', 'Card Shop', 'DE']);
     assert.equal((await call(seller, 'POST', '/seller/become', { display_name: 'Again', country: 'FR' })).status, 409);
     const changed = await call(seller, 'PUT', '/seller/profile/extended', { bio: 'Vintage Pokémon', website: 'https://shop.example' });
     assert.equal(changed.status, 200);
     assert.deepEqual(
-      [changed.json.bio, changed.json.website, changed.json.display_name],
+      [changed.body.bio, changed.body.website, changed.body.display_name],
       ['Vintage Pokémon', 'https://shop.example', 'Card Shop'],
     );
     const cleared = await call(seller, 'PUT', '/seller/profile/extended', { bio: '' });
-    assert.equal(cleared.json.bio, null);
+    assert.equal(cleared.body.bio, null);
     const linked = await call(seller, 'POST', '/seller/marketplace-link', { username: 'CardShop_DE' });
-    assert.equal(linked.json.marketplace_username, 'CardShop_DE');
-    assert.equal((await call(seller, 'GET', '/auth/me')).json.is_seller, true);
+    assert.equal(linked.body.marketplace_username, 'CardShop_DE');
+    assert.equal((await call(seller, 'GET', '/auth/me')).body.is_seller, true);
     assert.equal((await call(buyer, 'PUT', '/seller/profile/extended', { bio: 'x' })).status, 404);
     assert.equal((await call(rival, 'POST', '/seller/become', { display_name: 'Rival', country: 'FR' })).status, 201);
   });
@@ -81,7 +75,7 @@ describe('listings', () => {
       listingBody(cards[0]!, 10, { condition: 'MINT', description: 'x'.repeat(2001) }),
     );
     assert.equal(invalid.status, 422);
-    assert.deepEqual(invalid.json.detail.map((d: Json) => d.loc.join('.')).sort(), ['body.condition', 'body.description']);
+    assert.deepEqual(invalid.body.detail.map((d: Json) => d.loc.join('.')).sort(), ['body.condition', 'body.description']);
     const ungraded = await call(seller, 'POST', '/seller/listings', listingBody(cards[0]!, 10, { grading_company: 'PSA', grade: 9 }));
     assert.equal(ungraded.status, 422);
     const foreignImage = await call(
@@ -91,7 +85,7 @@ describe('listings', () => {
       listingBody(cards[0]!, 10, { image_urls: ['https://elsewhere.example/a.jpg'] }),
     );
     assert.equal(foreignImage.status, 400);
-    assert.match(foreignImage.json.detail, /upload/);
+    assert.match(foreignImage.body.detail, /upload/);
 
     const created = await call(
       seller,
@@ -100,7 +94,7 @@ describe('listings', () => {
       listingBody(cards[0]!, 12.5, { quantity: 2, accepts_offers: true, description: 'Near mint, sleeved' }),
     );
     assert.equal(created.status, 201);
-    const l = created.json;
+    const l = created.body;
     assert.deepEqual(
       [
         l.card_id,
@@ -121,16 +115,16 @@ describe('listings', () => {
     assert.ok(Math.abs(lifetimeDays - 60) < 0.01, `open for 60 days, got ${lifetimeDays}`);
     assert.equal('seller_id' in l, false);
     const read = await call(null, 'GET', `/api/listings/${l.id}`);
-    assert.deepEqual(read.json, l);
+    assert.deepEqual(read.body, l);
     assert.equal((await call(null, 'GET', '/api/listings/999999')).status, 404);
 
     const verified = await call(null, 'GET', `/api/verify/${l.verification_code.toLowerCase()}`);
     assert.deepEqual(
-      [verified.json.valid, verified.json.code, verified.json.card_name, verified.json.seller_username, verified.json.listing_url],
+      [verified.body.valid, verified.body.code, verified.body.card_name, verified.body.seller_username, verified.body.listing_url],
       [true, l.verification_code, 'market-test alpha', 'cardseller', `/api/listings/${l.id}`],
     );
-    assert.deepEqual((await call(null, 'GET', '/api/verify/ABCD0O1I')).json, { valid: false, code: 'ABCD0O1I' });
-    assert.deepEqual((await call(null, 'GET', '/api/verify/ZZZZZZZZ')).json, { valid: false, code: 'ZZZZZZZZ' });
+    assert.deepEqual((await call(null, 'GET', '/api/verify/ABCD0O1I')).body, { valid: false, code: 'ABCD0O1I' });
+    assert.deepEqual((await call(null, 'GET', '/api/verify/ZZZZZZZZ')).body, { valid: false, code: 'ZZZZZZZZ' });
   });
 
   it('browses open listings cheapest first with game, price and condition filters, limit and offset', async () => {
@@ -142,26 +136,26 @@ describe('listings', () => {
       assert.equal((await call(rival, 'POST', '/seller/listings', listingBody(card, price, { condition }))).status, 201);
     const all = await call(null, 'GET', '/api/listings?tcg_slug=market-test&limit=200');
     assert.deepEqual(
-      all.json.items.map((i: Json) => i.price),
+      all.body.items.map((i: Json) => i.price),
       [3, 7, 12.5, 25],
     );
-    assert.equal(all.json.total, 4);
+    assert.equal(all.body.total, 4);
     const filtered = await call(null, 'GET', '/api/listings?tcg_slug=market-test&min_price=5&max_price=20&condition=NM');
     assert.deepEqual(
-      filtered.json.items.map((i: Json) => [i.price, i.condition]),
+      filtered.body.items.map((i: Json) => [i.price, i.condition]),
       [
         [7, 'NM'],
         [12.5, 'NM'],
       ],
     );
     const page = await call(null, 'GET', '/api/listings?tcg_slug=market-test&limit=2&offset=2');
-    assert.deepEqual([page.json.items.map((i: Json) => i.price), page.json.total], [[12.5, 25], 4]);
-    assert.deepEqual((await call(null, 'GET', '/api/listings?tcg_slug=no-such-game')).json, { items: [], total: 0 });
+    assert.deepEqual([page.body.items.map((i: Json) => i.price), page.body.total], [[12.5, 25], 4]);
+    assert.deepEqual((await call(null, 'GET', '/api/listings?tcg_slug=no-such-game')).body, { items: [], total: 0 });
     for (const bad of ['limit=201', 'limit=0', 'offset=-1', 'condition=MINT', 'min_price=abc'])
       assert.equal((await call(null, 'GET', `/api/listings?${bad}`)).status, 422, bad);
     const sellers = await call(null, 'GET', '/api/market/active-sellers');
     assert.deepEqual(
-      sellers.json.items.map((s: Json) => [s.username, s.active_listings]),
+      sellers.body.items.map((s: Json) => [s.username, s.active_listings]),
       [
         ['rivalseller', 3],
         ['cardseller', 1],
@@ -170,43 +164,43 @@ describe('listings', () => {
   });
 
   it('only the owner changes or withdraws an active listing; a withdrawn one stays readable and leaves the market', async () => {
-    const { json: l } = await call(seller, 'POST', '/seller/listings', listingBody(cards[2]!, 40));
+    const { body: l } = await call(seller, 'POST', '/seller/listings', listingBody(cards[2]!, 40));
     assert.equal((await call(rival, 'PATCH', `/seller/listings/${l.id}`, { price: 1 })).status, 403);
     assert.equal((await call(rival, 'DELETE', `/seller/listings/${l.id}`)).status, 403);
     assert.equal((await call(seller, 'PATCH', `/seller/listings/${l.id}`, {})).status, 422);
     assert.equal((await call(seller, 'PATCH', `/seller/listings/999999`, { price: 5 })).status, 404);
-    assert.equal((await call(null, 'GET', `/api/listings/${l.id}`)).json.price, 40);
+    assert.equal((await call(null, 'GET', `/api/listings/${l.id}`)).body.price, 40);
     const changed = await call(seller, 'PATCH', `/seller/listings/${l.id}`, {
       price: 35.5,
       buy_now_enabled: false,
       description: 'now with box',
     });
-    assert.deepEqual([changed.json.price, changed.json.buy_now_enabled, changed.json.description], [35.5, false, 'now with box']);
+    assert.deepEqual([changed.body.price, changed.body.buy_now_enabled, changed.body.description], [35.5, false, 'now with box']);
     const withdrawn = await call(seller, 'DELETE', `/seller/listings/${l.id}`);
-    assert.equal(withdrawn.json.status, 'withdrawn');
+    assert.equal(withdrawn.body.status, 'withdrawn');
     assert.equal((await call(seller, 'DELETE', `/seller/listings/${l.id}`)).status, 409);
     assert.equal((await call(seller, 'PATCH', `/seller/listings/${l.id}`, { price: 30 })).status, 409);
     assert.equal((await call(seller, 'POST', `/api/listings/${l.id}/renew`)).status, 409);
     const browse = await call(null, 'GET', '/api/listings?tcg_slug=market-test&limit=200');
     assert.equal(
-      browse.json.items.some((i: Json) => i.id === l.id),
+      browse.body.items.some((i: Json) => i.id === l.id),
       false,
     );
-    assert.deepEqual((await call(null, 'GET', `/api/verify/${l.verification_code}`)).json, { valid: false, code: l.verification_code });
+    assert.deepEqual((await call(null, 'GET', `/api/verify/${l.verification_code}`)).body, { valid: false, code: l.verification_code });
     const own = await call(seller, 'GET', '/seller/listings?status=withdrawn');
     assert.deepEqual(
-      own.json.items.map((i: Json) => i.id),
+      own.body.items.map((i: Json) => i.id),
       [l.id],
     );
   });
 
   it('renews by 30 days once within a minute, however many renewals arrive at once; an expired listing opens again', async () => {
-    const { json: l } = await call(seller, 'POST', '/seller/listings', listingBody(cards[1]!, 9));
+    const { body: l } = await call(seller, 'POST', '/seller/listings', listingBody(cards[1]!, 9));
     assert.equal((await call(rival, 'POST', `/api/listings/${l.id}/renew`)).status, 403);
     const renewals = await Promise.all(Array.from({ length: 10 }, () => call(seller, 'POST', `/api/listings/${l.id}/renew`)));
     assert.deepEqual(new Set(renewals.map((r) => r.status)), new Set([200]));
     const expected = new Date(Date.parse(l.expires_at) + 30 * 86_400_000).toISOString();
-    assert.deepEqual(new Set(renewals.map((r) => `${r.json.renewal_count} ${r.json.expires_at}`)), new Set([`1 ${expected}`]));
+    assert.deepEqual(new Set(renewals.map((r) => `${r.body.renewal_count} ${r.body.expires_at}`)), new Set([`1 ${expected}`]));
 
     // Past its expiry (and the minute since the last renewal): reads as expired, then a renewal
     // opens it for 30 days from now.
@@ -214,18 +208,18 @@ describe('listings', () => {
       `UPDATE listings SET expires_at = now() - interval '1 day', renewed_at = now() - interval '2 minutes' WHERE id = $1`,
       [l.id],
     );
-    assert.equal((await call(null, 'GET', `/api/listings/${l.id}`)).json.status, 'expired');
+    assert.equal((await call(null, 'GET', `/api/listings/${l.id}`)).body.status, 'expired');
     assert.equal((await call(seller, 'PATCH', `/seller/listings/${l.id}`, { price: 8 })).status, 409);
     const before = Date.now();
     const reopened = await call(seller, 'POST', `/api/listings/${l.id}/renew`);
-    assert.equal(reopened.json.renewal_count, 2);
-    assert.ok(Math.abs(Date.parse(reopened.json.expires_at) - (before + 30 * 86_400_000)) < 60_000);
-    assert.equal((await call(null, 'GET', `/api/listings/${l.id}`)).json.status, 'active');
+    assert.equal(reopened.body.renewal_count, 2);
+    assert.ok(Math.abs(Date.parse(reopened.body.expires_at) - (before + 30 * 86_400_000)) < 60_000);
+    assert.equal((await call(null, 'GET', `/api/listings/${l.id}`)).body.status, 'active');
   });
 
   it('previews the fees a seller pays from the one fee table', async () => {
     const plain = await call(null, 'GET', '/api/listings/fee-preview?price=100');
-    assert.deepEqual(plain.json, {
+    assert.deepEqual(plain.body, {
       marketplace_rate: FEES.marketplaceRate,
       marketplace_amt: 5,
       image_protection_rate: 0,
@@ -234,7 +228,7 @@ describe('listings', () => {
       seller_payout: 95,
     });
     const protectedPhotos = await call(null, 'GET', '/api/listings/fee-preview?price=19.99&image_protection=true');
-    assert.deepEqual(protectedPhotos.json, {
+    assert.deepEqual(protectedPhotos.body, {
       marketplace_rate: 0.05,
       marketplace_amt: 1,
       image_protection_rate: 0.01,
@@ -249,8 +243,8 @@ describe('listings', () => {
 
 describe('expiry', () => {
   it('the hourly expiry workflow expires due listings and e-mails a signed renewal link that works once', async () => {
-    const { json: due } = await call(seller, 'POST', '/seller/listings', listingBody(cards[2]!, 14));
-    const { json: fresh } = await call(seller, 'POST', '/seller/listings', listingBody(cards[2]!, 15));
+    const { body: due } = await call(seller, 'POST', '/seller/listings', listingBody(cards[2]!, 14));
+    const { body: fresh } = await call(seller, 'POST', '/seller/listings', listingBody(cards[2]!, 15));
     await stack.stores.pg.pool.query(`UPDATE listings SET expires_at = now() - interval '1 hour' WHERE id = $1`, [due.id]);
     const rig = await TemporalRig.start(stack);
     try {
@@ -285,7 +279,7 @@ describe('expiry', () => {
     assert.equal(page.status, 200);
     assert.match(page.headers.get('content-type')!, /text\/html/);
     assert.match(await page.text(), /Listing renewed[\s\S]*market-test gamma/);
-    const renewed = (await call(null, 'GET', `/api/listings/${due.id}`)).json;
+    const renewed = (await call(null, 'GET', `/api/listings/${due.id}`)).body;
     assert.deepEqual([renewed.status, renewed.renewal_count], ['active', 1]);
     assert.ok(Math.abs(Date.parse(renewed.expires_at) - (before + 30 * 86_400_000)) < 60_000);
     assert.equal((await fetch(`${stack.url}/listing-renewal/${token}`)).status, 404, 'single use');
@@ -322,10 +316,10 @@ describe('listing photos', () => {
 
     const listed = await call(seller, 'POST', '/seller/listings', listingBody(cards[0]!, 30, { image_urls: [stored.url] }));
     assert.equal(listed.status, 201);
-    assert.deepEqual(listed.json.image_urls, [stored.url]);
+    assert.deepEqual(listed.body.image_urls, [stored.url]);
     const borrowed = await call(rival, 'POST', '/seller/listings', listingBody(cards[0]!, 30, { image_urls: [stored.url] }));
     assert.equal(borrowed.status, 400);
-    assert.match(borrowed.json.detail, /not a picture you uploaded/);
+    assert.match(borrowed.body.detail, /not a picture you uploaded/);
   });
 
   it('refuses what is not a picture by content, too large, missing, or not multipart', async () => {

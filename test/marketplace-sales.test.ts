@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { createTestCards } from './support/catalogue.js';
+import { callAs } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
@@ -13,19 +14,12 @@ let buyers: KeyedAccount[];
 let card: number;
 
 type Json = Record<string, any>;
-async function call(account: KeyedAccount | null, method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
-  const res = await fetch(stack.url + path, {
-    method,
-    headers: { ...(account?.headers ?? {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, json: (await res.json()) as Json };
-}
+const call = (account: KeyedAccount | null, method: string, path: string, body?: unknown) => callAs(stack, account, method, path, body);
 
 async function list(extra: Json = {}): Promise<Json> {
   const created = await call(seller, 'POST', '/seller/listings', { card_id: card, price: 20, condition: 'NM', ...extra });
   assert.equal(created.status, 201);
-  return created.json;
+  return created.body;
 }
 
 before(async () => {
@@ -46,21 +40,22 @@ describe('buy-now', () => {
     const open = await list({ price: 40 });
     assert.equal((await call(null, 'POST', `/api/listings/${open.id}/buy-now`)).status, 401);
     assert.equal((await call(buyers[0]!, 'POST', '/api/listings/999999/buy-now')).status, 404);
-    assert.deepEqual(await call(buyers[0]!, 'POST', `/api/listings/${off.id}/buy-now`), {
-      status: 400,
-      json: { detail: 'buy-now is turned off for this listing', error: 'buy_now_disabled' },
-    });
+    const refused = await call(buyers[0]!, 'POST', `/api/listings/${off.id}/buy-now`);
+    assert.deepEqual(
+      [refused.status, refused.body],
+      [400, { detail: 'buy-now is turned off for this listing', error: 'buy_now_disabled' }],
+    );
     const self = await call(seller, 'POST', `/api/listings/${open.id}/buy-now`);
-    assert.deepEqual([self.status, self.json.error], [400, 'self_buy']);
+    assert.deepEqual([self.status, self.body.error], [400, 'self_buy']);
 
     const bought = await call(buyers[0]!, 'POST', `/api/listings/${open.id}/buy-now`, {});
     assert.equal(bought.status, 200);
     assert.deepEqual(
-      { ...bought.json, transaction_id: 0 },
+      { ...bought.body, transaction_id: 0 },
       {
         ok: true,
         transaction_id: 0,
-        redirect_url: `/api/transactions/${bought.json.transaction_id}/checkout`,
+        redirect_url: `/api/transactions/${bought.body.transaction_id}/checkout`,
         amount: 40,
         currency: 'EUR',
         handling_fee: 1.2,
@@ -68,17 +63,17 @@ describe('buy-now', () => {
       },
     );
     const again = await call(buyers[1]!, 'POST', `/api/listings/${open.id}/buy-now`);
-    assert.deepEqual([again.status, again.json.error], [400, 'listing_unavailable']);
-    assert.equal((await call(null, 'GET', `/api/listings/${open.id}`)).json.status, 'sold');
+    assert.deepEqual([again.status, again.body.error], [400, 'listing_unavailable']);
+    assert.equal((await call(null, 'GET', `/api/listings/${open.id}`)).body.status, 'sold');
 
     // The transaction: its parties read it, anyone else finds none; paying is refused clearly.
-    const id = bought.json.transaction_id;
+    const id = bought.body.transaction_id;
     const asBuyer = await call(buyers[0]!, 'GET', `/api/transactions/${id}`);
     assert.deepEqual(
-      [asBuyer.json.status, asBuyer.json.buyer_username, asBuyer.json.seller_username, asBuyer.json.amount, asBuyer.json.bid_id],
+      [asBuyer.body.status, asBuyer.body.buyer_username, asBuyer.body.seller_username, asBuyer.body.amount, asBuyer.body.bid_id],
       ['awaiting_payment', 'salebuyer0', 'saleseller', 40, null],
     );
-    assert.deepEqual((await call(seller, 'GET', `/api/transactions/${id}`)).json, asBuyer.json);
+    assert.deepEqual((await call(seller, 'GET', `/api/transactions/${id}`)).body, asBuyer.body);
     assert.equal((await call(buyers[1]!, 'GET', `/api/transactions/${id}`)).status, 404);
     assert.equal((await call(buyers[1]!, 'GET', `/api/transactions/${id}/checkout`)).status, 404);
     assert.equal((await call(buyers[0]!, 'GET', `/api/transactions/${id}/checkout`)).status, 503);
@@ -91,7 +86,7 @@ describe('buy-now', () => {
     const expired = await list();
     await stack.stores.pg.pool.query(`UPDATE listings SET expires_at = now() - interval '1 minute' WHERE id = $1`, [expired.id]);
     const late = await call(buyers[1]!, 'POST', `/api/listings/${expired.id}/buy-now`);
-    assert.deepEqual([late.status, late.json.error], [400, 'listing_unavailable']);
+    assert.deepEqual([late.status, late.body.error], [400, 'listing_unavailable']);
   });
 });
 
@@ -102,15 +97,15 @@ describe('bids', () => {
     assert.equal((await call(buyers[0]!, 'POST', `/seller/listings/${fixed.id}/bid`, { amount: 15 })).status, 400);
     assert.equal((await call(seller, 'POST', `/seller/listings/${offers.id}/bid`, { amount: 15 })).status, 400);
     const tooLong = await call(buyers[0]!, 'POST', `/seller/listings/${offers.id}/bid`, { amount: 15, message: 'x'.repeat(501) });
-    assert.deepEqual([tooLong.status, tooLong.json.detail[0].loc], [422, ['body', 'message']]);
+    assert.deepEqual([tooLong.status, tooLong.body.detail[0].loc], [422, ['body', 'message']]);
     const first = await call(buyers[0]!, 'POST', `/seller/listings/${offers.id}/bid`, { amount: 22, message: 'cash today' });
-    assert.deepEqual([first.status, first.json.amount, first.json.status, first.json.bidder], [201, 22, 'open', 'salebuyer0']);
+    assert.deepEqual([first.status, first.body.amount, first.body.status, first.body.bidder], [201, 22, 'open', 'salebuyer0']);
     await call(buyers[1]!, 'POST', `/seller/listings/${offers.id}/bid`, { amount: 25 });
     await call(buyers[0]!, 'POST', `/seller/listings/${offers.id}/bid`, { amount: 26 });
 
     const publicList = await call(null, 'GET', `/seller/listings/${offers.id}/bids`);
     assert.deepEqual(
-      publicList.json.items.map((b: Json) => [b.amount, b.bidder]),
+      publicList.body.items.map((b: Json) => [b.amount, b.bidder]),
       [
         [26, 'bidder 1'],
         [25, 'bidder 2'],
@@ -119,29 +114,29 @@ describe('bids', () => {
     );
     const sellerList = await call(seller, 'GET', `/seller/listings/${offers.id}/bids`);
     assert.deepEqual(
-      sellerList.json.items.map((b: Json) => b.bidder),
+      sellerList.body.items.map((b: Json) => b.bidder),
       ['salebuyer0', 'salebuyer1', 'salebuyer0'],
     );
     const ownView = await call(buyers[1]!, 'GET', `/seller/listings/${offers.id}/bids`);
     assert.deepEqual(
-      ownView.json.items.map((b: Json) => b.bidder),
+      ownView.body.items.map((b: Json) => b.bidder),
       ['bidder 1', 'salebuyer1', 'bidder 1'],
     );
 
-    const bid25 = sellerList.json.items[1].id;
+    const bid25 = sellerList.body.items[1].id;
     assert.equal((await call(buyers[1]!, 'POST', `/seller/listings/${offers.id}/bids/${bid25}/accept`)).status, 403);
     assert.equal((await call(seller, 'POST', `/seller/listings/${offers.id}/bids/999999/accept`)).status, 404);
     const accepted = await call(seller, 'POST', `/seller/listings/${offers.id}/bids/${bid25}/accept`);
     assert.equal(accepted.status, 201);
     assert.deepEqual(
-      [accepted.json.status, accepted.json.amount, accepted.json.buyer_username, accepted.json.bid_id, accepted.json.buyer_total],
+      [accepted.body.status, accepted.body.amount, accepted.body.buyer_username, accepted.body.bid_id, accepted.body.buyer_total],
       ['awaiting_payment', 25, 'salebuyer1', bid25, 25.75],
     );
     assert.deepEqual(
-      (await call(seller, 'GET', `/seller/listings/${offers.id}/bids`)).json.items.map((b: Json) => b.status),
+      (await call(seller, 'GET', `/seller/listings/${offers.id}/bids`)).body.items.map((b: Json) => b.status),
       ['closed', 'accepted', 'closed'],
     );
-    assert.equal((await call(null, 'GET', `/api/listings/${offers.id}`)).json.status, 'sold');
+    assert.equal((await call(null, 'GET', `/api/listings/${offers.id}`)).body.status, 'sold');
     assert.equal((await call(buyers[2]!, 'POST', `/seller/listings/${offers.id}/bid`, { amount: 40 })).status, 409);
   });
 });
@@ -150,7 +145,7 @@ describe('after the sale', () => {
   it('moves through the flow by the right party only, records each move, notifies the other party, and rates once each after delivery', async () => {
     const listing = await list({ price: 60 });
     const [buyer, stranger] = [buyers[3]!, buyers[4]!];
-    const { json: sale } = await call(buyer, 'POST', `/api/listings/${listing.id}/buy-now`);
+    const { body: sale } = await call(buyer, 'POST', `/api/listings/${listing.id}/buy-now`);
     const id = sale.transaction_id;
     const move = (who: KeyedAccount, status: string) => call(who, 'POST', `/api/transactions/${id}/status`, { status });
 
@@ -159,17 +154,17 @@ describe('after the sale', () => {
     assert.equal((await move(buyer, 'delivered')).status, 409);
     assert.equal((await move(buyer, 'disputed')).status, 409);
     assert.equal((await call(buyer, 'POST', `/api/transactions/${id}/rating`, { rating: 5 })).status, 409);
-    assert.equal((await move(buyer, 'paid')).json.status, 'paid');
+    assert.equal((await move(buyer, 'paid')).body.status, 'paid');
     assert.equal((await call(buyer, 'POST', `/api/transactions/${id}/tracking`, { carrier: 'DHL', tracking_number: 'X1' })).status, 403);
     const shipped = await call(seller, 'POST', `/api/transactions/${id}/tracking`, {
       carrier: 'DHL',
       tracking_number: '00340434161094000000',
     });
-    assert.deepEqual([shipped.json.status, shipped.json.carrier, shipped.json.tracking_number], ['shipped', 'DHL', '00340434161094000000']);
+    assert.deepEqual([shipped.body.status, shipped.body.carrier, shipped.body.tracking_number], ['shipped', 'DHL', '00340434161094000000']);
     assert.equal((await move(buyer, 'cancelled')).status, 409);
     assert.equal((await move(seller, 'delivered')).status, 403);
-    assert.equal((await move(buyer, 'delivered')).json.status, 'delivered');
-    assert.equal((await move(buyer, 'completed')).json.status, 'completed');
+    assert.equal((await move(buyer, 'delivered')).body.status, 'delivered');
+    assert.equal((await move(buyer, 'completed')).body.status, 'completed');
     assert.equal((await move(buyer, 'completed')).status, 409);
 
     const tooLong = await call(buyer, 'POST', `/api/transactions/${id}/rating`, { rating: 5, review: 'x'.repeat(1001) });
@@ -181,13 +176,13 @@ describe('after the sale', () => {
     assert.equal((await call(stranger, 'POST', `/api/transactions/${id}/rating`, { rating: 1 })).status, 404);
 
     const rep = await call(null, 'GET', '/api/reputation/saleseller');
-    assert.deepEqual([rep.json.avg, rep.json.count], [4, 1]);
+    assert.deepEqual([rep.body.avg, rep.body.count], [4, 1]);
     assert.deepEqual(
-      rep.json.recent_reviews.map((r: Json) => [r.rating, r.review, r.buyer]),
+      rep.body.recent_reviews.map((r: Json) => [r.rating, r.review, r.buyer]),
       [[4, 'well packed', 'salebuyer3']],
     );
-    assert.deepEqual((await call(null, 'GET', '/api/users/saleseller/reputation')).json, rep.json);
-    assert.deepEqual((await call(null, 'GET', '/api/reputation/salebuyer3')).json.avg, 5);
+    assert.deepEqual((await call(null, 'GET', '/api/users/saleseller/reputation')).body, rep.body);
+    assert.deepEqual((await call(null, 'GET', '/api/reputation/salebuyer3')).body.avg, 5);
     assert.equal((await call(null, 'GET', '/api/reputation/nobody-here')).status, 404);
 
     const events = await stack.stores.pg.pool.query(
@@ -226,17 +221,17 @@ describe('after the sale', () => {
 
   it('a sale cancelled before shipping gives the listing back to the market; a paid one can be disputed', async () => {
     const listing = await list({ price: 15 });
-    const { json: sale } = await call(buyers[5]!, 'POST', `/api/listings/${listing.id}/buy-now`);
+    const { body: sale } = await call(buyers[5]!, 'POST', `/api/listings/${listing.id}/buy-now`);
     const cancelled = await call(seller, 'POST', `/api/transactions/${sale.transaction_id}/status`, { status: 'cancelled' });
-    assert.equal(cancelled.json.status, 'cancelled');
-    assert.equal((await call(null, 'GET', `/api/listings/${listing.id}`)).json.status, 'active');
+    assert.equal(cancelled.body.status, 'cancelled');
+    assert.equal((await call(null, 'GET', `/api/listings/${listing.id}`)).body.status, 'active');
     const again = await call(buyers[4]!, 'POST', `/api/listings/${listing.id}/buy-now`);
     assert.equal(again.status, 200);
-    await call(buyers[4]!, 'POST', `/api/transactions/${again.json.transaction_id}/status`, { status: 'paid' });
-    const disputed = await call(seller, 'POST', `/api/transactions/${again.json.transaction_id}/status`, { status: 'disputed' });
-    assert.equal(disputed.json.status, 'disputed');
+    await call(buyers[4]!, 'POST', `/api/transactions/${again.body.transaction_id}/status`, { status: 'paid' });
+    const disputed = await call(seller, 'POST', `/api/transactions/${again.body.transaction_id}/status`, { status: 'disputed' });
+    assert.equal(disputed.body.status, 'disputed');
     assert.equal(
-      (await call(buyers[4]!, 'POST', `/api/transactions/${again.json.transaction_id}/status`, { status: 'cancelled' })).status,
+      (await call(buyers[4]!, 'POST', `/api/transactions/${again.body.transaction_id}/status`, { status: 'cancelled' })).status,
       409,
     );
   });
@@ -247,7 +242,7 @@ describe('the race for one listing', () => {
     const contested = await list({ accepts_offers: true, price: 50 });
     const bids: number[] = [];
     for (let i = 0; i < 10; i++)
-      bids.push((await call(buyers[i % buyers.length]!, 'POST', `/seller/listings/${contested.id}/bid`, { amount: 40 + i })).json.id);
+      bids.push((await call(buyers[i % buyers.length]!, 'POST', `/seller/listings/${contested.id}/bid`, { amount: 40 + i })).body.id);
     const calls = [
       ...bids.map((bid) => call(seller, 'POST', `/seller/listings/${contested.id}/bids/${bid}/accept`)),
       ...Array.from({ length: 40 }, (_, i) => call(buyers[i % buyers.length]!, 'POST', `/api/listings/${contested.id}/buy-now`)),
@@ -257,9 +252,9 @@ describe('the race for one listing', () => {
     assert.equal(winners.length, 1, JSON.stringify(answers.map((a) => a.status)));
     const losers = answers.filter((a) => a !== winners[0]);
     assert.equal(losers.length, 49);
-    for (const l of losers) assert.equal(l.json.error, 'listing_unavailable', JSON.stringify(l));
+    for (const l of losers) assert.equal(l.body.error, 'listing_unavailable', JSON.stringify(l));
     const stored = await stack.stores.pg.pool.query(`SELECT count(*)::int AS n FROM transactions WHERE listing_id = $1`, [contested.id]);
     assert.equal(stored.rows[0].n, 1);
-    assert.equal((await call(null, 'GET', `/api/listings/${contested.id}`)).json.status, 'sold');
+    assert.equal((await call(null, 'GET', `/api/listings/${contested.id}`)).body.status, 'sold');
   });
 });

@@ -27,7 +27,7 @@ async function sell(
   tx: Db,
   listing: { id: number; seller_id: number },
   sale: { buyerId: number; amount: number; bidId: number | null; actorId: number },
-): Promise<number> {
+): Promise<{ transactionId: number; handling_fee: number; buyer_total: number }> {
   const charges = buyerCharges(sale.amount);
   if (sale.bidId !== null) await q.acceptBid(tx, sale.bidId);
   await q.markListingSold(tx, listing.id);
@@ -43,7 +43,7 @@ async function sell(
     charges.buyer_total,
     sale.actorId,
   );
-  return created!.id;
+  return { transactionId: created!.id, ...charges };
 }
 
 export async function buyNow(db: Db, buyerId: number, listingId: number): Promise<z.infer<typeof BuyNowOut>> {
@@ -54,16 +54,15 @@ export async function buyNow(db: Db, buyerId: number, listingId: number): Promis
     if (listing.seller_id === buyerId) throw new DomainError('invalid', 'this is your own listing', 'self_buy');
     await refuseIfBlocked(tx, listing.seller_id, buyerId, 'purchases');
     if (listing.status !== 'active' || listing.past_expiry) throw unavailable();
-    const transactionId = await sell(tx, listing, { buyerId, amount: listing.price, bidId: null, actorId: buyerId });
-    const [t] = await q.transactionRecord(tx, transactionId);
+    const sold = await sell(tx, listing, { buyerId, amount: listing.price, bidId: null, actorId: buyerId });
     return {
       ok: true as const,
-      transaction_id: transactionId,
-      redirect_url: checkoutPath(transactionId),
-      amount: t!.amount,
+      transaction_id: sold.transactionId,
+      redirect_url: checkoutPath(sold.transactionId),
+      amount: listing.price,
       currency: 'EUR' as const,
-      buyer_total: t!.buyer_total,
-      handling_fee: t!.handling_fee,
+      buyer_total: sold.buyer_total,
+      handling_fee: sold.handling_fee,
     };
   });
 }
@@ -132,7 +131,7 @@ export async function acceptBid(db: Db, sellerId: number, listingId: number, bid
     if (!bid) throw new NotFound('Bid');
     if (listing.status !== 'active' || listing.past_expiry || bid.status !== 'open')
       throw new DomainError('conflict', 'the listing is sold or expired', 'listing_unavailable');
-    const transactionId = await sell(tx, listing, { buyerId: bid.bidder_id, amount: bid.amount, bidId, actorId: sellerId });
+    const { transactionId } = await sell(tx, listing, { buyerId: bid.bidder_id, amount: bid.amount, bidId, actorId: sellerId });
     return presentTransaction((await q.transactionRecord(tx, transactionId))[0]!);
   });
 }

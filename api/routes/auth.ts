@@ -33,8 +33,8 @@ const tags = ['accounts'];
 
 /** The account behind the request (session or key); the operator token has none. */
 export function accountOf(ctx: Context): User {
-  const principal = ctx.state.principal as Principal | undefined;
-  if (principal?.kind === 'session' || principal?.kind === 'key') return principal.user;
+  const user = callerAccountOf(ctx);
+  if (user) return user;
   throw new HttpError(403, 'This needs a user account (a session or an API key), not the operator token');
 }
 

@@ -22,5 +22,13 @@ export async function call(
     cookie: setCookie ? setCookie.split(';')[0]! : null,
   };
 }
+/** `call` with an account's API key, or anonymously with null. */
+export const callAs = (
+  server: { url: string },
+  account: { headers: Record<string, string> } | null,
+  method: string,
+  path: string,
+  body?: unknown,
+) => call(server, method, path, { body, headers: account?.headers });
 export const register = (s: { url: string }, username: string, email = `${username}@example.com`, password = 'correct horse battery') =>
   call(s, 'POST', '/auth/register', { body: { username, email, password } });
