@@ -31,10 +31,10 @@ export async function ensureTemporalCli(config: Config, log: Logger): Promise<st
   return bin;
 }
 
-async function waitForPort(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
+async function waitForPort(port: number, child: ChildProcess, timeoutMs: number): Promise<'listening' | 'exited'> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`temporal dev server exited with ${child.exitCode}`);
+    if (child.exitCode !== null) return 'exited';
     const ok = await new Promise<boolean>((resolve) => {
       const sock = net.connect(port, '127.0.0.1', () => {
         sock.end();
@@ -42,11 +42,16 @@ async function waitForPort(port: number, child: ChildProcess, timeoutMs: number)
       });
       sock.on('error', () => resolve(false));
     });
-    if (ok) return;
+    if (ok) return 'listening';
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`temporal dev server did not listen on ${port} within ${timeoutMs} ms`);
 }
+
+// The dev server picks its internal ports (HTTP, metrics, membership) itself, free when it looks
+// and maybe taken by the time it binds when other processes start beside it; such a start exits
+// at once, and a second start picks again.
+const START_ATTEMPTS = 3;
 
 export async function startTemporal(config: Config, log: Logger, opts: { port?: number; uiPort?: number } = {}): Promise<TemporalServer> {
   if (config.temporalAddress) {
@@ -54,9 +59,25 @@ export async function startTemporal(config: Config, log: Logger, opts: { port?: 
     return { address: config.temporalAddress, uiUrl: null, kind: 'external', stop: async () => undefined };
   }
   const bin = await ensureTemporalCli(config, log);
-  const port = opts.port ?? (await freePort());
-  const uiPort = opts.uiPort ?? (await freePort());
   fs.mkdirSync(config.dataDir, { recursive: true });
+  for (let attempt = 1; ; attempt++) {
+    const port = opts.port ?? (await freePort());
+    const uiPort = opts.uiPort ?? (await freePort());
+    const started = await spawnDevServer(bin, config, log, port, uiPort);
+    if ('server' in started) return started.server;
+    if (attempt >= START_ATTEMPTS)
+      throw new Error(`temporal dev server exited at start ${START_ATTEMPTS} times; last: ${started.startError}`);
+    log.warn('temporal: dev server exited at start, starting again', { attempt, error: started.startError });
+  }
+}
+
+async function spawnDevServer(
+  bin: string,
+  config: Config,
+  log: Logger,
+  port: number,
+  uiPort: number,
+): Promise<{ server: TemporalServer } | { startError: string }> {
   const child = spawn(
     bin,
     [
@@ -75,13 +96,22 @@ export async function startTemporal(config: Config, log: Logger, opts: { port?: 
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
-  child.stderr!.on('data', (d) => log.debug('temporal', { line: String(d).trim() }));
+  // The last lines of its stderr say why a start failed.
+  let stderrTail = '';
+  child.stderr!.on('data', (d) => {
+    const line = String(d).trim();
+    stderrTail = (stderrTail + '\n' + line).slice(-2000);
+    log.debug('temporal', { line });
+  });
   // The dev server never outlives the process that started it, however that process ends.
   const killOnExit = () => child.kill('SIGTERM');
   process.once('exit', killOnExit);
-  await waitForPort(port, child, 60_000);
+  if ((await waitForPort(port, child, 60_000)) === 'exited') {
+    process.off('exit', killOnExit);
+    return { startError: `exit code ${child.exitCode}: ${stderrTail.trim() || '(no output)'}` };
+  }
   log.info('temporal: dev server', { address: `127.0.0.1:${port}`, ui: `http://127.0.0.1:${uiPort}` });
-  return {
+  const server: TemporalServer = {
     address: `127.0.0.1:${port}`,
     uiUrl: `http://127.0.0.1:${uiPort}`,
     kind: 'dev-server',
@@ -94,4 +124,5 @@ export async function startTemporal(config: Config, log: Logger, opts: { port?: 
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };
+  return { server };
 }
