@@ -24,6 +24,7 @@ import { alertRoutes } from './routes/alerts.js';
 import { sellerRoutes } from './routes/sellers.js';
 import { listingRoutes } from './routes/listings.js';
 import { saleRoutes } from './routes/sales.js';
+import { paymentRoutes } from './routes/payments.js';
 import { messageRoutes } from './routes/messages.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -58,6 +59,7 @@ export function allRoutes(deps: AppDeps): Route[] {
     ...sellerRoutes(deps),
     ...listingRoutes(deps),
     ...saleRoutes(deps),
+    ...paymentRoutes(deps),
     ...messageRoutes(deps),
     ...notificationRoutes(deps),
     ...webhookRoutes(deps),
@@ -130,9 +132,11 @@ export function createApp(deps: AppDeps, opts: { portalUrl: string }): { app: Ko
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
   });
   // A body that is not JSON is the route's validation error (its own 422 or 400, documented), not
-  // koa-body's bare 400; routes without a body ignore it.
+  // koa-body's bare 400; routes without a body ignore it. Routes that read raw bytes (a signed
+  // webhook) have fixed paths and get the stream untouched.
+  const rawBodyPaths = new Set(routes.filter((r) => r.rawBody).map((r) => r.path));
   app.use(async (ctx, next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && !rawBodyPaths.has(ctx.path)) {
       try {
         await bodyParser(ctx, async () => undefined);
       } catch (err) {

@@ -66,7 +66,7 @@ const base = server.url;
 process.stdout.write(
   [
     '',
-    `Holo is up (data in ${config.dataDir}; postgres ${stores.pg.kind}, clickhouse ${stores.ch.kind}, redis ${stores.redis.kind})`,
+    `Holo is up (data in ${config.dataDir}; postgres ${stores.pg.kind}, clickhouse ${stores.ch.kind}, redis ${stores.redis.kind}, payments ${stores.payments.kind})`,
     `  API            ${base}/api/v2/games`,
     `  A card         ${base}/api/v2/cards/1`,
     `  Card history   ${base}/api/v2/cards/1/history?region=global&days=365`,

@@ -83,6 +83,20 @@ const envSchema = z.object({
   // E-mail: an SMTP server (smtp://user:pass@host:587 or smtps://…); unset: the outbox only.
   HOLO_SMTP_URL: optionalUrl(['smtp://', 'smtps://']),
   HOLO_MAIL_FROM: z.string().min(3).default('Holo <alerts@holo.example>'),
+  // Payments (Stripe Checkout): the account's secret key and the signing secret of the webhook
+  // endpoint that Stripe calls (POST /api/payments/stripe/webhook). Unset outside production:
+  // Stripe's own API mock server, stripe-mock, on this machine; unset in production: checkout is
+  // refused (503 payments_unavailable). HOLO_STRIPE_API_URL points the SDK at another
+  // Stripe-compatible API (an external stripe-mock) instead of api.stripe.com.
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, 'must be a Stripe secret or restricted key (sk_… or rk_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/=_-]+$/, 'must be a Stripe webhook signing secret (whsec_…)')
+    .optional(),
+  HOLO_STRIPE_API_URL: optionalUrl(['http://', 'https://']),
 });
 
 export type Config = {
@@ -123,6 +137,9 @@ export type Config = {
   webhookDisableAfter: number;
   smtpUrl: string | undefined;
   mailFrom: string;
+  stripeSecretKey: string | undefined;
+  stripeWebhookSecret: string | undefined;
+  stripeApiUrl: string | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -136,6 +153,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET)
+    throw new ConfigError(
+      'Invalid configuration:\n  STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY (payments are confirmed by its signed webhook)',
+    );
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -174,5 +195,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookDisableAfter: e.HOLO_WEBHOOK_DISABLE_AFTER,
     smtpUrl: e.HOLO_SMTP_URL,
     mailFrom: e.HOLO_MAIL_FROM,
+    stripeSecretKey: e.STRIPE_SECRET_KEY,
+    stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    stripeApiUrl: e.HOLO_STRIPE_API_URL?.replace(/\/$/, ''),
   };
 }

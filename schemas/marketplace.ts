@@ -302,9 +302,16 @@ export const VerifySearchQuery = z.strictObject({
   code: z.string().max(64).optional().openapi({ description: 'a code typed into the search form: answered with 302 to /verify/{code}' }),
 });
 
-export const ListingImageUpload = z
-  .object({ file: z.string().openapi({ type: 'string', format: 'binary', description: 'JPEG, PNG or WebP, at most 8 MB' }) })
-  .openapi('ListingImageUpload');
+/** The upload's form fields besides the file. */
+export const ListingImageOptions = z.object({
+  watermark: z.enum(['true', 'false']).default('false').openapi({
+    description:
+      'true: a verification band along the foot of the photo (Holo, the seller, the upload date, where to verify); the listing pays image protection in its fees',
+  }),
+});
+export const ListingImageUpload = ListingImageOptions.extend({
+  file: z.string().openapi({ type: 'string', format: 'binary', description: 'JPEG, PNG or WebP, at most 8 MB' }),
+}).openapi('ListingImageUpload');
 export const ListingImageStored = z
   .object({
     url: z.string().openapi({ description: 'for image_urls of your listings; served from this origin' }),

@@ -49,7 +49,16 @@ const PRECONDITIONS: Precondition[] = [
   },
   { operation: 'POST /api/messages', statuses: [400], why: 'not to oneself' },
   { operation: 'POST /api/blocks/{user_id}', statuses: [400], why: 'not oneself' },
-  { operation: 'POST /api/upload/listing-image', statuses: [415], why: 'the file must be a JPEG, PNG or WebP picture by its content' },
+  {
+    operation: 'POST /api/upload/listing-image',
+    statuses: [415, 422],
+    why: 'the file must be a JPEG, PNG or WebP picture by its content; a watermarked one at least 200 px a side',
+  },
+  {
+    operation: 'POST /api/payments/stripe/webhook',
+    statuses: [400],
+    why: 'Stripe-Signature must sign the exact body with the endpoint’s secret, which only Stripe (and the tests) hold',
+  },
   {
     operation: 'POST /seller/stock/import',
     statuses: [422],

@@ -287,8 +287,9 @@ describe('expiry', () => {
 });
 
 describe('listing photos', () => {
-  const upload = (account: KeyedAccount, file: Blob | null, name = 'card.jpg', field = 'file') => {
+  const upload = (account: KeyedAccount, file: Blob | null, name = 'card.jpg', field = 'file', fields: Record<string, string> = {}) => {
     const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
     if (file) form.append(field, file, name);
     else form.append('note', 'no picture');
     return fetch(`${stack.url}/api/upload/listing-image`, { method: 'POST', headers: account.headers, body: form });
@@ -325,7 +326,7 @@ describe('listing photos', () => {
   it('refuses what is not a picture by content, too large, missing, or not multipart', async () => {
     const renamed = await upload(seller, new Blob([Buffer.from('%PDF-1.4 not a picture at all')], { type: 'image/jpeg' }), 'photo.jpg');
     assert.equal(renamed.status, 415);
-    assert.match(((await renamed.json()) as { detail: string }).detail, /not a JPEG, PNG or WebP/);
+    assert.match(((await renamed.json()) as { detail: string }).detail, /not a readable JPEG, PNG or WebP/);
     const huge = await upload(seller, new Blob([Buffer.alloc(9 * 1024 * 1024, 7)], { type: 'image/png' }), 'huge.png');
     assert.deepEqual([huge.status, ((await huge.json()) as { detail: string }).detail], [413, 'the file is larger than 8 MB']);
     const none = await upload(seller, null);
@@ -336,6 +337,48 @@ describe('listing photos', () => {
     assert.equal((await fetch(`${stack.url}/static/images/listings/${'0'.repeat(64)}.webp`)).status, 404);
     const files = fs.readdirSync(path.join(stack.config.dataDir, 'images', 'listings'));
     assert.equal(files.length, 1, 'nothing refused was kept');
+  });
+
+  it('draws the verification band along the foot of a photo when asked, and nowhere else', async () => {
+    const scan = fs.readFileSync(path.resolve(repoRoot, '..', 'shared', 'data', 'images', 'pokemon-sv3pt5', 'sv3pt5-6.webp'));
+    const send = async (fields: Record<string, string>) => {
+      const res = await upload(seller, new Blob([scan], { type: 'image/webp' }), 'card.webp', 'file', fields);
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const bad = await send({ watermark: 'yes' });
+    assert.equal(bad.status, 422);
+    assert.deepEqual(bad.body.detail[0].loc, ['body', 'watermark']);
+    const tiny = await upload(
+      seller,
+      new Blob([
+        await sharp({ create: { width: 1, height: 1, channels: 3, background: '#fff' } })
+          .png()
+          .toBuffer(),
+      ]),
+      'dot.png',
+      'file',
+      { watermark: 'true' },
+    );
+    assert.equal(tiny.status, 422);
+    assert.match(((await tiny.json()) as any).detail[0].msg, /at least 200 px/);
+    const truncated = await upload(seller, new Blob([(await sharp(scan).jpeg().toBuffer()).subarray(0, 2000)]), 'cut.jpg');
+    assert.equal(truncated.status, 415, 'a JPEG header over pixels that do not decode');
+    const plain = await send({});
+    const marked = await send({ watermark: 'true' });
+    assert.equal(marked.status, 201);
+    assert.notEqual(marked.body.url, plain.body.url);
+    // Mean brightness of a strip: the band darkens the foot and leaves the rest of the photo alone.
+    const strip = async (url: string, where: 'top' | 'foot') => {
+      const bytes = Buffer.from(await (await fetch(stack.url + url)).arrayBuffer());
+      const { width, height } = await sharp(bytes).metadata();
+      const band = Math.round(width! / 40);
+      const region = { left: 0, width: width!, height: band, top: where === 'top' ? 0 : height! - band };
+      // stats() reads the whole input: the strip is cut out first.
+      const { channels } = await sharp(await sharp(bytes).extract(region).png().toBuffer()).stats();
+      return channels.slice(0, 3).reduce((sum, c) => sum + c.mean, 0) / 3;
+    };
+    assert.ok(Math.abs((await strip(marked.body.url, 'top')) - (await strip(plain.body.url, 'top'))) < 2, 'the top is untouched');
+    assert.ok((await strip(marked.body.url, 'foot')) < (await strip(plain.body.url, 'foot')) - 20, 'the foot carries the dark band');
   });
 });
 

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { createTestCards } from './support/catalogue.js';
 import { callAs } from './support/http.js';
+import { payTransaction } from './support/stripe.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
@@ -66,7 +67,7 @@ describe('buy-now', () => {
     assert.deepEqual([again.status, again.body.error], [400, 'listing_unavailable']);
     assert.equal((await call(null, 'GET', `/api/listings/${open.id}`)).body.status, 'sold');
 
-    // The transaction: its parties read it, anyone else finds none; paying is refused clearly.
+    // The transaction: its parties read it, anyone else finds none (paying: marketplace-payments.test).
     const id = bought.body.transaction_id;
     const asBuyer = await call(buyers[0]!, 'GET', `/api/transactions/${id}`);
     assert.deepEqual(
@@ -75,8 +76,6 @@ describe('buy-now', () => {
     );
     assert.deepEqual((await call(seller, 'GET', `/api/transactions/${id}`)).body, asBuyer.body);
     assert.equal((await call(buyers[1]!, 'GET', `/api/transactions/${id}`)).status, 404);
-    assert.equal((await call(buyers[1]!, 'GET', `/api/transactions/${id}/checkout`)).status, 404);
-    assert.equal((await call(buyers[0]!, 'GET', `/api/transactions/${id}/checkout`)).status, 503);
     const events = await stack.stores.pg.pool.query(
       `SELECT actor_id, from_status, to_status FROM transaction_events WHERE transaction_id = $1`,
       [id],
@@ -150,11 +149,17 @@ describe('after the sale', () => {
     const move = (who: KeyedAccount, status: string) => call(who, 'POST', `/api/transactions/${id}/status`, { status });
 
     assert.equal((await move(stranger, 'paid')).status, 404);
-    assert.equal((await move(seller, 'paid')).status, 403);
+    // Paid is the payment's move: no party can claim it.
+    for (const party of [buyer, seller]) {
+      const claimed = await move(party, 'paid');
+      assert.deepEqual([claimed.status, claimed.body.error], [409, 'payment_required']);
+    }
     assert.equal((await move(buyer, 'delivered')).status, 409);
     assert.equal((await move(buyer, 'disputed')).status, 409);
+    assert.equal((await call(seller, 'POST', `/api/transactions/${id}/tracking`, { carrier: 'DHL', tracking_number: 'X1' })).status, 409);
     assert.equal((await call(buyer, 'POST', `/api/transactions/${id}/rating`, { rating: 5 })).status, 409);
-    assert.equal((await move(buyer, 'paid')).body.status, 'paid');
+    await payTransaction(stack, buyer, id);
+    assert.equal((await call(buyer, 'GET', `/api/transactions/${id}`)).body.status, 'paid');
     assert.equal((await call(buyer, 'POST', `/api/transactions/${id}/tracking`, { carrier: 'DHL', tracking_number: 'X1' })).status, 403);
     const shipped = await call(seller, 'POST', `/api/transactions/${id}/tracking`, {
       carrier: 'DHL',
@@ -186,14 +191,16 @@ describe('after the sale', () => {
     assert.equal((await call(null, 'GET', '/api/reputation/nobody-here')).status, 404);
 
     const events = await stack.stores.pg.pool.query(
-      `SELECT actor_id, from_status, to_status FROM transaction_events WHERE transaction_id = $1 ORDER BY id`,
+      `SELECT actor_id, source, from_status, to_status FROM transaction_events WHERE transaction_id = $1 ORDER BY id`,
       [id],
     );
+    const actor = (e: Json) =>
+      e.actor_id === null ? e.source.replace(/^(stripe):evt_.*$/, '$1') : e.actor_id === seller.user.id ? 'seller' : 'buyer';
     assert.deepEqual(
-      events.rows.map((e) => [e.actor_id === seller.user.id ? 'seller' : 'buyer', e.from_status, e.to_status]),
+      events.rows.map((e) => [actor(e), e.from_status, e.to_status]),
       [
         ['buyer', null, 'awaiting_payment'],
-        ['buyer', 'awaiting_payment', 'paid'],
+        ['stripe', 'awaiting_payment', 'paid'],
         ['seller', 'paid', 'shipped'],
         ['buyer', 'shipped', 'delivered'],
         ['buyer', 'delivered', 'completed'],
@@ -207,6 +214,7 @@ describe('after the sale', () => {
       told.rows.map((n) => [n.user_id === seller.user.id ? 'seller' : 'buyer', n.title]),
       [
         ['seller', `Transaction ${id}: paid`],
+        ['buyer', `Transaction ${id}: paid`],
         ['buyer', `Transaction ${id}: shipped`],
         ['seller', `Transaction ${id}: delivered`],
         ['seller', `Transaction ${id}: completed`],
@@ -216,7 +224,7 @@ describe('after the sale', () => {
       `SELECT count(*)::int AS n FROM email_outbox WHERE kind = 'transaction' AND subject LIKE $1`,
       [`Transaction ${id}:%`],
     );
-    assert.equal(mailed.rows[0].n, 4);
+    assert.equal(mailed.rows[0].n, 5);
   });
 
   it('a sale cancelled before shipping gives the listing back to the market; a paid one can be disputed', async () => {
@@ -227,7 +235,7 @@ describe('after the sale', () => {
     assert.equal((await call(null, 'GET', `/api/listings/${listing.id}`)).body.status, 'active');
     const again = await call(buyers[4]!, 'POST', `/api/listings/${listing.id}/buy-now`);
     assert.equal(again.status, 200);
-    await call(buyers[4]!, 'POST', `/api/transactions/${again.body.transaction_id}/status`, { status: 'paid' });
+    await payTransaction(stack, buyers[4]!, again.body.transaction_id);
     const disputed = await call(seller, 'POST', `/api/transactions/${again.body.transaction_id}/status`, { status: 'disputed' });
     assert.equal(disputed.body.status, 'disputed');
     assert.equal(

@@ -28,6 +28,10 @@ describe('configuration', () => {
       },
     );
     assert.throws(() => loadConfig({ HOLO_DEMO: 'everything' }), /HOLO_DEMO/);
+    assert.throws(() => loadConfig({ STRIPE_SECRET_KEY: 'pk_test_publishable' }), /STRIPE_SECRET_KEY: must be a Stripe secret/);
+    // A Stripe account whose payments could never be confirmed would take money and lose track of it.
+    assert.throws(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc123' }), /STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY/);
+    assert.equal(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc123', STRIPE_WEBHOOK_SECRET: 'whsec_abc' }).stripeSecretKey, 'sk_test_abc123');
   });
 
   it('treats empty variables as unset and applies defaults', () => {

@@ -1,34 +1,22 @@
 // Temporal: TEMPORAL_ADDRESS when set, else Temporal's own dev server (`temporal server
 // start-dev`, SQLite in HOLO_DATA_DIR/temporal.db, web UI beside it), installed with
 // `go install github.com/temporalio/cli/cmd/temporal@v1.5.1` into a cache when missing.
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Config } from '../schemas/config.js';
 import type { Logger } from '../sql/runtime/log.js';
 import { freePort } from '../sql/runtime/ports.js';
-import { toolCacheDir } from '../sql/runtime/toolCache.js';
+import { goInstalled } from '../sql/runtime/toolCache.js';
 
 const TEMPORAL_CLI = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
 
 export type TemporalServer = { address: string; uiUrl: string | null; kind: 'external' | 'dev-server'; stop(): Promise<void> };
 
-const cacheBinDir = () => path.join(toolCacheDir(), 'bin');
-
-/** The temporal CLI: HOLO_TEMPORAL_BIN, the cache, or a fresh `go install` into the cache. */
+/** The temporal CLI: HOLO_TEMPORAL_BIN, else the cache (installed there when missing). */
 export async function ensureTemporalCli(config: Config, log: Logger): Promise<string> {
-  if (config.temporalBin) return config.temporalBin;
-  const bin = path.join(cacheBinDir(), 'temporal');
-  if (fs.existsSync(bin)) return bin;
-  log.info('temporal: installing the CLI with go install (a few minutes, once)', { target: bin });
-  fs.mkdirSync(cacheBinDir(), { recursive: true });
-  await promisify(execFile)('go', ['install', TEMPORAL_CLI], {
-    env: { ...process.env, GOBIN: cacheBinDir() },
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return bin;
+  return config.temporalBin ?? goInstalled(TEMPORAL_CLI, 'temporal', log);
 }
 
 async function waitForPort(port: number, child: ChildProcess, timeoutMs: number): Promise<'listening' | 'exited'> {

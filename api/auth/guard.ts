@@ -5,6 +5,8 @@ import { rateLimit } from './rateLimit.js';
 
 /** Everything a route's access tag needs, in order: who, may they, and within their limits. */
 export async function guard(ctx: Context, access: Access, deps: AuthDeps): Promise<Principal> {
+  // Whoever sends it, only the signature the handler checks counts; the sender's retries are not throttled.
+  if (access === 'signed') return { kind: 'anonymous' };
   const principal = await principalOf(ctx, deps);
   authorize(principal, access);
   await rateLimit(ctx, principal, deps);

@@ -14,7 +14,9 @@ import { atLeast, isBusinessTier, TIERS, type Tier } from '../../schemas/tiers.j
 
 // business+ (Business-segment tiers: legacy Business, Shop Basic and up) is ours: the spec sells
 // webhooks to "Business and up" without naming a tag for it.
-export type Access = 'free' | 'auth' | 'starter+' | 'pro+' | 'business+' | 'admin';
+/** The spec's access tags, and `signed`: a caller without credentials whose request the handler
+ *  proves by its signature (a payment provider's webhook), not rate limited per address. */
+export type Access = 'free' | 'signed' | 'auth' | 'starter+' | 'pro+' | 'business+' | 'admin';
 
 export type Principal =
   | { kind: 'anonymous' }
@@ -78,7 +80,7 @@ export async function principalOf(ctx: Context, deps: AuthDeps): Promise<Princip
 
 /** 401 or 403 unless the caller may use a route tagged `access`. Session users count as Starter+. */
 export function authorize(principal: Principal, access: Access): void {
-  if (access === 'free') return;
+  if (access === 'free' || access === 'signed') return;
   if (principal.kind === 'anonymous') throw new HttpError(401, 'Not authenticated');
   if (principal.kind === 'operator') return;
   if (access === 'admin') {

@@ -22,23 +22,26 @@ export type RouteSpec<P extends AnyObject, Q extends AnyObject, R extends z.ZodT
   tags: string[];
   params?: P;
   query?: Q;
+  /** Request headers the handler reads and checks itself (documented, not validated here). */
+  headers?: AnyObject;
   /** Request body; validated like params and query (422 with loc ['body', ...]). */
   body?: B;
   /**
    * How the body arrives: JSON (default), an HTML form (application/x-www-form-urlencoded), or a
    * file upload (multipart/form-data: `body` only documents it; the handler reads the stream
-   * with readUploadedFile, which enforces the limits).
+   * with readUploadedFile, which enforces the limits), or raw bytes the handler reads and checks
+   * itself (a signed webhook, whose signature covers the exact bytes; `body` documents them).
    */
-  bodyType?: 'json' | 'form' | 'multipart';
+  bodyType?: 'json' | 'form' | 'multipart' | 'raw';
   /** What a success returns: JSON (default), an HTML page the handler renders as a string, or
    *  server-sent events the handler writes to the stream it returns. */
   produces?: 'json' | 'html' | 'event-stream';
   response: R;
   /** 400 {detail} instead of 422 for an invalid body (registration, as the spec says). */
   invalidBody?: 400;
-  /** Status of a successful response: 200 unless said (202 for a started run, 303 after a form
-   *  post that continues elsewhere: the handler sets Location). */
-  status?: 200 | 201 | 202 | 303;
+  /** Status of a successful response: 200 unless said (202 for a started run, 302 for a page
+   *  elsewhere, 303 after a form post that continues elsewhere: the handler sets Location). */
+  status?: 200 | 201 | 202 | 302 | 303;
   /** The handler may answer 302 instead, by setting Location (a search form that goes to its result). */
   redirects?: 302;
   /** Who may call (spec access tags): free (default), auth, starter+, pro+, admin. */
@@ -63,6 +66,8 @@ export type Route = {
   path: string;
   /** Path parameters that are integers: their segment can only be digits. */
   integerParams: string[];
+  /** The handler reads the body's bytes itself: the JSON parser must leave the stream alone. */
+  rawBody: boolean;
   mount(router: Router, checkAccess: AccessCheck, hot: HotResponses): void;
   document(registry: OpenAPIRegistry): void;
 };
@@ -91,6 +96,7 @@ export function defineRoute<
     access,
     method: spec.method,
     path: spec.path,
+    rawBody: spec.bodyType === 'raw',
     integerParams: Object.entries(shape).flatMap(([name, schema]) => (integerParams.has(schema) ? [name] : [])),
     mount(router, checkAccess, hot) {
       const cacheControl = spec.maxAge ? `public, max-age=${spec.maxAge}` : 'no-store';
@@ -102,7 +108,7 @@ export function defineRoute<
         const rawQuery = ownQuery(ctx);
         const query = spec.query ? spec.query.safeParse(rawQuery) : { success: true as const, data: {} };
         if (!query.success) throw fromZod('query', query.error, rawQuery);
-        const jsonBody = spec.body && spec.bodyType !== 'multipart' ? spec.body : undefined;
+        const jsonBody = spec.body && spec.bodyType !== 'multipart' && spec.bodyType !== 'raw' ? spec.body : undefined;
         if (jsonBody && ctx.state.bodyUnreadable) {
           const issue = { loc: ['body'], msg: 'the body is not valid JSON (an object or an array)', type: 'value_error.jsondecode' };
           if (spec.invalidBody === 400) throw new HttpError(400, issue.msg);
@@ -169,7 +175,7 @@ export function defineRoute<
       };
       if (spec.hot) responses[304] = { description: 'Not Modified: If-None-Match names the ETag of the current answer' };
       if (spec.redirects) responses[spec.redirects] = { description: 'Found: Location names where to go' };
-      const accessErrors = access === 'free' ? [429] : access === 'auth' ? [401, 429] : [401, 403, 429];
+      const accessErrors = access === 'signed' ? [] : access === 'free' ? [429] : access === 'auth' ? [401, 429] : [401, 403, 429];
       for (const status of [...accessErrors, ...(spec.errors ?? [])]) {
         responses[status] = { description: statusText[status] ?? 'Error', content: { 'application/json': { schema: ErrorResponse } } };
       }
@@ -185,6 +191,7 @@ export function defineRoute<
         request: {
           params: spec.params as never,
           query: spec.query as never,
+          headers: spec.headers as never,
           ...(spec.body
             ? {
                 body: {
@@ -203,12 +210,14 @@ export function defineRoute<
         },
         ...(access === 'free'
           ? {}
-          : {
-              security:
-                access === 'admin'
-                  ? [{ adminToken: [] }, { sessionCookie: [] }]
-                  : [{ apiKey: [] }, { apiKeyHeader: [] }, { sessionCookie: [] }],
-            }),
+          : access === 'signed'
+            ? { security: [] }
+            : {
+                security:
+                  access === 'admin'
+                    ? [{ adminToken: [] }, { sessionCookie: [] }]
+                    : [{ apiKey: [] }, { apiKeyHeader: [] }, { sessionCookie: [] }],
+              }),
         'x-access': access,
         responses,
       });
@@ -220,6 +229,7 @@ const successText: Record<number, string> = {
   200: 'OK',
   201: 'Created',
   202: 'Accepted',
+  302: 'Found: continue at the Location header',
   303: 'See Other: continue at the Location header',
 };
 

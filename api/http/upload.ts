@@ -1,11 +1,16 @@
-// One uploaded file from a multipart/form-data request, read as a stream with hard limits (busboy):
-// at most `maxBytes` in memory (the upload is refused with 413 as soon as it passes them), one
-// file, a few small fields; anything but multipart is 415, no such field 422.
+// Request bodies the JSON parser leaves alone, read as streams with hard limits. One uploaded file
+// from a multipart/form-data request (busboy): at most `maxBytes` in memory (refused with 413 as
+// soon as it passes them), one file and a few small fields (1 KB each); anything but multipart is
+// 415, no such file field 422. A raw body: its exact bytes, bounded.
 import busboy from 'busboy';
+import getRawBody from 'raw-body';
 import type { Context } from 'koa';
 import { HttpError, ValidationError } from './errors.js';
 
-export async function readUploadedFile(ctx: Context, opts: { field: string; maxBytes: number }): Promise<Buffer> {
+export async function readUploadedFile(
+  ctx: Context,
+  opts: { field: string; maxBytes: number },
+): Promise<{ file: Buffer; fields: Record<string, string> }> {
   if (!ctx.is('multipart/form-data')) throw new HttpError(415, `send multipart/form-data with the picture in the field "${opts.field}"`);
   let parser: busboy.Busboy;
   try {
@@ -13,9 +18,13 @@ export async function readUploadedFile(ctx: Context, opts: { field: string; maxB
   } catch (err) {
     throw new HttpError(415, `unreadable multipart body: ${(err as Error).message}`);
   }
-  return new Promise<Buffer>((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     let file: Buffer | null = null;
     let failure: Error | null = null;
+    const fields: Record<string, string> = {};
+    parser.on('field', (name, value) => {
+      fields[name] = value;
+    });
     parser.on('file', (name, stream) => {
       if (name !== opts.field) {
         stream.resume();
@@ -36,8 +45,19 @@ export async function readUploadedFile(ctx: Context, opts: { field: string; maxB
       if (failure) reject(failure);
       else if (!file || file.length === 0)
         reject(new ValidationError([{ loc: ['body', opts.field], msg: 'a non-empty file is required', type: 'value_error.missing' }]));
-      else resolve(file);
+      else resolve({ file, fields });
     });
     ctx.req.pipe(parser);
   });
+}
+
+/** A request's body as the exact bytes sent (what a webhook signature covers), at most `maxBytes` (413 past them). */
+export async function readRawBody(ctx: Context, maxBytes: number): Promise<Buffer> {
+  try {
+    return await getRawBody(ctx.req, { limit: maxBytes, length: ctx.get('content-length') || undefined });
+  } catch (err) {
+    const e = err as { status?: number; type?: string };
+    if (e.type === 'entity.too.large') throw new HttpError(413, `the body is larger than ${maxBytes} bytes`);
+    throw new HttpError(400, `unreadable body: ${(err as Error).message}`);
+  }
 }

@@ -2,23 +2,38 @@
 // origin, and usable in the uploader's own listings only.
 import type { Db } from '../../sql/stores/db.js';
 import { DomainError } from '../../schemas/errors.js';
-import type { ImageStore } from '../../sql/stores/images.js';
+import { WATERMARK_MIN_SIDE, type ImageStore } from '../../sql/stores/images.js';
 import { listingImagesOf, recordListingImage } from '../../sql/marketplace.js';
-import { HttpError } from '../http/errors.js';
+import { HttpError, ValidationError } from '../http/errors.js';
 
 export const LISTING_IMAGE_MAX_BYTES = 8 * 1024 * 1024;
 const URL_PATTERN = /^\/static\/images\/listings\/([0-9a-f]{64}\.webp)$/;
 
 export const listingImageUrl = (name: string) => `/static/images/listings/${name}`;
 
+/** The verification band of a watermarked photo: whose it is, since when, and where to check a listing. */
+export const verificationLine = (username: string, siteOrigin: string, day = new Date().toISOString().slice(0, 10)) =>
+  `Holo · @${username} · ${day} · verify at ${new URL(siteOrigin).host}/verify`;
+
 export async function uploadListingImage(
   db: Db,
   images: ImageStore,
   userId: number,
   upload: Buffer,
+  watermark?: string,
 ): Promise<{ url: string; size: number }> {
-  const kept = await images.storeListingImage(upload);
-  if (!kept) throw new HttpError(415, 'the file is not a JPEG, PNG or WebP picture (recognised by its content, not its name)');
+  const kept = await images.storeListingImage(upload, { watermark });
+  if ('refused' in kept) {
+    if (kept.refused === 'not_a_picture')
+      throw new HttpError(415, 'the file is not a readable JPEG, PNG or WebP picture (recognised by its content, not its name)');
+    throw new ValidationError([
+      {
+        loc: ['body', 'file'],
+        msg: `a watermarked photo needs at least ${WATERMARK_MIN_SIDE} px on its shorter side`,
+        type: 'value_error.picture.too_small',
+      },
+    ]);
+  }
   await recordListingImage(db, kept.name, userId, kept.size);
   return { url: listingImageUrl(kept.name), size: kept.size };
 }

@@ -1,10 +1,12 @@
 // A transaction after the sale (spec: "Transaction status", "Submit tracking", "Rate a
 // transaction", "Reputation"). Who may make each move is ours to decide (the spec leaves it open):
-//   awaiting_payment → paid        the buyer (pays)
+//   awaiting_payment → paid        the payment provider: Stripe's signed event once the buyer paid
+//                                  at the checkout (api/marketplace/checkout.ts); never a request
 //   paid → shipped                 the seller (tracking may come with it: POST …/tracking)
 //   shipped → delivered            the buyer (confirms receipt)
 //   delivered → completed          the buyer (accepts the card)
-//   awaiting_payment | paid → cancelled                 either party, before shipping; the listing opens again
+//   awaiting_payment | paid → cancelled                 either party, before shipping; the listing opens
+//                                                       again, open checkout pages close, a payment is refunded
 //   paid | shipped | delivered → disputed               either party, once money has moved
 // Any other move is 409 (not in the flow from the current state) or 403 (the other party's move).
 // Every move is written with its actor and time and notifies the other party (notification and
@@ -14,16 +16,18 @@ import type { Db } from '../../sql/stores/db.js';
 import { DomainError, NotFound } from '../../schemas/errors.js';
 import type { RatingBody, Reputation, TRANSACTION_STATUSES } from '../../schemas/marketplace.js';
 import * as q from '../../sql/marketplace.js';
-import { accountById } from '../../sql/accounts.js';
-import { recordNotice } from '../../ingest/events/notify.js';
+import { notifyParty } from './partyNotice.js';
 import { transactionOf, type Transaction } from './sales.js';
+import { releasePayment } from './checkout.js';
+import type { Payments } from '../../sql/stores/payments.js';
+import type { Logger } from '../../sql/runtime/log.js';
 
 type Status = (typeof TRANSACTION_STATUSES)[number];
 type Party = 'buyer' | 'seller';
 
 /** The moves of the flow: from → to, and which party makes it. */
 const MOVES: { from: Status[]; to: Status; by: Party[] }[] = [
-  { from: ['awaiting_payment'], to: 'paid', by: ['buyer'] },
+  { from: ['awaiting_payment'], to: 'paid', by: [] },
   { from: ['paid'], to: 'shipped', by: ['seller'] },
   { from: ['shipped'], to: 'delivered', by: ['buyer'] },
   { from: ['delivered'], to: 'completed', by: ['buyer'] },
@@ -41,27 +45,27 @@ async function lockForParty(tx: Db, userId: number, transactionId: number) {
   return { t, party, other: party === 'buyer' ? t.seller_id : t.buyer_id };
 }
 
-async function notifyOther(tx: Db, otherId: number, transactionId: number, title: string, body: string): Promise<void> {
-  const [other] = await accountById(tx, otherId);
-  await recordNotice(tx, {
-    userId: otherId,
-    kind: 'transaction',
-    title,
-    body,
-    data: { transaction_id: transactionId },
-    email: other?.email ? { to: other.email, subject: title, text: `${body}\n\nSee the transaction in your Holo account.` } : null,
-  });
-}
-
-export async function moveTransaction(db: Db, userId: number, transactionId: number, to: Status): Promise<Transaction> {
-  await db.transaction(async (tx) => {
+export async function moveTransaction(
+  deps: { db: Db; payments: Payments; log: Logger },
+  userId: number,
+  transactionId: number,
+  to: Status,
+): Promise<Transaction> {
+  await deps.db.transaction(async (tx) => {
     const { t, party, other } = await lockForParty(tx, userId, transactionId);
     const move = MOVES.find((m) => m.to === to && m.from.includes(t.status));
     if (!move) throw new DomainError('conflict', `a transaction that is ${t.status} cannot become ${to}`);
+    if (move.by.length === 0)
+      throw new DomainError(
+        'conflict',
+        `a transaction becomes paid when its payment arrives: pay at GET /api/transactions/${transactionId}/checkout`,
+        'payment_required',
+      );
     if (!move.by.includes(party)) throw new DomainError('forbidden', `the ${move.by.join(' or ')} makes this move, not the ${party}`);
+    if (to === 'cancelled') await releasePayment(deps, tx, transactionId, t.status as 'awaiting_payment' | 'paid');
     await q.moveTransaction(tx, transactionId, to, userId, t.status);
     if (to === 'cancelled') await q.reopenListing(tx, t.listing_id);
-    await notifyOther(
+    await notifyParty(
       tx,
       other,
       transactionId,
@@ -69,7 +73,7 @@ export async function moveTransaction(db: Db, userId: number, transactionId: num
       `The ${party} marked transaction ${transactionId} ${to.replace('_', ' ')}.`,
     );
   });
-  return transactionOf(db, userId, transactionId);
+  return transactionOf(deps.db, userId, transactionId);
 }
 
 /** The seller records the shipment; a paid transaction becomes shipped with it. */
@@ -86,7 +90,7 @@ export async function submitTracking(
       throw new DomainError('conflict', `a transaction that is ${t.status} is not shipped`);
     await q.recordTracking(tx, transactionId, tracking.carrier, tracking.tracking_number);
     if (t.status === 'paid') await q.moveTransaction(tx, transactionId, 'shipped', userId, 'paid');
-    await notifyOther(
+    await notifyParty(
       tx,
       other,
       transactionId,

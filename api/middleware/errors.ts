@@ -1,11 +1,13 @@
 // The one place errors become responses: {detail} for every non-2xx, the 422 list for validation,
-// 503 holo_data_unavailable when a store is unreachable, and a plain 500 (logged) for the rest.
+// 503 holo_data_unavailable when a store is unreachable, 503 payments_unavailable when payments are
+// off or the payment provider fails, and a plain 500 (logged) for the rest.
 import type { Middleware } from 'koa';
 import type { Logger } from '../../sql/runtime/log.js';
 import { errorFields } from '../../sql/runtime/log.js';
 import { DATA_UNAVAILABLE, HttpError, httpErrorOf, ValidationError } from '../http/errors.js';
 import { DomainError } from '../../schemas/errors.js';
 import { StoreUnavailableError } from '../../sql/stores/unavailable.js';
+import { PaymentsUnavailable } from '../../sql/stores/payments.js';
 
 export function errorHandler(log: Logger): Middleware {
   return async (ctx, next) => {
@@ -31,6 +33,10 @@ export function errorHandler(log: Logger): Middleware {
         ctx.status = 503;
         ctx.set('Retry-After', '30');
         ctx.body = { detail: DATA_UNAVAILABLE };
+      } else if (err instanceof PaymentsUnavailable) {
+        ctx.status = 503;
+        ctx.set('Retry-After', '30');
+        ctx.body = { detail: `payments_unavailable: ${err.message}`, error: 'payments_unavailable' };
       } else if (isClientError(err)) {
         // Koa and koa-body raise these for malformed requests (bad JSON, too large).
         ctx.status = err.status;

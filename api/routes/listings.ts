@@ -20,7 +20,8 @@ import {
 import { redirectPage, renewedPage, verifyHelpPage, verifyResultPage, verifySearchPage } from '../marketplace/pages.js';
 import { cardImageUrl } from '../images/urls.js';
 import { readUploadedFile } from '../http/upload.js';
-import { LISTING_IMAGE_MAX_BYTES, uploadListingImage } from '../marketplace/images.js';
+import { LISTING_IMAGE_MAX_BYTES, uploadListingImage, verificationLine } from '../marketplace/images.js';
+import { fromZod } from '../http/errors.js';
 import { renewalKey } from '../../ingest/marketplace/renewalTokens.js';
 import { HtmlPage } from '../../schemas/portal.js';
 import {
@@ -40,6 +41,7 @@ import {
   VerificationRecord,
   RenewalTokenParams,
   VerifySearchQuery,
+  ListingImageOptions,
   ListingImageUpload,
   ListingImageStored,
 } from '../../schemas/marketplace.js';
@@ -204,7 +206,7 @@ export const listingRoutes = (deps: AppDeps) => [
     path: '/api/upload/listing-image',
     summary: 'Upload a listing photo: its URL for image_urls',
     description:
-      'multipart/form-data with the picture in `file`: JPEG, PNG or WebP recognised by content, at most 8 MB (413 beyond, 415 for anything else, 422 without a file). Kept upright, at most 1,600 px a side, re-encoded as WebP without metadata (no EXIF, no GPS), and usable only in your own listings.',
+      'multipart/form-data with the picture in `file`: JPEG, PNG or WebP recognised by content, at most 8 MB (413 beyond, 415 for anything else, 422 without a file or with a bad `watermark`). Kept upright, at most 1,600 px a side, re-encoded as WebP without metadata (no EXIF, no GPS), and usable only in your own listings. `watermark=true` draws the verification band.',
     tags,
     access: 'auth',
     body: ListingImageUpload,
@@ -212,12 +214,13 @@ export const listingRoutes = (deps: AppDeps) => [
     response: ListingImageStored,
     status: 201,
     errors: [400, 413, 415],
-    handler: async ({ ctx }) =>
-      uploadListingImage(
-        deps.db,
-        deps.images,
-        accountOf(ctx).id,
-        await readUploadedFile(ctx, { field: 'file', maxBytes: LISTING_IMAGE_MAX_BYTES }),
-      ),
+    handler: async ({ ctx }) => {
+      const { file, fields } = await readUploadedFile(ctx, { field: 'file', maxBytes: LISTING_IMAGE_MAX_BYTES });
+      const options = ListingImageOptions.safeParse(fields);
+      if (!options.success) throw fromZod('body', options.error, fields);
+      const uploader = accountOf(ctx);
+      const watermark = options.data.watermark === 'true' ? verificationLine(uploader.username, deps.config.siteOrigin) : undefined;
+      return uploadListingImage(deps.db, deps.images, uploader.id, file, watermark);
+    },
   }),
 ];

@@ -97,6 +97,6 @@ export const sellerRoutes = (deps: AppDeps) => [
     status: 201,
     errors: [403, 413, 415],
     handler: async ({ ctx }) =>
-      importStock(deps.db, accountOf(ctx).id, await readUploadedFile(ctx, { field: 'file', maxBytes: STOCK_IMPORT_MAX_BYTES })),
+      importStock(deps.db, accountOf(ctx).id, (await readUploadedFile(ctx, { field: 'file', maxBytes: STOCK_IMPORT_MAX_BYTES })).file),
   }),
 ];

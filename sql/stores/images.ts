@@ -55,23 +55,34 @@ export class ImageStore {
   }
 
   /**
-   * A listing photo as we keep it: recognised by content (JPEG, PNG or WebP, else null), turned
+   * A listing photo as we keep it: recognised by content (JPEG, PNG or WebP) and decodable, turned
    * upright, at most 1,600 px a side, re-encoded as WebP, which drops every metadata block (EXIF
-   * with its GPS position, ICC, XMP). Named by its SHA-256, so the same photo is one file.
+   * with its GPS position, ICC, XMP); with `watermark`, that line drawn in a band along its foot
+   * (a photo too small to carry it legibly is refused). Named by its SHA-256, so the same photo is
+   * one file.
    */
-  async storeListingImage(upload: Buffer): Promise<{ name: string; size: number } | null> {
-    let format: string | undefined;
+  async storeListingImage(
+    upload: Buffer,
+    opts: { watermark?: string } = {},
+  ): Promise<{ name: string; size: number } | { refused: 'not_a_picture' | 'too_small_for_watermark' }> {
+    let kept: Buffer;
     try {
-      format = (await sharp(upload).metadata()).format;
+      const { format } = await sharp(upload).metadata();
+      if (format !== 'jpeg' && format !== 'png' && format !== 'webp') return { refused: 'not_a_picture' };
+      const upright = sharp(upload).rotate().resize({ width: 1600, height: 1600, fit: 'inside', withoutEnlargement: true });
+      if (opts.watermark) {
+        // Raw pixels in between: one lossy encoding, as without the band.
+        const { data, info } = await upright.raw().toBuffer({ resolveWithObject: true });
+        if (Math.min(info.width, info.height) < WATERMARK_MIN_SIDE) return { refused: 'too_small_for_watermark' };
+        kept = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+          .composite([{ input: watermarkBand(opts.watermark, info.width), gravity: 'south' }])
+          .webp({ quality: 85 })
+          .toBuffer();
+      } else kept = await upright.webp({ quality: 85 }).toBuffer();
     } catch {
-      return null;
+      // A header that looks right over pixels that do not decode (truncated, corrupt).
+      return { refused: 'not_a_picture' };
     }
-    if (format !== 'jpeg' && format !== 'png' && format !== 'webp') return null;
-    const kept = await sharp(upload)
-      .rotate()
-      .resize({ width: 1600, height: 1600, fit: 'inside', withoutEnlargement: true })
-      .webp({ quality: 85 })
-      .toBuffer();
     const name = `${crypto.createHash('sha256').update(kept).digest('hex')}.webp`;
     await this.writeAtomically(this.listingImagePath(name), kept);
     return { name, size: kept.length };
@@ -86,6 +97,20 @@ export class ImageStore {
 }
 
 const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The shorter side a photo needs for a legible verification band (px, after bounding to 1,600). */
+export const WATERMARK_MIN_SIDE = 200;
+
+/** A translucent band the photo's width; the line's size fits it (DejaVu Sans averages 0.6 em a character). */
+function watermarkBand(line: string, width: number): Buffer {
+  const fontSize = Math.max(8, Math.floor(Math.min(width / 40, (width * 0.94) / (line.length * 0.6))));
+  const height = Math.round(fontSize * 1.9);
+  const pad = Math.round(fontSize * 0.6);
+  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+  <rect width="${width}" height="${height}" fill="#000" fill-opacity="0.5"/>
+  <text x="${pad}" y="${Math.round(height * 0.68)}" font-family="DejaVu Sans, sans-serif" font-size="${fontSize}" fill="#fff">${escapeXml(line)}</text>
+</svg>`);
+}
 
 /** A card-shaped picture naming the card, for cards whose picture we do not hold. */
 export function placeholderSvg(name: string, setName: string, number: string): Buffer {
