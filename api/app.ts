@@ -25,6 +25,7 @@ import { sellerRoutes } from './routes/sellers.js';
 import { listingRoutes } from './routes/listings.js';
 import { saleRoutes } from './routes/sales.js';
 import { paymentRoutes } from './routes/payments.js';
+import { collectionRoutes } from './routes/collection.js';
 import { messageRoutes } from './routes/messages.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -60,6 +61,7 @@ export function allRoutes(deps: AppDeps): Route[] {
     ...listingRoutes(deps),
     ...saleRoutes(deps),
     ...paymentRoutes(deps),
+    ...collectionRoutes(deps),
     ...messageRoutes(deps),
     ...notificationRoutes(deps),
     ...webhookRoutes(deps),

@@ -60,6 +60,11 @@ const PRECONDITIONS: Precondition[] = [
     why: 'Stripe-Signature must sign the exact body with the endpoint’s secret, which only Stripe (and the tests) hold',
   },
   {
+    operation: 'POST /collection/import',
+    statuses: [422],
+    why: 'the file must be a CSV with the header card_id, quantity, condition, price_paid whose every row is good and names a known card',
+  },
+  {
     operation: 'POST /seller/stock/import',
     statuses: [422],
     why: 'the file must be a Cardmarket stock CSV whose every row is good and names a known product',

@@ -18,11 +18,23 @@ let env: NodeJS.ProcessEnv;
 let base: string;
 let running: ChildProcess | null = null;
 
+/** Ports of its own for every listener; picked again when a start finds one taken. */
+async function pickPorts(): Promise<void> {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  Object.assign(env, {
+    PORT: String(port),
+    HOLO_PORTAL_PORT: String(await freePort()),
+    HOLO_EMBEDDED_PG_PORT: String(await freePort()),
+    HOLO_TEMPORAL_PORT: String(await freePort()),
+    HOLO_TEMPORAL_UI_PORT: String(await freePort()),
+    HOLO_FEEDS_PORT: String(await freePort()),
+  });
+}
+
 before(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'holo-restart-'));
   await fs.chmod(dataDir, 0o755);
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
   // Embedded stores only: restart safety is about the files in the data directory.
   const { DATABASE_URL: _pg, REDIS_URL: _redis, CLICKHOUSE_URL: _ch, TEMPORAL_ADDRESS: _temporal, ...inherited } = process.env;
   env = {
@@ -34,13 +46,8 @@ before(async () => {
     HOLO_DEMO_HISTORY_DAYS: '30',
     HOLO_LOG_LEVEL: 'warn',
     HOLO_ANONYMOUS_RATE_LIMIT: '1000000',
-    PORT: String(port),
-    HOLO_PORTAL_PORT: String(await freePort()),
-    HOLO_EMBEDDED_PG_PORT: String(await freePort()),
-    HOLO_TEMPORAL_PORT: String(await freePort()),
-    HOLO_TEMPORAL_UI_PORT: String(await freePort()),
-    HOLO_FEEDS_PORT: String(await freePort()),
   };
+  await pickPorts();
 });
 
 after(async () => {
@@ -61,25 +68,41 @@ async function json(p: string, headers: Record<string, string> = {}): Promise<{ 
   return { status: res.status, body: await res.json() };
 }
 
+// Tests run side by side: a port free when picked may be taken by another test's server before
+// this service binds it. That start fails at once saying so, and the next picks other ports.
+const PORT_TAKEN = /EADDRINUSE|address already in use|port is in use/i;
+
 /** Starts the service in a process group of its own and waits until ingestion is up. */
 async function start(): Promise<ChildProcess> {
+  for (let attempt = 1; ; attempt++) {
+    const started = await startOnce();
+    if ('child' in started) return started.child;
+    if (attempt >= 3 || !PORT_TAKEN.test(started.output)) throw new Error(started.failure);
+    await pickPorts();
+  }
+}
+
+async function startOnce(): Promise<{ child: ChildProcess } | { failure: string; output: string }> {
   const child = spawn(process.execPath, [path.join(repoRoot, 'dist', 'api', 'main.js')], {
     env,
     detached: true,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  // Its log (stdout) and stderr, the last of them: why a start failed.
+  let output = '';
+  const keep = (d: Buffer) => (output = (output + d.toString()).slice(-8000));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   const deadline = Date.now() + 240_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}: ${stderr}`);
-    if (Date.now() > deadline) throw new Error(`ingestion did not come up: ${stderr}`);
+    if (child.exitCode !== null) return { failure: `the service exited with ${child.exitCode}: ${output}`, output };
+    if (Date.now() > deadline) throw new Error(`ingestion did not come up: ${output}`);
     const health = await json('/api/health').catch(() => null);
     if (health?.body.ingestion?.state === 'up') break;
     await new Promise((r) => setTimeout(r, 250));
   }
   running = child;
-  return child;
+  return { child };
 }
 
 async function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {

@@ -33,9 +33,9 @@ export type RouteSpec<P extends AnyObject, Q extends AnyObject, R extends z.ZodT
    * itself (a signed webhook, whose signature covers the exact bytes; `body` documents them).
    */
   bodyType?: 'json' | 'form' | 'multipart' | 'raw';
-  /** What a success returns: JSON (default), an HTML page the handler renders as a string, or
-   *  server-sent events the handler writes to the stream it returns. */
-  produces?: 'json' | 'html' | 'event-stream';
+  /** What a success returns: JSON (default), an HTML page the handler renders as a string,
+   *  server-sent events the handler writes to the stream it returns, or a CSV file it streams. */
+  produces?: 'json' | 'html' | 'event-stream' | 'csv';
   response: R;
   /** 400 {detail} instead of 422 for an invalid body (registration, as the spec says). */
   invalidBody?: 400;
@@ -133,7 +133,11 @@ export function defineRoute<
         });
         ctx.status = spec.redirects && ctx.response.get('Location') ? spec.redirects : (spec.status ?? 200);
         ctx.set('Cache-Control', cacheControl);
-        if (body instanceof Readable) {
+        if (body instanceof Readable && spec.produces === 'csv') {
+          // A file streamed as it is written (an export): Koa pipes it and ends it with the response.
+          ctx.type = 'text/csv; charset=utf-8';
+          ctx.body = body;
+        } else if (body instanceof Readable) {
           // Server-sent events, written here rather than by Koa: a client going away is the normal
           // end of such a stream, not an error to report. No buffering by proxies, no idle timeout.
           ctx.type = 'text/event-stream; charset=utf-8';
@@ -168,7 +172,15 @@ export function defineRoute<
         [spec.status ?? 200]: {
           description: successText[spec.status ?? 200]!,
           content: {
-            [html ? 'text/html' : spec.produces === 'event-stream' ? 'text/event-stream' : 'application/json']: { schema: spec.response },
+            [html
+              ? 'text/html'
+              : spec.produces === 'event-stream'
+                ? 'text/event-stream'
+                : spec.produces === 'csv'
+                  ? 'text/csv'
+                  : 'application/json']: {
+              schema: spec.response,
+            },
           },
         },
         422: { description: 'Validation error', content: { 'application/json': { schema: ValidationErrorResponse } } },

@@ -4,13 +4,13 @@
 // All or nothing: every bad row is reported with its line and reason, and then nothing lands.
 // Re-importing the same export updates the listings it made (price, condition, quantity are set,
 // never added), keyed by the article (idArticle, else product, condition, foil and language).
-import { parse } from 'csv-parse/sync';
 import type { Db } from '../../sql/stores/db.js';
 import { DomainError } from '../../schemas/errors.js';
 import { LISTING_TIMES, type CONDITIONS } from '../../schemas/marketplace.js';
 import * as q from '../../sql/marketplace.js';
 import { crossRefHits } from '../../sql/priceMapping.js';
-import { ValidationError, type ValidationIssue } from '../http/errors.js';
+import type { ValidationIssue } from '../http/errors.js';
+import { csvIssue, readCsvRecords, refuseIssues } from '../http/csvFile.js';
 import { newVerificationCode } from './listings.js';
 
 export const STOCK_IMPORT_MAX_BYTES = 5 * 1024 * 1024;
@@ -38,32 +38,11 @@ type Article = {
   ref: string;
 };
 
-function issue(line: number, msg: string): ValidationIssue {
-  return { loc: ['body', 'file', `line ${line}`], msg, type: 'value_error' };
-}
-
 function readArticles(file: Buffer): { articles: Article[]; issues: ValidationIssue[] } {
-  const text = file.toString('utf8');
-  const header = text.slice(0, text.indexOf('\n') >= 0 ? text.indexOf('\n') : text.length);
-  const delimiter = (header.match(/;/g)?.length ?? 0) >= (header.match(/,/g)?.length ?? 0) ? ';' : ',';
-  let records: Record<string, string>[];
-  try {
-    records = parse(text, { columns: true, delimiter, bom: true, skip_empty_lines: true, trim: true, relax_quotes: false }) as Record<
-      string,
-      string
-    >[];
-  } catch (err) {
-    const e = err as { lines?: number; message: string };
-    throw new ValidationError([issue(e.lines ?? 1, `not a readable CSV: ${e.message}`)]);
-  }
-  if (records.length === 0) throw new ValidationError([issue(1, 'the file has a header row and no articles')]);
-  const missing = REQUIRED.filter((c) => !(c in records[0]!));
-  if (missing.length) throw new ValidationError([issue(1, `the header row lacks ${missing.join(', ')}`)]);
-  if (records.length > MAX_ROWS) throw new ValidationError([issue(MAX_ROWS + 2, `at most ${MAX_ROWS} articles per import`)]);
+  const records = readCsvRecords(file, { required: REQUIRED, maxRows: MAX_ROWS, what: 'articles' });
   const articles: Article[] = [];
   const issues: ValidationIssue[] = [];
-  records.forEach((r, i) => {
-    const line = i + 2;
+  records.forEach(({ line, fields: r }) => {
     const problems: string[] = [];
     if (!/^\d{1,9}$/.test(r.idProduct ?? '')) problems.push('idProduct is not a Cardmarket product number');
     const price = Number((r.Price ?? '').replace(',', '.'));
@@ -75,7 +54,7 @@ function readArticles(file: Buffer): { articles: Article[]; issues: ValidationIs
       problems.push(`Amount "${r.Amount}" is not a quantity of 1 to 10000`);
     if ((r.Comments ?? '').length > 2000) problems.push('Comments are longer than 2000 characters');
     if (problems.length) {
-      issues.push(issue(line, problems.join('; ')));
+      issues.push(csvIssue(line, problems.join('; ')));
       return;
     }
     const foil = /^(1|x|y|yes|true)$/i.test(r['Foil?'] ?? '') ? 'foil' : 'plain';
@@ -96,13 +75,12 @@ export async function importStock(db: Db, sellerId: number, file: Buffer): Promi
   const seen = new Set<string>();
   for (const a of articles) {
     const cards = cardsOf.get(a.product);
-    if (!cards) issues.push(issue(a.line, `no catalogue card has Cardmarket product ${a.product}`));
-    else if (cards.size > 1) issues.push(issue(a.line, `Cardmarket product ${a.product} names several catalogue cards`));
-    if (seen.has(a.ref)) issues.push(issue(a.line, 'the same article appears twice in the file'));
+    if (!cards) issues.push(csvIssue(a.line, `no catalogue card has Cardmarket product ${a.product}`));
+    else if (cards.size > 1) issues.push(csvIssue(a.line, `Cardmarket product ${a.product} names several catalogue cards`));
+    if (seen.has(a.ref)) issues.push(csvIssue(a.line, 'the same article appears twice in the file'));
     seen.add(a.ref);
   }
-  if (issues.length)
-    throw new ValidationError(issues.sort((x, y) => Number(String(x.loc[2]).slice(5)) - Number(String(y.loc[2]).slice(5))));
+  refuseIssues(issues);
   return db.transaction(async (tx) => {
     if ((await q.sellerProfileOf(tx, sellerId)).length === 0)
       throw new DomainError('forbidden', 'only sellers import stock: POST /seller/become first');

@@ -1,0 +1,109 @@
+// A collector's cards (spec: "Collection entry", the collection rows of "Named paths" and
+// "Operations whose path is not given"). Values are USD, from the latest prices: an entry is worth
+// quantity × the lowest latest US market price of its variant (ungraded: times its condition's
+// factor; graded: the price of that company and grade, else the ungraded near-mint price).
+import { intParam, text, z, PG_INT_MAX } from './common.js';
+import { CONDITIONS } from './marketplace.js';
+
+export const COLLECTION_GRADERS = ['PSA', 'BGS', 'CGC'] as const;
+export const COLLECTION_LIMITS = { maxQuantity: 100_000, maxEntries: 50_000, pageMax: 200 } as const;
+
+const quantity = z.number().int().min(1).max(COLLECTION_LIMITS.maxQuantity);
+const pricePaid = z.number().min(0).max(1e9).openapi({ description: 'USD per card' });
+const grade = z.number().min(1).max(10).multipleOf(0.5);
+const variant = text({ max: 60 }).openapi({
+  description:
+    "the card's variant as the legacy surface names it (normal, holofoil, reverse-holo, 1st-edition holofoil, …); omitted: the card's primary variant",
+});
+
+export const CollectionEntry = z
+  .object({
+    id: z.number().int(),
+    card_id: z.number().int(),
+    card_name: z.string(),
+    tcg_slug: z.string(),
+    set_name: z.string(),
+    quantity: z.number().int(),
+    condition: z.enum(CONDITIONS),
+    variant: z.string(),
+    price_paid: z.number().nullable(),
+    graded: z.boolean(),
+    grading_company: z.enum(COLLECTION_GRADERS).nullable(),
+    grade: z.number().nullable(),
+    unit_value: z.number().nullable().openapi({ description: 'USD per card from the latest prices; null without a price' }),
+    current_value: z.number().nullable().openapi({ description: 'USD: unit_value × quantity' }),
+    image_url: z.string(),
+    added_at: z.string(),
+  })
+  .openapi('CollectionEntry');
+
+export const AddToCollectionBody = z
+  .strictObject({
+    card_id: z.number().int().positive().max(PG_INT_MAX),
+    quantity: quantity.default(1),
+    condition: z.enum(CONDITIONS).default('NM'),
+    variant: variant.optional(),
+    price_paid: pricePaid.optional(),
+    graded: z.boolean().default(false),
+    grading_company: z.enum(COLLECTION_GRADERS).optional(),
+    grade: grade.optional(),
+  })
+  .openapi('AddToCollection', {
+    description: 'The same card, variant, condition and grading added again adds to that entry’s quantity (price_paid: the latest given).',
+  });
+
+export const UpdateCollectionEntryBody = z
+  .strictObject({
+    quantity: quantity.optional(),
+    condition: z.enum(CONDITIONS).optional(),
+    variant: variant.optional(),
+    price_paid: pricePaid.nullable().optional(),
+    graded: z.boolean().optional(),
+    grading_company: z.enum(COLLECTION_GRADERS).nullable().optional(),
+    grade: grade.nullable().optional(),
+  })
+  .openapi('UpdateCollectionEntry');
+
+export const CollectionQuery = z.strictObject({
+  limit: intParam({ min: 1, max: COLLECTION_LIMITS.pageMax }).default(50),
+  offset: intParam({ min: 0, max: 1_000_000 }).default(0),
+  tcg_slug: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/)
+    .optional(),
+});
+export const CollectionPage = z.object({ items: z.array(CollectionEntry), total: z.number().int() }).openapi('CollectionPage');
+export const CollectionEntryIdParams = z.strictObject({ entry_id: intParam({ min: 1, max: PG_INT_MAX }) });
+
+export const CollectionSummary = z
+  .object({
+    total_value: z.number(),
+    card_count: z.number().int(),
+    change_24h: z.number(),
+    change_24h_pct: z.number().nullable(),
+    change_7d: z.number(),
+    change_7d_pct: z.number().nullable(),
+    by_tcg: z.record(z.string(), z.number()),
+    top_card: z.object({ card_id: z.number().int(), name: z.string(), value: z.number() }).nullable(),
+    currency: z.literal('USD'),
+  })
+  .openapi('CollectionSummary', {
+    description:
+      'Values in USD from the latest prices. The changes compare the ungraded market value of the same cards one and seven days before the newest price day; graded entries count at their current value both times.',
+  });
+
+export const CollectionCsv = z.string().openapi('CollectionCsv', {
+  description: 'CSV: card_id,name,set,tcg,quantity,condition,variant,price_paid,current_value,graded,grading_company,grade',
+});
+export const CollectionCsvUpload = z
+  .object({
+    file: z.string().openapi({
+      type: 'string',
+      format: 'binary',
+      description: 'UTF-8 CSV, header row card_id,quantity,condition,price_paid (variant, graded, grading_company, grade optional)',
+    }),
+  })
+  .openapi('CollectionCsvUpload');
+export const CollectionImported = z
+  .object({ ok: z.literal(true), rows: z.number().int(), entries: z.number().int() })
+  .openapi('CollectionImported', { description: 'rows read, and entries written (rows naming the same entry are summed)' });

@@ -1,0 +1,275 @@
+// A collector's cards over HTTP on the small demo (real prices and a year of history): adding
+// with the spec's defaults and merging the same card, values from the latest prices by condition,
+// paging, ownership, and a summary whose 24 h and 7 d changes agree with ClickHouse's history.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { accountWithKey, type KeyedAccount } from './support/accounts.js';
+import { createTestCards } from './support/catalogue.js';
+import { callAs } from './support/http.js';
+import { startStack, type Stack } from './support/stack.js';
+
+let stack: Stack;
+let owner: KeyedAccount;
+let other: KeyedAccount;
+type Json = Record<string, any>;
+/** Cards of the demo with an ungraded US market price on their primary variant, dearest first. */
+let priced: { card_id: number; variant_id: number; price: number; slug: string }[];
+
+const call = (who: KeyedAccount | null, method: string, path: string, body?: unknown) => callAs(stack, who, method, path, body);
+
+before(async () => {
+  stack = await startStack({ demo: 'small' });
+  owner = await accountWithKey(stack, 'collector', 'enterprise');
+  other = await accountWithKey(stack, 'othercollector', 'enterprise');
+  const { rows } = await stack.stores.pg.pool.query(
+    `SELECT b.card_id, b.variant_id, b.best_price::float8 AS price, g.slug
+     FROM card_best_prices b JOIN cards c ON c.id = b.card_id JOIN games g ON g.id = c.game_id
+     ORDER BY b.best_price DESC, b.card_id LIMIT 20`,
+  );
+  priced = rows;
+  assert.ok(priced.length >= 5, 'the small demo has priced cards');
+});
+after(async () => {
+  await stack?.close();
+});
+
+const cents = (n: number) => Math.round(n * 100) / 100;
+
+describe('adding to a collection', () => {
+  it('takes the spec’s defaults, values the entry from the latest price, and merges the same card', async () => {
+    const card = priced[0]!;
+    assert.equal((await call(null, 'POST', '/collection/add', { card_id: card.card_id })).status, 401);
+    const added = await call(owner, 'POST', '/collection/add', { card_id: card.card_id });
+    assert.equal(added.status, 201);
+    assert.deepEqual(
+      [added.body.quantity, added.body.condition, added.body.graded, added.body.grading_company, added.body.price_paid],
+      [1, 'NM', false, null, null],
+    );
+    assert.equal(added.body.unit_value, cents(card.price), 'near mint is the primary variant’s reference price');
+    assert.equal(added.body.tcg_slug, card.slug);
+
+    const more = await call(owner, 'POST', '/collection/add', { card_id: card.card_id, quantity: 2, price_paid: 12.5 });
+    assert.equal(more.body.id, added.body.id, 'the same card, variant, condition and grading is one entry');
+    assert.deepEqual([more.body.quantity, more.body.price_paid, more.body.current_value], [3, 12.5, cents(cents(card.price) * 3)]);
+
+    const played = await call(owner, 'POST', '/collection/add', { card_id: card.card_id, condition: 'LP' });
+    assert.notEqual(played.body.id, added.body.id);
+    assert.equal(played.body.unit_value, cents(card.price * 0.85), 'lightly played: 85 % of near mint');
+  });
+
+  it('refuses unknown cards and variants, grading on an ungraded card, and values out of bounds', async () => {
+    const card = priced[1]!;
+    assert.equal((await call(owner, 'POST', '/collection/add', { card_id: 99_999_999 })).status, 404);
+    const variant = await call(owner, 'POST', '/collection/add', { card_id: card.card_id, variant: 'gold-plated' });
+    assert.equal(variant.status, 400);
+    assert.match(variant.body.detail, /has no variant "gold-plated"; it has: /);
+    const grading = await call(owner, 'POST', '/collection/add', { card_id: card.card_id, grading_company: 'PSA', grade: 10 });
+    assert.equal(grading.status, 400);
+    for (const bad of [{ quantity: 0 }, { condition: 'MINT' }, { grading_company: 'XYZ', graded: true }, { grade: 10.3, graded: true }]) {
+      const res = await call(owner, 'POST', '/collection/add', { card_id: card.card_id, ...bad });
+      assert.equal(res.status, 422, JSON.stringify(bad));
+    }
+    const graded = await call(owner, 'POST', '/collection/add', {
+      card_id: card.card_id,
+      graded: true,
+      grading_company: 'PSA',
+      grade: 9.5,
+    });
+    assert.deepEqual([graded.status, graded.body.graded, graded.body.grading_company, graded.body.grade], [201, true, 'PSA', 9.5]);
+  });
+});
+
+describe('reading and changing entries', () => {
+  it('pages the collection with its total, filters by game, and keeps it to its owner', async () => {
+    for (const card of priced.slice(2, 7)) await call(owner, 'POST', '/collection/add', { card_id: card.card_id });
+    const all = await call(owner, 'GET', '/collection?limit=200');
+    const page = await call(owner, 'GET', '/collection?limit=2&offset=1');
+    assert.equal(page.body.total, all.body.total);
+    assert.deepEqual(
+      page.body.items.map((e: Json) => e.id),
+      all.body.items.slice(1, 3).map((e: Json) => e.id),
+    );
+    const past = await call(owner, 'GET', `/collection?offset=${all.body.total + 5}`);
+    assert.deepEqual([past.body.items, past.body.total], [[], all.body.total]);
+    const slug = priced[0]!.slug;
+    const ofGame = await call(owner, 'GET', `/collection?tcg_slug=${slug}&limit=200`);
+    assert.ok(ofGame.body.items.every((e: Json) => e.tcg_slug === slug));
+    assert.equal(ofGame.body.total, all.body.items.filter((e: Json) => e.tcg_slug === slug).length);
+    assert.equal((await call(owner, 'GET', '/collection?limit=201')).status, 422);
+    assert.deepEqual((await call(other, 'GET', '/collection')).body, { items: [], total: 0 });
+  });
+
+  it('changes and removes only own entries, and never into a copy of another entry', async () => {
+    const { body: list } = await call(owner, 'GET', '/collection?limit=200');
+    const entry = list.items.find((e: Json) => e.card_id === priced[0]!.card_id && e.condition === 'NM');
+    assert.equal((await call(other, 'PATCH', `/collection/${entry.id}`, { quantity: 1 })).status, 404);
+    assert.equal((await call(other, 'DELETE', `/collection/${entry.id}`)).status, 404);
+    assert.equal((await call(owner, 'GET', '/collection?limit=200')).body.items.find((e: Json) => e.id === entry.id).quantity, 3);
+
+    const changed = await call(owner, 'PATCH', `/collection/${entry.id}`, { quantity: 5, price_paid: null });
+    assert.deepEqual([changed.status, changed.body.quantity, changed.body.price_paid], [200, 5, null]);
+    const clash = await call(owner, 'PATCH', `/collection/${entry.id}`, { condition: 'LP' });
+    assert.equal(clash.status, 409, 'an LP entry of the same card exists');
+    const graded = await call(owner, 'PATCH', `/collection/${entry.id}`, { grade: 8 });
+    assert.equal(graded.status, 400, 'a grade needs graded: true');
+
+    const gone = await call(owner, 'DELETE', `/collection/${entry.id}`);
+    assert.deepEqual([gone.status, gone.body], [200, { ok: true }]);
+    assert.equal((await call(owner, 'DELETE', `/collection/${entry.id}`)).status, 404);
+  });
+});
+
+describe('the collection summary', () => {
+  it('adds up the entries and takes its 24 h and 7 d changes from the price history', async () => {
+    const fresh = await accountWithKey(stack, 'summarycollector', 'enterprise');
+    const empty = await call(fresh, 'GET', '/collection/summary');
+    assert.deepEqual(
+      [empty.body.total_value, empty.body.card_count, empty.body.change_24h, empty.body.top_card, empty.body.by_tcg],
+      [0, 0, 0, null, {}],
+    );
+    const [a, b] = [priced[0]!, priced[3]!];
+    await call(fresh, 'POST', '/collection/add', { card_id: a.card_id, quantity: 2 });
+    await call(fresh, 'POST', '/collection/add', { card_id: b.card_id, condition: 'MP' });
+    const { body: summary } = await call(fresh, 'GET', '/collection/summary');
+    const { body: list } = await call(fresh, 'GET', '/collection');
+    const total = list.items.reduce((sum: number, e: Json) => sum + e.current_value, 0);
+    assert.equal(summary.total_value, cents(total));
+    assert.equal(summary.card_count, 3);
+    assert.deepEqual(summary.top_card, {
+      card_id: a.card_id,
+      name: list.items.find((e: Json) => e.card_id === a.card_id).card_name,
+      value: cents(cents(a.price) * 2),
+    });
+
+    // The history, read here straight from ClickHouse: each variant's lowest US market price on its
+    // newest day at or before one and seven days before the newest price day.
+    const history = await stack.stores.ch.client.query({
+      query: `SELECT variant_id, toString(day) AS day, toFloat64(min(amount)) AS low FROM holo.market_daily
+              WHERE region = 'us' AND price_type = 'market' AND currency = 'USD' AND variant_id IN (${a.variant_id}, ${b.variant_id})
+              GROUP BY variant_id, day ORDER BY day`,
+      format: 'JSONEachRow',
+    });
+    const points = await history.json<{ variant_id: number; day: string; low: number }>();
+    const newest = points.at(-1)!.day;
+    const shift = (days: number) => new Date(Date.parse(newest) - days * 86_400_000).toISOString().slice(0, 10);
+    const priceOn = (variant: number, day: string) => points.filter((p) => p.variant_id === variant && p.day <= day).at(-1)?.low ?? null;
+    const expected = (days: number) =>
+      cents(
+        (a.price - (priceOn(a.variant_id, shift(days)) ?? a.price)) * 2 + (b.price - (priceOn(b.variant_id, shift(days)) ?? b.price)) * 0.7,
+      );
+    assert.ok(Math.abs(summary.change_24h - expected(1)) <= 0.02, `${summary.change_24h} vs ${expected(1)}`);
+    assert.ok(Math.abs(summary.change_7d - expected(7)) <= 0.02, `${summary.change_7d} vs ${expected(7)}`);
+    assert.notEqual(summary.change_7d, 0, 'the demo’s prices move within a week');
+    assert.equal(summary.change_7d_pct, Math.round((summary.change_7d / (summary.total_value - summary.change_7d)) * 10_000) / 100);
+
+    // A change of the collection shows at once, cache or not.
+    await call(fresh, 'POST', '/collection/add', { card_id: b.card_id, condition: 'MP' });
+    assert.equal((await call(fresh, 'GET', '/collection/summary')).body.card_count, 4);
+  });
+});
+
+describe('CSV export and import', () => {
+  const exportOf = async (who: KeyedAccount) => {
+    const res = await fetch(`${stack.url}/collection/export`, { headers: who.headers });
+    return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+  };
+  const importInto = async (who: KeyedAccount, csv: string) => {
+    const form = new FormData();
+    form.append('file', new Blob([csv], { type: 'text/csv' }), 'collection.csv');
+    const res = await fetch(`${stack.url}/collection/import`, { method: 'POST', headers: who.headers, body: form });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  it('exports with the spec’s columns and real quoting, and imports back into another account whole', async () => {
+    const seller = await accountWithKey(stack, 'csvexporter', 'enterprise');
+    const tricky = await createTestCards(
+      stack.stores.pg.pool,
+      'csvgame',
+      ['Jolteon, "the Shocker"', 'Pikachu\nline'],
+      ['normal', 'holofoil'],
+    );
+    const [jolteon, pikachu] = Object.values(tricky);
+    await call(seller, 'POST', '/collection/add', { card_id: jolteon!.card, quantity: 3, price_paid: 4.5, variant: 'holofoil' });
+    await call(seller, 'POST', '/collection/add', { card_id: pikachu!.card, condition: 'HP' });
+    for (const card of priced.slice(0, 4)) await call(seller, 'POST', '/collection/add', { card_id: card.card_id, quantity: 2 });
+    await call(seller, 'POST', '/collection/add', { card_id: priced[5]!.card_id, graded: true, grading_company: 'BGS', grade: 9.5 });
+
+    const exported = await exportOf(seller);
+    assert.equal(exported.status, 200);
+    assert.equal(exported.type, 'text/csv; charset=utf-8');
+    assert.equal(
+      exported.text.split('\n')[0],
+      'card_id,name,set,tcg,quantity,condition,variant,price_paid,current_value,graded,grading_company,grade',
+    );
+    assert.ok(exported.text.includes('"csvgame Jolteon, ""the Shocker"""'), 'commas and quotes in a name are quoted');
+    const records = parse(exported.text, { columns: true }) as Record<string, string>[];
+    assert.equal(records.length, 7);
+    assert.deepEqual(
+      records.find((r) => r.card_id === String(jolteon!.card)),
+      {
+        card_id: String(jolteon!.card),
+        name: 'csvgame Jolteon, "the Shocker"',
+        set: 'csvgame set',
+        tcg: 'csvgame',
+        quantity: '3',
+        condition: 'NM',
+        variant: 'holofoil',
+        price_paid: '4.5',
+        current_value: '',
+        graded: 'false',
+        grading_company: '',
+        grade: '',
+      },
+    );
+
+    const buyer = await accountWithKey(stack, 'csvimporter', 'enterprise');
+    const imported = await importInto(buyer, exported.text);
+    assert.deepEqual([imported.status, imported.body], [200, { ok: true, rows: 7, entries: 7 }]);
+    const strip = (items: Json[]) =>
+      items
+        .map(({ id: _id, added_at: _at, ...rest }) => rest)
+        .sort((a, b) => a.card_id - b.card_id || a.condition.localeCompare(b.condition));
+    const [mine, theirs] = [await call(seller, 'GET', '/collection?limit=200'), await call(buyer, 'GET', '/collection?limit=200')];
+    assert.deepEqual(strip(theirs.body.items), strip(mine.body.items));
+    assert.deepEqual(
+      { ...(await call(buyer, 'GET', '/collection/summary')).body },
+      { ...(await call(seller, 'GET', '/collection/summary')).body },
+    );
+
+    // The same file again changes nothing: quantities are set, never added.
+    assert.equal((await importInto(buyer, exported.text)).status, 200);
+    assert.deepEqual(strip((await call(buyer, 'GET', '/collection?limit=200')).body.items), strip(mine.body.items));
+  });
+
+  it('reports every bad row with its line and imports nothing', async () => {
+    const who = await accountWithKey(stack, 'csvbadrows', 'enterprise');
+    const [a, b] = [priced[0]!.card_id, priced[1]!.card_id];
+    const lines = [
+      'card_id,quantity,condition,price_paid',
+      `${a},1,NM,1.00`,
+      `${b},2,LP,`,
+      `${a},1,MP,2`,
+      `${b},1,NM,3`,
+      `${a},4,HP,0.5`,
+      `${a},0,NM,1`, // line 7: quantity 0
+      `99999999,1,NM,1`, // line 8: no such card
+      `${b},1,MINT,1`, // line 9: condition
+    ];
+    const refused = await importInto(who, lines.join('\n'));
+    assert.equal(refused.status, 422);
+    assert.deepEqual(
+      refused.body.detail.map((d: Json) => d.loc[2]),
+      ['line 7', 'line 8', 'line 9'],
+    );
+    assert.match(refused.body.detail[0].msg, /quantity "0"/);
+    assert.deepEqual((await call(who, 'GET', '/collection')).body, { items: [], total: 0 });
+
+    const noHeader = await importInto(who, `${a},1,NM,1\n`);
+    assert.equal(noHeader.status, 422);
+    assert.match(noHeader.body.detail[0].msg, /header row lacks/);
+    const same = await importInto(who, ['card_id,quantity,condition,price_paid', `${a},1,NM,1`, `${a},2,nm,`].join('\r\n'));
+    assert.deepEqual(same.body, { ok: true, rows: 2, entries: 1 }, 'rows naming one entry are summed');
+    assert.equal((await call(who, 'GET', '/collection')).body.items[0].quantity, 3);
+  });
+});
