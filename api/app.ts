@@ -26,6 +26,8 @@ import { listingRoutes } from './routes/listings.js';
 import { saleRoutes } from './routes/sales.js';
 import { paymentRoutes } from './routes/payments.js';
 import { collectionRoutes } from './routes/collection.js';
+import { wishlistRoutes } from './routes/wishlist.js';
+import { profileRoutes } from './routes/profiles.js';
 import { messageRoutes } from './routes/messages.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -62,6 +64,8 @@ export function allRoutes(deps: AppDeps): Route[] {
     ...saleRoutes(deps),
     ...paymentRoutes(deps),
     ...collectionRoutes(deps),
+    ...wishlistRoutes(deps),
+    ...profileRoutes(deps),
     ...messageRoutes(deps),
     ...notificationRoutes(deps),
     ...webhookRoutes(deps),

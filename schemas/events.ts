@@ -57,6 +57,17 @@ export const UnreadCount = z.object({ count: z.number().int() }).openapi('Unread
 export const NotificationIdParams = z.strictObject({ notification_id: intParam({ min: 1 }) });
 export const MarkedRead = z.object({ ok: z.literal(true), marked: z.number().int() }).openapi('MarkedRead');
 
+export const EmailSettings = z
+  .object({
+    ok: z.literal(true),
+    alert_emails: z.boolean().openapi({ description: 'an e-mail when an alert triggers (off until chosen)' }),
+    digest_emails: z.boolean().openapi({ description: 'the daily digest by e-mail (off until chosen; digest-now always e-mails)' }),
+  })
+  .openapi('EmailSettings');
+export const EmailSettingsBody = z
+  .strictObject({ alert_emails: z.boolean().optional(), digest_emails: z.boolean().optional() })
+  .openapi('EmailSettingsChange', { description: 'Either or both; an empty body changes nothing and answers the settings.' });
+
 export const DeviceBody = z
   .strictObject({ token: text({ min: 8, max: 4096 }), platform: z.enum(['ios', 'android', 'web']) })
   .openapi('PushDevice');

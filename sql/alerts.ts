@@ -43,3 +43,9 @@ export const triggerAlertsCrossed = pgQuery<[cardIds: number[], prices: number[]
   'alerts_trigger_crossed',
   Triggered,
 );
+
+/** An armed alert of the user on the same card, direction, target and currency, if any. */
+export const duplicateAlert = pgQuery<
+  [userId: number, cardId: number, condition: string, targetPrice: number, currency: string],
+  typeof rows.id
+>('alert_duplicate', rows.id);

@@ -70,3 +70,10 @@ const DigestLine = z.object({
 export type DigestLine = z.infer<typeof DigestLine>;
 /** A digest's lines: alerts triggered in the last 24 hours and armed ones, with each card's best price. */
 export const digestLines = pgQuery<[userId: number], typeof DigestLine>('digest_lines', DigestLine);
+
+const EmailChoices = z.object({ alert_emails: z.boolean(), digest_emails: z.boolean() });
+/** An account's e-mail choices, each changed when given (null keeps it). */
+export const emailSettings = pgQuery<[userId: number, alertEmails: boolean | null, digestEmails: boolean | null], typeof EmailChoices>(
+  'account_email_settings',
+  EmailChoices,
+);

@@ -47,6 +47,9 @@ before(async () => {
   rig = await TemporalRig.start(stack, { ...deps, events: { ...deps.events, push: recordingPush } });
   client = rig.client;
   shop = await accountWithKey(stack, 'cardshop', 'shop_basic');
+  // Alert e-mail is opt-in (spec: "if the user opted in").
+  const optedIn = await call(stack, 'POST', '/me/notifications', { body: { alert_emails: true }, headers: shop.headers });
+  assert.deepEqual(optedIn.body, { ok: true, alert_emails: true, digest_emails: false });
   cards = (
     await stack.stores.pg.pool.query<{ id: number }>(
       `SELECT c.id FROM cards c JOIN games g ON g.id = c.game_id WHERE g.slug = 'pokemon' AND c.external_key LIKE 'pokemontcg:%' ORDER BY c.id LIMIT 3`,

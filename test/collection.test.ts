@@ -3,7 +3,11 @@
 // paging, ownership, and a summary whose 24 h and 7 d changes agree with ClickHouse's history.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
 import { parse } from 'csv-parse/sync';
+import { repoRoot } from '../sql/paths.js';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { createTestCards } from './support/catalogue.js';
 import { callAs } from './support/http.js';
@@ -143,7 +147,7 @@ describe('the collection summary', () => {
     });
 
     // The history, read here straight from ClickHouse: each variant's lowest US market price on its
-    // newest day at or before one and seven days before the newest price day.
+    // newest day at or before one and seven days before its own newest price day.
     const history = await stack.stores.ch.client.query({
       query: `SELECT variant_id, toString(day) AS day, toFloat64(min(amount)) AS low FROM holo.market_daily
               WHERE region = 'us' AND price_type = 'market' AND currency = 'USD' AND variant_id IN (${a.variant_id}, ${b.variant_id})
@@ -271,5 +275,61 @@ describe('CSV export and import', () => {
     const same = await importInto(who, ['card_id,quantity,condition,price_paid', `${a},1,NM,1`, `${a},2,nm,`].join('\r\n'));
     assert.deepEqual(same.body, { ok: true, rows: 2, entries: 1 }, 'rows naming one entry are summed');
     assert.equal((await call(who, 'GET', '/collection')).body.items[0].quantity, 3);
+  });
+});
+
+describe('public profiles, privacy and avatars', () => {
+  it('shows the collection and its value only once its owner makes it public', async () => {
+    const owner = await accountWithKey(stack, 'profileowner', 'enterprise');
+    await call(owner, 'POST', '/collection/add', { card_id: priced[2]!.card_id, quantity: 2 });
+    const hidden = await call(null, 'GET', '/users/profileowner');
+    assert.equal(hidden.status, 200);
+    assert.deepEqual(
+      [hidden.body.username, hidden.body.is_collection_public, hidden.body.collection, hidden.body.is_seller, hidden.body.listings],
+      ['profileowner', false, null, false, []],
+    );
+    assert.match(hidden.body.member_since, /^\d{4}-\d{2}-\d{2}$/);
+    assert.equal((await call(null, 'GET', '/users/nobody-at-all')).status, 404);
+    assert.equal((await call(owner, 'POST', '/me/privacy', {})).status, 422);
+    assert.equal((await call(null, 'POST', '/me/privacy', { is_collection_public: true })).status, 401);
+    assert.deepEqual((await call(owner, 'POST', '/me/privacy', { is_collection_public: true })).body, {
+      ok: true,
+      is_collection_public: true,
+    });
+    const shown = (await call(null, 'GET', '/users/profileowner')).body;
+    const summary = (await call(owner, 'GET', '/collection/summary')).body;
+    assert.deepEqual([shown.collection.portfolio_value, shown.collection.card_count], [summary.total_value, 2]);
+    assert.deepEqual(
+      shown.collection.items.map((e: Json) => [e.card_id, e.quantity]),
+      [[priced[2]!.card_id, 2]],
+    );
+    await call(owner, 'POST', '/me/privacy', { is_collection_public: false });
+    assert.equal((await call(null, 'GET', '/users/profileowner')).body.collection, null);
+  });
+
+  it('crops an avatar to 256×256 WebP without metadata, checked by content and size', async () => {
+    const owner = await accountWithKey(stack, 'avatarowner', 'enterprise');
+    const send = async (bytes: Buffer, name: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(bytes)]), name);
+      const res = await fetch(`${stack.url}/me/avatar`, { method: 'POST', headers: owner.headers, body: form });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const scan = fs.readFileSync(path.resolve(repoRoot, '..', 'shared', 'data', 'images', 'pokemon-sv3pt5', 'sv3pt5-6.webp'));
+    const png = await sharp(scan)
+      .png()
+      .withExif({ IFD0: { Copyright: 'GPS 48.2N 16.3E' } })
+      .toBuffer();
+    const stored = await send(png, 'me.exe');
+    assert.equal(stored.status, 201, 'a PNG named .exe is a PNG');
+    const served = Buffer.from(await (await fetch(stack.url + stored.body.avatar_url)).arrayBuffer());
+    const meta = await sharp(served).metadata();
+    assert.deepEqual([meta.format, meta.width, meta.height, meta.exif], ['webp', 256, 256, undefined]);
+    assert.equal((await call(null, 'GET', '/users/avatarowner')).body.avatar_url, stored.body.avatar_url);
+    const program = Buffer.concat([Buffer.from('MZ\x90\x00\x03'), Buffer.alloc(2000, 0x41)]);
+    const exe = await send(program, 'me.png');
+    assert.equal(exe.status, 415, 'a program named .png is not a picture');
+    const huge = await send(Buffer.concat([png, Buffer.alloc(6 * 1024 * 1024, 1)]), 'big.png');
+    assert.deepEqual([huge.status, huge.body.detail], [413, 'the file is larger than 5 MB']);
   });
 });

@@ -1,36 +1,33 @@
 // What a collection is worth (spec: "Collection summary"): totals from the latest prices in
 // PostgreSQL, summed there per variant (a row per variant, not per entry), and the 24 h and 7 d
-// changes from one ClickHouse query over all of the collection's variants. The top card is the
-// card whose entries together are worth most. Cached per user until the collection changes or new
-// prices land.
+// changes from each variant's price a day and a week before its newest price day (ClickHouse: one
+// query for the variants not read since prices last landed, variantHistory.ts). The top card is
+// the card whose entries together are worth most. Cached per user until the collection changes
+// or new prices land.
 import type { z } from 'zod';
-import type { Analytics } from '../../sql/stores/analytics.js';
 import type { Db } from '../../sql/stores/db.js';
 import type { RedisStore } from '../../sql/stores/redis.js';
 import type { Cache } from '../cache.js';
 import type { CollectionSummary } from '../../schemas/collection.js';
 import * as q from '../../sql/collection.js';
 import { CONDITION_FACTORS_JSON, collectionVersionKey } from './entries.js';
+import type { VariantPriceHistory } from './variantHistory.js';
 
 type Summary = z.infer<typeof CollectionSummary>;
 const SUMMARY_TTL_SECONDS = 600;
-/** How far back the change query looks for a variant's price a week before the newest day. */
-const CHANGE_WINDOW_DAYS = 21;
 const cents = (n: number) => Math.round(n * 100) / 100;
 
-export type CollectionDeps = { db: Db; analytics: Analytics; cache: Cache; redis: RedisStore; redisPrefix: string };
+export type CollectionDeps = { db: Db; history: VariantPriceHistory; cache: Cache; redis: RedisStore; redisPrefix: string };
 
 export async function collectionSummary(deps: CollectionDeps, userId: number): Promise<string> {
   const version = (await deps.redis.get(collectionVersionKey(deps.redisPrefix, userId)).catch(() => null)) ?? '0';
   return deps.cache.json(`collection-summary:${userId}:${version}`, SUMMARY_TTL_SECONDS, () => computeSummary(deps, userId));
 }
 
-export async function computeSummary(deps: Pick<CollectionDeps, 'db' | 'analytics'>, userId: number): Promise<Summary> {
+export async function computeSummary(deps: Pick<CollectionDeps, 'db' | 'history'>, userId: number): Promise<Summary> {
   const variants = await q.collectionByVariant(deps.db, userId, CONDITION_FACTORS_JSON);
   const moving = variants.filter((v) => v.ungraded_weight > 0 && v.raw_price !== null);
-  const since = new Date(Date.now() - CHANGE_WINDOW_DAYS * 86_400_000).toISOString().slice(0, 10);
-  const before = moving.length ? await q.variantChanges(deps.analytics, { since, variant_ids: moving.map((v) => v.variant_id) }) : [];
-  const then = new Map(before.map((b) => [b.variant_id, b]));
+  const then = await deps.history.pricesBefore(moving.map((v) => v.variant_id));
 
   let total = 0;
   let cards = 0;

@@ -25,6 +25,9 @@ export async function createAlert(
     if (count!.n >= MAX_ALERTS_PER_USER)
       throw new DomainError('invalid', `At most ${MAX_ALERTS_PER_USER} alerts per account; delete some first`);
     if ((await cardExists(tx, input.card_id)).length === 0) throw new NotFound('Card');
+    // The account's row lock above makes this check and the insert one step.
+    if ((await q.duplicateAlert(tx, userId, input.card_id, input.condition, input.target_price, input.currency)).length)
+      throw new DomainError('conflict', 'alert exists');
     const [row] = await q.insertAlert(tx, userId, input.card_id, input.target_price, input.condition, input.currency);
     return (await q.alertById(tx, row!.id))[0]!;
   });

@@ -22,7 +22,7 @@ export async function uploadListingImage(
   upload: Buffer,
   watermark?: string,
 ): Promise<{ url: string; size: number }> {
-  const kept = await images.storeListingImage(upload, { watermark });
+  const kept = await images.storeUpload('listings', upload, { watermark });
   if ('refused' in kept) {
     if (kept.refused === 'not_a_picture')
       throw new HttpError(415, 'the file is not a readable JPEG, PNG or WebP picture (recognised by its content, not its name)');

@@ -32,9 +32,9 @@ export const alertRoutes = (deps: AppDeps) => [
     body: CreateAlertBody,
     response: AlertOut,
     status: 201,
-    errors: [400, 404],
+    errors: [400, 404, 409],
     description:
-      'below: triggers when the market price is at or under target_price; above: at or over. Prices in other currencies are converted with the latest ECB rates. At most 500 alerts per account.',
+      'below: triggers when the market price is at or under target_price; above: at or over. Prices in other currencies are converted with the latest ECB rates. At most 500 alerts per account. The same card, direction, target and currency as an armed alert of the account: 409 "alert exists". E-mailed when it triggers only if the account chose alert e-mails (POST /me/notifications).',
     handler: async ({ body, ctx }) => createAlert(deps.db, accountOf(ctx).id, body),
   }),
   defineRoute({

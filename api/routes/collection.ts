@@ -5,6 +5,7 @@ import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
 import { addEntry, collectionPage, removeEntry, updateEntry } from '../collection/entries.js';
 import { collectionSummary } from '../collection/summary.js';
+import { VariantPriceHistory } from '../collection/variantHistory.js';
 import { COLLECTION_CSV_MAX_BYTES, exportCollection, importCollection } from '../collection/csv.js';
 import { readUploadedFile } from '../http/upload.js';
 import {
@@ -26,7 +27,7 @@ const tags = ['collection'];
 
 export const collectionRoutes = (deps: AppDeps) => {
   const entryDeps = { db: deps.db, redis: deps.stores.redis, redisPrefix: deps.config.redisPrefix };
-  const summaryDeps = { ...entryDeps, analytics: deps.analytics, cache: deps.cache };
+  const summaryDeps = { ...entryDeps, history: new VariantPriceHistory(deps.analytics, () => deps.cache.epoch()), cache: deps.cache };
   return [
     defineRoute({
       method: 'post',

@@ -1,6 +1,6 @@
 // GET /static/images/cards/{card_id}/{kind}: AVIF when the client accepts it, WebP otherwise.
 // The upstream picture when we hold it, else a rendered placeholder naming the card.
-// GET /static/images/listings/{name}: listing photos as uploaded (re-encoded).
+// GET /static/images/listings/{name}, /static/images/avatars/{name}: uploaded pictures (re-encoded).
 import fs from 'node:fs';
 import type Router from '@koa/router';
 import { z } from '../../schemas/common.js';
@@ -31,12 +31,13 @@ export function mountImageRoutes(router: Router, deps: AppDeps, images: ImageSto
     ctx.type = `image/${format}`;
     ctx.body = fs.createReadStream(file);
   });
-  // Listing photos: named by their content's SHA-256, so a name never changes what it shows.
-  router.get('/static/images/listings/:name', async (ctx) => {
-    const name = String(ctx.params.name);
-    if (!/^[0-9a-f]{64}\.webp$/.test(name) || !fs.existsSync(images.listingImagePath(name))) throw new NotFoundError('image');
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-    ctx.type = 'image/webp';
-    ctx.body = fs.createReadStream(images.listingImagePath(name));
-  });
+  // Uploaded pictures: named by their content's SHA-256, so a name never changes what it shows.
+  for (const kind of ['listings', 'avatars'] as const)
+    router.get(`/static/images/${kind}/:name`, async (ctx) => {
+      const name = String(ctx.params.name);
+      if (!/^[0-9a-f]{64}\.webp$/.test(name) || !fs.existsSync(images.uploadedPath(kind, name))) throw new NotFoundError('image');
+      ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+      ctx.type = 'image/webp';
+      ctx.body = fs.createReadStream(images.uploadedPath(kind, name));
+    });
 }

@@ -1,7 +1,9 @@
-// The notification feed and push device registration (spec: /api/notifications/feed,
-// /unread-count, /{id}/read, /read-all; /api/devices/register POST and DELETE).
+// The notification feed, push device registration and e-mail choices (spec: /api/notifications/feed,
+// /unread-count, /{id}/read, /read-all; /api/devices/register POST and DELETE; ours: GET and POST
+// /me/notifications).
 import type { AppDeps } from '../deps.js';
 import {
+  emailSettings,
   markAllNotificationsRead,
   markNotificationRead,
   notificationFeed,
@@ -16,6 +18,8 @@ import {
   DeviceBody,
   DeviceRegistered,
   DeviceTokenBody,
+  EmailSettings,
+  EmailSettingsBody,
   MarkedRead,
   NotificationFeed,
   NotificationFeedQuery,
@@ -32,7 +36,32 @@ const MAX_DEVICES_PER_USER = 20;
 export const notificationRoutes = (deps: AppDeps) => {
   const { db } = deps;
   const unread = async (userId: number) => (await unreadNotificationCount(db, userId))[0]!.n;
+  const emailChoices = async (userId: number, change: { alert_emails?: boolean; digest_emails?: boolean }) => {
+    const [choices] = await emailSettings(db, userId, change.alert_emails ?? null, change.digest_emails ?? null);
+    return { ok: true as const, ...choices! };
+  };
   return [
+    defineRoute({
+      method: 'get',
+      path: '/me/notifications',
+      summary: 'What own account receives by e-mail',
+      tags,
+      access: 'auth',
+      response: EmailSettings,
+      handler: async ({ ctx }) => emailChoices(accountOf(ctx).id, {}),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/me/notifications',
+      summary: 'Choose what own account receives by e-mail: triggered alerts, the daily digest',
+      description:
+        'Both are off until chosen (the spec e-mails an alert "if the user opted in"). In-app notifications and pushes do not depend on them; POST /alerts/digest-now e-mails the digest because it is asked for.',
+      tags,
+      access: 'auth',
+      body: EmailSettingsBody,
+      response: EmailSettings,
+      handler: async ({ body, ctx }) => emailChoices(accountOf(ctx).id, body),
+    }),
     defineRoute({
       method: 'get',
       path: '/api/notifications/feed',

@@ -1,10 +1,12 @@
 // What a price load sets off besides the WebSocket stream: alerts that the new prices cross are
 // triggered (once), each becomes a notification, an outbox e-mail, pushes and webhook
-// deliveries; endpoints watching the priced cards get price.updated. Deliveries are rows first,
+// deliveries; wishlist thresholds the prices fall under notify (once while they stay under);
+// endpoints watching the priced cards get price.updated. Deliveries are rows first,
 // then Temporal workflows; a delivery whose workflow could not be started is started by the
 // next dispatch.
 import type pg from 'pg';
 import { endpointsForPriceUpdates } from '../../sql/webhooks.js';
+import { crossWishlistThresholds, type CrossedWish } from '../../sql/wishlist.js';
 import { pgTransaction } from '../../sql/stores/db.js';
 import type { Logger } from '../../sql/runtime/log.js';
 import type { PriceUpdate } from '../../schemas/stream.js';
@@ -62,12 +64,19 @@ function alertText(a: TriggeredAlert): { title: string; body: string } {
   };
 }
 
+function wishText(w: CrossedWish): { title: string; body: string } {
+  return {
+    title: `${w.card_name}: USD ${w.price.toFixed(2)}`,
+    body: `${w.card_name} is at USD ${w.price.toFixed(2)}, within the USD ${w.max_price.toFixed(2)} on your wishlist.`,
+  };
+}
+
 export async function dispatchPriceEvents(
   deps: DispatchDeps,
   run: { batchId: string; updates: PriceUpdate[]; usdPerUnit: Record<string, number> },
 ): Promise<DispatchResult> {
   let deliveries = 0;
-  const triggered = await pgTransaction(deps.pool, async (client) => {
+  const { triggered, wished } = await pgTransaction(deps.pool, async (client) => {
     const watched = await cardsWithArmedAlerts(
       client,
       run.updates.map((u) => u.card_id),
@@ -96,15 +105,38 @@ export async function dispatchPriceEvents(
       for (const e of endpoints) if (e.user_id === a.user_id) queue.push({ endpointId: e.id, event: alertEvent(a) });
     }
     deliveries += await queueDeliveries(client, queue);
-    return crossed;
+    // Wishlist thresholds (USD, the market price's currency): once when the price falls to or under one.
+    const usd = run.updates.filter((u) => u.currency === 'USD');
+    const wishes = usd.length
+      ? await crossWishlistThresholds(
+          client,
+          usd.map((u) => u.card_id),
+          usd.map((u) => u.market_price),
+        )
+      : [];
+    for (const w of wishes) {
+      const text = wishText(w);
+      await recordNotice(client, {
+        userId: w.user_id,
+        kind: 'wishlist',
+        ...text,
+        data: { wishlist_item_id: w.id, card_id: w.card_id, market_price: w.price, currency: 'USD' },
+        email:
+          w.email && w.email_alerts
+            ? { to: w.email, subject: `Wishlist: ${text.title}`, text: `${text.body}\n\nSee your wishlist in your Holo account.` }
+            : null,
+      });
+    }
+    return { triggered: crossed, wished: wishes };
   });
-  for (const a of triggered) {
-    const text = alertText(a);
-    await pushToDevices(deps.pool, deps.push, a.user_id, {
-      ...text,
-      data: { kind: 'price_alert', alert_id: a.id, card_id: a.card_id },
-    }).catch((err) => deps.log.warn('push failed', { user_id: a.user_id, error: String(err) }));
-  }
+  const pushes = [
+    ...triggered.map((a) => ({ userId: a.user_id, ...alertText(a), data: { kind: 'price_alert', alert_id: a.id, card_id: a.card_id } })),
+    ...wished.map((w) => ({ userId: w.user_id, ...wishText(w), data: { kind: 'wishlist', wishlist_item_id: w.id, card_id: w.card_id } })),
+  ];
+  for (const { userId, ...message } of pushes)
+    await pushToDevices(deps.pool, deps.push, userId, message).catch((err) =>
+      deps.log.warn('push failed', { user_id: userId, error: String(err) }),
+    );
   deliveries += await queuePriceUpdated(deps.pool, run.batchId, run.updates);
   // A start that fails (Temporal unreachable) leaves the rows unstarted for the next dispatch,
   // rather than failing the price load that set them off.

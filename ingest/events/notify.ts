@@ -6,7 +6,7 @@ import { queueEmail } from './email.js';
 import { insertNotification, pushDevicesOf } from '../../sql/notifications.js';
 import type { PgRunner } from '../../sql/typedQuery.js';
 
-export type NotificationKind = 'price_alert' | 'digest' | 'bid' | 'message' | 'transaction';
+export type NotificationKind = 'price_alert' | 'wishlist' | 'digest' | 'bid' | 'message' | 'transaction';
 export type Notice = {
   userId: number;
   kind: NotificationKind;

@@ -50,18 +50,21 @@ export class ImageStore {
     await Promise.all(names.filter((n) => n.startsWith(`${cardId}-`)).map((n) => fsp.rm(path.join(dir, n), { force: true })));
   }
 
-  listingImagePath(name: string): string {
-    return path.join(this.root, 'listings', name);
+  /** Where an uploaded picture (a listing photo, an avatar) is kept. */
+  uploadedPath(kind: UploadKind, name: string): string {
+    return path.join(this.root, kind, name);
   }
 
   /**
-   * A listing photo as we keep it: recognised by content (JPEG, PNG or WebP) and decodable, turned
-   * upright, at most 1,600 px a side, re-encoded as WebP, which drops every metadata block (EXIF
-   * with its GPS position, ICC, XMP); with `watermark`, that line drawn in a band along its foot
-   * (a photo too small to carry it legibly is refused). Named by its SHA-256, so the same photo is
-   * one file.
+   * An uploaded picture as we keep it: recognised by content (JPEG, PNG or WebP) and decodable,
+   * turned upright and re-encoded as WebP, which drops every metadata block (EXIF with its GPS
+   * position, ICC, XMP). A listing photo: at most 1,600 px a side; with `watermark`, that line
+   * drawn in a band along its foot (a photo too small to carry it legibly is refused). An avatar:
+   * cropped to 256×256 around what draws the eye (sharp's attention strategy). Named by its
+   * SHA-256, so the same picture is one file.
    */
-  async storeListingImage(
+  async storeUpload(
+    kind: UploadKind,
     upload: Buffer,
     opts: { watermark?: string } = {},
   ): Promise<{ name: string; size: number } | { refused: 'not_a_picture' | 'too_small_for_watermark' }> {
@@ -69,7 +72,10 @@ export class ImageStore {
     try {
       const { format } = await sharp(upload).metadata();
       if (format !== 'jpeg' && format !== 'png' && format !== 'webp') return { refused: 'not_a_picture' };
-      const upright = sharp(upload).rotate().resize({ width: 1600, height: 1600, fit: 'inside', withoutEnlargement: true });
+      const upright =
+        kind === 'avatars'
+          ? sharp(upload).rotate().resize({ width: AVATAR_SIDE, height: AVATAR_SIDE, fit: 'cover', position: sharp.strategy.attention })
+          : sharp(upload).rotate().resize({ width: 1600, height: 1600, fit: 'inside', withoutEnlargement: true });
       if (opts.watermark) {
         // Raw pixels in between: one lossy encoding, as without the band.
         const { data, info } = await upright.raw().toBuffer({ resolveWithObject: true });
@@ -84,7 +90,7 @@ export class ImageStore {
       return { refused: 'not_a_picture' };
     }
     const name = `${crypto.createHash('sha256').update(kept).digest('hex')}.webp`;
-    await this.writeAtomically(this.listingImagePath(name), kept);
+    await this.writeAtomically(this.uploadedPath(kind, name), kept);
     return { name, size: kept.length };
   }
 
@@ -97,6 +103,9 @@ export class ImageStore {
 }
 
 const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export type UploadKind = 'listings' | 'avatars';
+export const AVATAR_SIDE = 256;
 
 /** The shorter side a photo needs for a legible verification band (px, after bounding to 1,600). */
 export const WATERMARK_MIN_SIDE = 200;

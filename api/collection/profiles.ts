@@ -1,0 +1,62 @@
+// Public profiles (issue 16 §5): anyone sees an account's name, since when, its avatar and, for a
+// seller, the active listings; the collection grid and its value only when the owner made it
+// public. Privacy and the avatar are the owner's to change.
+import type { z } from 'zod';
+import type { Db } from '../../sql/stores/db.js';
+import type { ImageStore } from '../../sql/stores/images.js';
+import { NotFound } from '../../schemas/errors.js';
+import { PROFILE_SHOWS, type PublicProfile } from '../../schemas/profiles.js';
+import * as q from '../../sql/profiles.js';
+import { listingsOfSeller } from '../../sql/marketplace.js';
+import { collectionByVariant, collectionPageIds } from '../../sql/collection.js';
+import { HttpError } from '../http/errors.js';
+import { CONDITION_FACTORS_JSON, presentEntry, valuedEntries } from './entries.js';
+
+const avatarUrl = (name: string) => `/static/images/avatars/${name}`;
+
+export async function setPrivacy(db: Db, userId: number, isPublic: boolean): Promise<{ ok: true; is_collection_public: boolean }> {
+  const [row] = await q.setCollectionPublic(db, userId, isPublic);
+  return { ok: true as const, is_collection_public: row!.is_collection_public };
+}
+
+export async function uploadAvatar(db: Db, images: ImageStore, userId: number, upload: Buffer): Promise<{ ok: true; avatar_url: string }> {
+  const kept = await images.storeUpload('avatars', upload);
+  if ('refused' in kept)
+    throw new HttpError(415, 'the file is not a readable JPEG, PNG or WebP picture (recognised by its content, not its name)');
+  await q.setAvatar(db, userId, kept.name);
+  return { ok: true as const, avatar_url: avatarUrl(kept.name) };
+}
+
+export async function publicProfile(db: Db, username: string): Promise<z.infer<typeof PublicProfile>> {
+  const [user] = await q.publicProfileOf(db, username);
+  if (!user) throw new NotFound('User');
+  const listings = user.is_seller ? await listingsOfSeller(db, user.id, 'active', PROFILE_SHOWS.listings, 0) : [];
+  let collection: z.infer<typeof PublicProfile>['collection'] = null;
+  if (user.is_collection_public) {
+    const [ids, variants] = await Promise.all([
+      collectionPageIds(db, user.id, null, PROFILE_SHOWS.entries, 0),
+      collectionByVariant(db, user.id, CONDITION_FACTORS_JSON),
+    ]);
+    const rows = ids.length
+      ? await valuedEntries(
+          db,
+          ids.map((r) => r.id),
+        )
+      : [];
+    collection = {
+      portfolio_value: Math.round(variants.reduce((sum, v) => sum + v.value, 0) * 100) / 100,
+      card_count: variants.reduce((sum, v) => sum + v.cards, 0),
+      items: rows.map(presentEntry),
+    };
+  }
+  return {
+    username: user.username,
+    display_name: user.display_name,
+    member_since: user.member_since,
+    avatar_url: user.avatar ? avatarUrl(user.avatar) : null,
+    is_seller: user.is_seller,
+    listings: listings.map(({ seller_id: _seller, ...listing }) => listing),
+    is_collection_public: user.is_collection_public,
+    collection,
+  };
+}

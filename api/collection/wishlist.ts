@@ -1,0 +1,33 @@
+// A collector's wishlist (spec: POST /wishlist/add; issue 16 §2): add (or change the max price),
+// list with the current reference prices, remove. Another user's item is not found.
+import type { z } from 'zod';
+import type { Db } from '../../sql/stores/db.js';
+import { DomainError, NotFound } from '../../schemas/errors.js';
+import { WISHLIST_MAX_ITEMS, type AddToWishlistBody, type WishlistItem } from '../../schemas/wishlist.js';
+import * as q from '../../sql/wishlist.js';
+import { cardExists } from '../../sql/v2Catalogue.js';
+
+type Item = z.infer<typeof WishlistItem>;
+
+const presentItem = (row: q.WishlistRow): Item => ({
+  ...row,
+  under_max_price: row.max_price !== null && row.current_price !== null && row.current_price <= row.max_price,
+});
+
+export async function wishlist(db: Db, userId: number): Promise<{ items: Item[] }> {
+  return { items: (await q.wishlistOf(db, userId, null)).map(presentItem) };
+}
+
+export async function addToWishlist(db: Db, userId: number, body: z.output<typeof AddToWishlistBody>): Promise<Item> {
+  if ((await cardExists(db, body.card_id)).length === 0) throw new NotFound('Card');
+  const [counted] = await q.countWishlist(db, userId);
+  if (counted!.n >= WISHLIST_MAX_ITEMS) throw new DomainError('conflict', `a wishlist holds at most ${WISHLIST_MAX_ITEMS} cards`);
+  const [added] = await q.addToWishlist(db, userId, body.card_id, body.max_price ?? null);
+  const [row] = await q.wishlistOf(db, userId, added!.id);
+  return presentItem(row!);
+}
+
+export async function removeFromWishlist(db: Db, userId: number, itemId: number): Promise<{ ok: true }> {
+  if ((await q.removeFromWishlist(db, itemId, userId)).length === 0) throw new NotFound('Wishlist item');
+  return { ok: true as const };
+}
