@@ -28,6 +28,7 @@ import { paymentRoutes } from './routes/payments.js';
 import { collectionRoutes } from './routes/collection.js';
 import { wishlistRoutes } from './routes/wishlist.js';
 import { profileRoutes } from './routes/profiles.js';
+import { deckRoutes } from './routes/decks.js';
 import { messageRoutes } from './routes/messages.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -66,6 +67,7 @@ export function allRoutes(deps: AppDeps): Route[] {
     ...collectionRoutes(deps),
     ...wishlistRoutes(deps),
     ...profileRoutes(deps),
+    ...deckRoutes(deps),
     ...messageRoutes(deps),
     ...notificationRoutes(deps),
     ...webhookRoutes(deps),
