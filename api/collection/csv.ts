@@ -17,7 +17,16 @@ import { COLLECTION_GRADERS, COLLECTION_LIMITS } from '../../schemas/collection.
 import * as q from '../../sql/collection.js';
 import type { ValidationIssue } from '../http/errors.js';
 import { csvIssue, readCsvRecords, refuseIssues } from '../http/csvFile.js';
-import { collectionChanged, pickVariant, presentEntry, unknownVariant, valuedEntries, variantsByCard, type EntryDeps } from './entries.js';
+import {
+  collectionChanged,
+  gradingMisplaced,
+  pickVariant,
+  presentEntry,
+  unknownVariant,
+  valuedEntries,
+  variantsByCard,
+  type EntryDeps,
+} from './entries.js';
 
 export const COLLECTION_CSV_MAX_BYTES = 5 * 1024 * 1024;
 const EXPORT_COLUMNS = [
@@ -96,7 +105,8 @@ function readRows(file: Buffer): { rows: ImportRow[]; issues: ValidationIssue[] 
     const grade = f.grade ? Number(f.grade) : null;
     if (grade !== null && (!(grade >= 1 && grade <= 10) || (grade * 2) % 1 !== 0))
       problems.push(`grade "${f.grade}" is not 1 to 10 in halves`);
-    if (!graded && (company || grade !== null)) problems.push('grading_company and grade belong to a graded card: graded must be true');
+    if (gradingMisplaced({ graded, grading_company: company, grade }))
+      problems.push('grading_company and grade belong to a graded card: graded must be true');
     if (problems.length) issues.push(csvIssue(line, problems.join('; ')));
     else
       rows.push({

@@ -14,6 +14,7 @@ import {
 } from '../../schemas/collection.js';
 import * as q from '../../sql/collection.js';
 import { variantName } from '../legacy/variants.js';
+import { round2 } from '../legacy/cardPriceAnalytics.js';
 import { cardImageUrl } from '../images/urls.js';
 
 type Entry = z.infer<typeof CollectionEntry>;
@@ -26,7 +27,6 @@ export async function collectionChanged(deps: Omit<EntryDeps, 'db'>, userId: num
   await deps.redis.incr(collectionVersionKey(deps.redisPrefix, userId)).catch(() => undefined);
 }
 export const CONDITION_FACTORS_JSON = JSON.stringify(CONDITION_FACTORS);
-const cents = (n: number) => Math.round(n * 100) / 100;
 
 export function presentEntry(row: q.EntryValueRow): Entry {
   return {
@@ -43,7 +43,7 @@ export function presentEntry(row: q.EntryValueRow): Entry {
     grading_company: row.grading_company,
     grade: row.grade,
     unit_value: row.unit_value,
-    current_value: row.unit_value === null ? null : cents(row.unit_value * row.quantity),
+    current_value: row.unit_value === null ? null : round2(row.unit_value * row.quantity),
     image_url: cardImageUrl(row.card_id, 'small'),
     added_at: row.added_at,
   };
@@ -81,10 +81,13 @@ async function resolveVariant(db: Db, cardId: number, name: string | undefined):
   return found.id;
 }
 
-/** Grading fields that agree with `graded` (no company or grade on an ungraded card). */
-export function checkGrading(e: { graded: boolean; grading_company?: string | null; grade?: number | null }): void {
-  if (!e.graded && (e.grading_company || e.grade != null))
-    throw new DomainError('invalid', 'grading_company and grade belong to a graded card: send graded: true');
+type Grading = { graded: boolean; grading_company?: string | null; grade?: number | null };
+
+/** Grading fields that disagree with `graded`: a company or grade on an ungraded card (the add, the change and the CSV import). */
+export const gradingMisplaced = (e: Grading): boolean => !e.graded && (Boolean(e.grading_company) || e.grade != null);
+
+function checkGrading(e: Grading): void {
+  if (gradingMisplaced(e)) throw new DomainError('invalid', 'grading_company and grade belong to a graded card: send graded: true');
 }
 
 async function refuseWhenFull(db: Db, userId: number, adding: number): Promise<void> {

@@ -11,6 +11,7 @@ import { listingsOfSeller } from '../../sql/marketplace.js';
 import { collectionByVariant, collectionPageIds } from '../../sql/collection.js';
 import { HttpError } from '../http/errors.js';
 import { CONDITION_FACTORS_JSON, presentEntry, valuedEntries } from './entries.js';
+import { round2 } from '../legacy/cardPriceAnalytics.js';
 
 const avatarUrl = (name: string) => `/static/images/avatars/${name}`;
 
@@ -44,7 +45,7 @@ export async function publicProfile(db: Db, username: string): Promise<z.infer<t
         )
       : [];
     collection = {
-      portfolio_value: Math.round(variants.reduce((sum, v) => sum + v.value, 0) * 100) / 100,
+      portfolio_value: round2(variants.reduce((sum, v) => sum + v.value, 0)),
       card_count: variants.reduce((sum, v) => sum + v.cards, 0),
       items: rows.map(presentEntry),
     };

@@ -12,10 +12,10 @@ import type { CollectionSummary } from '../../schemas/collection.js';
 import * as q from '../../sql/collection.js';
 import { CONDITION_FACTORS_JSON, collectionVersionKey } from './entries.js';
 import type { VariantPriceHistory } from './variantHistory.js';
+import { round2 } from '../legacy/cardPriceAnalytics.js';
 
 type Summary = z.infer<typeof CollectionSummary>;
 const SUMMARY_TTL_SECONDS = 600;
-const cents = (n: number) => Math.round(n * 100) / 100;
 
 export type CollectionDeps = { db: Db; history: VariantPriceHistory; cache: Cache; redis: RedisStore; redisPrefix: string };
 
@@ -51,14 +51,14 @@ export async function computeSummary(deps: Pick<CollectionDeps, 'db' | 'history'
   for (const card of byCard.values()) if (card.value > 0 && (!top || card.value > top.value)) top = card;
   const pct = (change: number) => (total - change > 0 ? Math.round((change / (total - change)) * 10_000) / 100 : null);
   return {
-    total_value: cents(total),
+    total_value: round2(total),
     card_count: cards,
-    change_24h: cents(change24h),
+    change_24h: round2(change24h),
     change_24h_pct: pct(change24h),
-    change_7d: cents(change7d),
+    change_7d: round2(change7d),
     change_7d_pct: pct(change7d),
-    by_tcg: Object.fromEntries(Object.entries(byTcg).map(([slug, v]) => [slug, cents(v)])),
-    top_card: top ? { ...top, value: cents(top.value) } : null,
+    by_tcg: Object.fromEntries(Object.entries(byTcg).map(([slug, v]) => [slug, round2(v)])),
+    top_card: top ? { ...top, value: round2(top.value) } : null,
     currency: 'USD',
   };
 }
