@@ -10,6 +10,8 @@ export type Cache = {
   json(key: string, ttlSeconds: number, load: () => Promise<unknown>): Promise<string>;
   /** The current prices epoch, kept in memory and refreshed by the landed channel. */
   epoch(): string;
+  /** Calls `listener` with each new prices epoch this process learns of. */
+  onEpoch(listener: (epoch: string) => void): void;
   /** Whole answers of hot routes in this process, ended by a new epoch (see hotResponses.ts). */
   hot: HotResponses;
   close(): Promise<void>;
@@ -17,8 +19,10 @@ export type Cache = {
 
 export async function createCache(redis: RedisStore, prefix: string): Promise<Cache> {
   let epoch = (await redis.get(pricesEpochKey(prefix)).catch(() => null)) ?? '0';
+  const listeners: ((epoch: string) => void)[] = [];
   const unsubscribe = await redis.subscribe(pricesLandedChannel(prefix), (message) => {
     epoch = message;
+    for (const listener of listeners) listener(message);
   });
   return {
     async json(key, ttl, load) {
@@ -31,6 +35,7 @@ export async function createCache(redis: RedisStore, prefix: string): Promise<Ca
       return text;
     },
     epoch: () => epoch,
+    onEpoch: (listener) => listeners.push(listener),
     hot: new HotResponses(() => epoch),
     close: unsubscribe,
   };

@@ -92,6 +92,51 @@ export const CollectionSummary = z
       'Values in USD from the latest prices. The changes compare the ungraded market value of the same cards one and seven days before the newest price day; graded entries count at their current value both times.',
   });
 
+export const ANALYTICS_PERIODS = ['30', '90', '365'] as const;
+export const CollectionAnalyticsQuery = z.strictObject({
+  days: z
+    .enum(ANALYTICS_PERIODS)
+    .default('30')
+    .transform(Number)
+    .openapi({ type: 'integer', enum: [30, 90, 365], description: 'the period, in days (default 30)' }),
+});
+const money = z.number().openapi({ description: 'USD' });
+const CollectionMover = z
+  .object({
+    card_id: z.number().int(),
+    card_name: z.string(),
+    value: money.openapi({ description: 'USD: what the ungraded cards of the card are worth now' }),
+    change: money.openapi({ description: 'USD over the period' }),
+    change_pct: z.number().nullable(),
+  })
+  .openapi('CollectionMover');
+const Share = { cards: z.number().int(), value: money };
+export const CollectionAnalytics = z
+  .object({
+    currency: z.literal('USD'),
+    days: z.number().int(),
+    from: z.string().openapi({ description: 'first day of the period (YYYY-MM-DD)' }),
+    to: z.string().openapi({ description: 'the newest price day of the collection’s cards' }),
+    daily_value: z
+      .array(z.object({ date: z.string(), value: money }))
+      .openapi({ description: 'one point a day, from..to: what today’s cards were worth at each day’s prices' }),
+    change: money,
+    change_pct: z.number().nullable(),
+    gainers: z.array(CollectionMover).openapi({ description: 'at most 5 cards whose ungraded value rose most over the period' }),
+    losers: z.array(CollectionMover).openapi({ description: 'at most 5 cards whose ungraded value fell most over the period' }),
+    by_set: z
+      .array(z.object({ set_id: z.number().int(), set_name: z.string(), tcg_slug: z.string(), ...Share }))
+      .openapi({ description: 'every set of the collection, most valuable first' }),
+    by_condition: z
+      .array(z.object({ condition: z.enum(CONDITIONS), ...Share }))
+      .openapi({ description: 'the ungraded cards by condition, NM to DMG, conditions held only' }),
+    graded: z.object(Share).openapi({ description: 'the graded cards' }),
+  })
+  .openapi('CollectionAnalytics', {
+    description:
+      'Values in USD. The daily value prices the ungraded cards held today at each day’s lowest US market price (the last known one carried forward; a card without a price yet counts nothing) and the graded cards at their current value, so its last day is the summary’s total up to rounding.',
+  });
+
 export const CollectionCsv = z.string().openapi('CollectionCsv', {
   description: 'CSV: card_id,name,set,tcg,quantity,condition,variant,price_paid,current_value,graded,grading_company,grade',
 });

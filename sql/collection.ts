@@ -63,11 +63,11 @@ export const updateEntry = pgQuery<[entryId: number, ...EntryFields], typeof row
 /** Removes a user's entry; its id when it was theirs. */
 export const deleteEntry = pgQuery<[entryId: number, userId: number], typeof rows.id>('collection_delete', rows.id);
 
-const VariantChange = z.object({ variant_id: col.number, day_ago: col.number.nullable(), week_ago: col.number.nullable() });
-/** The ungraded US market price of variants a day and a week before their newest price day. */
-export const variantChanges = chQuery<{ since: string; variant_ids: number[] }, typeof VariantChange>(
-  'collection_variant_changes',
-  VariantChange,
+const VariantDailyLows = z.object({ variant_id: col.number, days: z.array(col.number), lows: z.array(col.number) });
+/** The ungraded US market price of variants per day since a day (days counted from 1970-01-01, ascending). */
+export const variantDailyLows = chQuery<{ since: string; variant_ids: number[] }, typeof VariantDailyLows>(
+  'collection_variant_daily_lows',
+  VariantDailyLows,
 );
 
 /** Writes imported entries (parallel arrays), setting quantity and price paid of existing ones; how many. */
@@ -86,18 +86,39 @@ export const importEntries = pgQuery<
   typeof rows.count
 >('collection_import', rows.count);
 
-const VariantSum = z.object({
-  variant_id: z.number().int(),
-  card_id: z.number().int(),
-  card_name: z.string(),
-  tcg_slug: z.string(),
-  cards: z.number().int(),
-  value: z.number(),
-  ungraded_weight: z.number(),
+const Placed = { variant_id: z.number().int(), card_id: z.number().int(), set_id: z.number().int(), game_id: z.number().int() };
+const cents = z.number().nullable();
+const UngradedVariant = z.object({
+  ...Placed,
   raw_price: z.number().nullable(),
+  nm: z.number().int(),
+  lp: z.number().int(),
+  mp: z.number().int(),
+  hp: z.number().int(),
+  dmg: z.number().int(),
+  nm_unit: cents,
+  lp_unit: cents,
+  mp_unit: cents,
+  hp_unit: cents,
+  dmg_unit: cents,
 });
-/** A user's collection summed per variant: cards, value, and the ungraded weight on the market price. */
-export const collectionByVariant = pgQuery<[userId: number, conditionFactors: string], typeof VariantSum>(
-  'collection_summary_by_variant',
-  VariantSum,
+export type UngradedVariant = z.infer<typeof UngradedVariant>;
+/** A user's ungraded cards per variant: how many per condition, the market price and unit values. */
+export const ungradedByVariant = pgQuery<[userId: number, conditionFactors: string], typeof UngradedVariant>(
+  'collection_ungraded_by_variant',
+  UngradedVariant,
+);
+const GradedEntry = z.object({ ...Placed, quantity: z.number().int(), value: cents });
+export type GradedEntry = z.infer<typeof GradedEntry>;
+/** A user's graded entries with what each is worth. */
+export const gradedEntries = pgQuery<[userId: number, conditionFactors: string], typeof GradedEntry>(
+  'collection_graded_entries',
+  GradedEntry,
+);
+
+const CatalogueName = z.object({ kind: z.enum(['card', 'set', 'game']), id: z.number().int(), name: z.string() });
+/** Names of cards and sets, slugs of games. */
+export const catalogueNames = pgQuery<[cardIds: number[], setIds: number[], gameIds: number[]], typeof CatalogueName>(
+  'catalogue_names',
+  CatalogueName,
 );

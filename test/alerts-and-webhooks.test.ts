@@ -17,6 +17,7 @@ import { startStack, type Stack } from './support/stack.js';
 import { TemporalRig } from './support/temporal.js';
 import { headerOf, startSmtpReceiver } from './support/smtpReceiver.js';
 import { startWebhookReceiver } from './support/webhookReceiver.js';
+import { until } from './support/until.js';
 
 const today = new Date().toISOString().slice(0, 10);
 
@@ -77,16 +78,6 @@ async function ingestRun(suffix: string) {
     taskQueue: TASK_QUEUE,
     workflowId: `${workflowIds.ingestSource('pokemontcg', 'pokemon', today)}/${suffix}`,
   });
-}
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('webhook endpoints', () => {

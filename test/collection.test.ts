@@ -12,6 +12,9 @@ import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { createTestCards } from './support/catalogue.js';
 import { callAs } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
+import { loadPricePoints } from '../ingest/load/pricePoints.js';
+import { announcePricesLanded } from '../sql/stores/priceChannels.js';
+import { until } from './support/until.js';
 
 let stack: Stack;
 let owner: KeyedAccount;
@@ -170,6 +173,120 @@ describe('the collection summary', () => {
     // A change of the collection shows at once, cache or not.
     await call(fresh, 'POST', '/collection/add', { card_id: b.card_id, condition: 'MP' });
     assert.equal((await call(fresh, 'GET', '/collection/summary')).body.card_count, 4);
+  });
+});
+
+describe('collection analytics', () => {
+  it('values today’s cards at each day’s prices, names gainers and losers, splits by set and condition', async () => {
+    const fresh = await accountWithKey(stack, 'analyticscollector', 'enterprise');
+    const empty = await call(fresh, 'GET', '/collection/analytics');
+    assert.equal(empty.status, 200);
+    assert.equal(empty.body.days, 30);
+    assert.equal(empty.body.daily_value.length, 30);
+    assert.ok(empty.body.daily_value.every((p: Json) => p.value === 0));
+    assert.deepEqual([empty.body.gainers, empty.body.losers, empty.body.by_set, empty.body.graded], [[], [], [], { cards: 0, value: 0 }]);
+
+    const [a, b, c] = [priced[1]!, priced[4]!, priced[6]!];
+    await call(fresh, 'POST', '/collection/add', { card_id: a.card_id, quantity: 2 });
+    await call(fresh, 'POST', '/collection/add', { card_id: b.card_id, condition: 'MP' });
+    await call(fresh, 'POST', '/collection/add', { card_id: c.card_id, graded: true, grading_company: 'PSA', grade: 9 });
+    const { body: list } = await call(fresh, 'GET', '/collection');
+    const gradedValue = list.items.find((e: Json) => e.graded).current_value;
+    const res = await call(fresh, 'GET', '/collection/analytics?days=90');
+    assert.equal(res.status, 200);
+    const analytics = res.body;
+    assert.equal(analytics.daily_value.length, 90);
+    assert.equal(analytics.daily_value[0].date, analytics.from);
+    assert.equal(analytics.daily_value.at(-1).date, analytics.to);
+
+    // Each day's value, computed here from ClickHouse's daily lows with the last price carried forward.
+    const history = await stack.stores.ch.client.query({
+      query: `SELECT variant_id, toString(day) AS day, toFloat64(min(amount)) AS low FROM holo.market_daily
+              WHERE region = 'us' AND price_type = 'market' AND currency = 'USD' AND variant_id IN (${a.variant_id}, ${b.variant_id})
+              GROUP BY variant_id, day ORDER BY day`,
+      format: 'JSONEachRow',
+    });
+    const points = await history.json<{ variant_id: number; day: string; low: number }>();
+    assert.equal(analytics.to, points.at(-1)!.day, 'the period ends on the newest price day');
+    const priceOn = (variant: number, day: string) => points.filter((p) => p.variant_id === variant && p.day <= day).at(-1)?.low ?? 0;
+    for (const { date, value } of analytics.daily_value)
+      assert.ok(
+        Math.abs(value - (priceOn(a.variant_id, date) * 2 + priceOn(b.variant_id, date) * 0.7 + gradedValue)) <= 0.01,
+        `${date}: ${value}`,
+      );
+    const { body: summary } = await call(fresh, 'GET', '/collection/summary');
+    assert.ok(Math.abs(analytics.daily_value.at(-1).value - summary.total_value) <= 0.02, 'the last day is the current value');
+    assert.equal(analytics.change, cents(analytics.daily_value.at(-1).value - analytics.daily_value[0].value));
+
+    // Each ungraded card moved by its weight times its price's move over the period.
+    const moves = [
+      { card_id: a.card_id, change: cents(2 * (a.price - priceOn(a.variant_id, analytics.from))) },
+      { card_id: b.card_id, change: cents(0.7 * (b.price - priceOn(b.variant_id, analytics.from))) },
+    ];
+    for (const m of moves) {
+      const shown = [...analytics.gainers, ...analytics.losers].find((x: Json) => x.card_id === m.card_id);
+      if (m.change === 0) assert.equal(shown, undefined);
+      else {
+        assert.ok(Math.abs(shown.change - m.change) <= 0.02, `${shown.change} vs ${m.change}`);
+        assert.ok((m.change > 0 ? analytics.gainers : analytics.losers).includes(shown));
+        assert.equal(shown.card_name, list.items.find((e: Json) => e.card_id === m.card_id).card_name);
+      }
+    }
+    assert.ok(analytics.gainers.length + analytics.losers.length > 0, 'the demo’s prices move within 90 days');
+
+    assert.deepEqual(
+      analytics.by_condition.map((x: Json) => [x.condition, x.cards]),
+      [
+        ['NM', 2],
+        ['MP', 1],
+      ],
+    );
+    assert.deepEqual(analytics.graded, { cards: 1, value: gradedValue });
+    assert.ok(Math.abs(analytics.by_set.reduce((sum: number, x: Json) => sum + x.value, 0) - summary.total_value) <= 0.02);
+    for (const x of analytics.by_set) assert.ok(list.items.some((e: Json) => e.set_name === x.set_name && e.tcg_slug === x.tcg_slug));
+
+    // New prices land for a card of the collection, on the day after: the next analytics show that day.
+    const d = priced[10]!;
+    await call(fresh, 'POST', '/collection/add', { card_id: d.card_id });
+    const next = new Date(Date.parse(analytics.to) + 86_400_000).toISOString().slice(0, 10);
+    const landed = (d.price * 2).toFixed(2);
+    await loadPricePoints(
+      stack.loadTargets(),
+      [
+        {
+          card_id: d.card_id,
+          variant_id: d.variant_id,
+          game: d.slug,
+          region: 'us',
+          source: 'test_landing',
+          price_type: 'market',
+          grading_company: 'raw',
+          grade: '',
+          currency: 'USD',
+          amount: landed,
+          as_of: next,
+          is_outlier: false,
+        },
+      ],
+      { id: 'analytics-landing', ingestedAt: new Date() },
+    );
+    await announcePricesLanded(stack.stores.redis, stack.config.redisPrefix);
+    // The announcement reaches this API instance through Redis: soon, not at once.
+    const after = await until('the analytics to show the landed day', async () => {
+      const { body } = await call(fresh, 'GET', '/collection/analytics');
+      return body.to === next && body;
+    });
+    const { body: summaryAfter } = await call(fresh, 'GET', '/collection/summary');
+    assert.ok(Math.abs(after.daily_value.at(-1).value - summaryAfter.total_value) <= 0.02, 'the landed price counts on its day');
+    assert.ok(
+      Math.abs(after.daily_value.at(-1).value - after.daily_value.at(-2).value - (Number(landed) - d.price)) <= 0.02,
+      'the day before still counts the card at its old price',
+    );
+
+    // Only the periods it offers; someone else's analytics are their own (empty) collection.
+    assert.equal((await call(fresh, 'GET', '/collection/analytics?days=31')).status, 422);
+    assert.deepEqual((await call(other, 'GET', '/collection/analytics?days=365')).body.graded, { cards: 0, value: 0 });
+    assert.equal((await call(null, 'GET', '/collection/analytics')).status, 401);
   });
 });
 

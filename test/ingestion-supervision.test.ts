@@ -10,6 +10,7 @@ import { superviseIngestion, type Ingestion } from '../workflows/ingestion.js';
 import { SCHEDULE_IDS } from '../workflows/schedules.js';
 import { startTemporal, type TemporalServer } from '../workflows/temporalServer.js';
 import { startStack, type Stack } from './support/stack.js';
+import { until } from './support/until.js';
 
 let stack: Stack;
 let ingestion: Ingestion | undefined;
@@ -23,14 +24,6 @@ after(async () => {
   await temporal?.stop();
   await stack?.close();
 });
-
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('ingestion supervision', () => {
   it('keeps the API serving while Temporal is down, then comes up with its schedules once it is there', async () => {

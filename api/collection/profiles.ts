@@ -8,9 +8,10 @@ import { NotFound } from '../../schemas/errors.js';
 import { PROFILE_SHOWS, type PublicProfile } from '../../schemas/profiles.js';
 import * as q from '../../sql/profiles.js';
 import { listingsOfSeller } from '../../sql/marketplace.js';
-import { collectionByVariant, collectionPageIds } from '../../sql/collection.js';
+import { collectionPageIds } from '../../sql/collection.js';
 import { HttpError } from '../http/errors.js';
-import { CONDITION_FACTORS_JSON, presentEntry, valuedEntries } from './entries.js';
+import { presentEntry, valuedEntries } from './entries.js';
+import { cardCount, holdingsOf, totalValue } from './holdings.js';
 import { round2 } from '../legacy/cardPriceAnalytics.js';
 
 const avatarUrl = (name: string) => `/static/images/avatars/${name}`;
@@ -34,10 +35,7 @@ export async function publicProfile(db: Db, username: string): Promise<z.infer<t
   const listings = user.is_seller ? await listingsOfSeller(db, user.id, 'active', PROFILE_SHOWS.listings, 0) : [];
   let collection: z.infer<typeof PublicProfile>['collection'] = null;
   if (user.is_collection_public) {
-    const [ids, variants] = await Promise.all([
-      collectionPageIds(db, user.id, null, PROFILE_SHOWS.entries, 0),
-      collectionByVariant(db, user.id, CONDITION_FACTORS_JSON),
-    ]);
+    const [ids, holdings] = await Promise.all([collectionPageIds(db, user.id, null, PROFILE_SHOWS.entries, 0), holdingsOf(db, user.id)]);
     const rows = ids.length
       ? await valuedEntries(
           db,
@@ -45,8 +43,8 @@ export async function publicProfile(db: Db, username: string): Promise<z.infer<t
         )
       : [];
     collection = {
-      portfolio_value: round2(variants.reduce((sum, v) => sum + v.value, 0)),
-      card_count: variants.reduce((sum, v) => sum + v.cards, 0),
+      portfolio_value: round2(totalValue(holdings)),
+      card_count: cardCount(holdings),
       items: rows.map(presentEntry),
     };
   }

@@ -5,7 +5,8 @@ import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
 import { addEntry, collectionPage, removeEntry, updateEntry } from '../collection/entries.js';
 import { collectionSummary } from '../collection/summary.js';
-import { VariantPriceHistory } from '../collection/variantHistory.js';
+import { VariantDailyLows } from '../collection/variantHistory.js';
+import { collectionAnalytics } from '../collection/analytics.js';
 import { COLLECTION_CSV_MAX_BYTES, exportCollection, importCollection } from '../collection/csv.js';
 import { readUploadedFile } from '../http/upload.js';
 import {
@@ -18,6 +19,8 @@ import {
   CollectionCsvUpload,
   CollectionImported,
   CollectionSummary,
+  CollectionAnalytics,
+  CollectionAnalyticsQuery,
   UpdateCollectionEntryBody,
 } from '../../schemas/collection.js';
 import { Ok } from '../../schemas/auth.js';
@@ -27,7 +30,7 @@ const tags = ['collection'];
 
 export const collectionRoutes = (deps: AppDeps) => {
   const entryDeps = { db: deps.db, redis: deps.stores.redis, redisPrefix: deps.config.redisPrefix };
-  const summaryDeps = { ...entryDeps, history: new VariantPriceHistory(deps.analytics, () => deps.cache.epoch()), cache: deps.cache };
+  const summaryDeps = { ...entryDeps, market: new VariantDailyLows(deps.analytics, deps.cache), cache: deps.cache };
   return [
     defineRoute({
       method: 'post',
@@ -61,6 +64,16 @@ export const collectionRoutes = (deps: AppDeps) => {
       access: 'auth',
       response: CollectionSummary,
       handler: async ({ ctx }) => collectionSummary(summaryDeps, accountOf(ctx).id),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/collection/analytics',
+      summary: 'How own collection’s value moved over 30, 90 or 365 days, its gainers and losers, its value by set and condition',
+      tags,
+      access: 'auth',
+      query: CollectionAnalyticsQuery,
+      response: CollectionAnalytics,
+      handler: async ({ query, ctx }) => collectionAnalytics(summaryDeps, accountOf(ctx).id, query.days),
     }),
     defineRoute({
       method: 'get',
