@@ -10,7 +10,7 @@ import type { KeyCache } from './auth/keyCache.js';
 import type { ImageStore } from '../sql/stores/images.js';
 import type { PriceStream } from './stream/priceStream.js';
 import type { SecretBox } from '../ingest/events/signing.js';
-import type { PushSender } from '../ingest/events/push.js';
+import type { VapidKeys } from '../ingest/events/push.js';
 import type { IngestOperations } from '../workflows/operations.js';
 import type { IngestionState } from '../workflows/ingestion.js';
 import type { StatusMonitor } from './status/monitor.js';
@@ -34,8 +34,8 @@ export type AppDeps = {
   keyCache: KeyCache;
   /** Seals and opens webhook signing secrets (key shared by API instances and workers). */
   webhookBox: SecretBox;
-  /** Pushes to users' devices (bids, messages), the same sender the worker uses for alerts. */
-  push: PushSender;
+  /** Web Push's VAPID keys: browsers subscribe with the public one. */
+  vapid: VapidKeys;
   /** Ingestion inside this process (embedded mode), as /api/health reports it; null when it runs elsewhere. */
   ingestion: (() => IngestionState) | null;
   /** The WebSocket price stream of this instance. */

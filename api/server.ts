@@ -9,7 +9,7 @@ import { createPortalApp } from './portal/app.js';
 import { createPriceStream } from './stream/priceStream.js';
 import { createStatusMonitor } from './status/monitor.js';
 import { secretBox } from '../ingest/events/signing.js';
-import { logPushSender } from '../ingest/events/push.js';
+import { loadVapidKeys } from '../ingest/events/push.js';
 import { createCache } from './cache.js';
 import type { Config } from '../schemas/config.js';
 import { createAnalytics } from '../sql/stores/analytics.js';
@@ -43,7 +43,7 @@ export async function buildDeps(config: Config, stores: Stores, log: Logger): Pr
     sessionSecret: (await loadOrCreateSecret(config.dataDir, 'session-secret', config.sessionSecret)).value,
     keyCache,
     webhookBox: secretBox((await loadOrCreateSecret(config.dataDir, 'webhook-key', config.webhookKey)).value),
-    push: logPushSender(log),
+    vapid: await loadVapidKeys(config),
     stream: await createPriceStream(
       { db, redis: stores.redis, redisPrefix: config.redisPrefix, keyCache, log },
       { pingIntervalMs: config.wsPingSeconds * 1000, maxConnectionsPerKey: config.wsMaxConnectionsPerKey },

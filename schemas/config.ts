@@ -83,6 +83,28 @@ const envSchema = z.object({
   // E-mail: an SMTP server (smtp://user:pass@host:587 or smtps://…); unset: the outbox only.
   HOLO_SMTP_URL: optionalUrl(['smtp://', 'smtps://']),
   HOLO_MAIL_FROM: z.string().min(3).default('Holo <alerts@holo.example>'),
+  // Web Push: the VAPID private key (32 bytes, base64url; else generated into the data directory)
+  // and the contact push services see (RFC 8292: mailto: or https:; default HOLO_SITE_ORIGIN).
+  HOLO_VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'a P-256 private key: 32 bytes, base64url')
+    .optional(),
+  HOLO_VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)\S+$/, 'mailto:… or https://…')
+    .optional(),
+  // A push that fails is tried again after HOLO_PUSH_RETRY_SECONDS × 4^(attempt − 1), at most HOLO_PUSH_MAX_ATTEMPTS times.
+  // APNs (token-based: the team's .p8 key, its id, the team, the app's bundle id) and FCM HTTP v1 (a
+  // service account's JSON file); either is off until configured.
+  HOLO_APNS_KEY_FILE: z.string().min(1).optional(),
+  HOLO_APNS_KEY_ID: z.string().min(1).optional(),
+  HOLO_APNS_TEAM_ID: z.string().min(1).optional(),
+  HOLO_APNS_TOPIC: z.string().min(1).optional(),
+  HOLO_APNS_URL: z.url().default('https://api.push.apple.com'),
+  HOLO_FCM_SERVICE_ACCOUNT_FILE: z.string().min(1).optional(),
+  HOLO_FCM_URL: z.url().default('https://fcm.googleapis.com'),
+  HOLO_PUSH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  HOLO_PUSH_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   // Payments (Stripe Checkout): the account's secret key and the signing secret of the webhook
   // endpoint that Stripe calls (POST /api/payments/stripe/webhook). Unset outside production:
   // Stripe's own API mock server, stripe-mock, on this machine; unset in production: checkout is
@@ -137,6 +159,12 @@ export type Config = {
   webhookDisableAfter: number;
   smtpUrl: string | undefined;
   mailFrom: string;
+  vapidPrivateKey: string | undefined;
+  vapidSubject: string;
+  pushMaxAttempts: number;
+  apns: { keyFile: string; keyId: string; teamId: string; topic: string; url: string } | null;
+  fcm: { serviceAccountFile: string; url: string } | null;
+  pushRetrySeconds: number;
   stripeSecretKey: string | undefined;
   stripeWebhookSecret: string | undefined;
   stripeApiUrl: string | undefined;
@@ -156,6 +184,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET)
     throw new ConfigError(
       'Invalid configuration:\n  STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY (payments are confirmed by its signed webhook)',
+    );
+  const apnsSet = [e.HOLO_APNS_KEY_FILE, e.HOLO_APNS_KEY_ID, e.HOLO_APNS_TEAM_ID, e.HOLO_APNS_TOPIC].filter(Boolean).length;
+  if (apnsSet > 0 && apnsSet < 4)
+    throw new ConfigError(
+      'Invalid configuration:\n  HOLO_APNS_KEY_FILE, HOLO_APNS_KEY_ID, HOLO_APNS_TEAM_ID, HOLO_APNS_TOPIC: all four, or none (APNs off)',
     );
   return {
     env: e.NODE_ENV,
@@ -195,6 +228,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookDisableAfter: e.HOLO_WEBHOOK_DISABLE_AFTER,
     smtpUrl: e.HOLO_SMTP_URL,
     mailFrom: e.HOLO_MAIL_FROM,
+    vapidPrivateKey: e.HOLO_VAPID_PRIVATE_KEY,
+    vapidSubject: e.HOLO_VAPID_SUBJECT ?? e.HOLO_SITE_ORIGIN.replace(/\/$/, ''),
+    pushMaxAttempts: e.HOLO_PUSH_MAX_ATTEMPTS,
+    apns: e.HOLO_APNS_KEY_FILE
+      ? {
+          keyFile: e.HOLO_APNS_KEY_FILE,
+          keyId: e.HOLO_APNS_KEY_ID!,
+          teamId: e.HOLO_APNS_TEAM_ID!,
+          topic: e.HOLO_APNS_TOPIC!,
+          url: e.HOLO_APNS_URL.replace(/\/$/, ''),
+        }
+      : null,
+    fcm: e.HOLO_FCM_SERVICE_ACCOUNT_FILE
+      ? { serviceAccountFile: e.HOLO_FCM_SERVICE_ACCOUNT_FILE, url: e.HOLO_FCM_URL.replace(/\/$/, '') }
+      : null,
+    pushRetrySeconds: e.HOLO_PUSH_RETRY_SECONDS,
     stripeSecretKey: e.STRIPE_SECRET_KEY,
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
     stripeApiUrl: e.HOLO_STRIPE_API_URL?.replace(/\/$/, ''),

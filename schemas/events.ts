@@ -68,9 +68,32 @@ export const EmailSettingsBody = z
   .strictObject({ alert_emails: z.boolean().optional(), digest_emails: z.boolean().optional() })
   .openapi('EmailSettingsChange', { description: 'Either or both; an empty body changes nothing and answers the settings.' });
 
+const base64url = (bytes: number) =>
+  z
+    .string()
+    .length(Math.ceil((bytes * 4) / 3))
+    .regex(/^[A-Za-z0-9_-]+$/, 'base64url');
 export const DeviceBody = z
-  .strictObject({ token: text({ min: 8, max: 4096 }), platform: z.enum(['ios', 'android', 'web']) })
+  .strictObject({
+    token: text({ min: 8, max: 4096 }).openapi({
+      description: 'the APNs or FCM device token; for web, the push subscription’s endpoint URL',
+    }),
+    platform: z.enum(['ios', 'android', 'web']),
+    keys: z
+      .strictObject({ p256dh: base64url(65), auth: base64url(16) })
+      .optional()
+      .openapi({ description: 'web only, required there: the subscription’s keys (PushSubscription.toJSON().keys)' }),
+  })
+  .superRefine((d, ctx) => {
+    if (d.platform === 'web' && !d.keys) ctx.addIssue({ code: 'custom', path: ['keys'], message: 'a web subscription needs its keys' });
+    if (d.platform !== 'web' && d.keys) ctx.addIssue({ code: 'custom', path: ['keys'], message: 'keys belong to web subscriptions only' });
+    if (d.platform === 'web' && !/^https?:\/\/[^\s]+$/.test(d.token))
+      ctx.addIssue({ code: 'custom', path: ['token'], message: 'a web subscription’s token is its endpoint URL' });
+  })
   .openapi('PushDevice');
+export const VapidKey = z
+  .object({ public_key: z.string().openapi({ description: 'base64url, the applicationServerKey browsers subscribe with' }) })
+  .openapi('VapidKey');
 export const DeviceTokenBody = z.strictObject({ token: text({ min: 8, max: 4096 }) }).openapi('PushDeviceToken');
 export const DeviceRegistered = z.object({ ok: z.literal(true), device_id: z.number().int() }).openapi('DeviceRegistered');
 

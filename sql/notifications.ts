@@ -20,19 +20,45 @@ export const markNotificationRead = pgQuery<[notificationId: number, userId: num
 /** Marks every unread notification of an account read: a row per notification marked. */
 export const markAllNotificationsRead = pgQuery<[userId: number], typeof rows.bigId>('notification_mark_all_read', rows.bigId);
 
-/** Registers a push token for an account (moving it from another account if it was there). */
-export const registerPushDevice = pgQuery<[userId: number, platform: string, token: string], typeof rows.id>(
-  'push_device_register',
-  rows.id,
-);
+/** Registers a push token (a Web Push endpoint with its keys) for an account, moving and enabling it. */
+export const registerPushDevice = pgQuery<
+  [userId: number, platform: string, token: string, p256dh: string | null, authSecret: string | null],
+  typeof rows.id
+>('push_device_register', rows.id);
 /** Keeps an account's `keep` most recently seen devices. */
 export const trimPushDevices = pgQuery<[userId: number, keep: number], typeof rows.id>('push_device_trim', rows.id);
 /** Removes an own device by its token: a row when it was the account's. */
 export const unregisterPushDevice = pgQuery<[token: string, userId: number], typeof rows.id>('push_device_unregister', rows.id);
 
-const Device = z.object({ id: z.number().int(), platform: z.string(), token: z.string() });
-/** An account's push devices. */
-export const pushDevicesOf = pgQuery<[userId: number], typeof Device>('push_devices_of_account', Device);
+/** A push to every enabled device of an account, in the caller's transaction. */
+export const queuePushes = pgQuery<[userId: number, title: string, body: string, dataJson: string], typeof rows.bigId>(
+  'push_outbox_queue',
+  rows.bigId,
+);
+const ClaimedPush = z.object({
+  id: col.number,
+  attempts: z.number().int(),
+  title: z.string(),
+  body: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  device_id: z.number().int(),
+  platform: z.enum(['ios', 'android', 'web']),
+  token: z.string(),
+  p256dh: z.string().nullable(),
+  auth_secret: z.string().nullable(),
+});
+export type ClaimedPush = z.infer<typeof ClaimedPush>;
+/** Claims due pushes for a while (SKIP LOCKED), counting an attempt each. */
+export const claimPushes = pgQuery<[limit: number, claimSeconds: number], typeof ClaimedPush>('push_outbox_claim', ClaimedPush);
+/** A push ended for good: sent, failed or unconfigured. */
+export const endPush = pgStatement<[pushId: number, state: 'sent' | 'failed' | 'unconfigured', error: string | null]>('push_outbox_ended');
+/** A push failed for now: again after `delaySeconds`, or failed once it had `maxAttempts`. */
+export const retryPush = pgStatement<[pushId: number, error: string, delaySeconds: number, maxAttempts: number]>('push_outbox_retry');
+/** A device its push service calls gone: disabled, its waiting pushes ended. */
+export const disableGoneDevice = pgStatement<[deviceId: number, why: string]>('push_device_gone');
+const NextDue = z.object({ seconds: z.number().nullable() });
+/** Seconds until the next waiting push is due; null when none waits. */
+export const nextPushDue = pgQuery<[], typeof NextDue>('push_outbox_next_due', NextDue);
 /** A new in-app notification; its id. */
 export const insertNotification = pgQuery<[userId: number, kind: string, title: string, body: string, dataJson: string], typeof rows.bigId>(
   'notification_create',

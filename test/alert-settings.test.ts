@@ -28,7 +28,6 @@ const dispatch = (batchId: string, price: number) =>
   dispatchPriceEvents(
     {
       pool: stack.stores.pg.pool,
-      push: { name: 'none', send: async () => undefined },
       log: silentLogger(),
       startDeliveries: async () => undefined,
     },

@@ -7,7 +7,6 @@ import type { Client } from '@temporalio/client';
 import { DIGEST_NOW_PER_HOUR } from '../api/events/digestNow.js';
 import { signatureMatches } from '../ingest/events/signing.js';
 import { webhookUrlProblem } from '../api/events/webhookEndpoints.js';
-import type { PushDevice, PushMessage, PushSender } from '../ingest/events/push.js';
 import { startFeedServer, type FeedServer } from '../ingest/demoMarket/feedServer.js';
 import { activityDeps } from '../workflows/activities.js';
 import { TASK_QUEUE, workflowIds } from '../workflows/shared.js';
@@ -18,6 +17,7 @@ import { TemporalRig } from './support/temporal.js';
 import { headerOf, startSmtpReceiver } from './support/smtpReceiver.js';
 import { startWebhookReceiver } from './support/webhookReceiver.js';
 import { until } from './support/until.js';
+import { startWebPushReceiver } from './support/webPushReceiver.js';
 
 const today = new Date().toISOString().slice(0, 10);
 
@@ -28,11 +28,11 @@ let rig: TemporalRig;
 let client: Client;
 let shop: KeyedAccount;
 let cards: number[];
-const pushes: { device: PushDevice; message: PushMessage }[] = [];
-const recordingPush: PushSender = { name: 'recording', send: async (device, message) => void pushes.push({ device, message }) };
+let pushService: Awaited<ReturnType<typeof startWebPushReceiver>>;
 
 before(async () => {
   smtp = await startSmtpReceiver({ user: 'holo-relay', pass: 'relay-secret' });
+  pushService = await startWebPushReceiver();
   stack = await startStack({
     demo: 'small',
     env: {
@@ -44,8 +44,7 @@ before(async () => {
     },
   });
   feeds = await startFeedServer(stack.stores.pg.url);
-  const deps = activityDeps(stack.config, stack.stores);
-  rig = await TemporalRig.start(stack, { ...deps, events: { ...deps.events, push: recordingPush } });
+  rig = await TemporalRig.start(stack, activityDeps(stack.config, stack.stores));
   client = rig.client;
   shop = await accountWithKey(stack, 'cardshop', 'shop_basic');
   // Alert e-mail is opt-in (spec: "if the user opted in").
@@ -59,6 +58,7 @@ before(async () => {
 });
 after(async () => {
   await rig?.close();
+  await pushService?.close();
   await feeds?.close();
   await stack?.close();
   await smtp?.close();
@@ -128,8 +128,10 @@ describe('an ingestion run crosses an alert', () => {
       const endpoint = await api('/api/webhooks', { method: 'POST', body: { url: receiver.url, events: ['price.alert.triggered'] } });
       assert.equal(endpoint.status, 201);
       secret = endpoint.body.secret;
+      const browser = pushService.subscribe('shop-browser');
       assert.equal(
-        (await api('/api/devices/register', { method: 'POST', body: { token: 'device-token-0123456789', platform: 'ios' } })).status,
+        (await api('/api/devices/register', { method: 'POST', body: { token: browser.endpoint, platform: 'web', keys: browser.keys } }))
+          .status,
         201,
       );
       // Far above any price: the next scrape crosses it. A second alert far below never triggers.
@@ -209,15 +211,24 @@ describe('an ingestion run crosses an alert', () => {
       });
       assert.deepEqual([outbox.to_address, outbox.attempts, outbox.last_error], ['cardshop@example.com', 1, null]);
       assert.equal(mail.subject, outbox.subject);
-      assert.deepEqual(
-        pushes.map((p) => [p.device.token, p.message.data['alert_id']]),
-        [['device-token-0123456789', crossing.body.id]],
-      );
+      // The push reached the browser's push service, signed with our VAPID key and readable only with the browser's keys.
+      const push = await until('the alert push', async () => pushService.received.find((p) => p.subscription === 'shop-browser'));
+      assert.deepEqual([push.vapidProblem, push.decryptProblem], [null, null]);
+      assert.equal(push.vapidKey, (await api('/api/devices/vapid-key')).body.public_key);
+      assert.deepEqual((push.payload as any).data, {
+        kind: 'price_alert',
+        alert_id: crossing.body.id,
+        card_id: cards[0],
+        market_price: event.data.market_price,
+        currency: 'USD',
+      });
+      assert.match((push.payload as any).body, /crossing your below USD 1000000\.00 alert/);
 
       // The next run prices the card again: the triggered alert stays triggered, nothing is sent twice.
       await ingestRun('alerts-2');
       await new Promise((r) => setTimeout(r, 1000));
       assert.equal(receiver.received.length, 3);
+      assert.equal(pushService.received.length, 1, 'pushed once');
       assert.equal((await api('/api/notifications/unread-count')).body.count, 1);
       // GET, as the spec lists it, marks read like POST; another account's notification is not found.
       const notice = feed.body.items[0].id;

@@ -22,12 +22,13 @@ import { queueDigests } from '../ingest/events/digest.js';
 import { expireListings } from '../ingest/marketplace/listingExpiry.js';
 import { renewalKey } from '../ingest/marketplace/renewalTokens.js';
 import { createMailer, type Mailer } from '../ingest/events/email.js';
-import { logPushSender, type PushSender } from '../ingest/events/push.js';
+import { apnsSender, fcmSender } from '../ingest/events/mobilePush.js';
+import { loadVapidKeys, pushSender, sendDuePushes, type PushRetry, type PushRound, type PushSender } from '../ingest/events/push.js';
 import { secretBox, type SecretBox } from '../ingest/events/signing.js';
 import { attemptDelivery, failDelivery, type AttemptResult } from '../ingest/events/webhookDeliveries.js';
 import type { PriceUpdate } from '../schemas/stream.js';
 import { TASK_QUEUE, workflowIds } from './shared.js';
-import { startEmailOutbox } from './operations.js';
+import { startEmailOutbox, startPushOutbox } from './operations.js';
 import type { WebhookRetry } from './shared.js';
 
 export type ActivityDeps = IngestDeps & {
@@ -41,8 +42,9 @@ export type ActivityDeps = IngestDeps & {
     /** Production: webhook receivers must resolve to public addresses at every attempt. */
     webhookPublicOnly: boolean;
     mailer: Mailer;
-    push: PushSender;
-    /** Where dispatch problems are reported (a push that failed, deliveries not started yet). */
+    push: () => Promise<PushSender>;
+    pushRetry: PushRetry;
+    /** Where dispatch problems are reported (deliveries or outbox runs not started yet, gone devices). */
     log: Logger;
   };
   /** What the listing expiry signs its renewal links with, and the site they point to. */
@@ -72,7 +74,15 @@ export function activityDeps(config: Config, stores: Stores): ActivityDeps {
       },
       webhookPublicOnly: config.env === 'production',
       mailer: createMailer(stores.pg.pool, config.smtpUrl, config.mailFrom),
-      push: logPushSender(log),
+      push: once(async () =>
+        pushSender({
+          vapid: await loadVapidKeys(config),
+          publicOnly: config.env === 'production',
+          apns: config.apns && (await apnsSender(config.apns)),
+          fcm: config.fcm && (await fcmSender(config.fcm)),
+        }),
+      ),
+      pushRetry: { maxAttempts: config.pushMaxAttempts, retrySeconds: config.pushRetrySeconds },
       log,
     },
   };
@@ -135,10 +145,14 @@ export function createActivities(deps: ActivityDeps) {
   };
   const dispatchAfterLoad = async (batchId: string, updates: PriceUpdate[]) => {
     heartbeat('dispatching alerts and webhooks');
-    await dispatchPriceEvents(
-      { pool: deps.pool, push: deps.events.push, log: deps.events.log, startDeliveries },
+    const { pushes } = await dispatchPriceEvents(
+      { pool: deps.pool, log: deps.events.log, startDeliveries },
       { batchId, updates, usdPerUnit: await usdPerUnit() },
     );
+    if (pushes > 0)
+      await startPushOutbox(getClient(), batchId).catch((err: Error) =>
+        deps.events.log.warn('push outbox run not started; the next one (hourly at the latest) sends them', { cause: err.message }),
+      );
     // Alert e-mails (and any a failed send left) go out in their own workflow: an SMTP server that
     // is slow or unreachable must not hold the price load past its timeout.
     if (deps.events.mailer.configured) {
@@ -185,6 +199,11 @@ export function createActivities(deps: ActivityDeps) {
 
     async sendEmailOutbox(): Promise<{ sent: number; failed: number }> {
       return deps.events.mailer.sendUnsent();
+    },
+
+    /** One round of the push outbox: every due push sent; when the next retry is due. */
+    async sendPushOutbox(): Promise<PushRound> {
+      return sendDuePushes(deps.pool, await deps.events.push(), deps.events.pushRetry, deps.events.log);
     },
 
     /** Listings past their expiry become expired; their sellers get a renewal link by e-mail. */

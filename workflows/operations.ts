@@ -48,6 +48,16 @@ export async function startEmailOutbox(client: Client, stamp: string): Promise<v
     });
 }
 
+/**
+ * Sends what waits in the push outbox, retries included, in a workflow of its own (pushOutbox).
+ * Several runs at once share the work: each push is claimed by one.
+ */
+export async function startPushOutbox(client: Client, stamp: string): Promise<void> {
+  await client.workflow.start('pushOutbox', { taskQueue: TASK_QUEUE, workflowId: workflowIds.pushOutbox(stamp), args: [] }).catch((err) => {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  });
+}
+
 export class IngestOperations {
   #client: Promise<Client> | null = null;
 

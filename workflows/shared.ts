@@ -18,6 +18,7 @@ export const workflowIds = {
   webhookDeliveries: (ids: number[]) => `webhook-deliveries/${ids[0]}-${ids.at(-1)}/${ids.length}`,
   dailyDigest: (day: string) => `daily-digest/${day}`,
   emailOutbox: (stamp: string) => `email-outbox/${stamp}`,
+  pushOutbox: (stamp: string) => `push-outbox/${stamp}`,
   correlateSources: (cardId: number | null, stamp: string) => `correlate/${cardId === null ? 'all' : `card-${cardId}`}/${stamp}`,
 };
 

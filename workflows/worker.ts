@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from './activities.js';
 import { TASK_QUEUE } from './shared.js';
+import { listenForPushes } from './pushWakeup.js';
 
 const require = createRequire(import.meta.url);
 
@@ -11,7 +12,7 @@ export async function createIngestWorker(
   namespace: string,
   deps: ActivityDeps,
   opts: { shutdownGraceTime?: string } = {},
-): Promise<{ worker: Worker; connection: NativeConnection }> {
+): Promise<{ worker: Worker; connection: NativeConnection; stopListening: () => Promise<void> }> {
   const connection = await NativeConnection.connect({ address });
   const worker = await Worker.create({
     connection,
@@ -26,5 +27,7 @@ export async function createIngestWorker(
     maxConcurrentWorkflowTaskExecutions: 100,
     shutdownGraceTime: (opts.shutdownGraceTime ?? '10 seconds') as '10 seconds',
   });
-  return { worker, connection };
+  // Started with the worker, stopped by its owner after the worker stops.
+  const stopListening = await listenForPushes(deps.pool, { address, namespace }, deps.events.log);
+  return { worker, connection, stopListening };
 }

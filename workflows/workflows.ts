@@ -166,22 +166,47 @@ export async function deliverWebhook(input: {
 const {
   queueDailyDigests,
   sendEmailOutbox,
+  sendPushOutbox,
   expireListings: expireDueListings,
 } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   retry,
 });
 
-/** Listings past their 60 days become expired and their sellers are e-mailed a renewal link (scheduled hourly). */
-export async function expireListings(): Promise<{ expired: number; sent: number; failed: number }> {
+/**
+ * Listings past their 60 days become expired and their sellers are e-mailed a renewal link
+ * (scheduled hourly). Also the outboxes' safety net: pushes whose run could not be started go out.
+ */
+export async function expireListings(): Promise<{ expired: number; sent: number; failed: number; pushed: number }> {
   const expired = await expireDueListings();
-  return { expired, ...(await sendEmailOutbox()) };
+  const mail = await sendEmailOutbox();
+  return { expired, ...mail, pushed: (await sendPushOutbox()).sent };
 }
 
 /** The daily digest e-mails (scheduled), then the outbox is sent when SMTP is configured. */
 export async function dailyDigest(): Promise<{ queued: number; sent: number; failed: number }> {
   const queued = await queueDailyDigests();
   return { queued, ...(await sendEmailOutbox()) };
+}
+
+/** Push outbox rounds a run makes at most: the first send and every retry of a push (5 by default). */
+const PUSH_ROUNDS = 25;
+
+/**
+ * Sends what waits in the push outbox, then sleeps until the next retry is due and sends again,
+ * until nothing waits (started after a notification is recorded; several runs share the work).
+ */
+export async function pushOutbox(): Promise<{ sent: number; gone: number; failed: number }> {
+  const total = { sent: 0, gone: 0, failed: 0 };
+  for (let round = 0; round < PUSH_ROUNDS; round++) {
+    const r = await sendPushOutbox();
+    total.sent += r.sent;
+    total.gone += r.gone;
+    total.failed += r.failed;
+    if (r.nextDueSeconds === null) break;
+    await sleep(`${Math.max(1, Math.ceil(r.nextDueSeconds))} seconds`);
+  }
+  return total;
 }
 
 /** Sends what waits in the e-mail outbox (started after the API queues mail). */

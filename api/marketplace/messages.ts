@@ -7,14 +7,13 @@ import { DomainError, NotFound } from '../../schemas/errors.js';
 import type { MessageList, MessageListQuery, MessageOut, MessageThreads, SendMessageBody } from '../../schemas/messages.js';
 import * as q from '../../sql/messages.js';
 import { listingRecord } from '../../sql/marketplace.js';
-import { pushToDevices, recordNotice } from '../../ingest/events/notify.js';
-import type { PushSender } from '../../ingest/events/push.js';
+import { recordNotice } from '../../ingest/events/notify.js';
 import { refuseIfBlocked } from './moderation.js';
 
 type Message = z.infer<typeof MessageOut>;
 
-export async function sendMessage(db: Db, push: PushSender, senderId: number, input: z.output<typeof SendMessageBody>): Promise<Message> {
-  const message = await db.transaction(async (tx) => {
+export async function sendMessage(db: Db, senderId: number, input: z.output<typeof SendMessageBody>): Promise<Message> {
+  return db.transaction(async (tx) => {
     const [recipient] = await q.userByUsername(tx, input.to_username);
     if (!recipient) throw new NotFound('User');
     if (recipient.id === senderId) throw new DomainError('invalid', 'you cannot message yourself');
@@ -32,13 +31,6 @@ export async function sendMessage(db: Db, push: PushSender, senderId: number, in
     });
     return message!;
   });
-  // After commit; a failing push does not undo the message.
-  await pushToDevices(db, push, message.recipient_id, {
-    title: `Message from ${message.from_username}`,
-    body: message.subject || message.body.slice(0, 140),
-    data: { kind: 'message', message_id: message.id, listing_id: message.listing_id },
-  }).catch(() => undefined);
-  return message;
 }
 
 export async function messagesOf(db: Db, userId: number, query: z.output<typeof MessageListQuery>): Promise<z.infer<typeof MessageList>> {

@@ -9,8 +9,7 @@ import type { BidOut, BuyNowOut, TransactionOut } from '../../schemas/marketplac
 import * as q from '../../sql/marketplace.js';
 import { buyerCharges } from './fees.js';
 import { refuseIfBlocked } from './moderation.js';
-import { pushToDevices, recordNotice } from '../../ingest/events/notify.js';
-import type { PushSender } from '../../ingest/events/push.js';
+import { recordNotice } from '../../ingest/events/notify.js';
 
 export type Transaction = z.infer<typeof TransactionOut>;
 type Bid = z.infer<typeof BidOut>;
@@ -67,14 +66,8 @@ export async function buyNow(db: Db, buyerId: number, listingId: number): Promis
   });
 }
 
-export async function placeBid(
-  db: Db,
-  push: PushSender,
-  bidderId: number,
-  listingId: number,
-  bid: { amount: number; message?: string },
-): Promise<Bid> {
-  const { placed, notice } = await db.transaction(async (tx) => {
+export async function placeBid(db: Db, bidderId: number, listingId: number, bid: { amount: number; message?: string }): Promise<Bid> {
+  return db.transaction(async (tx) => {
     const [listing] = await q.lockListingForSale(tx, listingId);
     if (!listing) throw new NotFound('Listing');
     if (listing.seller_id === bidderId) throw new DomainError('invalid', 'you cannot bid on your own listing');
@@ -91,14 +84,10 @@ export async function placeBid(
       data: { listing_id: listingId, bid_id: mine.id },
       email: null,
     };
+    // Its pushes go out after commit (push_outbox): a device is told only of a bid that stands.
     await recordNotice(tx, notice);
-    return { placed: presentBid(mine, mine.bidder_username), notice };
+    return presentBid(mine, mine.bidder_username);
   });
-  // After commit: a device is told only of a bid that stands; a failing push does not undo it.
-  await pushToDevices(db, push, notice.userId, { title: notice.title, body: notice.body, data: { kind: 'bid', ...notice.data } }).catch(
-    () => undefined,
-  );
-  return placed;
 }
 
 function presentBid(b: q.BidRow, bidder: string): Bid {

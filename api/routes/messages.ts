@@ -55,7 +55,7 @@ export const messageRoutes = (deps: AppDeps) => [
     response: MessageOut,
     status: 201,
     errors: [400, 403, 404],
-    handler: async ({ body, ctx }) => sendMessage(deps.db, deps.push, accountOf(ctx).id, body),
+    handler: async ({ body, ctx }) => sendMessage(deps.db, accountOf(ctx).id, body),
   }),
   defineRoute({
     method: 'get',

@@ -12,7 +12,7 @@ import {
   unreadNotificationCount,
   unregisterPushDevice,
 } from '../../sql/notifications.js';
-import { NotFoundError } from '../http/errors.js';
+import { HttpError, NotFoundError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import {
   DeviceBody,
@@ -25,7 +25,9 @@ import {
   NotificationFeedQuery,
   NotificationIdParams,
   UnreadCount,
+  VapidKey,
 } from '../../schemas/events.js';
+import { webhookUrlProblem } from '../events/webhookEndpoints.js';
 import { Ok } from '../../schemas/auth.js';
 import { accountOf } from './auth.js';
 
@@ -117,6 +119,15 @@ export const notificationRoutes = (deps: AppDeps) => {
       }),
     ]),
     defineRoute({
+      method: 'get',
+      path: '/api/devices/vapid-key',
+      summary: 'The VAPID public key browsers subscribe to Web Push with',
+      tags,
+      access: 'free',
+      response: VapidKey,
+      handler: async () => ({ public_key: deps.vapid.publicKey }),
+    }),
+    defineRoute({
       method: 'post',
       path: '/api/devices/register',
       summary: 'Register a device for push notifications (alerts, bids, messages)',
@@ -125,12 +136,22 @@ export const notificationRoutes = (deps: AppDeps) => {
       body: DeviceBody,
       response: DeviceRegistered,
       status: 201,
+      errors: [400],
       description:
-        'A token already registered moves to the calling account (a phone changes hands); at most 20 devices per account, the least recently seen is dropped.',
+        'A token already registered moves to the calling account (a phone changes hands) and is enabled again; at most 20 devices per account, the least recently seen is dropped. Web: `token` is the subscription’s endpoint (https and public in production, as webhook URLs: 400 otherwise) and `keys` its p256dh and auth keys; the subscription is made with the key of GET /api/devices/vapid-key. A device its push service calls gone (404, 410) is disabled until registered again.',
       handler: async ({ body, ctx }) => {
         const user = accountOf(ctx);
+        const problem = body.platform === 'web' ? webhookUrlProblem(body.token, deps.config.env) : null;
+        if (problem) throw new HttpError(400, `token: ${problem}`);
         const id = await db.transaction(async (tx) => {
-          const [row] = await registerPushDevice(tx, user.id, body.platform, body.token);
+          const [row] = await registerPushDevice(
+            tx,
+            user.id,
+            body.platform,
+            body.token,
+            body.keys?.p256dh ?? null,
+            body.keys?.auth ?? null,
+          );
           await trimPushDevices(tx, user.id, MAX_DEVICES_PER_USER);
           return row!.id;
         });

@@ -59,7 +59,7 @@ export const saleRoutes = (deps: AppDeps) => {
       response: BidOut,
       status: 201,
       errors: [400, 404, 409],
-      handler: async ({ params, body, ctx }) => placeBid(deps.db, deps.push, accountOf(ctx).id, params.listing_id, body),
+      handler: async ({ params, body, ctx }) => placeBid(deps.db, accountOf(ctx).id, params.listing_id, body),
     }),
     defineRoute({
       method: 'get',

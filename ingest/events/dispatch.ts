@@ -12,19 +12,18 @@ import type { Logger } from '../../sql/runtime/log.js';
 import type { PriceUpdate } from '../../schemas/stream.js';
 import { BUSINESS_TIERS } from '../../schemas/tiers.js';
 import { cardsWithArmedAlerts, triggerCrossedAlerts, type TriggeredAlert } from './alertTriggers.js';
-import { pushToDevices, recordNotice } from './notify.js';
-import type { PushSender } from './push.js';
+import { recordNotice } from './notify.js';
 import { endpointsFor, eventId, markStarted, queueDeliveries, unstartedDeliveries, type WebhookEvent } from './webhookDeliveries.js';
 
 export type DispatchDeps = {
   pool: pg.Pool;
-  push: PushSender;
   log: Logger;
   /** Starts the delivery workflow of each id (idempotent per id). */
   startDeliveries(ids: number[]): Promise<unknown>;
 };
 
-export type DispatchResult = { triggered: number; deliveries: number; started: number };
+/** pushes: queued in push_outbox, for the caller to start the outbox workflow after. */
+export type DispatchResult = { triggered: number; deliveries: number; started: number; pushes: number };
 
 /** Every update also in each other currency it can be converted to (US dollars per unit of each). */
 export function inEveryCurrency(updates: PriceUpdate[], usdPerUnit: Record<string, number>): PriceUpdate[] {
@@ -76,7 +75,8 @@ export async function dispatchPriceEvents(
   run: { batchId: string; updates: PriceUpdate[]; usdPerUnit: Record<string, number> },
 ): Promise<DispatchResult> {
   let deliveries = 0;
-  const { triggered, wished } = await pgTransaction(deps.pool, async (client) => {
+  let pushes = 0;
+  const { triggered } = await pgTransaction(deps.pool, async (client) => {
     const watched = await cardsWithArmedAlerts(
       client,
       run.updates.map((u) => u.card_id),
@@ -92,16 +92,18 @@ export async function dispatchPriceEvents(
     const queue: { endpointId: number; event: WebhookEvent }[] = [];
     for (const a of crossed) {
       const text = alertText(a);
-      await recordNotice(client, {
-        userId: a.user_id,
-        kind: 'price_alert',
-        ...text,
-        data: { alert_id: a.id, card_id: a.card_id, market_price: a.market_price, currency: a.currency },
-        email:
-          a.email && a.email_alerts
-            ? { to: a.email, subject: `Price alert: ${text.title}`, text: `${text.body}\n\nManage your alerts in your Holo account.` }
-            : null,
-      });
+      pushes += (
+        await recordNotice(client, {
+          userId: a.user_id,
+          kind: 'price_alert',
+          ...text,
+          data: { alert_id: a.id, card_id: a.card_id, market_price: a.market_price, currency: a.currency },
+          email:
+            a.email && a.email_alerts
+              ? { to: a.email, subject: `Price alert: ${text.title}`, text: `${text.body}\n\nManage your alerts in your Holo account.` }
+              : null,
+        })
+      ).pushes;
       for (const e of endpoints) if (e.user_id === a.user_id) queue.push({ endpointId: e.id, event: alertEvent(a) });
     }
     deliveries += await queueDeliveries(client, queue);
@@ -116,27 +118,21 @@ export async function dispatchPriceEvents(
       : [];
     for (const w of wishes) {
       const text = wishText(w);
-      await recordNotice(client, {
-        userId: w.user_id,
-        kind: 'wishlist',
-        ...text,
-        data: { wishlist_item_id: w.id, card_id: w.card_id, market_price: w.price, currency: 'USD' },
-        email:
-          w.email && w.email_alerts
-            ? { to: w.email, subject: `Wishlist: ${text.title}`, text: `${text.body}\n\nSee your wishlist in your Holo account.` }
-            : null,
-      });
+      pushes += (
+        await recordNotice(client, {
+          userId: w.user_id,
+          kind: 'wishlist',
+          ...text,
+          data: { wishlist_item_id: w.id, card_id: w.card_id, market_price: w.price, currency: 'USD' },
+          email:
+            w.email && w.email_alerts
+              ? { to: w.email, subject: `Wishlist: ${text.title}`, text: `${text.body}\n\nSee your wishlist in your Holo account.` }
+              : null,
+        })
+      ).pushes;
     }
-    return { triggered: crossed, wished: wishes };
+    return { triggered: crossed };
   });
-  const pushes = [
-    ...triggered.map((a) => ({ userId: a.user_id, ...alertText(a), data: { kind: 'price_alert', alert_id: a.id, card_id: a.card_id } })),
-    ...wished.map((w) => ({ userId: w.user_id, ...wishText(w), data: { kind: 'wishlist', wishlist_item_id: w.id, card_id: w.card_id } })),
-  ];
-  for (const { userId, ...message } of pushes)
-    await pushToDevices(deps.pool, deps.push, userId, message).catch((err) =>
-      deps.log.warn('push failed', { user_id: userId, error: String(err) }),
-    );
   deliveries += await queuePriceUpdated(deps.pool, run.batchId, run.updates);
   // A start that fails (Temporal unreachable) leaves the rows unstarted for the next dispatch,
   // rather than failing the price load that set them off.
@@ -153,7 +149,7 @@ export async function dispatchPriceEvents(
       break;
     }
   }
-  return { triggered: triggered.length, deliveries, started };
+  return { triggered: triggered.length, deliveries, started, pushes };
 }
 
 /** price.updated for every endpoint that watches a card of this run: one event per card. */

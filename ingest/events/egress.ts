@@ -81,7 +81,7 @@ export type PostResult = { status: number };
 export function postJson(
   url: string,
   headers: Record<string, string>,
-  body: string,
+  body: string | Buffer,
   opts: { timeoutMs: number; publicOnly: boolean; resolver?: Resolver },
 ): Promise<PostResult> {
   const target = new URL(url);

@@ -183,7 +183,7 @@ try {
     const startDeliveries = async (ids: number[]) => (eager += (await startWebhookDeliveries(rig.workerClient(), ids, retry)).eager);
     const dispatch = (batch: number[], batchId: string) =>
       dispatchPriceEvents(
-        { pool: stack.stores.pg.pool, push: { name: 'none', send: async () => undefined }, log: silent, startDeliveries },
+        { pool: stack.stores.pg.pool, log: silent, startDeliveries },
         { batchId, updates: batch.map((card) => ({ card_id: card, market_price: 50, currency: 'USD' })), usdPerUnit: {} },
       );
     const accepted = () => receiver.received.filter((r) => r.status === 200);
