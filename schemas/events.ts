@@ -74,22 +74,28 @@ const base64url = (bytes: number) =>
     .length(Math.ceil((bytes * 4) / 3))
     .regex(/^[A-Za-z0-9_-]+$/, 'base64url');
 export const DeviceBody = z
-  .strictObject({
-    token: text({ min: 8, max: 4096 }).openapi({
-      description: 'the APNs or FCM device token; for web, the push subscription’s endpoint URL',
-    }),
-    platform: z.enum(['ios', 'android', 'web']),
-    keys: z
-      .strictObject({ p256dh: base64url(65), auth: base64url(16) })
-      .optional()
-      .openapi({ description: 'web only, required there: the subscription’s keys (PushSubscription.toJSON().keys)' }),
-  })
-  .superRefine((d, ctx) => {
-    if (d.platform === 'web' && !d.keys) ctx.addIssue({ code: 'custom', path: ['keys'], message: 'a web subscription needs its keys' });
-    if (d.platform !== 'web' && d.keys) ctx.addIssue({ code: 'custom', path: ['keys'], message: 'keys belong to web subscriptions only' });
-    if (d.platform === 'web' && !/^https?:\/\/[^\s]+$/.test(d.token))
-      ctx.addIssue({ code: 'custom', path: ['token'], message: 'a web subscription’s token is its endpoint URL' });
-  })
+  .discriminatedUnion('platform', [
+    z
+      .strictObject({
+        platform: z.enum(['ios', 'android']),
+        token: text({ min: 8, max: 4096 }).openapi({ description: 'the APNs or FCM device token' }),
+      })
+      .openapi('PushDevicePhone'),
+    z
+      .strictObject({
+        platform: z.literal('web'),
+        // One pattern (printable ASCII, no spaces): it also keeps control characters out, as text() does.
+        token: z
+          .string()
+          .max(4096)
+          .regex(/^https?:\/\/[!-~]+$/, 'a web subscription’s token is its endpoint URL')
+          .openapi({ description: 'the push subscription’s endpoint URL' }),
+        keys: z
+          .strictObject({ p256dh: base64url(65), auth: base64url(16) })
+          .openapi({ description: 'the subscription’s keys (PushSubscription.toJSON().keys)' }),
+      })
+      .openapi('PushDeviceWeb'),
+  ])
   .openapi('PushDevice');
 export const VapidKey = z
   .object({ public_key: z.string().openapi({ description: 'base64url, the applicationServerKey browsers subscribe with' }) })

@@ -48,6 +48,11 @@ const PRECONDITIONS: Precondition[] = [
     why: 'never on an own listing, only where the listing takes offers',
   },
   { operation: 'POST /api/messages', statuses: [400], why: 'not to oneself' },
+  {
+    operation: 'POST /api/devices/register',
+    statuses: [400],
+    why: 'a web subscription’s endpoint must be a URL a push may go to: https and public in production (plain http to loopback in development), as webhook URLs',
+  },
   { operation: 'POST /api/blocks/{user_id}', statuses: [400], why: 'not oneself' },
   {
     operation: 'POST /api/upload/listing-image',

@@ -31,7 +31,7 @@ async function computeAnalytics(deps: Pick<CollectionDeps, 'db' | 'market'>, use
   // The period ends on the newest day any of the collection's cards has a price (today without any).
   let to = Math.floor(Date.now() / DAY_MS);
   let newest = -1;
-  for (const s of series.values()) if (s.lows.length) newest = Math.max(newest, s.first + s.lows.length - 1);
+  for (const s of series.values()) if (s.prices.length) newest = Math.max(newest, s.first + s.prices.length - 1);
   if (newest >= 0) to = newest;
   const from = to - days + 1;
 
@@ -39,17 +39,18 @@ async function computeAnalytics(deps: Pick<CollectionDeps, 'db' | 'market'>, use
   const daily = new Float64Array(days).fill(totalValue(graded));
   const byCard = new Map<number, { now: number; then: number }>();
   for (const [variantId, v] of weights) {
-    const s = series.get(variantId)!;
-    // The price carried into the period: the newest one before its first day.
-    let price = Number.NaN;
-    for (let i = Math.min(from - s.first, s.lows.length) - 1; i >= 0 && Number.isNaN(price); i--) price = s.lows[i]!;
-    let startPrice = Number.NaN;
-    for (let day = Math.max(from, s.first); day <= to; day++) {
-      const i = day - s.first;
-      if (i < s.lows.length && !Number.isNaN(s.lows[i]!)) price = s.lows[i]!;
-      if (day === from) startPrice = price;
-      if (!Number.isNaN(price)) daily[day - from]! += v.weight * price;
+    const { first, prices } = series.get(variantId)!;
+    if (prices.length === 0) continue;
+    // Each day of the period at the variant's price that day (carried forward, and past its newest
+    // day at that one); nothing before its first.
+    const lastDay = first + prices.length - 1;
+    const startPrice = from < first ? Number.NaN : prices[Math.min(from, lastDay) - first]!;
+    for (let day = Math.max(from, first); day <= Math.min(to, lastDay); day++) {
+      const p = prices[day - first]!;
+      if (!Number.isNaN(p)) daily[day - from]! += v.weight * p;
     }
+    const newestPrice = prices[prices.length - 1]!;
+    for (let day = Math.max(from, lastDay + 1); day <= to; day++) daily[day - from]! += v.weight * newestPrice;
     if (Number.isNaN(startPrice)) continue;
     const card = byCard.get(v.card_id) ?? { now: 0, then: 0 };
     card.now += v.weight * v.price;

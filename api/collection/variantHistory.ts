@@ -19,10 +19,11 @@ const TAIL_DAYS = 3;
 const CAPACITY = 25_000;
 
 /**
- * A variant's daily lowest US market price, dense: `lows[i]` is day `first + i` (days since
- * 1970-01-01), NaN without a price that day.
+ * A variant's daily lowest US market price, dense and carried forward: `prices[i]` is the newest
+ * price at or before day `first + i` (days since 1970-01-01), NaN before its first; the array ends
+ * on its newest price day. Carried once here, so that the readers' loops are plain sums.
  */
-export type DailyLows = { first: number; lows: Float64Array };
+export type DailyLows = { first: number; prices: Float64Array };
 
 const dayNumber = (ms: number) => Math.floor(ms / DAY_MS);
 const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
@@ -69,7 +70,7 @@ export class VariantDailyLows {
     const epoch = this.epoch;
     const [whole, tails] = await Promise.all([this.read(missing, today - DAILY_DAYS - LEAD_DAYS), this.read(stale, today - TAIL_DAYS + 1)]);
     const found = new Map<number, DailyLows>();
-    for (const id of missing) found.set(id, merged({ first: today - DAILY_DAYS - LEAD_DAYS, lows: new Float64Array(0) }, whole.get(id)));
+    for (const id of missing) found.set(id, merged({ first: today - DAILY_DAYS - LEAD_DAYS, prices: new Float64Array(0) }, whole.get(id)));
     for (const id of stale) found.set(id, merged(this.known.get(id)!, tails.get(id), today - TAIL_DAYS + 1));
     // Prices that landed while ClickHouse answered belong to the next epoch: not kept.
     if (epoch === this.epochs.epoch() && today === this.day)
@@ -87,26 +88,24 @@ export class VariantDailyLows {
   }
 }
 
-/** `series` with the days read (from `since` on, replacing what it had for them). */
+/** `series` with the days read (from `since` on, replacing what it had for them), carried forward. */
 function merged(series: DailyLows, read: { days: number[]; lows: number[] } | undefined, since = series.first): DailyLows {
+  const keep = Math.max(0, Math.min(since - series.first, series.prices.length));
   const last = read?.days.length ? read.days[read.days.length - 1]! : -1;
-  const length = Math.max(series.lows.length, last - series.first + 1, 0);
-  const lows = new Float64Array(length).fill(Number.NaN);
-  lows.set(series.lows.subarray(0, Math.max(0, since - series.first)));
+  const length = Math.max(series.prices.length, last - series.first + 1, 0);
+  const prices = new Float64Array(length).fill(Number.NaN);
+  prices.set(series.prices.subarray(0, keep));
   read?.days.forEach((day, i) => {
-    if (day >= series.first) lows[day - series.first] = read.lows[i]!;
+    if (day >= series.first) prices[day - series.first] = read.lows[i]!;
   });
-  return { first: series.first, lows };
+  for (let i = Math.max(keep, 1); i < length; i++) if (Number.isNaN(prices[i]!)) prices[i] = prices[i - 1]!;
+  return { first: series.first, prices };
 }
 
-/** The price of the newest day of a series, and the newest ones at or before a day and a week before it. */
+/** The price of a series' newest day, and its prices (the newest at or before) a day and a week before it. */
 export function pricesBefore(series: DailyLows): { now: number | null; day_ago: number | null; week_ago: number | null } {
-  const { lows } = series;
-  const at = (i: number) => {
-    for (let j = Math.min(i, lows.length - 1); j >= 0; j--) if (!Number.isNaN(lows[j]!)) return { i: j, price: lows[j]! };
-    return null;
-  };
-  const newest = at(lows.length - 1);
-  if (!newest) return { now: null, day_ago: null, week_ago: null };
-  return { now: newest.price, day_ago: at(newest.i - 1)?.price ?? null, week_ago: at(newest.i - 7)?.price ?? null };
+  const { prices } = series;
+  const at = (i: number) => (i >= 0 && !Number.isNaN(prices[i]!) ? prices[i]! : null);
+  const newest = prices.length - 1;
+  return { now: at(newest), day_ago: at(newest - 1), week_ago: at(newest - 7) };
 }

@@ -143,15 +143,9 @@ export const notificationRoutes = (deps: AppDeps) => {
         const user = accountOf(ctx);
         const problem = body.platform === 'web' ? webhookUrlProblem(body.token, deps.config.env) : null;
         if (problem) throw new HttpError(400, `token: ${problem}`);
+        const keys = body.platform === 'web' ? body.keys : null;
         const id = await db.transaction(async (tx) => {
-          const [row] = await registerPushDevice(
-            tx,
-            user.id,
-            body.platform,
-            body.token,
-            body.keys?.p256dh ?? null,
-            body.keys?.auth ?? null,
-          );
+          const [row] = await registerPushDevice(tx, user.id, body.platform, body.token, keys?.p256dh ?? null, keys?.auth ?? null);
           await trimPushDevices(tx, user.id, MAX_DEVICES_PER_USER);
           return row!.id;
         });
