@@ -53,6 +53,25 @@ const RELEASES: ChangelogEntry[] = [
     title: 'pokemontcg.io ids with suffixes are priced',
     details: ['Cards such as cel25c-15_A1 were refused by the feed mapping and had no prices'],
   },
+  {
+    date: '2026-11-23',
+    type: 'feature',
+    title: 'Collector features',
+    details: [
+      'Collections with values from the latest prices, a summary, CSV export and import, and GET /collection/analytics (daily value over 30, 90 or 365 days, gainers and losers, value by set and condition)',
+      'Wishlist with price thresholds, decks (with import from text), public profiles, privacy and avatars',
+      'Alert e-mail is opt-in: GET and POST /me/notifications; a duplicate alert is refused with 409',
+    ],
+  },
+  {
+    date: '2026-11-23',
+    type: 'feature',
+    title: 'Push notifications for real',
+    details: [
+      'Web Push (VAPID key at GET /api/devices/vapid-key; register a subscription with its keys), APNs and FCM',
+      'Alerts, wishlist thresholds, bids, messages and transaction moves reach every registered device; a device its push service calls gone is disabled until registered again',
+    ],
+  },
 ];
 
 export function changelog(): ChangelogEntry[] {
