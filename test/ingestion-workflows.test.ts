@@ -531,7 +531,7 @@ describe('worker loss and replay', () => {
       shutdownGraceTime: '1 ms',
     });
     await rig.stopWorker();
-    const doomedRun = doomed.worker.run();
+    const doomedRun = doomed.run();
     const handle = await client.workflow.start(scrapeAll, {
       args: [{ asOf, feedsUrl: feeds.url, pairs: feedPairs(), concurrency: 2 }],
       taskQueue: TASK_QUEUE,

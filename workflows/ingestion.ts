@@ -60,7 +60,7 @@ export function superviseIngestion(config: Config, stores: Stores, log: Logger, 
   let feedServer: FeedServer | null = null;
   let temporal: TemporalServer | null = null;
   let client: Client | null = null;
-  let worker: { worker: Worker; connection: NativeConnection; stopListening: () => Promise<void>; running: Promise<void> } | null = null;
+  let worker: { worker: Worker; connection: NativeConnection; running: Promise<void> } | null = null;
   let feedsUrl = config.feedsUrl ?? null;
 
   const pause = (ms: number) =>
@@ -91,8 +91,8 @@ export function superviseIngestion(config: Config, stores: Stores, log: Logger, 
 
   async function startWorker(address: string): Promise<void> {
     const started = await createIngestWorker(address, config.temporalNamespace, activityDeps(config, stores));
-    const running = started.worker.run().finally(() => started.stopListening());
-    worker = { ...started, running };
+    const running = started.run();
+    worker = { worker: started.worker, connection: started.connection, running };
     // A worker that stops on its own (lost server, fatal error) is started again; the API stays.
     running
       .catch((err: unknown) => log.error('ingestion: worker stopped', errorFields(err)))

@@ -16,15 +16,10 @@ if (!config.clickhouseUrl) {
 }
 const stores = await openStores(config, log);
 const temporal = await startTemporal(config, log);
-const { worker, connection, stopListening } = await createIngestWorker(
-  temporal.address,
-  config.temporalNamespace,
-  activityDeps(config, stores),
-);
+const { worker, connection, run } = await createIngestWorker(temporal.address, config.temporalNamespace, activityDeps(config, stores));
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => worker.shutdown());
 log.info('worker: running', { address: temporal.address });
-await worker.run();
-await stopListening();
+await run();
 await connection.close();
 await stores.close();
 await temporal.stop();

@@ -12,7 +12,7 @@ export async function createIngestWorker(
   namespace: string,
   deps: ActivityDeps,
   opts: { shutdownGraceTime?: string } = {},
-): Promise<{ worker: Worker; connection: NativeConnection; stopListening: () => Promise<void> }> {
+): Promise<{ worker: Worker; connection: NativeConnection; run: () => Promise<void> }> {
   const connection = await NativeConnection.connect({ address });
   const worker = await Worker.create({
     connection,
@@ -27,7 +27,14 @@ export async function createIngestWorker(
     maxConcurrentWorkflowTaskExecutions: 100,
     shutdownGraceTime: (opts.shutdownGraceTime ?? '10 seconds') as '10 seconds',
   });
-  // Started with the worker, stopped by its owner after the worker stops.
-  const stopListening = await listenForPushes(deps.pool, { address, namespace }, deps.events.log);
-  return { worker, connection, stopListening };
+  // Run the worker with this, not worker.run(): it also listens for pushes to send while the worker runs.
+  const run = async () => {
+    const stopListening = await listenForPushes(deps.pool, { address, namespace }, deps.events.log);
+    try {
+      await worker.run();
+    } finally {
+      await stopListening();
+    }
+  };
+  return { worker, connection, run };
 }

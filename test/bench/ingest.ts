@@ -44,8 +44,8 @@ await migrateClickHouse(stores.ch, log);
 await loadDemoDataIfEmpty(config, stores, log);
 const feeds = await startFeedServer(stores.pg.url);
 const temporal = await startTemporal(config, log);
-const { worker, connection } = await createIngestWorker(temporal.address, config.temporalNamespace, activityDeps(config, stores));
-const running = worker.run();
+const { worker, connection, run } = await createIngestWorker(temporal.address, config.temporalNamespace, activityDeps(config, stores));
+const running = run();
 const client = new Client({ connection: await Connection.connect({ address: temporal.address }), namespace: config.temporalNamespace });
 
 // Days after the newest one already ingested here, so every run loads fresh rows.

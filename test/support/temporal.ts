@@ -11,8 +11,7 @@ import type { Stack } from './stack.js';
 const silent = silentLogger();
 
 export class TemporalRig {
-  private current: { worker: Worker; connection: NativeConnection; stopListening: () => Promise<void>; running: Promise<void> } | null =
-    null;
+  private current: { worker: Worker; connection: NativeConnection; running: Promise<void> } | null = null;
 
   private constructor(
     private readonly stack: Stack,
@@ -31,8 +30,8 @@ export class TemporalRig {
   /** The worker's activities are built from `deps` (default: the stack's stores and configuration). */
   async startWorker(deps: ActivityDeps = activityDeps(this.stack.config, this.stack.stores)): Promise<void> {
     await this.stopWorker();
-    const { worker, connection, stopListening } = await createIngestWorker(this.temporal.address, 'default', deps);
-    this.current = { worker, connection, stopListening, running: worker.run() };
+    const { worker, connection, run } = await createIngestWorker(this.temporal.address, 'default', deps);
+    this.current = { worker, connection, running: run() };
   }
 
   /** The running worker's own client (on its NativeConnection), as activities get it. */
@@ -43,11 +42,10 @@ export class TemporalRig {
 
   async stopWorker(): Promise<void> {
     if (!this.current) return;
-    const { worker, connection, stopListening, running } = this.current;
+    const { worker, connection, running } = this.current;
     this.current = null;
     worker.shutdown();
     await running.catch(() => undefined);
-    await stopListening();
     await connection.close();
   }
 
