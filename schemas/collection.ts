@@ -16,13 +16,13 @@ const variant = text({ max: 60 }).openapi({
     "the card's variant as the legacy surface names it (normal, holofoil, reverse-holo, 1st-edition holofoil, …); omitted: the card's primary variant",
 });
 
+/** A card as a collector's lists name it (collection entries, wishlist items). */
+export const NamedCard = { card_id: z.number().int(), card_name: z.string(), tcg_slug: z.string(), set_name: z.string() };
+
 export const CollectionEntry = z
   .object({
     id: z.number().int(),
-    card_id: z.number().int(),
-    card_name: z.string(),
-    tcg_slug: z.string(),
-    set_name: z.string(),
+    ...NamedCard,
     quantity: z.number().int(),
     condition: z.enum(CONDITIONS),
     variant: z.string(),

@@ -1,16 +1,14 @@
 // Wishlists (spec: POST /wishlist/add; issue 16 §2): cards a collector wants, with the most they
 // would pay. Prices in USD, the market price's currency.
 import { intParam, z, PG_INT_MAX } from './common.js';
+import { NamedCard } from './collection.js';
 
 export const WISHLIST_MAX_ITEMS = 2_000;
 
 export const WishlistItem = z
   .object({
     id: z.number().int(),
-    card_id: z.number().int(),
-    card_name: z.string(),
-    tcg_slug: z.string(),
-    set_name: z.string(),
+    ...NamedCard,
     max_price: z.number().nullable().openapi({ description: 'USD; notified once when a price run takes the card at or under it' }),
     current_price: z.number().nullable().openapi({ description: 'the card’s reference market price, USD' }),
     under_max_price: z.boolean(),

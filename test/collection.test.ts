@@ -43,6 +43,24 @@ after(async () => {
 
 const cents = (n: number) => Math.round(n * 100) / 100;
 
+/**
+ * Variants' daily lows, read here straight from ClickHouse: the day they end on, and each
+ * variant's lowest US market price on its newest day at or before a day (null before its first).
+ */
+async function dailyLows(variantIds: number[]) {
+  const history = await stack.stores.ch.client.query({
+    query: `SELECT variant_id, toString(day) AS day, toFloat64(min(amount)) AS low FROM holo.market_daily
+            WHERE region = 'us' AND price_type = 'market' AND currency = 'USD' AND variant_id IN (${variantIds.join(', ')})
+            GROUP BY variant_id, day ORDER BY day`,
+    format: 'JSONEachRow',
+  });
+  const points = await history.json<{ variant_id: number; day: string; low: number }>();
+  return {
+    newest: points.at(-1)!.day,
+    priceOn: (variant: number, day: string) => points.filter((p) => p.variant_id === variant && p.day <= day).at(-1)?.low ?? null,
+  };
+}
+
 describe('adding to a collection', () => {
   it('takes the spec’s defaults, values the entry from the latest price, and merges the same card', async () => {
     const card = priced[0]!;
@@ -151,16 +169,8 @@ describe('the collection summary', () => {
 
     // The history, read here straight from ClickHouse: each variant's lowest US market price on its
     // newest day at or before one and seven days before its own newest price day.
-    const history = await stack.stores.ch.client.query({
-      query: `SELECT variant_id, toString(day) AS day, toFloat64(min(amount)) AS low FROM holo.market_daily
-              WHERE region = 'us' AND price_type = 'market' AND currency = 'USD' AND variant_id IN (${a.variant_id}, ${b.variant_id})
-              GROUP BY variant_id, day ORDER BY day`,
-      format: 'JSONEachRow',
-    });
-    const points = await history.json<{ variant_id: number; day: string; low: number }>();
-    const newest = points.at(-1)!.day;
+    const { newest, priceOn } = await dailyLows([a.variant_id, b.variant_id]);
     const shift = (days: number) => new Date(Date.parse(newest) - days * 86_400_000).toISOString().slice(0, 10);
-    const priceOn = (variant: number, day: string) => points.filter((p) => p.variant_id === variant && p.day <= day).at(-1)?.low ?? null;
     const expected = (days: number) =>
       cents(
         (a.price - (priceOn(a.variant_id, shift(days)) ?? a.price)) * 2 + (b.price - (priceOn(b.variant_id, shift(days)) ?? b.price)) * 0.7,
@@ -200,15 +210,9 @@ describe('collection analytics', () => {
     assert.equal(analytics.daily_value.at(-1).date, analytics.to);
 
     // Each day's value, computed here from ClickHouse's daily lows with the last price carried forward.
-    const history = await stack.stores.ch.client.query({
-      query: `SELECT variant_id, toString(day) AS day, toFloat64(min(amount)) AS low FROM holo.market_daily
-              WHERE region = 'us' AND price_type = 'market' AND currency = 'USD' AND variant_id IN (${a.variant_id}, ${b.variant_id})
-              GROUP BY variant_id, day ORDER BY day`,
-      format: 'JSONEachRow',
-    });
-    const points = await history.json<{ variant_id: number; day: string; low: number }>();
-    assert.equal(analytics.to, points.at(-1)!.day, 'the period ends on the newest price day');
-    const priceOn = (variant: number, day: string) => points.filter((p) => p.variant_id === variant && p.day <= day).at(-1)?.low ?? 0;
+    const lows = await dailyLows([a.variant_id, b.variant_id]);
+    assert.equal(analytics.to, lows.newest, 'the period ends on the newest price day');
+    const priceOn = (variant: number, day: string) => lows.priceOn(variant, day) ?? 0;
     for (const { date, value } of analytics.daily_value)
       assert.ok(
         Math.abs(value - (priceOn(a.variant_id, date) * 2 + priceOn(b.variant_id, date) * 0.7 + gradedValue)) <= 0.01,

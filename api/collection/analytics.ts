@@ -5,9 +5,9 @@
 import type { z } from 'zod';
 import type { CollectionAnalytics } from '../../schemas/collection.js';
 import { CONDITIONS } from '../../schemas/marketplace.js';
-import { cardCount, holdingsOf, namesOf, totalValue, ungradedWeights, type Holding } from './holdings.js';
+import { cardCount, holdingsOf, namesOf, sharesBy, totalValue, ungradedWeights, type Share } from './holdings.js';
 import { changePct, collectionVersion, type CollectionDeps } from './summary.js';
-import { round2 } from '../legacy/cardPriceAnalytics.js';
+import { pctChange, round2 } from '../legacy/cardPriceAnalytics.js';
 
 type Analytics = z.infer<typeof CollectionAnalytics>;
 const ANALYTICS_TTL_SECONDS = 600;
@@ -79,7 +79,7 @@ async function computeAnalytics(deps: Pick<CollectionDeps, 'db' | 'market'>, use
     card_name: names.card.get(m.card_id)!,
     value: round2(m.value),
     change: round2(m.change),
-    change_pct: m.then > 0 ? Math.round((m.change / m.then) * 10_000) / 100 : null,
+    change_pct: m.then > 0 ? pctChange(m.value, m.then) : null,
   });
   const byCondition = sharesBy(holdings, (h) => h.condition);
   const last = daily[days - 1]!;
@@ -107,17 +107,4 @@ async function computeAnalytics(deps: Pick<CollectionDeps, 'db' | 'market'>, use
   };
 }
 
-type Share = { cards: number; value: number };
 const rounded = (s: Share): Share => ({ cards: s.cards, value: round2(s.value) });
-
-/** Cards and value of the holdings per key. */
-function sharesBy<K>(holdings: Holding[], keyOf: (h: Holding) => K): Map<K, Share> {
-  const out = new Map<K, Share>();
-  for (const h of holdings) {
-    const share = out.get(keyOf(h)) ?? { cards: 0, value: 0 };
-    share.cards += h.quantity;
-    share.value += h.value ?? 0;
-    out.set(keyOf(h), share);
-  }
-  return out;
-}

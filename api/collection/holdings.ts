@@ -88,5 +88,20 @@ export async function namesOf(db: Db, ids: { cards: number[]; sets: number[]; ga
   return names;
 }
 
+export type Share = { cards: number; value: number };
+
+/** Cards and value of the holdings per key. */
+export function sharesBy<K>(holdings: Holding[], keyOf: (h: Holding) => K): Map<K, Share> {
+  const out = new Map<K, Share>();
+  for (const h of holdings) {
+    const key = keyOf(h);
+    const share = out.get(key) ?? { cards: 0, value: 0 };
+    share.cards += h.quantity;
+    share.value += h.value ?? 0;
+    out.set(key, share);
+  }
+  return out;
+}
+
 export const totalValue = (holdings: Holding[]) => holdings.reduce((sum, h) => sum + (h.value ?? 0), 0);
 export const cardCount = (holdings: Holding[]) => holdings.reduce((sum, h) => sum + h.quantity, 0);

@@ -1,8 +1,8 @@
 // What a collection is worth (spec: "Collection summary"): totals from the latest prices in
 // PostgreSQL (holdings.ts), and the 24 h and 7 d changes from each variant's price a day and a
-// week before its newest price day (ClickHouse's daily prices, kept per variant: variantHistory.ts). The top card is the card
-// whose entries together are worth most. Cached per user until the collection changes or new
-// prices land.
+// week before its newest price day (ClickHouse's daily prices, kept per variant:
+// variantHistory.ts). The top card is the card whose entries together are worth most. Cached per
+// user until the collection changes or new prices land.
 import type { z } from 'zod';
 import type { Db } from '../../sql/stores/db.js';
 import type { RedisStore } from '../../sql/stores/redis.js';
@@ -10,8 +10,8 @@ import type { Cache } from '../cache.js';
 import type { CollectionSummary } from '../../schemas/collection.js';
 import { collectionVersionKey } from './entries.js';
 import { pricesBefore, type VariantDailyLows } from './variantHistory.js';
-import { cardCount, holdingsOf, namesOf, totalValue, ungradedWeights } from './holdings.js';
-import { round2 } from '../legacy/cardPriceAnalytics.js';
+import { cardCount, holdingsOf, namesOf, sharesBy, totalValue, ungradedWeights } from './holdings.js';
+import { pctChange, round2 } from '../legacy/cardPriceAnalytics.js';
 
 type Summary = z.infer<typeof CollectionSummary>;
 const SUMMARY_TTL_SECONDS = 600;
@@ -28,7 +28,7 @@ export async function collectionSummary(deps: CollectionDeps, userId: number): P
 }
 
 /** Percent a change is of the value before it; null when there was none. */
-export const changePct = (change: number, now: number) => (now - change > 0 ? Math.round((change / (now - change)) * 10_000) / 100 : null);
+export const changePct = (change: number, now: number) => (now - change > 0 ? pctChange(now, now - change) : null);
 
 export async function computeSummary(deps: Pick<CollectionDeps, 'db' | 'market'>, userId: number): Promise<Summary> {
   const holdings = await holdingsOf(deps.db, userId);
@@ -42,16 +42,12 @@ export async function computeSummary(deps: Pick<CollectionDeps, 'db' | 'market'>
     if (past.day_ago !== null) change24h += (v.price - past.day_ago) * v.weight;
     if (past.week_ago !== null) change7d += (v.price - past.week_ago) * v.weight;
   }
-  const byGame = new Map<number, number>();
-  const byCard = new Map<number, number>();
-  for (const h of holdings) {
-    if (!h.value) continue;
-    byGame.set(h.game_id, (byGame.get(h.game_id) ?? 0) + h.value);
-    byCard.set(h.card_id, (byCard.get(h.card_id) ?? 0) + h.value);
-  }
+  // Games and cards worth something (a card without a price is in no game's total, and never on top).
+  const byGame = [...sharesBy(holdings, (h) => h.game_id)].filter(([, share]) => share.value > 0);
   let top: { card_id: number; value: number } | null = null;
-  for (const [cardId, value] of byCard) if (!top || value > top.value) top = { card_id: cardId, value };
-  const names = await namesOf(deps.db, { cards: top ? [top.card_id] : [], sets: [], games: [...byGame.keys()] });
+  for (const [cardId, { value }] of sharesBy(holdings, (h) => h.card_id))
+    if (value > 0 && (!top || value > top.value)) top = { card_id: cardId, value };
+  const names = await namesOf(deps.db, { cards: top ? [top.card_id] : [], sets: [], games: byGame.map(([gameId]) => gameId) });
   const total = totalValue(holdings);
   return {
     total_value: round2(total),
@@ -60,7 +56,7 @@ export async function computeSummary(deps: Pick<CollectionDeps, 'db' | 'market'>
     change_24h_pct: changePct(change24h, total),
     change_7d: round2(change7d),
     change_7d_pct: changePct(change7d, total),
-    by_tcg: Object.fromEntries([...byGame].map(([gameId, v]) => [names.game.get(gameId)!, round2(v)])),
+    by_tcg: Object.fromEntries(byGame.map(([gameId, share]) => [names.game.get(gameId)!, round2(share.value)])),
     top_card: top ? { card_id: top.card_id, name: names.card.get(top.card_id)!, value: round2(top.value) } : null,
     currency: 'USD',
   };

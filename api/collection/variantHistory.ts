@@ -102,10 +102,10 @@ function merged(series: DailyLows, read: { days: number[]; lows: number[] } | un
   return { first: series.first, prices };
 }
 
-/** The price of a series' newest day, and its prices (the newest at or before) a day and a week before it. */
-export function pricesBefore(series: DailyLows): { now: number | null; day_ago: number | null; week_ago: number | null } {
+/** A series' prices (the newest at or before) a day and a week before its newest day. */
+export function pricesBefore(series: DailyLows): { day_ago: number | null; week_ago: number | null } {
   const { prices } = series;
   const at = (i: number) => (i >= 0 && !Number.isNaN(prices[i]!) ? prices[i]! : null);
   const newest = prices.length - 1;
-  return { now: at(newest), day_ago: at(newest - 1), week_ago: at(newest - 7) };
+  return { day_ago: at(newest - 1), week_ago: at(newest - 7) };
 }

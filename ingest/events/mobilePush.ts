@@ -94,8 +94,9 @@ export async function fcmSender(config: FcmConfig): Promise<Send> {
   const account = JSON.parse(await fs.readFile(config.serviceAccountFile, 'utf8')) as ServiceAccount;
   const key = await importPKCS8(account.private_key, 'RS256');
   const tokenUri = account.token_uri ?? 'https://oauth2.googleapis.com/token';
-  // One token for every send at once: concurrent sends share the request that buys it.
-  let access: Promise<{ token: string; until: number }> | null = null;
+  // The token held, and the one purchase in flight that concurrent sends share.
+  let access: { token: string; until: number } | null = null;
+  let buying: Promise<{ token: string; until: number }> | null = null;
   const buyToken = async () => {
     const now = Math.floor(Date.now() / 1000);
     const assertion = await new SignJWT({ scope: FCM_SCOPE })
@@ -116,16 +117,11 @@ export async function fcmSender(config: FcmConfig): Promise<Send> {
     return { token: got.access_token, until: Date.now() + (got.expires_in - 60) * 1000 };
   };
   const accessToken = async () => {
-    const current = access && (await access.catch(() => null));
-    if (current && Date.now() < current.until) return current.token;
-    if (!access || current) access = buyToken();
-    const bought = access;
-    return (
-      await bought.catch((err: Error) => {
-        if (access === bought) access = null;
-        throw err;
-      })
-    ).token;
+    if (access && Date.now() < access.until) return access.token;
+    buying ??= buyToken()
+      .then((bought) => (access = bought))
+      .finally(() => (buying = null));
+    return (await buying).token;
   };
   return async (push) => {
     // FCM's data values are strings.

@@ -104,7 +104,7 @@ export async function sendDuePushes(pool: pg.Pool, sender: PushSender, retry: Pu
         switch (outcome.kind) {
           case 'sent':
             round.sent++;
-            return endPush(pool, Number(push.id), 'sent', null);
+            return endPush(pool, push.id, 'sent', null);
           case 'gone':
             round.gone++;
             log.info('push device gone, disabled', { device_id: push.device_id, platform: push.platform, why: outcome.why });
@@ -112,10 +112,10 @@ export async function sendDuePushes(pool: pg.Pool, sender: PushSender, retry: Pu
           case 'retry':
             if (push.attempts >= retry.maxAttempts) round.failed++;
             else round.retrying++;
-            return retryPush(pool, Number(push.id), outcome.why, retry.retrySeconds * 4 ** (push.attempts - 1), retry.maxAttempts);
+            return retryPush(pool, push.id, outcome.why, retry.retrySeconds * 4 ** (push.attempts - 1), retry.maxAttempts);
           default:
             round.failed++;
-            return endPush(pool, Number(push.id), outcome.kind, outcome.why);
+            return endPush(pool, push.id, outcome.kind, outcome.why);
         }
       }),
     );
