@@ -1,0 +1,147 @@
+// What a card picture is reduced to for matching, computed from the card cut to its edges and
+// scaled to CARD_WIDTH × CARD_HEIGHT. Reference scans and photos go through this same function.
+import type { Cv, Mat } from './opencv.js';
+import { withMats } from './opencv.js';
+
+/** The canonical card, 63 × 88 mm at 240 × 336 px. */
+export const CARD_WIDTH = 240;
+export const CARD_HEIGHT = 336;
+
+/** The art box of a card, as fractions of the card (Pokémon's and Lorcana's frames both enclose it). */
+const ART_BOX = { left: 0.08, top: 0.1, right: 0.92, bottom: 0.5 } as const;
+
+export const HASH_WORDS = 8; // 256 bits
+const HASH_SIDE = 16; // the 16 × 16 lowest DCT frequencies
+const DCT_INPUT = 64;
+export const COLOUR_CELLS = { cols: 4, rows: 6 } as const;
+export const COLOUR_LENGTH = COLOUR_CELLS.cols * COLOUR_CELLS.rows * 3;
+export const THUMB = { width: 24, height: 34 } as const;
+export const THUMB_LENGTH = THUMB.width * THUMB.height;
+
+export type CardFeatures = {
+  /** 256-bit perceptual hash (DCT sign pattern) of the whole card. */
+  cardHash: Uint32Array;
+  /** 256-bit perceptual hash of the art box. */
+  artHash: Uint32Array;
+  /** Mean colour of a 4 × 6 grid, each channel standardised over the card (so lighting shifts cancel). */
+  colour: Float32Array;
+  /** A 24 × 34 grey thumbnail, standardised to mean 0 and norm 1: compared by correlation. */
+  thumb: Float32Array;
+};
+
+// DCT-II basis rows for the first HASH_SIDE frequencies of a DCT_INPUT-long signal.
+const DCT_BASIS = (() => {
+  const m = new Float64Array(HASH_SIDE * DCT_INPUT);
+  for (let k = 0; k < HASH_SIDE; k++) for (let n = 0; n < DCT_INPUT; n++) m[k * DCT_INPUT + n] = Math.cos((Math.PI * (2 * n + 1) * k) / (2 * DCT_INPUT));
+  return m;
+})();
+
+/** 256-bit pHash of a grey 64 × 64 square: each low frequency against their median. */
+function perceptualHash(square: Float32Array): Uint32Array {
+  // Rows first (64 × 16), then columns (16 × 16).
+  const rows = new Float64Array(DCT_INPUT * HASH_SIDE);
+  for (let y = 0; y < DCT_INPUT; y++)
+    for (let k = 0; k < HASH_SIDE; k++) {
+      let s = 0;
+      for (let x = 0; x < DCT_INPUT; x++) s += square[y * DCT_INPUT + x]! * DCT_BASIS[k * DCT_INPUT + x]!;
+      rows[y * HASH_SIDE + k] = s;
+    }
+  const coefficients = new Float64Array(HASH_SIDE * HASH_SIDE);
+  for (let k = 0; k < HASH_SIDE; k++)
+    for (let j = 0; j < HASH_SIDE; j++) {
+      let s = 0;
+      for (let y = 0; y < DCT_INPUT; y++) s += rows[y * HASH_SIDE + j]! * DCT_BASIS[k * DCT_INPUT + y]!;
+      coefficients[k * HASH_SIDE + j] = s;
+    }
+  // The DC term says only how bright the picture is; it is left out of the median.
+  const median = Float64Array.from(coefficients.subarray(1)).sort()[(coefficients.length - 1) >> 1]!;
+  const hash = new Uint32Array(HASH_WORDS);
+  for (let i = 0; i < coefficients.length; i++) if (coefficients[i]! > median) hash[i >> 5]! |= 1 << (i & 31);
+  return hash;
+}
+
+function standardise(v: Float32Array): Float32Array {
+  let mean = 0;
+  for (let i = 0; i < v.length; i++) mean += v[i]!;
+  mean /= v.length;
+  let norm = 0;
+  for (let i = 0; i < v.length; i++) {
+    v[i]! -= mean;
+    norm += v[i]! * v[i]!;
+  }
+  norm = Math.sqrt(norm) || 1;
+  for (let i = 0; i < v.length; i++) v[i]! /= norm;
+  return v;
+}
+
+/** Features of a canonical card given as RGB bytes (CARD_WIDTH × CARD_HEIGHT × 3). */
+export function cardFeatures(cv: Cv, rgb: Uint8Array): CardFeatures {
+  return withMats((keep) => {
+    const card = keep(cv.matFromArray(CARD_HEIGHT, CARD_WIDTH, cv.CV_8UC3, rgb));
+    const grey = keep(new cv.Mat());
+    cv.cvtColor(card, grey, cv.COLOR_RGB2GRAY);
+    const shrink = (src: Mat, width: number, height: number): Float32Array => {
+      const out = keep(new cv.Mat());
+      cv.resize(src, out, new cv.Size(width, height), 0, 0, cv.INTER_AREA);
+      return Float32Array.from(out.data);
+    };
+    const art = keep(
+      grey.roi(
+        new cv.Rect(
+          Math.round(ART_BOX.left * CARD_WIDTH),
+          Math.round(ART_BOX.top * CARD_HEIGHT),
+          Math.round((ART_BOX.right - ART_BOX.left) * CARD_WIDTH),
+          Math.round((ART_BOX.bottom - ART_BOX.top) * CARD_HEIGHT),
+        ),
+      ),
+    );
+    const cells = keep(new cv.Mat());
+    cv.resize(card, cells, new cv.Size(COLOUR_CELLS.cols, COLOUR_CELLS.rows), 0, 0, cv.INTER_AREA);
+    return {
+      cardHash: perceptualHash(shrink(grey, DCT_INPUT, DCT_INPUT)),
+      artHash: perceptualHash(shrink(art, DCT_INPUT, DCT_INPUT)),
+      colour: standardisedChannels(cells.data),
+      thumb: standardise(shrink(grey, THUMB.width, THUMB.height)),
+    };
+  });
+}
+
+
+/** Interleaved RGB cells with each channel brought to mean 0 and standard deviation 1. */
+function standardisedChannels(rgb: Uint8Array): Float32Array {
+  const out = Float32Array.from(rgb);
+  const n = out.length / 3;
+  for (let c = 0; c < 3; c++) {
+    let mean = 0;
+    for (let i = c; i < out.length; i += 3) mean += out[i]!;
+    mean /= n;
+    let variance = 0;
+    for (let i = c; i < out.length; i += 3) variance += (out[i]! - mean) ** 2;
+    const sd = Math.sqrt(variance / n) || 1;
+    for (let i = c; i < out.length; i += 3) out[i] = (out[i]! - mean) / sd;
+  }
+  return out;
+}
+
+const POPCOUNT8 = (() => {
+  const t = new Uint8Array(256);
+  for (let i = 1; i < 256; i++) t[i] = (i & 1) + t[i >> 1]!;
+  return t;
+})();
+
+/** Hamming distance between two 256-bit hashes stored at `a[ai..]` and `b[bi..]`. */
+export function hamming(a: Uint32Array, ai: number, b: Uint32Array, bi: number): number {
+  let d = 0;
+  for (let w = 0; w < HASH_WORDS; w++) {
+    const x = (a[ai + w]! ^ b[bi + w]!) >>> 0;
+    d += POPCOUNT8[x & 255]! + POPCOUNT8[(x >>> 8) & 255]! + POPCOUNT8[(x >>> 16) & 255]! + POPCOUNT8[x >>> 24]!;
+  }
+  return d;
+}
+
+/** Dot product of two vectors of `length` stored at `a[ai..]` and `b[bi..]`. */
+export function dot(a: Float32Array, ai: number, b: Float32Array, bi: number, length: number): number {
+  let s = 0;
+  for (let i = 0; i < length; i++) s += a[ai + i]! * b[bi + i]!;
+  return s;
+}

@@ -1,0 +1,116 @@
+// The recognition index in memory: every reference card's features in flat typed arrays, matched
+// in two stages. A Hamming scan of the two 256-bit hashes over all cards (32 bytes × 2 a card, no
+// allocation: ~1 ms for 20k) keeps the closest SHORTLIST; only those are re-ranked by thumbnail
+// correlation and colour, the work that separates near twins.
+import { COLOUR_LENGTH, dot, hamming, HASH_WORDS, THUMB_LENGTH, type CardFeatures } from './features.js';
+
+/** One entry of the index; a card may have several (see referenceFeatures). */
+export type IndexedCard = { cardId: number; features: CardFeatures };
+
+const SHORTLIST = 24;
+const HASH_BITS = HASH_WORDS * 32 * 2;
+
+export type Ranked = { cardId: number; distance: number };
+export type MatchResult = {
+  ranked: Ranked[];
+  /** How far the best hash distance stands below all the others, in standard deviations. */
+  separation: number;
+  /** The re-ranked distance of the second best minus the best's. */
+  margin: number;
+  confidence: number;
+};
+
+export class RecognitionIndex {
+  readonly size: number;
+  private readonly cardIds: Int32Array;
+  private readonly cardHashes: Uint32Array;
+  private readonly artHashes: Uint32Array;
+  private readonly colours: Float32Array;
+  private readonly thumbs: Float32Array;
+  private readonly position = new Map<number, number>();
+
+  /** Distinct cards. */
+  readonly cards: number;
+
+  constructor(cards: IndexedCard[]) {
+    const n = cards.length;
+    this.size = n;
+    this.cardIds = new Int32Array(n);
+    this.cardHashes = new Uint32Array(n * HASH_WORDS);
+    this.artHashes = new Uint32Array(n * HASH_WORDS);
+    this.colours = new Float32Array(n * COLOUR_LENGTH);
+    this.thumbs = new Float32Array(n * THUMB_LENGTH);
+    cards.forEach((c, i) => {
+      this.cardIds[i] = c.cardId;
+      this.cardHashes.set(c.features.cardHash, i * HASH_WORDS);
+      this.artHashes.set(c.features.artHash, i * HASH_WORDS);
+      this.colours.set(c.features.colour, i * COLOUR_LENGTH);
+      this.thumbs.set(c.features.thumb, i * THUMB_LENGTH);
+      this.position.set(c.cardId, i);
+    });
+    this.cards = this.position.size;
+  }
+
+  has(cardId: number): boolean {
+    return this.position.has(cardId);
+  }
+
+  /** Bytes the index holds, for sizing. */
+  get bytes(): number {
+    return this.cardIds.byteLength + this.cardHashes.byteLength + this.artHashes.byteLength + this.colours.byteLength + this.thumbs.byteLength;
+  }
+
+  match(q: CardFeatures, top = 5): MatchResult {
+    const n = this.size;
+    if (n === 0) return { ranked: [], separation: 0, margin: 0, confidence: 0 };
+    const hashDistance = new Float32Array(n);
+    let sum = 0;
+    let sumSq = 0;
+    for (let i = 0; i < n; i++) {
+      const d = hamming(q.cardHash, 0, this.cardHashes, i * HASH_WORDS) + hamming(q.artHash, 0, this.artHashes, i * HASH_WORDS);
+      hashDistance[i] = d;
+      sum += d;
+      sumSq += d * d;
+    }
+    const shortlist = smallest(hashDistance, Math.min(SHORTLIST, n));
+    // A card has several entries (whole, inside its border): it ranks by its closest one.
+    const closest = new Map<number, number>();
+    for (const i of shortlist) {
+      const correlation = dot(q.thumb, 0, this.thumbs, i * THUMB_LENGTH, THUMB_LENGTH);
+      const colour = dot(q.colour, 0, this.colours, i * COLOUR_LENGTH, COLOUR_LENGTH) / COLOUR_LENGTH;
+      const distance = hashDistance[i]! / HASH_BITS + 0.5 * (1 - correlation) + 0.25 * (1 - colour);
+      const cardId = this.cardIds[i]!;
+      if (!(closest.get(cardId)! <= distance)) closest.set(cardId, distance);
+    }
+    const ranked: Ranked[] = [...closest].map(([cardId, distance]) => ({ cardId, distance }));
+    ranked.sort((a, b) => a.distance - b.distance);
+    const mean = sum / n;
+    const sd = Math.sqrt(Math.max(1e-9, sumSq / n - mean * mean));
+    const separation = (mean - hashDistance[shortlist[0]!]!) / sd;
+    const margin = ranked.length > 1 ? ranked[1]!.distance - ranked[0]!.distance : 1;
+    return { ranked: ranked.slice(0, top), separation, margin, confidence: confidenceOf(ranked[0]!.distance, separation, margin) };
+  }
+}
+
+/** Indices of the k smallest values, smallest first. */
+function smallest(values: Float32Array, k: number): number[] {
+  const best: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    if (best.length === k && values[i]! >= values[best[k - 1]!]!) continue;
+    let j = best.length === k ? k - 1 : best.length;
+    if (best.length < k) best.push(i);
+    while (j > 0 && values[best[j - 1]!]! > values[i]!) {
+      best[j] = best[j - 1]!;
+      j--;
+    }
+    best[j] = i;
+  }
+  return best;
+}
+
+/** Calibrated on distorted reference scans (see README "Card recognition"). */
+export function confidenceOf(distance: number, separation: number, margin: number): number {
+  void distance;
+  void margin;
+  return Math.max(0, Math.min(1, (separation - 3) / 4));
+}

@@ -1,0 +1,299 @@
+// A photo as recognition reads it: decoded once by sharp (EXIF orientation applied, bounded in
+// pixels), searched for the card's quadrilateral with OpenCV, and cut out in perspective.
+import sharp, { type Metadata } from 'sharp';
+import { CARD_HEIGHT, CARD_WIDTH } from './features.js';
+import type { Cv, Mat } from './opencv.js';
+import { withMats } from './opencv.js';
+
+/** A decompression bomb's bound: more pixels than any phone camera's photo (60 MP is refused). */
+export const MAX_PHOTO_PIXELS = 50_000_000;
+/** Smallest photo side we look at, in pixels. */
+export const MIN_PHOTO_SIDE = 64;
+/** The longest side of the raster the card is cut from: more adds decode time, not accuracy. */
+const WORKING_SIDE = 1280;
+/** The longest side of the raster searched for edges. */
+const SEARCH_SIDE = 480;
+
+export type Point = { x: number; y: number };
+/** Four corners, clockwise from the one nearest the photo's top-left. */
+export type Quad = [Point, Point, Point, Point];
+
+export type Photo = {
+  rgb: Uint8Array;
+  width: number;
+  height: number;
+  /** Photo pixels per working pixel (1 unless the photo was shrunk on decode). */
+  scale: number;
+  original: { width: number; height: number; format: string };
+};
+
+export type PhotoRefusal = 'not_a_picture' | 'unsupported_format' | 'too_many_pixels' | 'too_small';
+
+const READABLE = new Set(['jpeg', 'png', 'webp', 'heif']);
+
+/** Decodes an upload, or says why it cannot be read. HEIF is read when it is AVIF-coded (HEVC is not in sharp's libvips). */
+export async function decodePhoto(bytes: Buffer): Promise<Photo | { refused: PhotoRefusal }> {
+  let meta: Metadata;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    return { refused: 'not_a_picture' };
+  }
+  if (!meta.format || !READABLE.has(meta.format)) return { refused: 'unsupported_format' };
+  const width = meta.autoOrient?.width ?? meta.width ?? 0;
+  const height = meta.autoOrient?.height ?? meta.height ?? 0;
+  if (width * height > MAX_PHOTO_PIXELS) return { refused: 'too_many_pixels' };
+  if (Math.min(width, height) < MIN_PHOTO_SIDE) return { refused: 'too_small' };
+  try {
+    const { data, info } = await sharp(bytes, { limitInputPixels: MAX_PHOTO_PIXELS, failOn: 'truncated' })
+      .rotate()
+      .resize({ width: WORKING_SIDE, height: WORKING_SIDE, fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#808080' })
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return {
+      rgb: new Uint8Array(data.buffer, data.byteOffset, data.length),
+      width: info.width,
+      height: info.height,
+      scale: width / info.width,
+      original: { width, height, format: meta.format === 'heif' ? 'heif' : meta.format },
+    };
+  } catch (err) {
+    // An unsupported HEIF codec (HEVC) fails here, as does a truncated or corrupt file.
+    if (meta.format === 'heif') return { refused: 'unsupported_format' };
+    void err;
+    return { refused: 'not_a_picture' };
+  }
+}
+
+/** A quadrilateral that may be the card: where, how sure, and how it was found. */
+export type QuadCandidate = { quad: Quad; score: number; found: 'contour' | 'rectangle' | 'lines' | 'frame' };
+
+const CARD_ASPECT = CARD_WIDTH / CARD_HEIGHT;
+
+function orderClockwise(points: Point[]): Quad {
+  const cx = points.reduce((s, p) => s + p.x, 0) / points.length;
+  const cy = points.reduce((s, p) => s + p.y, 0) / points.length;
+  const sorted = [...points].sort((a, b) => Math.atan2(a.y - cy, a.x - cx) - Math.atan2(b.y - cy, b.x - cx));
+  let first = 0;
+  for (let i = 1; i < 4; i++) if (sorted[i]!.x + sorted[i]!.y < sorted[first]!.x + sorted[first]!.y) first = i;
+  return [0, 1, 2, 3].map((i) => sorted[(first + i) % 4]!) as Quad;
+}
+
+const distance = (a: Point, b: Point) => Math.hypot(a.x - b.x, a.y - b.y);
+
+/** Short side over long side of a quadrilateral, from its opposite sides' mean lengths. */
+export function quadAspect(q: Quad): { short: number; long: number; ratio: number } {
+  const a = (distance(q[0], q[1]) + distance(q[2], q[3])) / 2;
+  const b = (distance(q[1], q[2]) + distance(q[3], q[0])) / 2;
+  const short = Math.min(a, b);
+  const long = Math.max(a, b);
+  return { short, long, ratio: long > 0 ? short / long : 0 };
+}
+
+function quadArea(q: Quad): number {
+  let s = 0;
+  for (let i = 0; i < 4; i++) s += q[i]!.x * q[(i + 1) % 4]!.y - q[(i + 1) % 4]!.x * q[i]!.y;
+  return Math.abs(s) / 2;
+}
+
+/**
+ * Quadrilaterals that may be the card, best first, in working-raster pixels; the whole frame comes
+ * last (a photo already cropped to the card, or one whose edges were not found). Edges: Canny on a
+ * blurred grey copy at SEARCH_SIDE, closed by a dilation; every contour's convex hull simplified to
+ * four corners, or its minimum-area rectangle; ranked by area times closeness to 63:88.
+ */
+export function findCardQuads(cv: Cv, photo: Photo, rgb: Mat, limit = 6): QuadCandidate[] {
+  const factor = Math.min(1, SEARCH_SIDE / Math.max(photo.width, photo.height));
+  const found = withMats((keep) => {
+    const small = keep(new cv.Mat());
+    cv.resize(rgb, small, new cv.Size(Math.round(photo.width * factor), Math.round(photo.height * factor)), 0, 0, cv.INTER_AREA);
+    cv.GaussianBlur(small, small, new cv.Size(5, 5), 0);
+    // Edges in any colour channel: a silver border on a grey table differs in hue more than in brightness.
+    const channels = keep(new cv.MatVector());
+    cv.split(small, channels);
+    const edges = keep(new cv.Mat());
+    const channelEdges = keep(new cv.Mat());
+    for (let c = 0; c < 3; c++) {
+      const channel = keep(channels.get(c));
+      cv.Canny(channel, c === 0 ? edges : channelEdges, 20, 60);
+      if (c > 0) cv.bitwise_or(edges, channelEdges, edges);
+    }
+    const closed = keep(new cv.Mat());
+    cv.dilate(edges, closed, keep(cv.Mat.ones(3, 3, cv.CV_8U)));
+    const imageArea = small.rows * small.cols;
+    const out: QuadCandidate[] = [];
+    // A candidate's score: how much of its outline lies on an edge, how close it is to 63:88, and its size.
+    const scored = (q: Quad, how: QuadCandidate['found']): QuadCandidate => {
+      const { ratio } = quadAspect(q);
+      const aspectFit = Math.exp(-8 * Math.abs(Math.log(ratio / CARD_ASPECT)));
+      const area = Math.min(1, quadArea(q) / imageArea);
+      const support = edgeSupport(q, closed.data, closed.cols, closed.rows);
+      return { quad: q.map((p) => ({ x: p.x / factor, y: p.y / factor })) as Quad, score: support * support * aspectFit * area, found: how };
+    };
+    // Both the raw edges and the edges closed by a dilation: closing mends a broken border but
+    // also welds the card to whatever touches it.
+    for (const map of [edges, closed]) {
+      const contours = keep(new cv.MatVector());
+      const hierarchy = keep(new cv.Mat());
+      cv.findContours(map, contours, hierarchy, cv.RETR_LIST, cv.CHAIN_APPROX_SIMPLE);
+      for (let i = 0; i < (contours.size() as unknown as number); i++) {
+        const contour = keep(contours.get(i));
+        if (cv.contourArea(contour) < 0.04 * imageArea) continue;
+        const hull = keep(new cv.Mat());
+        cv.convexHull(contour, hull, false, true);
+        const approx = keep(new cv.Mat());
+        cv.approxPolyDP(hull, approx, 0.02 * cv.arcLength(hull, true), true);
+        let points: Point[];
+        let how: QuadCandidate['found'];
+        if (approx.rows === 4) {
+          points = [0, 1, 2, 3].map((k) => ({ x: approx.data32S[2 * k]!, y: approx.data32S[2 * k + 1]! }));
+          how = 'contour';
+        } else {
+          const box = cv.minAreaRect(hull);
+          points = rectangleCorners(box.center, box.size, box.angle);
+          how = 'rectangle';
+        }
+        out.push(scored(orderClockwise(points), how));
+      }
+    }
+    // Straight edges: clutter that touches the card breaks its contour, not its four sides.
+    const lines = keep(new cv.Mat());
+    const minSide = Math.min(small.rows, small.cols);
+    cv.HoughLinesP(edges, lines, 1, Math.PI / 180, 30, 0.15 * minSide, 6);
+    for (const quad of quadsFromLines(lines.data32S, minSide)) out.push(scored(quad, 'lines'));
+    return out;
+  });
+  found.sort((a, b) => b.score - a.score);
+  const diagonal = Math.hypot(photo.width, photo.height);
+  const distinct: QuadCandidate[] = [];
+  for (const c of found) {
+    if (distinct.length >= limit) break;
+    if (distinct.some((d) => d.quad.every((p, i) => distance(p, c.quad[i]!) < 0.03 * diagonal))) continue;
+    distinct.push(c);
+  }
+  const w = photo.width;
+  const h = photo.height;
+  distinct.push({ quad: [{ x: 0, y: 0 }, { x: w, y: 0 }, { x: w, y: h }, { x: 0, y: h }], score: 0, found: 'frame' });
+  return distinct;
+}
+
+/** The share of points along the quadrilateral's sides that fall on an edge pixel. */
+function edgeSupport(q: Quad, edges: Uint8Array, width: number, height: number): number {
+  let on = 0;
+  let all = 0;
+  for (let side = 0; side < 4; side++) {
+    const a = q[side]!;
+    const b = q[(side + 1) % 4]!;
+    const steps = Math.max(8, Math.round(distance(a, b) / 2));
+    for (let k = 1; k < steps; k++) {
+      const x = Math.round(a.x + ((b.x - a.x) * k) / steps);
+      const y = Math.round(a.y + ((b.y - a.y) * k) / steps);
+      all++;
+      if (x >= 0 && y >= 0 && x < width && y < height && edges[y * width + x]! > 0) on++;
+    }
+  }
+  return all ? on / all : 0;
+}
+
+type Line = { theta: number; rho: number; length: number; x1: number; y1: number; x2: number; y2: number };
+
+/**
+ * Quadrilaterals whose sides are two pairs of nearly parallel line segments (a tilted card's
+ * opposite sides converge by a few degrees), at least 60° apart, of a card's proportions.
+ */
+function quadsFromLines(segments: Int32Array, minSide: number): Quad[] {
+  const lines: Line[] = [];
+  for (let i = 0; i + 3 < segments.length; i += 4) {
+    const [x1, y1, x2, y2] = [segments[i]!, segments[i + 1]!, segments[i + 2]!, segments[i + 3]!];
+    let theta = Math.atan2(x2 - x1, -(y2 - y1));
+    if (theta < 0) theta += Math.PI;
+    if (theta >= Math.PI) theta -= Math.PI;
+    lines.push({ theta, rho: x1 * Math.cos(theta) + y1 * Math.sin(theta), length: Math.hypot(x2 - x1, y2 - y1), x1, y1, x2, y2 });
+  }
+  lines.sort((a, b) => b.length - a.length);
+  const distinct: Line[] = [];
+  for (const l of lines) {
+    if (distinct.length >= 24) break;
+    if (distinct.some((d) => angleGap(d.theta, l.theta) < 0.05 && Math.abs(d.rho - l.rho) < 6)) continue;
+    distinct.push(l);
+  }
+  const pairs: [Line, Line, number][] = [];
+  for (let i = 0; i < distinct.length; i++)
+    for (let j = i + 1; j < distinct.length; j++) {
+      const a = distinct[i]!;
+      const b = distinct[j]!;
+      if (angleGap(a.theta, b.theta) > 0.25) continue;
+      const mid = { x: (b.x1 + b.x2) / 2, y: (b.y1 + b.y2) / 2 };
+      if (Math.abs(mid.x * Math.cos(a.theta) + mid.y * Math.sin(a.theta) - a.rho) < 0.15 * minSide) continue;
+      pairs.push([a, b, a.theta]);
+    }
+  const quads: Quad[] = [];
+  for (let i = 0; i < pairs.length; i++)
+    for (let j = i + 1; j < pairs.length; j++) {
+      const [a, b, ta] = pairs[i]!;
+      const [c, d, tc] = pairs[j]!;
+      if (angleGap(ta, tc) < Math.PI / 3) continue;
+      const corners = [intersect(a, c), intersect(c, b), intersect(b, d), intersect(d, a)];
+      if (corners.some((p) => p === null)) continue;
+      const quad = orderClockwise(corners as Point[]);
+      const { ratio, short } = quadAspect(quad);
+      if (short < 0.15 * minSide || ratio < 0.5 || ratio > 0.9) continue;
+      quads.push(quad);
+    }
+  return quads;
+}
+
+function angleGap(a: number, b: number): number {
+  const d = Math.abs(a - b) % Math.PI;
+  return Math.min(d, Math.PI - d);
+}
+
+function intersect(a: Line, b: Line): Point | null {
+  const det = Math.cos(a.theta) * Math.sin(b.theta) - Math.sin(a.theta) * Math.cos(b.theta);
+  if (Math.abs(det) < 1e-6) return null;
+  return {
+    x: (a.rho * Math.sin(b.theta) - b.rho * Math.sin(a.theta)) / det,
+    y: (b.rho * Math.cos(a.theta) - a.rho * Math.cos(b.theta)) / det,
+  };
+}
+
+function rectangleCorners(center: Point, size: { width: number; height: number }, angleDegrees: number): Point[] {
+  const a = (angleDegrees * Math.PI) / 180;
+  const cos = Math.cos(a);
+  const sin = Math.sin(a);
+  const hw = size.width / 2;
+  const hh = size.height / 2;
+  return [
+    [-hw, -hh],
+    [hw, -hh],
+    [hw, hh],
+    [-hw, hh],
+  ].map(([dx, dy]) => ({ x: center.x + dx! * cos - dy! * sin, y: center.y + dx! * sin + dy! * cos }));
+}
+
+/** Quarter turns the photo may need, clockwise, in the order the spec retries them. */
+export type Rotation = 0 | -90 | 180 | 90;
+
+/**
+ * The card inside `quad`, turned by `rotation` (degrees clockwise) and cut to the canonical
+ * CARD_WIDTH × CARD_HEIGHT: warped at twice the size, then shrunk by area so fine print does not alias.
+ */
+export function cutCard(cv: Cv, rgb: Mat, quad: Quad, rotation: Rotation): Uint8Array {
+  // Turning the photo clockwise by 90° brings its bottom-left corner to the top-left.
+  const shift = rotation === 0 ? 0 : rotation === 90 ? 3 : rotation === 180 ? 2 : 1;
+  const source = [0, 1, 2, 3].map((i) => quad[(i + shift) % 4]!);
+  return withMats((keep) => {
+    const from = keep(cv.matFromArray(4, 1, cv.CV_32FC2, source.flatMap((p) => [p.x, p.y])));
+    const W = CARD_WIDTH * 2;
+    const H = CARD_HEIGHT * 2;
+    const to = keep(cv.matFromArray(4, 1, cv.CV_32FC2, [0, 0, W, 0, W, H, 0, H]));
+    const transform = keep(cv.getPerspectiveTransform(from, to));
+    const big = keep(new cv.Mat());
+    cv.warpPerspective(rgb, big, transform, new cv.Size(W, H), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
+    const card = keep(new cv.Mat());
+    cv.resize(big, card, new cv.Size(CARD_WIDTH, CARD_HEIGHT), 0, 0, cv.INTER_AREA);
+    return Uint8Array.from(card.data);
+  });
+}

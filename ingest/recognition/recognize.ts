@@ -1,0 +1,53 @@
+// Recognition of one photo: the card's quadrilateral, cut out in perspective, matched against the
+// index; the three other quarter turns tried when the first pass is unsure.
+import { cardFeatures } from './features.js';
+import type { MatchResult, RecognitionIndex } from './matcher.js';
+import type { Cv } from './opencv.js';
+import { cutCard, findCardQuads, type Photo, type Quad, type QuadCandidate, type Rotation } from './photo.js';
+
+/** A first pass at least this confident, and this far ahead of the runner-up, is not retried. */
+export const ACCEPT_CONFIDENCE = 0.9;
+const RETRY_ROTATIONS: Rotation[] = [-90, 180, 90];
+
+export type PassResult = { candidate: QuadCandidate; rotation: Rotation; match: MatchResult; card: Uint8Array };
+
+export type PhotoRecognition = {
+  best: PassResult | null;
+  /** Every quadrilateral considered, best first (the whole frame last). */
+  quads: QuadCandidate[];
+  retried: boolean;
+  passes: number;
+};
+
+export function recognisePhoto(cv: Cv, index: RecognitionIndex, photo: Photo): PhotoRecognition {
+  const rgb = cv.matFromArray(photo.height, photo.width, cv.CV_8UC3, photo.rgb);
+  try {
+    const quads = findCardQuads(cv, photo, rgb);
+    let passes = 0;
+    let best: PassResult | null = null;
+    const tryPass = (candidate: QuadCandidate, rotation: Rotation) => {
+      const card = cutCard(cv, rgb, candidate.quad, rotation);
+      const match = index.match(cardFeatures(cv, card));
+      passes++;
+      if (!best || match.confidence > best.match.confidence || (match.confidence === best.match.confidence && match.separation > best.match.separation))
+        best = { candidate, rotation, match, card };
+    };
+    // A card stands taller than wide: a quadrilateral lying on its side is tried only at the
+    // quarter turns that stand it up, one upright at 0 and 180 only.
+    const upright = quads.map((q) => isUpright(q.quad));
+    quads.forEach((q, i) => upright[i] && tryPass(q, 0));
+    const sure = (r: PassResult | null) => r !== null && r.match.confidence >= ACCEPT_CONFIDENCE;
+    const retried = !sure(best);
+    if (retried) for (const rotation of RETRY_ROTATIONS) quads.forEach((q, i) => upright[i] === (rotation === 180) && tryPass(q, rotation));
+    return { best, quads, retried, passes };
+  } finally {
+    rgb.delete();
+  }
+}
+
+/** Whether the quadrilateral's top and bottom sides (clockwise from its top-left) are its short ones. */
+function isUpright(q: Quad): boolean {
+  const across = Math.hypot(q[1].x - q[0].x, q[1].y - q[0].y) + Math.hypot(q[2].x - q[3].x, q[2].y - q[3].y);
+  const down = Math.hypot(q[3].x - q[0].x, q[3].y - q[0].y) + Math.hypot(q[2].x - q[1].x, q[2].y - q[1].y);
+  return across <= down;
+}
