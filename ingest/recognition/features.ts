@@ -27,7 +27,19 @@ export type CardFeatures = {
   colour: Float32Array;
   /** A 24 × 34 grey thumbnail, standardised to mean 0 and norm 1: compared by correlation. */
   thumb: Float32Array;
+  /** Share of the card blown out to white (glare is a photo's share beyond its card's). */
+  highlight: number;
 };
+
+/** A pixel counts as blown out when its darkest channel is at least this bright. */
+const HIGHLIGHT_LEVEL = 245;
+
+/** The share of a canonical card's pixels that are blown out to white. */
+export function highlightShare(rgb: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < rgb.length; i += 3) if (Math.min(rgb[i]!, rgb[i + 1]!, rgb[i + 2]!) >= HIGHLIGHT_LEVEL) n++;
+  return n / (rgb.length / 3);
+}
 
 // DCT-II basis rows for the first HASH_SIDE frequencies of a DCT_INPUT-long signal.
 const DCT_BASIS = (() => {
@@ -102,10 +114,10 @@ export function cardFeatures(cv: Cv, rgb: Uint8Array): CardFeatures {
       artHash: perceptualHash(shrink(art, DCT_INPUT, DCT_INPUT)),
       colour: standardisedChannels(cells.data),
       thumb: standardise(shrink(grey, THUMB.width, THUMB.height)),
+      highlight: highlightShare(rgb),
     };
   });
 }
-
 
 /** Interleaved RGB cells with each channel brought to mean 0 and standard deviation 1. */
 function standardisedChannels(rgb: Uint8Array): Float32Array {

@@ -10,7 +10,8 @@ export type IndexedCard = { cardId: number; features: CardFeatures };
 const SHORTLIST = 24;
 const HASH_BITS = HASH_WORDS * 32 * 2;
 
-export type Ranked = { cardId: number; distance: number };
+/** A card and how far the photo is from its closest entry; `highlight` is that entry's. */
+export type Ranked = { cardId: number; distance: number; highlight: number };
 export type MatchResult = {
   ranked: Ranked[];
   /** How far the best hash distance stands below all the others, in standard deviations. */
@@ -27,6 +28,7 @@ export class RecognitionIndex {
   private readonly artHashes: Uint32Array;
   private readonly colours: Float32Array;
   private readonly thumbs: Float32Array;
+  private readonly highlights: Float32Array;
   private readonly position = new Map<number, number>();
 
   /** Distinct cards. */
@@ -40,12 +42,14 @@ export class RecognitionIndex {
     this.artHashes = new Uint32Array(n * HASH_WORDS);
     this.colours = new Float32Array(n * COLOUR_LENGTH);
     this.thumbs = new Float32Array(n * THUMB_LENGTH);
+    this.highlights = new Float32Array(n);
     cards.forEach((c, i) => {
       this.cardIds[i] = c.cardId;
       this.cardHashes.set(c.features.cardHash, i * HASH_WORDS);
       this.artHashes.set(c.features.artHash, i * HASH_WORDS);
       this.colours.set(c.features.colour, i * COLOUR_LENGTH);
       this.thumbs.set(c.features.thumb, i * THUMB_LENGTH);
+      this.highlights[i] = c.features.highlight;
       this.position.set(c.cardId, i);
     });
     this.cards = this.position.size;
@@ -57,7 +61,7 @@ export class RecognitionIndex {
 
   /** Bytes the index holds, for sizing. */
   get bytes(): number {
-    return this.cardIds.byteLength + this.cardHashes.byteLength + this.artHashes.byteLength + this.colours.byteLength + this.thumbs.byteLength;
+    return this.cardIds.byteLength + this.cardHashes.byteLength + this.artHashes.byteLength + this.colours.byteLength + this.thumbs.byteLength + this.highlights.byteLength;
   }
 
   match(q: CardFeatures, top = 5): MatchResult {
@@ -74,15 +78,16 @@ export class RecognitionIndex {
     }
     const shortlist = smallest(hashDistance, Math.min(SHORTLIST, n));
     // A card has several entries (whole, inside its border): it ranks by its closest one.
-    const closest = new Map<number, number>();
+    const closest = new Map<number, Ranked>();
     for (const i of shortlist) {
       const correlation = dot(q.thumb, 0, this.thumbs, i * THUMB_LENGTH, THUMB_LENGTH);
       const colour = dot(q.colour, 0, this.colours, i * COLOUR_LENGTH, COLOUR_LENGTH) / COLOUR_LENGTH;
       const distance = hashDistance[i]! / HASH_BITS + 0.5 * (1 - correlation) + 0.25 * (1 - colour);
       const cardId = this.cardIds[i]!;
-      if (!(closest.get(cardId)! <= distance)) closest.set(cardId, distance);
+      const seen = closest.get(cardId);
+      if (!seen || distance < seen.distance) closest.set(cardId, { cardId, distance, highlight: this.highlights[i]! });
     }
-    const ranked: Ranked[] = [...closest].map(([cardId, distance]) => ({ cardId, distance }));
+    const ranked = [...closest.values()];
     ranked.sort((a, b) => a.distance - b.distance);
     const mean = sum / n;
     const sd = Math.sqrt(Math.max(1e-9, sumSq / n - mean * mean));

@@ -168,10 +168,15 @@ export function findCardQuads(cv: Cv, photo: Photo, rgb: Mat, limit = 6): QuadCa
   found.sort((a, b) => b.score - a.score);
   const diagonal = Math.hypot(photo.width, photo.height);
   const distinct: QuadCandidate[] = [];
+  // Half the places go to each way of finding the card, so neither crowds the other out.
+  const taken = { lines: 0, outline: 0 };
   for (const c of found) {
     if (distinct.length >= limit) break;
+    const way = c.found === 'lines' ? 'lines' : 'outline';
+    if (taken[way] >= limit / 2) continue;
     if (distinct.some((d) => d.quad.every((p, i) => distance(p, c.quad[i]!) < 0.03 * diagonal))) continue;
     distinct.push(c);
+    taken[way]++;
   }
   const w = photo.width;
   const h = photo.height;
@@ -295,5 +300,30 @@ export function cutCard(cv: Cv, rgb: Mat, quad: Quad, rotation: Rotation): Uint8
     const card = keep(new cv.Mat());
     cv.resize(big, card, new cv.Size(CARD_WIDTH, CARD_HEIGHT), 0, 0, cv.INTER_AREA);
     return Uint8Array.from(card.data);
+  });
+}
+
+/** The side of the square cut from the card's centre at the photo's own resolution. */
+export const PATCH_SIDE = 128;
+
+/**
+ * A grey PATCH_SIDE square from the middle of the card at the working raster's own resolution
+ * (no resampling beyond the perspective correction), where a screen's pixel grid still shows.
+ */
+export function centrePatch(cv: Cv, rgb: Mat, quad: Quad): Uint8Array {
+  return withMats((keep) => {
+    const { short, long } = quadAspect(quad);
+    const upright = distance(quad[0], quad[1]) <= distance(quad[1], quad[2]);
+    const W = Math.max(PATCH_SIDE, Math.round(upright ? short : long));
+    const H = Math.max(PATCH_SIDE, Math.round(upright ? long : short));
+    const from = keep(cv.matFromArray(4, 1, cv.CV_32FC2, quad.flatMap((p) => [p.x, p.y])));
+    const to = keep(cv.matFromArray(4, 1, cv.CV_32FC2, [0, 0, W, 0, W, H, 0, H]));
+    const transform = keep(cv.getPerspectiveTransform(from, to));
+    const card = keep(new cv.Mat());
+    cv.warpPerspective(rgb, card, transform, new cv.Size(W, H), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
+    const grey = keep(new cv.Mat());
+    cv.cvtColor(card, grey, cv.COLOR_RGB2GRAY);
+    const patch = keep(grey.roi(new cv.Rect((W - PATCH_SIDE) >> 1, (H - PATCH_SIDE) >> 1, PATCH_SIDE, PATCH_SIDE)));
+    return Uint8Array.from(patch.clone().data);
   });
 }

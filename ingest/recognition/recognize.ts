@@ -1,9 +1,10 @@
 // Recognition of one photo: the card's quadrilateral, cut out in perspective, matched against the
 // index; the three other quarter turns tried when the first pass is unsure.
-import { cardFeatures } from './features.js';
+import { cardFeatures, highlightShare } from './features.js';
 import type { MatchResult, RecognitionIndex } from './matcher.js';
 import type { Cv } from './opencv.js';
-import { cutCard, findCardQuads, type Photo, type Quad, type QuadCandidate, type Rotation } from './photo.js';
+import { centrePatch, cutCard, findCardQuads, quadAspect, type Photo, type Quad, type QuadCandidate, type Rotation } from './photo.js';
+import { captureQuality, screenPeakRatio, sharpnessOf, type CaptureQuality } from './quality.js';
 
 /** A first pass at least this confident, and this far ahead of the runner-up, is not retried. */
 export const ACCEPT_CONFIDENCE = 0.9;
@@ -13,6 +14,7 @@ export type PassResult = { candidate: QuadCandidate; rotation: Rotation; match: 
 
 export type PhotoRecognition = {
   best: PassResult | null;
+  quality: CaptureQuality;
   /** Every quadrilateral considered, best first (the whole frame last). */
   quads: QuadCandidate[];
   retried: boolean;
@@ -39,7 +41,16 @@ export function recognisePhoto(cv: Cv, index: RecognitionIndex, photo: Photo): P
     const sure = (r: PassResult | null) => r !== null && r.match.confidence >= ACCEPT_CONFIDENCE;
     const retried = !sure(best);
     if (retried) for (const rotation of RETRY_ROTATIONS) quads.forEach((q, i) => upright[i] === (rotation === 180) && tryPass(q, rotation));
-    return { best, quads, retried, passes };
+    const found = best as PassResult | null;
+    const quality = captureQuality({
+      sharpness: found ? sharpnessOf(cv, found.card) : 0,
+      glare: found ? Math.max(0, highlightShare(found.card) - (found.match.ranked[0]?.highlight ?? 0)) : 0,
+      screen: found ? screenPeakRatio(cv, centrePatch(cv, rgb, found.candidate.quad)) : 0,
+      cardPixels: found ? quadAspect(found.candidate.quad).long * photo.scale : 0,
+      confidence: found?.match.confidence ?? 0,
+      acceptConfidence: ACCEPT_CONFIDENCE,
+    });
+    return { best, quality, quads, retried, passes };
   } finally {
     rgb.delete();
   }

@@ -94,9 +94,14 @@ async function cardLayer(reference: Buffer | string, height: number, d: Distorti
         for (let k = 0; k < 3; k++) big[o + k] = k === c ? Math.min(255, card[src + k]! * 2.4 * gap) : 0;
         big[o + 3] = card[src + 3]!;
       }
-    // Shrunk without area averaging, as a camera sensor samples the grid: moiré.
-    card = await sharp(big, { raw: { width: sw, height: sh, channels: 4 } })
-      .resize(w, h, { kernel: 'nearest' })
+    // Sampled without area averaging at a pitch that is not a multiple of the grid's, as a camera
+    // sensor samples it (the beat between the two is the moiré), then brought to the card's size.
+    const sampled = await sharp(big, { raw: { width: sw, height: sh, channels: 4 } })
+      .resize(Math.round(w * 1.17), Math.round(h * 1.17), { kernel: 'nearest' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    card = await sharp(sampled.data, { raw: { width: sampled.info.width, height: sampled.info.height, channels: 4 } })
+      .resize(w, h)
       .raw()
       .toBuffer();
   }
