@@ -206,6 +206,7 @@ describe('schedules', () => {
       SCHEDULE_IDS.catalogueSync,
       SCHEDULE_IDS.dailyDigest,
       SCHEDULE_IDS.listingExpiry,
+      SCHEDULE_IDS.recognitionIndex,
     ]);
     await ensureSchedules(client, opts);
     const scrape = await client.schedule.getHandle(SCHEDULE_IDS.scrapeAll).describe();

@@ -30,6 +30,9 @@ import type { PriceUpdate } from '../schemas/stream.js';
 import { TASK_QUEUE, workflowIds } from './shared.js';
 import { startEmailOutbox, startPushOutbox } from './operations.js';
 import type { WebhookRetry } from './shared.js';
+import path from 'node:path';
+import { ImageStore } from '../sql/stores/images.js';
+import { indexCardPictures, type IndexBatchResult } from '../ingest/recognition/indexBuild.js';
 
 export type ActivityDeps = IngestDeps & {
   /** The upstream catalogue files (shared/data in the demo), read by catalogueSync. */
@@ -47,6 +50,8 @@ export type ActivityDeps = IngestDeps & {
     /** Where dispatch problems are reported (deliveries or outbox runs not started yet, gone devices). */
     log: Logger;
   };
+  /** Card pictures, for the recognition index. */
+  images: ImageStore;
   /** What the listing expiry signs its renewal links with, and the site they point to. */
   listingRenewal(): Promise<{ key: Buffer; siteOrigin: string }>;
 };
@@ -61,6 +66,7 @@ export function activityDeps(config: Config, stores: Stores): ActivityDeps {
     redisPrefix: config.redisPrefix,
     catalogueDir: config.sharedDataDir,
     catalogueScope: config.demo === 'small' ? 'small' : 'full',
+    images: new ImageStore(path.join(config.dataDir, 'images')),
     listingRenewal: once(async () => ({
       key: renewalKey((await loadOrCreateSecret(config.dataDir, 'session-secret', config.sessionSecret)).value),
       siteOrigin: config.siteOrigin,
@@ -191,6 +197,18 @@ export function createActivities(deps: ActivityDeps) {
 
     async failWebhookDelivery(input: { deliveryId: number; disableAfter: number }): Promise<{ disabled: boolean }> {
       return failDelivery(deps.pool, input.deliveryId, input.disableAfter);
+    },
+
+    /** The cards whose pictures the image store holds. */
+    async cardsWithPictures(): Promise<number[]> {
+      return deps.images.cardsWithOriginals();
+    },
+
+    /** Recognition features of a batch of cards' pictures (only pictures that changed are computed). */
+    async indexCardPictures(cardIds: number[]): Promise<IndexBatchResult> {
+      const result = await indexCardPictures(deps.pool, deps.images, cardIds, (done) => heartbeat(`${done} of ${cardIds.length}`));
+      deps.events.log.info('recognition index: batch done', { first_card: cardIds[0], last_card: cardIds.at(-1), ...result });
+      return result;
     },
 
     async queueDailyDigests(): Promise<number> {

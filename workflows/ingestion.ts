@@ -15,6 +15,7 @@ import { startFeedServer, type FeedServer } from '../ingest/demoMarket/feedServe
 import { feedPairs } from '../ingest/sources/registry.js';
 import { TASK_QUEUE, workflowIds } from './shared.js';
 import { newestMarketDay } from '../sql/priceLoads.js';
+import { startRecognitionIndex } from './operations.js';
 import { ensureSchedules } from './schedules.js';
 import { startTemporal, type TemporalServer } from './temporalServer.js';
 import { activityDeps } from './activities.js';
@@ -122,6 +123,11 @@ export function superviseIngestion(config: Config, stores: Stores, log: Logger, 
     const pairs = feedPairs();
     const feeds = feedsUrl;
     await attempt('schedules', () => ensureSchedules(client!, { feedsUrl: feeds, pairs }));
+    // Pictures added while the service was down (the demo's, images:fetch's) join the index.
+    await attempt('recognition-index', async () => {
+      const workflowId = await startRecognitionIndex(client!, new Date().toISOString());
+      log.info('ingestion: recognition index update started', { workflow_id: workflowId });
+    });
     if (opts.firstScrape ?? true) {
       const today = new Date().toISOString().slice(0, 10);
       // A start after days of downtime first loads the days it missed (an empty store has no

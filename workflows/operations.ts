@@ -58,6 +58,15 @@ export async function startPushOutbox(client: Client, stamp: string): Promise<vo
   });
 }
 
+/** Brings the recognition index up to date with the image store (a no-op for unchanged pictures). */
+export async function startRecognitionIndex(client: Client, stamp: string): Promise<string> {
+  const workflowId = workflowIds.recognitionIndex(stamp);
+  await client.workflow.start('recognitionIndex', { taskQueue: TASK_QUEUE, workflowId, args: [] }).catch((err) => {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  });
+  return workflowId;
+}
+
 export class IngestOperations {
   #client: Promise<Client> | null = null;
 

@@ -1,5 +1,5 @@
 // Temporal Schedules instead of in-process cron: scrapeAll every 6 hours, fxRates,
-// catalogueSync and the alert digest daily, listing expiry hourly.
+// catalogueSync, the alert digest and the recognition index daily, listing expiry hourly.
 // Created idempotently at start: an existing schedule is updated to the current definition.
 import { ScheduleAlreadyRunning, type Client, type ScheduleOptions } from '@temporalio/client';
 import { TASK_QUEUE } from './shared.js';
@@ -10,6 +10,7 @@ export const SCHEDULE_IDS = {
   catalogueSync: 'holo-catalogue-sync',
   dailyDigest: 'holo-daily-digest',
   listingExpiry: 'holo-listing-expiry',
+  recognitionIndex: 'holo-recognition-index',
 } as const;
 
 export async function ensureSchedules(
@@ -56,6 +57,13 @@ export async function ensureSchedules(
       spec: { intervals: [{ every: '1h' }] },
       action: { type: 'startWorkflow', workflowType: 'expireListings', taskQueue: TASK_QUEUE, args: [] },
       policies: { overlap: 'SKIP', catchupWindow: '1 hour' },
+    },
+    {
+      // Pictures fetched since (images:fetch starts a run itself; this catches any other way in).
+      scheduleId: SCHEDULE_IDS.recognitionIndex,
+      spec: { intervals: [{ every: '24h', offset: '4h' }] },
+      action: { type: 'startWorkflow', workflowType: 'recognitionIndex', taskQueue: TASK_QUEUE, args: [] },
+      policies: { overlap: 'SKIP', catchupWindow: '1 day' },
     },
   ];
   for (const def of definitions) {

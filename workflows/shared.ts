@@ -19,6 +19,7 @@ export const workflowIds = {
   dailyDigest: (day: string) => `daily-digest/${day}`,
   emailOutbox: (stamp: string) => `email-outbox/${stamp}`,
   pushOutbox: (stamp: string) => `push-outbox/${stamp}`,
+  recognitionIndex: (stamp: string) => `recognition-index/${stamp}`,
   correlateSources: (cardId: number | null, stamp: string) => `correlate/${cardId === null ? 'all' : `card-${cardId}`}/${stamp}`,
 };
 
@@ -32,6 +33,15 @@ export type ScrapeProgress = {
   failures: { source: string; game: string; error: string }[];
 };
 export const PROGRESS_QUERY = 'progress';
+
+/** The live progress of a recognitionIndex run (its `progress` query), and its result. */
+export type RecognitionIndexProgress = {
+  cards_total: number;
+  cards_done: number;
+  computed: number;
+  unchanged: number;
+  unreadable: number;
+};
 
 /** The live progress of a correlateSources run (its `progress` query), and its result. */
 export type CorrelationProgress = {

@@ -17,6 +17,7 @@ import {
   type CatchUpProgress,
   type CorrelationProgress,
   type IngestInput,
+  type RecognitionIndexProgress,
   type IngestSummary,
   type ScrapeProgress,
   type WebhookRetry,
@@ -26,6 +27,12 @@ import {
 const retry = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 };
 
 // A worker that dies mid-activity stops heartbeating; 20 s later the attempt is retried elsewhere.
+const { cardsWithPictures, indexCardPictures } = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry,
+});
+
 const { loadEcbRates, ingestPriceFeed, syncCatalogue } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '20 seconds',
@@ -246,6 +253,30 @@ export async function correlateSources(input: { cardId?: number }): Promise<Corr
     progress.chunks_done++;
     progress.cards_correlated += result.cards;
     progress.cards_disagreeing += result.disagreeing;
+  }
+  return progress;
+}
+
+/** Cards per indexCardPictures activity (~25 ms a changed picture, a digest for an unchanged one). */
+const RECOGNITION_BATCH = 200;
+
+export const recognitionIndexProgressQuery = defineQuery<RecognitionIndexProgress>(PROGRESS_QUERY);
+
+/**
+ * The recognition index over every card picture in the image store, in batches (one activity
+ * each, retried alone), with its progress in the `progress` query.
+ */
+export async function recognitionIndex(): Promise<RecognitionIndexProgress> {
+  const cardIds = await cardsWithPictures();
+  const progress: RecognitionIndexProgress = { cards_total: cardIds.length, cards_done: 0, computed: 0, unchanged: 0, unreadable: 0 };
+  setHandler(recognitionIndexProgressQuery, () => progress);
+  for (let i = 0; i < cardIds.length; i += RECOGNITION_BATCH) {
+    const batch = cardIds.slice(i, i + RECOGNITION_BATCH);
+    const result = await indexCardPictures(batch);
+    progress.cards_done += batch.length;
+    progress.computed += result.computed;
+    progress.unchanged += result.unchanged;
+    progress.unreadable += result.unreadable;
   }
   return progress;
 }

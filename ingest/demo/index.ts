@@ -19,6 +19,9 @@ import { generateDemoHistory } from './priceHistory.js';
 import { mostValuableCards } from '../demoMarket/quotePlan.js';
 import { seedAuctionWatchlistCards } from '../../sql/demoMarket.js';
 import { generateSealedHistory } from './sealedHistory.js';
+import path from 'node:path';
+import { ImageStore } from '../../sql/stores/images.js';
+import { copyDemoCardPictures } from './cardPictures.js';
 
 const MARKER = 'demo_loaded_at';
 
@@ -40,6 +43,11 @@ async function seedAuctionWatchlist(pool: pg.Pool): Promise<void> {
   await seedWatchlist(pool, DEMO_WATCHED_CARDS);
 }
 
+/** The real card scans as those cards' pictures (the recognition index is built from them once ingestion is up). */
+async function demoCardPictures(config: Config, stores: Stores, log: Logger): Promise<void> {
+  await copyDemoCardPictures(stores.pg.pool, new ImageStore(path.join(config.dataDir, 'images')), config.sharedDataDir, log);
+}
+
 export async function loadDemoDataIfEmpty(config: Config, stores: Stores, log: Logger, today = new Date()): Promise<boolean> {
   if (config.demo === 'none') return false;
   const done = await serviceState(stores.pg.pool, MARKER);
@@ -49,6 +57,7 @@ export async function loadDemoDataIfEmpty(config: Config, stores: Stores, log: L
     if ((await anyCardBestPrice(stores.pg.pool)).length === 0) await refreshCardBestPrices(stores.pg.pool, null);
     if ((await anySealedProduct(stores.pg.pool)).length === 0 && (await importSealedProducts(stores.pg.pool, config.sharedDataDir)))
       await sealedHistory(config, stores, today);
+    await demoCardPictures(config, stores, log);
     return false;
   }
   const started = Date.now();
@@ -84,6 +93,7 @@ export async function loadDemoDataIfEmpty(config: Config, stores: Stores, log: L
   await refreshCardBestPrices(stores.pg.pool, null);
   log.info('demo data: latest prices materialised', { series: latest, seconds: (Date.now() - started) / 1000 });
   await announcePricesLanded(stores.redis, config.redisPrefix);
+  await demoCardPictures(config, stores, log);
   await setServiceState(stores.pg.pool, MARKER, new Date().toISOString());
   return true;
 }

@@ -157,3 +157,36 @@ export function dot(a: Float32Array, ai: number, b: Float32Array, bi: number, le
   for (let i = 0; i < length; i++) s += a[ai + i]! * b[bi + i]!;
   return s;
 }
+
+/** Bumped whenever what cardFeatures computes changes: stored features of another version are recomputed. */
+export const FEATURES_VERSION = 1;
+const SERIALISED_FLOATS = 2 * HASH_WORDS + COLOUR_LENGTH + THUMB_LENGTH + 1;
+
+/** Features as stored in PostgreSQL: little-endian words, hashes, colour, thumbnail, highlight. */
+export function serialiseFeatures(f: CardFeatures): Buffer {
+  const out = Buffer.alloc(SERIALISED_FLOATS * 4);
+  const words = new Uint32Array(out.buffer, out.byteOffset, SERIALISED_FLOATS);
+  const floats = new Float32Array(out.buffer, out.byteOffset, SERIALISED_FLOATS);
+  words.set(f.cardHash, 0);
+  words.set(f.artHash, HASH_WORDS);
+  floats.set(f.colour, 2 * HASH_WORDS);
+  floats.set(f.thumb, 2 * HASH_WORDS + COLOUR_LENGTH);
+  floats[SERIALISED_FLOATS - 1] = f.highlight;
+  return out;
+}
+
+/** Features from their stored form, or null when the bytes are not of this version's length. */
+export function deserialiseFeatures(bytes: Buffer): CardFeatures | null {
+  if (bytes.length !== SERIALISED_FLOATS * 4) return null;
+  // Copied: a Buffer from the pool may sit at an offset that is not a multiple of four.
+  const copy = new Uint8Array(bytes).buffer;
+  const words = new Uint32Array(copy);
+  const floats = new Float32Array(copy);
+  return {
+    cardHash: words.slice(0, HASH_WORDS),
+    artHash: words.slice(HASH_WORDS, 2 * HASH_WORDS),
+    colour: floats.slice(2 * HASH_WORDS, 2 * HASH_WORDS + COLOUR_LENGTH),
+    thumb: floats.slice(2 * HASH_WORDS + COLOUR_LENGTH, SERIALISED_FLOATS - 1),
+    highlight: floats[SERIALISED_FLOATS - 1]!,
+  };
+}

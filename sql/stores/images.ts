@@ -28,6 +28,23 @@ export class ImageStore {
     await this.writeAtomically(this.originalPath(cardId, kind), bytes);
   }
 
+  /** Cards whose own picture (small or large) the store holds, ascending. */
+  async cardsWithOriginals(): Promise<number[]> {
+    const names = await fsp.readdir(path.join(this.root, 'originals')).catch(() => [] as string[]);
+    const ids = new Set<number>();
+    for (const n of names) {
+      const m = /^(\d+)-(small|large)$/.exec(n);
+      if (m) ids.add(Number(m[1]));
+    }
+    return [...ids].sort((a, b) => a - b);
+  }
+
+  /** A card's best picture for recognition: the large one when held, else the small one. */
+  bestOriginal(cardId: number): string | null {
+    for (const kind of ['large', 'small'] as const) if (this.hasOriginal(cardId, kind)) return this.originalPath(cardId, kind);
+    return null;
+  }
+
   /** The derived file for a picture, generated on first use. */
   async derived(cardId: number, kind: ImageKind | 'placeholder', format: ImageFormat, render: () => Promise<Buffer>): Promise<string> {
     const file = path.join(this.root, 'derived', `${cardId}-${kind}.${format}`);
