@@ -28,6 +28,7 @@ import { paymentRoutes } from './routes/payments.js';
 import { collectionRoutes } from './routes/collection.js';
 import { wishlistRoutes } from './routes/wishlist.js';
 import { profileRoutes } from './routes/profiles.js';
+import { recognitionRoutes } from './routes/recognition.js';
 import { deckRoutes } from './routes/decks.js';
 import { messageRoutes } from './routes/messages.js';
 import { notificationRoutes } from './routes/notifications.js';
@@ -67,6 +68,7 @@ export function allRoutes(deps: AppDeps): Route[] {
     ...collectionRoutes(deps),
     ...wishlistRoutes(deps),
     ...profileRoutes(deps),
+    ...recognitionRoutes(deps),
     ...deckRoutes(deps),
     ...messageRoutes(deps),
     ...notificationRoutes(deps),

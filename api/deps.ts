@@ -14,6 +14,7 @@ import type { VapidKeys } from '../ingest/events/push.js';
 import type { IngestOperations } from '../workflows/operations.js';
 import type { IngestionState } from '../workflows/ingestion.js';
 import type { StatusMonitor } from './status/monitor.js';
+import type { LiveRecognitionIndex } from '../ingest/recognition/indexLoad.js';
 
 export type RequestCounters = { total: number; inFlight: number; byStatus: Record<string, number>; startedAt: number };
 
@@ -42,4 +43,6 @@ export type AppDeps = {
   stream: PriceStream;
   /** This instance's status checks and the incidents it opens and resolves. */
   status: StatusMonitor;
+  /** The recognition index in memory, reloaded when PostgreSQL's changes. */
+  recognitionIndex: LiveRecognitionIndex;
 };

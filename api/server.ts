@@ -21,6 +21,7 @@ import { adminGuard } from './http/adminToken.js';
 import { loadOrCreateSecret } from '../sql/runtime/secrets.js';
 import { createKeyCache } from './auth/keyCache.js';
 import { ImageStore } from '../sql/stores/images.js';
+import { LiveRecognitionIndex } from '../ingest/recognition/indexLoad.js';
 import { ingestOperations } from '../workflows/operations.js';
 
 export type RunningServer = { url: string; port: number; portalUrl: string; deps: AppDeps; close(): Promise<void> };
@@ -36,6 +37,7 @@ export async function buildDeps(config: Config, stores: Stores, log: Logger): Pr
     analytics: createAnalytics(stores.ch.client, { readonly: stores.ch.kind === 'external', isClosed: () => stores.ch.closed() }),
     cache: await createCache(stores.redis, config.redisPrefix),
     images: new ImageStore(path.join(config.dataDir, 'images')),
+    recognitionIndex: new LiveRecognitionIndex(db),
     counters: { total: 0, inFlight: 0, byStatus: {}, startedAt: Date.now() },
     ingestion: null,
     ingest: ingestOperations(config),

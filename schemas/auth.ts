@@ -1,6 +1,7 @@
 // Accounts, sessions and API keys (spec: "Accounts and session", "API key record", "User").
 import { intParam, text, z } from './common.js';
 import { TIER_NAMES } from './tiers.js';
+import { RecognitionQuota } from './recognition.js';
 
 const username = z
   .string()
@@ -108,5 +109,6 @@ export const DeveloperInfo = z
     tier: z.string(),
     limits: z.object({ requests_per_day: z.number().int().nullable(), requests_per_minute: z.number().int(), api_keys: z.number().int() }),
     keys: z.number().int(),
+    recognition: RecognitionQuota.openapi({ description: 'Card recognitions today against the tier’s daily quota (counted per account, reset at midnight UTC).' }),
   })
   .openapi('DeveloperInfo');

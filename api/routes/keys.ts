@@ -1,5 +1,6 @@
 // API key management (spec: "API key record", the key rows of "Operations whose path is not
 // given"): list, create (the full key once), by name, revoke; and the developer's own summary.
+import { recognitionQuota } from '../recognition/quota.js';
 import type { AppDeps } from '../deps.js';
 import { NotFoundError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
@@ -108,6 +109,7 @@ export const keyRoutes = (deps: AppDeps) => {
           tier: user.tier,
           limits: { requests_per_day: tier.perDay, requests_per_minute: tier.perMinute, api_keys: tier.keys },
           keys: (await listKeys(db, user.id)).length,
+          recognition: await recognitionQuota({ redis: deps.stores.redis, redisPrefix: deps.config.redisPrefix }, user),
         };
       },
     }),

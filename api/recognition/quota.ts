@@ -1,0 +1,51 @@
+// Recognitions per UTC day by tier (spec: the tier table's Recognition/day), counted per account
+// atomically in Redis like the rate limits: a call past the quota is counted too, so parallel
+// calls can never slip past it between a check and a count. Session users and the operator are
+// unlimited (spec); the Unlimited tier has no quota; Free keys never get here (starter+).
+import type { z } from 'zod';
+import type { RedisStore } from '../../sql/stores/redis.js';
+import { TIERS } from '../../schemas/tiers.js';
+import type { RecognitionQuota } from '../../schemas/recognition.js';
+import type { Principal } from '../auth/principal.js';
+import type { User } from '../auth/accounts.js';
+import { HttpError } from '../http/errors.js';
+
+export type QuotaDeps = { redis: RedisStore; redisPrefix: string };
+
+const dayOf = (now: number) => new Date(now).toISOString().slice(0, 10);
+const nextMidnight = (now: number) => (Math.floor(now / 86_400_000) + 1) * 86_400_000;
+const counterKey = (deps: QuotaDeps, userId: number, now: number) => `${deps.redisPrefix}:recognitions:${userId}:${dayOf(now)}`;
+
+/** The account's quota, or null when it has none (session callers, the operator, the Unlimited tier). */
+export function recognitionsPerDay(principal: Principal): number | null {
+  return principal.kind === 'key' ? TIERS[principal.tier].recognitionPerDay : null;
+}
+
+/** Counts one recognition; 429 with Retry-After (seconds to midnight UTC) past the quota. */
+export async function countRecognition(
+  deps: QuotaDeps,
+  principal: Principal,
+  response: { set(field: string, value: string): void },
+  now = Date.now(),
+): Promise<void> {
+  const perDay = recognitionsPerDay(principal);
+  if (perDay === null || principal.kind !== 'key') return;
+  const [used] = await deps.redis.incrMany([{ key: counterKey(deps, principal.user.id, now), ttlSeconds: 2 * 86_400 }]);
+  if (used! > perDay) {
+    const retryAfter = Math.max(1, Math.ceil((nextMidnight(now) - now) / 1000));
+    response.set('Retry-After', String(retryAfter));
+    throw new HttpError(429, `Recognition quota of ${perDay} a day reached. Retry after ${retryAfter} seconds.`);
+  }
+}
+
+/** Today's use, for /api/developer/info: the account's tier quota, whoever asks. */
+export async function recognitionQuota(deps: QuotaDeps, user: User, now = Date.now()): Promise<z.input<typeof RecognitionQuota>> {
+  const perDay = TIERS[user.tier].recognitionPerDay;
+  const used = Number((await deps.redis.get(counterKey(deps, user.id, now)).catch(() => null)) ?? 0);
+  return {
+    per_day: perDay,
+    used_today: used,
+    remaining: perDay === null ? null : Math.max(0, perDay - used),
+    resets_at: new Date(nextMidnight(now)).toISOString(),
+  };
+}

@@ -1,0 +1,137 @@
+// POST /api/cards/recognize, /recognize/confirm and /detect-edges: a photo decoded and checked,
+// recognised against the in-memory index, kept for the confirm step, and presented.
+import type { z } from 'zod';
+import type { Db } from '../../sql/stores/db.js';
+import type { RedisStore } from '../../sql/stores/redis.js';
+import { NotFound } from '../../schemas/errors.js';
+import type { ConfirmedRecognition, ConfirmRecognitionBody, DetectedEdges, RecognitionResult } from '../../schemas/recognition.js';
+import { confirmRecognition, recognitionCards, recognitionOfUser, recordRecognition } from '../../sql/recognition.js';
+import { openCv } from '../../ingest/recognition/opencv.js';
+import { decodePhoto, findCardQuads, quadAspect, type Photo, type PhotoRefusal, type Quad } from '../../ingest/recognition/photo.js';
+import { recognisePhoto } from '../../ingest/recognition/recognize.js';
+import type { LiveRecognitionIndex } from '../../ingest/recognition/indexLoad.js';
+import { QUALITY_THRESHOLDS } from '../../ingest/recognition/quality.js';
+import { HttpError, ValidationError } from '../http/errors.js';
+import { cardImageUrl } from '../images/urls.js';
+import { addEntry } from '../collection/entries.js';
+
+export type RecognitionDeps = { db: Db; redis: RedisStore; redisPrefix: string; recognitionIndex: LiveRecognitionIndex };
+type Result = z.input<typeof RecognitionResult>;
+
+/** The photo, decoded, or the 4xx that says why not. */
+export async function readPhoto(bytes: Buffer): Promise<Photo> {
+  const photo = await decodePhoto(bytes);
+  if (!('refused' in photo)) return photo;
+  throw refusal(photo.refused);
+}
+
+function refusal(why: PhotoRefusal): Error {
+  switch (why) {
+    case 'not_a_picture':
+      return new HttpError(415, 'the file is not a readable picture (truncated, corrupt, or not an image; recognised by its content, not its name)');
+    case 'unsupported_format':
+      return new HttpError(415, 'send a JPEG, PNG, WebP or AVIF-coded HEIF photo (HEVC-coded HEIC cannot be decoded here: export it as JPEG)');
+    case 'too_many_pixels':
+      return new HttpError(413, 'the photo has more than 50 megapixels');
+    case 'too_small':
+      return new ValidationError([{ loc: ['body', 'file'], msg: 'the photo must be at least 64 pixels on each side', type: 'value_error' }]);
+  }
+}
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+const inPhotoPixels = (q: Quad, scale: number) => q.map((p) => ({ x: Math.round(p.x * scale), y: Math.round(p.y * scale) }));
+
+/**
+ * Recognises a decoded photo and keeps the answer (for confirm, and to measure accuracy on real
+ * traffic). The first candidate's confidence is the matcher's calibrated one; each other
+ * candidate's is its share of the remaining doubt, from a softmax of the re-ranked distances.
+ */
+export async function recognise(deps: RecognitionDeps, userId: number | null, photo: Photo, sessionId: string | null = null): Promise<Result> {
+  const [cv, index] = await Promise.all([openCv(), deps.recognitionIndex.current()]);
+  const outcome = recognisePhoto(cv, index, photo);
+  const best = outcome.best;
+  const found = best !== null && !outcome.quality.signals.match.flagged;
+  const ranked = best && found ? best.match.ranked : [];
+  const cards = new Map((await recognitionCards(deps.db, ranked.map((r) => r.cardId))).map((c) => [c.card_id, c]));
+  const top = best?.match.confidence ?? 0;
+  const weights = ranked.map((r) => Math.exp(-(r.distance - ranked[0]!.distance) / 0.03));
+  const candidates = ranked.flatMap((r, i) => {
+    const card = cards.get(r.cardId);
+    if (!card) return [];
+    const confidence = i === 0 ? top : (1 - top) * (weights[i]! / weights.reduce((a, b) => a + b, 0));
+    return [{ ...card, confidence: round3(confidence), rotation_used: best!.rotation, image_url: cardImageUrl(card.card_id, 'small') }];
+  });
+  const result: Omit<Result, 'recognition_id'> = {
+    candidates,
+    capture_quality: outcome.quality,
+    card_quad: best && best.candidate.found !== 'frame' ? inPhotoPixels(best.candidate.quad, photo.scale) : null,
+    rotation_fallback: outcome.retried,
+    index_cards: index.cards,
+  };
+  let recognitionId: number | null = null;
+  if (candidates.length) {
+    const [row] = await recordRecognition(
+      deps.db,
+      userId,
+      sessionId,
+      candidates[0]!.card_id,
+      top,
+      outcome.quality.verdict,
+      JSON.stringify(result),
+    );
+    recognitionId = row!.id;
+  }
+  return { recognition_id: recognitionId, ...result };
+}
+
+/** Stores what the card is (the first candidate or a correction), and adds it to the collection when asked. */
+export async function confirm(
+  deps: RecognitionDeps,
+  userId: number,
+  body: z.output<typeof ConfirmRecognitionBody>,
+): Promise<z.input<typeof ConfirmedRecognition>> {
+  const [recognition] = await recognitionOfUser(deps.db, body.recognition_id, userId);
+  if (!recognition) throw new NotFound('Recognition');
+  const [card] = await recognitionCards(deps.db, [body.card_id]);
+  if (!card) throw new NotFound('Card');
+  return deps.db.transaction(async (tx) => {
+    const entry = body.add_to_collection
+      ? await addEntry(
+          { db: tx, redis: deps.redis, redisPrefix: deps.redisPrefix },
+          userId,
+          { card_id: body.card_id, quantity: body.quantity, condition: body.condition, graded: false },
+        )
+      : null;
+    const [confirmed] = await confirmRecognition(tx, body.recognition_id, userId, body.card_id, recognition.card_id, entry?.id ?? null);
+    if (!confirmed) throw new HttpError(409, 'this recognition was confirmed already');
+    return {
+      ok: true as const,
+      recognition_id: body.recognition_id,
+      card_id: body.card_id,
+      suggestion_was_right: recognition.card_id === body.card_id,
+      collection_entry: entry,
+    };
+  });
+}
+
+/** The card's quadrilateral and whether the photo is worth sending: edges only, no matching. */
+export async function detectEdges(photo: Photo): Promise<z.input<typeof DetectedEdges>> {
+  const cv = await openCv();
+  const rgb = cv.matFromArray(photo.height, photo.width, cv.CV_8UC3, photo.rgb);
+  try {
+    const [best] = findCardQuads(cv, photo, rgb, 1).filter((q) => q.found !== 'frame');
+    if (!best) return { card_found: false, card_quad: null, edge_support: 0, aspect_ratio: null, card_pixels: null, hint: 'no_card' };
+    const { ratio, long } = quadAspect(best.quad);
+    const pixels = Math.round(long * photo.scale);
+    return {
+      card_found: true,
+      card_quad: inPhotoPixels(best.quad, photo.scale),
+      edge_support: round3(Math.min(1, best.support)),
+      aspect_ratio: round3(ratio),
+      card_pixels: pixels,
+      hint: pixels < QUALITY_THRESHOLDS.resolution ? 'move_closer' : 'ok',
+    };
+  } finally {
+    rgb.delete();
+  }
+}

@@ -1,0 +1,207 @@
+// Card recognition over HTTP (issue 17): the demo's real card scans are the index (built by the
+// same function the recognitionIndex workflow's activity runs); photos are synthetic camera shots
+// of them (test/support/cardPhotos.ts), deterministic per seed.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { repoRoot } from '../sql/paths.js';
+import { ImageStore } from '../sql/stores/images.js';
+import { indexCardPictures } from '../ingest/recognition/indexBuild.js';
+import { accountWithKey, type KeyedAccount } from './support/accounts.js';
+import { call, callAs } from './support/http.js';
+import { startStack, type Stack } from './support/stack.js';
+import { cardPhoto, randomDistortion, randomGenerator, type Distortion } from './support/cardPhotos.js';
+
+const scans = path.resolve(repoRoot, '..', 'shared', 'data', 'images');
+let stack: Stack;
+let collector: KeyedAccount;
+/** Card id by picture file (e.g. sv3pt5-6). */
+const cardOf = new Map<string, number>();
+let absentCard: { file: string; id: number };
+
+async function send(account: KeyedAccount | null, route: string, bytes: Buffer, field = 'file') {
+  const form = new FormData();
+  form.append(field, new Blob([new Uint8Array(bytes)]), 'photo.jpg');
+  const res = await fetch(`${stack.url}${route}`, { method: 'POST', headers: account?.headers ?? {}, body: form });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+}
+
+const recognize = (bytes: Buffer, account: KeyedAccount | null = collector) => send(account, '/api/cards/recognize', bytes);
+
+function scanFile(name: string): string {
+  const folder = name.startsWith('sv3pt5-') ? 'pokemon-sv3pt5' : name.startsWith('2-') ? 'lorcana-2' : 'lorcana-1';
+  return path.join(scans, folder, `${name}.webp`);
+}
+
+before(async () => {
+  stack = await startStack();
+  const store = new ImageStore(path.join(stack.config.dataDir, 'images'));
+  for (const [setKey, prefix] of [
+    ['pokemontcg:sv3pt5', 'sv3pt5-'],
+    ['lorcanajson:2', '2-'],
+    ['lorcanajson:1', '1-'],
+  ] as const) {
+    const { rows } = await stack.stores.pg.pool.query<{ id: number; collector_number: string }>(
+      'SELECT c.id, c.collector_number FROM cards c JOIN sets s ON s.id = c.set_id WHERE s.external_key = $1',
+      [setKey],
+    );
+    for (const r of rows) cardOf.set(`${prefix}${r.collector_number}`, r.id);
+  }
+  const pictured = await store.cardsWithOriginals();
+  assert.ok(pictured.length >= 600, `the demo copies the real scans into the image store (${pictured.length})`);
+  await indexCardPictures(stack.stores.pg.pool, store, pictured);
+  // One card is left out of the index: a photo of it must not come back as another card.
+  absentCard = { file: 'sv3pt5-25', id: cardOf.get('sv3pt5-25')! };
+  await stack.stores.pg.pool.query('DELETE FROM recognition_features WHERE card_id = $1', [absentCard.id]);
+  collector = await accountWithKey(stack, 'scanner', 'enterprise');
+});
+after(() => stack?.close());
+
+describe('card recognition', () => {
+  it('serves the real scan as the card’s picture instead of a placeholder', async () => {
+    const res = await stack.get(`/static/images/cards/${cardOf.get('sv3pt5-6')}/large`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('x-holo-placeholder'), 'false');
+  });
+
+  // Each family: one distortion pushed, the rest mild; 10 photos of cards drawn by a fixed seed.
+  // Floors are the measured accuracy (README "Card recognition") less a margin.
+  const families: { name: string; floor: number; distortion: Partial<Distortion> }[] = [
+    { name: 'perspective tilt 15–20°', floor: 0.8, distortion: { tilt: 18 } },
+    { name: 'quarter turn + jitter', floor: 0.8, distortion: { quarterTurns: 1, jitter: 6 } },
+    { name: 'JPEG quality 35', floor: 0.8, distortion: { jpegQuality: 35 } },
+    { name: 'blur 1.5', floor: 0.8, distortion: { blur: 1.5 } },
+    { name: 'glare 10 %', floor: 0.8, distortion: { glare: 0.1 } },
+    { name: 'cluttered background', floor: 0.6, distortion: { background: 'cluttered' } },
+    { name: 'sleeve', floor: 0.8, distortion: { sleeve: true } },
+  ];
+  const mild: Partial<Distortion> = { tilt: 4, quarterTurns: 0, jitter: 2, jpegQuality: 80, blur: 0, glare: 0, background: 'light', sleeve: false };
+  const names = () => [...cardOf.keys()].filter((n) => n !== absentCard.file && fs.existsSync(scanFile(n))).sort();
+  for (const family of families)
+    it(`recognises distorted photos: ${family.name} (floor ${family.floor * 100} %)`, async (t) => {
+      const pool = names();
+      const random = randomGenerator(family.name.length * 7919);
+      let right = 0;
+      const wrong: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const name = pool[Math.floor(random() * pool.length)]!;
+        const photo = await cardPhoto(scanFile(name), randomDistortion(random, { ...mild, ...family.distortion }), i + 1);
+        const res = await recognize(photo);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        if (res.body.candidates[0]?.card_id === cardOf.get(name)) right++;
+        else wrong.push(`${name} → ${res.body.candidates[0]?.name ?? 'nothing'} (${res.body.candidates[0]?.confidence ?? 0})`);
+        if (res.body.candidates[0]?.confidence >= 0.9)
+          assert.equal(res.body.candidates[0].card_id, cardOf.get(name), `a confident answer is right (${name})`);
+      }
+      t.diagnostic(`${family.name}: ${right}/10 right${wrong.length ? `; wrong: ${wrong.join(', ')}` : ''}`);
+      assert.ok(right / 10 >= family.floor, `${right}/10 right; wrong: ${wrong.join(', ')}`);
+    });
+
+  it('tells the near twins apart: Charizard ex 6, 183 and 199', async (t) => {
+    const twins = ['sv3pt5-6', 'sv3pt5-183', 'sv3pt5-199'];
+    const confusion: Record<string, Record<string, number>> = {};
+    for (const name of twins)
+      for (let seed = 1; seed <= 3; seed++) {
+        const photo = await cardPhoto(scanFile(name), randomDistortion(randomGenerator(seed * 31), { ...mild, tilt: 8 }), seed);
+        const top = (await recognize(photo)).body.candidates[0];
+        const said = [...cardOf].find(([, id]) => id === top?.card_id)?.[0] ?? 'nothing';
+        (confusion[name] ??= {})[said] = (confusion[name]![said] ?? 0) + 1;
+      }
+    t.diagnostic(`confusion: ${JSON.stringify(confusion)}`);
+    for (const name of twins) assert.equal(confusion[name]![name], 3, `confusion: ${JSON.stringify(confusion)}`);
+  });
+
+  it('turns an upside-down photo round and says so', async () => {
+    const photo = await cardPhoto(scanFile('2-50'), randomDistortion(randomGenerator(5), { ...mild, quarterTurns: 2, jitter: 3 }), 1);
+    const res = await recognize(photo);
+    assert.equal(res.body.candidates[0].card_id, cardOf.get('2-50'));
+    assert.equal(res.body.candidates[0].rotation_used, 180);
+    assert.equal(res.body.rotation_fallback, true);
+    assert.equal(res.body.capture_quality.verdict, 'likely_real');
+  });
+
+  it('flags a photo of a card shown on a screen as likely fake', async () => {
+    const photo = await cardPhoto(scanFile('sv3pt5-4'), randomDistortion(randomGenerator(9), { ...mild, screen: true }), 2);
+    const res = await recognize(photo);
+    assert.equal(res.body.capture_quality.verdict, 'likely_fake', JSON.stringify(res.body.capture_quality));
+    assert.ok(res.body.capture_quality.reasons.includes('screen_photo'));
+    assert.ok(res.body.capture_quality.signals.screen.value > res.body.capture_quality.signals.screen.threshold);
+  });
+
+  it('does not match a card absent from the index confidently', async () => {
+    for (let seed = 1; seed <= 3; seed++) {
+      const photo = await cardPhoto(scanFile(absentCard.file), randomDistortion(randomGenerator(seed), mild), seed);
+      const res = await recognize(photo);
+      assert.equal(res.status, 200);
+      assert.equal(res.body.capture_quality.verdict, 'needs_manual_review', JSON.stringify(res.body.capture_quality));
+      assert.ok(!res.body.candidates.some((c: { card_id: number }) => c.card_id === absentCard.id));
+      assert.ok((res.body.candidates[0]?.confidence ?? 0) < 0.5);
+    }
+  });
+
+  it('confirms a scan once, into the collection when asked, and only for its owner', async () => {
+    const photo = await cardPhoto(scanFile('2-10'), randomDistortion(randomGenerator(3), mild), 3);
+    const recognised = (await recognize(photo)).body;
+    assert.ok(recognised.recognition_id);
+    const other = await accountWithKey(stack, 'otherscanner', 'pro');
+    const body = { recognition_id: recognised.recognition_id, card_id: cardOf.get('2-11'), add_to_collection: true };
+    assert.equal((await callAs(stack, other, 'POST', '/api/cards/recognize/confirm', body)).status, 404);
+    const confirmed = await callAs(stack, collector, 'POST', '/api/cards/recognize/confirm', body);
+    assert.equal(confirmed.status, 201, JSON.stringify(confirmed.body));
+    assert.equal(confirmed.body.suggestion_was_right, false, 'a correction is recorded as one');
+    assert.equal(confirmed.body.collection_entry.card_id, cardOf.get('2-11'));
+    assert.equal((await callAs(stack, collector, 'POST', '/api/cards/recognize/confirm', body)).status, 409);
+    const collection = await callAs(stack, collector, 'GET', '/collection');
+    assert.equal(collection.body.items.filter((e: { card_id: number }) => e.card_id === cardOf.get('2-11')).length, 1, 'added once');
+  });
+
+  it('finds the card’s edges without matching', async () => {
+    const photo = await cardPhoto(scanFile('sv3pt5-100'), randomDistortion(randomGenerator(4), { ...mild, cardHeight: 500 }), 4);
+    const res = await send(collector, '/api/cards/detect-edges', photo);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.card_found, true);
+    assert.equal(res.body.hint, 'ok');
+    assert.ok(Math.abs(res.body.aspect_ratio - 63 / 88) < 0.06, String(res.body.aspect_ratio));
+    const blank = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#777' } }).jpeg().toBuffer();
+    assert.deepEqual([(await send(collector, '/api/cards/detect-edges', blank)).body.hint], ['no_card']);
+  });
+
+  it('refuses bad input with a clear 4xx and keeps serving', async () => {
+    const jpeg = await cardPhoto(scanFile('sv3pt5-1'), randomDistortion(randomGenerator(1), mild), 1);
+    const cases: [string, Buffer, number, string?][] = [
+      ['not an image', Buffer.from('hello, this is text'), 415],
+      ['a truncated JPEG', jpeg.subarray(0, Math.floor(jpeg.length / 2)), 415],
+      ['a 1×1 PNG', await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } }).png().toBuffer(), 422],
+      [
+        'a 60-megapixel PNG (decompression bomb)',
+        await sharp({ create: { width: 10_000, height: 6_000, channels: 3, background: '#000' } }).png({ compressionLevel: 9 }).toBuffer(),
+        413,
+      ],
+      ['the wrong field name', jpeg, 422, 'image'],
+    ];
+    for (const [what, bytes, status, field] of cases) {
+      const res = await send(collector, '/api/cards/recognize', bytes, field);
+      assert.equal(res.status, status, `${what}: ${JSON.stringify(res.body)}`);
+      assert.ok(res.body.detail, `${what} answers in the spec's shape`);
+    }
+    assert.equal((await recognize(jpeg)).status, 200, 'still serving');
+  });
+
+  it('needs Starter or a session, and holds a Starter key to 25 a day under parallel calls', async () => {
+    const free = await accountWithKey(stack, 'freescanner', 'free');
+    const photo = await sharp({ create: { width: 300, height: 400, channels: 3, background: '#356' } }).jpeg().toBuffer();
+    assert.equal((await recognize(photo, free)).status, 403);
+    const starter = await accountWithKey(stack, 'starterscanner', 'starter');
+    const answers = await Promise.all(Array.from({ length: 30 }, () => recognize(photo, starter)));
+    const statuses = answers.map((a) => a.status).sort();
+    assert.deepEqual([statuses.filter((s) => s === 200).length, statuses.filter((s) => s === 429).length], [25, 5]);
+    const refused = answers.find((a) => a.status === 429)!;
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    assert.ok(retryAfter > 0 && retryAfter <= 86_400, String(retryAfter));
+    const info = await call(stack, 'GET', '/api/developer/info', { headers: starter.headers });
+    assert.equal(info.body.recognition.per_day, 25);
+    assert.equal(info.body.recognition.remaining, 0);
+  });
+});
