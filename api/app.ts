@@ -29,6 +29,7 @@ import { collectionRoutes } from './routes/collection.js';
 import { wishlistRoutes } from './routes/wishlist.js';
 import { profileRoutes } from './routes/profiles.js';
 import { recognitionRoutes } from './routes/recognition.js';
+import { scanSessionRoutes } from './routes/scanSessions.js';
 import { deckRoutes } from './routes/decks.js';
 import { messageRoutes } from './routes/messages.js';
 import { notificationRoutes } from './routes/notifications.js';
@@ -69,6 +70,7 @@ export function allRoutes(deps: AppDeps): Route[] {
     ...wishlistRoutes(deps),
     ...profileRoutes(deps),
     ...recognitionRoutes(deps),
+    ...scanSessionRoutes(deps),
     ...deckRoutes(deps),
     ...messageRoutes(deps),
     ...notificationRoutes(deps),

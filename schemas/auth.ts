@@ -109,6 +109,8 @@ export const DeveloperInfo = z
     tier: z.string(),
     limits: z.object({ requests_per_day: z.number().int().nullable(), requests_per_minute: z.number().int(), api_keys: z.number().int() }),
     keys: z.number().int(),
-    recognition: RecognitionQuota.openapi({ description: 'Card recognitions today against the tier’s daily quota (counted per account, reset at midnight UTC).' }),
+    recognition: RecognitionQuota.openapi({
+      description: 'Card recognitions today against the tier’s daily quota (counted per account, reset at midnight UTC).',
+    }),
   })
   .openapi('DeveloperInfo');

@@ -37,10 +37,15 @@ export const CaptureQuality = z
     verdict: z.enum(['likely_real', 'suspicious', 'likely_fake', 'needs_manual_review']),
     reasons: z.array(z.enum(['card_not_found', 'low_resolution', 'screen_photo', 'blurred', 'glare', 'uncertain_match'])),
     signals: z.object({
-      sharpness: Signal.openapi({ description: 'Variance of the Laplacian of the cut card (240×336 grey); flagged below the threshold: blurred.' }),
-      glare: Signal.openapi({ description: 'Share of the card blown out to white beyond what the matched card prints white; flagged above.' }),
+      sharpness: Signal.openapi({
+        description: 'Variance of the Laplacian of the cut card (240×336 grey); flagged below the threshold: blurred.',
+      }),
+      glare: Signal.openapi({
+        description: 'Share of the card blown out to white beyond what the matched card prints white; flagged above.',
+      }),
       screen: Signal.openapi({
-        description: 'Highest isolated spectral peak of a 128-px patch of the card at the photo’s resolution (log units over its neighbourhood); a screen’s pixel grid; flagged above.',
+        description:
+          'Highest isolated spectral peak of a 128-px patch of the card at the photo’s resolution (log units over its neighbourhood); a screen’s pixel grid; flagged above.',
       }),
       resolution: Signal.openapi({ description: 'The card’s long side in the photo, px; flagged below.' }),
       match: Signal.openapi({ description: 'The best candidate’s confidence; flagged below (card not found, or not in the index).' }),
@@ -72,7 +77,11 @@ export const RecognitionCandidate = z
 
 export const RecognitionResult = z
   .object({
-    recognition_id: z.number().int().nullable().openapi({ description: 'Name it in /api/cards/recognize/confirm; null when no card was found.' }),
+    recognition_id: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'Name it in /api/cards/recognize/confirm; null when no card was found.' }),
     candidates: z.array(RecognitionCandidate).max(5),
     capture_quality: CaptureQuality,
     card_quad: Quad.nullable(),
@@ -84,7 +93,12 @@ export const RecognitionResult = z
 export const ConfirmRecognitionBody = z
   .strictObject({
     recognition_id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-    card_id: z.number().int().positive().max(PG_INT_MAX).openapi({ description: 'The card it is: the first candidate, another one, or a card found by search.' }),
+    card_id: z
+      .number()
+      .int()
+      .positive()
+      .max(PG_INT_MAX)
+      .openapi({ description: 'The card it is: the first candidate, another one, or a card found by search.' }),
     add_to_collection: z.boolean().default(false),
     quantity: z.number().int().min(1).max(9999).default(1),
     condition: z.enum(CONDITIONS).default('NM'),
@@ -105,7 +119,11 @@ export const DetectedEdges = z
   .object({
     card_found: z.boolean(),
     card_quad: Quad.nullable(),
-    edge_support: z.number().min(0).max(1).openapi({ description: 'How well the quadrilateral is backed by edges (0–1); a pre-check, no matching.' }),
+    edge_support: z
+      .number()
+      .min(0)
+      .max(1)
+      .openapi({ description: 'How well the quadrilateral is backed by edges (0–1); a pre-check, no matching.' }),
     aspect_ratio: z.number().nullable().openapi({ description: 'Short side over long side; a card is 63:88 ≈ 0.716.' }),
     card_pixels: z.number().nullable().openapi({ description: 'The card’s long side in the photo, px.' }),
     hint: z.enum(['ok', 'no_card', 'move_closer']),
@@ -144,7 +162,9 @@ export const ClaimedScanSession = z
   .object({
     ok: z.literal(true),
     session_id: z.string(),
-    device_token: z.string().openapi({ description: 'Send it as X-Scan-Device-Token with upload-photo and results; the phone needs no login.' }),
+    device_token: z
+      .string()
+      .openapi({ description: 'Send it as X-Scan-Device-Token with upload-photo and results; the phone needs no login.' }),
     expires_at: z.string(),
   })
   .openapi('ClaimedScanSession');

@@ -5,9 +5,8 @@ import { pgQuery, pgStatement } from './typedQuery.js';
 const bytes = z.instanceof(Buffer);
 
 /** Stores one cut of a card picture's features. */
-export const upsertRecognitionFeatures = pgStatement<[cardId: number, cut: number, imageSha256: string, features: Buffer]>(
-  'recognition_features_upsert',
-);
+export const upsertRecognitionFeatures =
+  pgStatement<[cardId: number, cut: number, imageSha256: string, features: Buffer]>('recognition_features_upsert');
 const Digest = z.object({ card_id: z.number().int(), cut: z.number().int(), image_sha256: z.string() });
 /** The picture digests the features of these cards were computed from. */
 export const recognitionDigests = pgQuery<[cardIds: number[]], typeof Digest>('recognition_features_digests', Digest);

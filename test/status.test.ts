@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { call } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
+import { readSse } from './support/sse.js';
 
 let stack: Stack;
 let admin: KeyedAccount;
@@ -20,34 +21,8 @@ after(async () => {
 const pg = (sql: string, params: unknown[] = []) => stack.stores.pg.pool.query(sql, params);
 const run = () => stack.server.deps.status.runOnce();
 
-/** Reads server-sent events from the operators' stream until `until` holds for the events so far. */
-async function sse(headers: Record<string, string>) {
-  const controller = new AbortController();
-  const res = await fetch(`${stack.url}/admin/status/stream`, { headers, signal: controller.signal });
-  const events: { event: string; data: any }[] = [];
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  const pump = (async () => {
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-      if (done) return;
-      buffer += value;
-      let end;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const event = /^event: (.*)$/m.exec(block)?.[1];
-        const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (event && data) events.push({ event, data: JSON.parse(data) });
-      }
-    }
-  })();
-  const waitFor = async (what: string, until: (e: typeof events) => boolean) => {
-    for (let i = 0; i < 200 && !until(events); i++) await new Promise((r) => setTimeout(r, 25));
-    assert.ok(until(events), `${what}: ${JSON.stringify(events.map((e) => e.event))}`);
-  };
-  return { res, events, waitFor, close: () => (controller.abort(), pump) };
-}
+/** The operators' stream. */
+const sse = (headers: Record<string, string>) => readSse(`${stack.url}/admin/status/stream`, headers);
 
 describe('status checks', () => {
   it('probes every store and queue, served from memory to anyone', async () => {

@@ -35,7 +35,7 @@ export type RouteSpec<P extends AnyObject, Q extends AnyObject, R extends z.ZodT
   bodyType?: 'json' | 'form' | 'multipart' | 'raw';
   /** What a success returns: JSON (default), an HTML page the handler renders as a string,
    *  server-sent events the handler writes to the stream it returns, or a CSV file it streams. */
-  produces?: 'json' | 'html' | 'event-stream' | 'csv';
+  produces?: 'json' | 'html' | 'event-stream' | 'csv' | 'png';
   response: R;
   /** 400 {detail} instead of 422 for an invalid body (registration, as the spec says). */
   invalidBody?: 400;
@@ -54,7 +54,12 @@ export type RouteSpec<P extends AnyObject, Q extends AnyObject, R extends z.ZodT
    */
   hot?: boolean;
   errors?: number[];
-  handler: (input: { params: z.output<P>; query: z.output<Q>; body: z.output<B>; ctx: Context }) => Promise<z.input<R> | string | Readable>;
+  handler: (input: {
+    params: z.output<P>;
+    query: z.output<Q>;
+    body: z.output<B>;
+    ctx: Context;
+  }) => Promise<z.input<R> | string | Readable | Buffer>;
 };
 
 /** Resolves the caller, checks the route's access tag and counts the call; throws 401/403/429. */
@@ -133,7 +138,10 @@ export function defineRoute<
         });
         ctx.status = spec.redirects && ctx.response.get('Location') ? spec.redirects : (spec.status ?? 200);
         ctx.set('Cache-Control', cacheControl);
-        if (body instanceof Readable && spec.produces === 'csv') {
+        if (Buffer.isBuffer(body) && spec.produces === 'png') {
+          ctx.type = 'image/png';
+          ctx.body = body;
+        } else if (body instanceof Readable && spec.produces === 'csv') {
           // A file streamed as it is written (an export): Koa pipes it and ends it with the response.
           ctx.type = 'text/csv; charset=utf-8';
           ctx.body = body;
@@ -178,7 +186,9 @@ export function defineRoute<
                 ? 'text/event-stream'
                 : spec.produces === 'csv'
                   ? 'text/csv'
-                  : 'application/json']: {
+                  : spec.produces === 'png'
+                    ? 'image/png'
+                    : 'application/json']: {
               schema: spec.response,
             },
           },

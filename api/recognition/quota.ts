@@ -21,16 +21,27 @@ export function recognitionsPerDay(principal: Principal): number | null {
   return principal.kind === 'key' ? TIERS[principal.tier].recognitionPerDay : null;
 }
 
-/** Counts one recognition; 429 with Retry-After (seconds to midnight UTC) past the quota. */
+/** Counts one recognition of the caller; 429 with Retry-After past the quota. */
 export async function countRecognition(
   deps: QuotaDeps,
   principal: Principal,
   response: { set(field: string, value: string): void },
   now = Date.now(),
 ): Promise<void> {
-  const perDay = recognitionsPerDay(principal);
-  if (perDay === null || principal.kind !== 'key') return;
-  const [used] = await deps.redis.incrMany([{ key: counterKey(deps, principal.user.id, now), ttlSeconds: 2 * 86_400 }]);
+  if (principal.kind !== 'key') return;
+  await countAgainstQuota(deps, principal.user.id, recognitionsPerDay(principal), response, now);
+}
+
+/** Counts one recognition of an account with `perDay` (null: unlimited); 429 with Retry-After (seconds to midnight UTC) past it. */
+export async function countAgainstQuota(
+  deps: QuotaDeps,
+  userId: number,
+  perDay: number | null,
+  response: { set(field: string, value: string): void },
+  now = Date.now(),
+): Promise<void> {
+  if (perDay === null) return;
+  const [used] = await deps.redis.incrMany([{ key: counterKey(deps, userId, now), ttlSeconds: 2 * 86_400 }]);
   if (used! > perDay) {
     const retryAfter = Math.max(1, Math.ceil((nextMidnight(now) - now) / 1000));
     response.set('Retry-After', String(retryAfter));

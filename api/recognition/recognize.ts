@@ -28,13 +28,21 @@ export async function readPhoto(bytes: Buffer): Promise<Photo> {
 function refusal(why: PhotoRefusal): Error {
   switch (why) {
     case 'not_a_picture':
-      return new HttpError(415, 'the file is not a readable picture (truncated, corrupt, or not an image; recognised by its content, not its name)');
+      return new HttpError(
+        415,
+        'the file is not a readable picture (truncated, corrupt, or not an image; recognised by its content, not its name)',
+      );
     case 'unsupported_format':
-      return new HttpError(415, 'send a JPEG, PNG, WebP or AVIF-coded HEIF photo (HEVC-coded HEIC cannot be decoded here: export it as JPEG)');
+      return new HttpError(
+        415,
+        'send a JPEG, PNG, WebP or AVIF-coded HEIF photo (HEVC-coded HEIC cannot be decoded here: export it as JPEG)',
+      );
     case 'too_many_pixels':
       return new HttpError(413, 'the photo has more than 50 megapixels');
     case 'too_small':
-      return new ValidationError([{ loc: ['body', 'file'], msg: 'the photo must be at least 64 pixels on each side', type: 'value_error' }]);
+      return new ValidationError([
+        { loc: ['body', 'file'], msg: 'the photo must be at least 64 pixels on each side', type: 'value_error' },
+      ]);
   }
 }
 
@@ -46,13 +54,25 @@ const inPhotoPixels = (q: Quad, scale: number) => q.map((p) => ({ x: Math.round(
  * traffic). The first candidate's confidence is the matcher's calibrated one; each other
  * candidate's is its share of the remaining doubt, from a softmax of the re-ranked distances.
  */
-export async function recognise(deps: RecognitionDeps, userId: number | null, photo: Photo, sessionId: string | null = null): Promise<Result> {
+export async function recognise(
+  deps: RecognitionDeps,
+  userId: number | null,
+  photo: Photo,
+  sessionId: string | null = null,
+): Promise<Result> {
   const [cv, index] = await Promise.all([openCv(), deps.recognitionIndex.current()]);
   const outcome = recognisePhoto(cv, index, photo);
   const best = outcome.best;
   const found = best !== null && !outcome.quality.signals.match.flagged;
   const ranked = best && found ? best.match.ranked : [];
-  const cards = new Map((await recognitionCards(deps.db, ranked.map((r) => r.cardId))).map((c) => [c.card_id, c]));
+  const cards = new Map(
+    (
+      await recognitionCards(
+        deps.db,
+        ranked.map((r) => r.cardId),
+      )
+    ).map((c) => [c.card_id, c]),
+  );
   const top = best?.match.confidence ?? 0;
   const weights = ranked.map((r) => Math.exp(-(r.distance - ranked[0]!.distance) / 0.03));
   const candidates = ranked.flatMap((r, i) => {
@@ -96,11 +116,12 @@ export async function confirm(
   if (!card) throw new NotFound('Card');
   return deps.db.transaction(async (tx) => {
     const entry = body.add_to_collection
-      ? await addEntry(
-          { db: tx, redis: deps.redis, redisPrefix: deps.redisPrefix },
-          userId,
-          { card_id: body.card_id, quantity: body.quantity, condition: body.condition, graded: false },
-        )
+      ? await addEntry({ db: tx, redis: deps.redis, redisPrefix: deps.redisPrefix }, userId, {
+          card_id: body.card_id,
+          quantity: body.quantity,
+          condition: body.condition,
+          graded: false,
+        })
       : null;
     const [confirmed] = await confirmRecognition(tx, body.recognition_id, userId, body.card_id, recognition.card_id, entry?.id ?? null);
     if (!confirmed) throw new HttpError(409, 'this recognition was confirmed already');

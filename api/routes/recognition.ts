@@ -72,7 +72,8 @@ export const recognitionRoutes = (deps: AppDeps) => {
       bodyType: 'multipart',
       response: DetectedEdges,
       errors: [413, 415],
-      handler: async ({ ctx }) => detectEdges(await readPhoto((await readUploadedFile(ctx, { field: 'file', maxBytes: PHOTO_MAX_BYTES })).file)),
+      handler: async ({ ctx }) =>
+        detectEdges(await readPhoto((await readUploadedFile(ctx, { field: 'file', maxBytes: PHOTO_MAX_BYTES })).file)),
     }),
   ];
 };

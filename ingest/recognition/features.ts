@@ -44,7 +44,8 @@ export function highlightShare(rgb: Uint8Array): number {
 // DCT-II basis rows for the first HASH_SIDE frequencies of a DCT_INPUT-long signal.
 const DCT_BASIS = (() => {
   const m = new Float64Array(HASH_SIDE * DCT_INPUT);
-  for (let k = 0; k < HASH_SIDE; k++) for (let n = 0; n < DCT_INPUT; n++) m[k * DCT_INPUT + n] = Math.cos((Math.PI * (2 * n + 1) * k) / (2 * DCT_INPUT));
+  for (let k = 0; k < HASH_SIDE; k++)
+    for (let n = 0; n < DCT_INPUT; n++) m[k * DCT_INPUT + n] = Math.cos((Math.PI * (2 * n + 1) * k) / (2 * DCT_INPUT));
   return m;
 })();
 

@@ -61,7 +61,14 @@ export class RecognitionIndex {
 
   /** Bytes the index holds, for sizing. */
   get bytes(): number {
-    return this.cardIds.byteLength + this.cardHashes.byteLength + this.artHashes.byteLength + this.colours.byteLength + this.thumbs.byteLength + this.highlights.byteLength;
+    return (
+      this.cardIds.byteLength +
+      this.cardHashes.byteLength +
+      this.artHashes.byteLength +
+      this.colours.byteLength +
+      this.thumbs.byteLength +
+      this.highlights.byteLength
+    );
   }
 
   match(q: CardFeatures, top = 5): MatchResult {

@@ -68,7 +68,8 @@ export async function decodePhoto(bytes: Buffer): Promise<Photo | { refused: Pho
 }
 
 /** A quadrilateral that may be the card: where, how sure, and how it was found. */
-export type QuadCandidate = { quad: Quad; score: number; found: 'contour' | 'rectangle' | 'lines' | 'frame' };
+/** `support`: the share of its outline on an edge; `score` ranks candidates (support², aspect fit, area). */
+export type QuadCandidate = { quad: Quad; score: number; support: number; found: 'contour' | 'rectangle' | 'lines' | 'frame' };
 
 const CARD_ASPECT = CARD_WIDTH / CARD_HEIGHT;
 
@@ -130,7 +131,12 @@ export function findCardQuads(cv: Cv, photo: Photo, rgb: Mat, limit = 6): QuadCa
       const aspectFit = Math.exp(-8 * Math.abs(Math.log(ratio / CARD_ASPECT)));
       const area = Math.min(1, quadArea(q) / imageArea);
       const support = edgeSupport(q, closed.data, closed.cols, closed.rows);
-      return { quad: q.map((p) => ({ x: p.x / factor, y: p.y / factor })) as Quad, score: support * support * aspectFit * area, found: how };
+      return {
+        quad: q.map((p) => ({ x: p.x / factor, y: p.y / factor })) as Quad,
+        score: support * support * aspectFit * area,
+        support,
+        found: how,
+      };
     };
     // Both the raw edges and the edges closed by a dilation: closing mends a broken border but
     // also welds the card to whatever touches it.
@@ -180,7 +186,17 @@ export function findCardQuads(cv: Cv, photo: Photo, rgb: Mat, limit = 6): QuadCa
   }
   const w = photo.width;
   const h = photo.height;
-  distinct.push({ quad: [{ x: 0, y: 0 }, { x: w, y: 0 }, { x: w, y: h }, { x: 0, y: h }], score: 0, found: 'frame' });
+  distinct.push({
+    quad: [
+      { x: 0, y: 0 },
+      { x: w, y: 0 },
+      { x: w, y: h },
+      { x: 0, y: h },
+    ],
+    score: 0,
+    support: 0,
+    found: 'frame',
+  });
   return distinct;
 }
 
@@ -290,7 +306,14 @@ export function cutCard(cv: Cv, rgb: Mat, quad: Quad, rotation: Rotation): Uint8
   const shift = rotation === 0 ? 0 : rotation === 90 ? 3 : rotation === 180 ? 2 : 1;
   const source = [0, 1, 2, 3].map((i) => quad[(i + shift) % 4]!);
   return withMats((keep) => {
-    const from = keep(cv.matFromArray(4, 1, cv.CV_32FC2, source.flatMap((p) => [p.x, p.y])));
+    const from = keep(
+      cv.matFromArray(
+        4,
+        1,
+        cv.CV_32FC2,
+        source.flatMap((p) => [p.x, p.y]),
+      ),
+    );
     const W = CARD_WIDTH * 2;
     const H = CARD_HEIGHT * 2;
     const to = keep(cv.matFromArray(4, 1, cv.CV_32FC2, [0, 0, W, 0, W, H, 0, H]));
@@ -316,7 +339,14 @@ export function centrePatch(cv: Cv, rgb: Mat, quad: Quad): Uint8Array {
     const upright = distance(quad[0], quad[1]) <= distance(quad[1], quad[2]);
     const W = Math.max(PATCH_SIDE, Math.round(upright ? short : long));
     const H = Math.max(PATCH_SIDE, Math.round(upright ? long : short));
-    const from = keep(cv.matFromArray(4, 1, cv.CV_32FC2, quad.flatMap((p) => [p.x, p.y])));
+    const from = keep(
+      cv.matFromArray(
+        4,
+        1,
+        cv.CV_32FC2,
+        quad.flatMap((p) => [p.x, p.y]),
+      ),
+    );
     const to = keep(cv.matFromArray(4, 1, cv.CV_32FC2, [0, 0, W, 0, W, H, 0, H]));
     const transform = keep(cv.getPerspectiveTransform(from, to));
     const card = keep(new cv.Mat());

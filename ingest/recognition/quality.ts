@@ -9,9 +9,11 @@ export type Verdict = 'likely_real' | 'suspicious' | 'likely_fake' | 'needs_manu
 
 export type Signal = { value: number; threshold: number; flagged: boolean };
 
+export type Reason = 'card_not_found' | 'low_resolution' | 'screen_photo' | 'blurred' | 'glare' | 'uncertain_match';
+
 export type CaptureQuality = {
   verdict: Verdict;
-  reasons: string[];
+  reasons: Reason[];
   signals: {
     /** Variance of the Laplacian of the grey card: low is blurred. Flagged below the threshold. */
     sharpness: Signal;
@@ -122,7 +124,7 @@ export function captureQuality(input: {
     resolution: signal(input.cardPixels, t.resolution, true),
     match: signal(input.confidence, t.match, true),
   };
-  const reasons: string[] = [];
+  const reasons: Reason[] = [];
   if (signals.match.flagged) reasons.push('card_not_found');
   if (signals.resolution.flagged) reasons.push('low_resolution');
   if (signals.screen.flagged) reasons.push('screen_photo');

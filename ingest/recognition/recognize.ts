@@ -31,7 +31,11 @@ export function recognisePhoto(cv: Cv, index: RecognitionIndex, photo: Photo): P
       const card = cutCard(cv, rgb, candidate.quad, rotation);
       const match = index.match(cardFeatures(cv, card));
       passes++;
-      if (!best || match.confidence > best.match.confidence || (match.confidence === best.match.confidence && match.separation > best.match.separation))
+      if (
+        !best ||
+        match.confidence > best.match.confidence ||
+        (match.confidence === best.match.confidence && match.separation > best.match.separation)
+      )
         best = { candidate, rotation, match, card };
     };
     // A card stands taller than wide: a quadrilateral lying on its side is tried only at the

@@ -37,14 +37,17 @@ CREATE TABLE recognition_confirmations (
 );
 CREATE INDEX recognition_confirmations_of_user ON recognition_confirmations (user_id, id);
 
--- A desktop's scan session, linked to a phone by a one-time claim token (only its hash is kept);
--- the phone then holds a device token (hash kept) for uploads. States: open → claimed →
--- completed, or expired when expires_at passes first.
+-- A desktop's scan session, linked to a phone by a one-time claim token (an HMAC of the id, so
+-- nothing secret is stored and the QR code can be drawn again); the phone then holds a device token
+-- (only its hash is kept) for uploads. States: open → claimed → completed, or expired when
+-- expires_at passes first (expiry_noted: the `expired` event was written, once). `counted`: made
+-- with an API key, so its recognitions count against the owner's daily quota.
 CREATE TABLE scan_sessions (
   id                uuid PRIMARY KEY,
   user_id           integer NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-  claim_token_hash  bytea NOT NULL,
+  counted           boolean NOT NULL,
   device_token_hash bytea,
+  expiry_noted      boolean NOT NULL DEFAULT false,
   claimed_at        timestamptz,
   last_seq          integer NOT NULL DEFAULT 0,
   completed_at      timestamptz,

@@ -65,9 +65,15 @@ async function background(kind: Distortion['background'], width: number, height:
       const y = random() * height;
       const s = (0.05 + random() * 0.3) * Math.min(width, height);
       const r = random();
-      if (r < 0.4) shapes.push(`<rect x="${x}" y="${y}" width="${s}" height="${s * (0.3 + random())}" fill="${colour()}" transform="rotate(${random() * 90} ${x} ${y})"/>`);
+      if (r < 0.4)
+        shapes.push(
+          `<rect x="${x}" y="${y}" width="${s}" height="${s * (0.3 + random())}" fill="${colour()}" transform="rotate(${random() * 90} ${x} ${y})"/>`,
+        );
       else if (r < 0.7) shapes.push(`<circle cx="${x}" cy="${y}" r="${s / 2}" fill="${colour()}"/>`);
-      else shapes.push(`<line x1="${x}" y1="${y}" x2="${random() * width}" y2="${random() * height}" stroke="${colour()}" stroke-width="${1 + random() * 6}"/>`);
+      else
+        shapes.push(
+          `<line x1="${x}" y1="${y}" x2="${random() * width}" y2="${random() * height}" stroke="${colour()}" stroke-width="${1 + random() * 6}"/>`,
+        );
     }
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="${base}"/>${shapes.join('')}</svg>`;
   const data = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer();
@@ -75,7 +81,11 @@ async function background(kind: Distortion['background'], width: number, height:
 }
 
 /** The card as RGBA at `height`, in a translucent sleeve if asked, on the screen grid if asked. */
-async function cardLayer(reference: Buffer | string, height: number, d: Distortion): Promise<{ data: Uint8Array; width: number; height: number }> {
+async function cardLayer(
+  reference: Buffer | string,
+  height: number,
+  d: Distortion,
+): Promise<{ data: Uint8Array; width: number; height: number }> {
   const width = Math.round((height * 63) / 88);
   let card = await sharp(reference).resize(width, height, { fit: 'fill' }).ensureAlpha().raw().toBuffer();
   let w = width;
@@ -157,7 +167,10 @@ export async function cardPhoto(reference: Buffer | string, d: Distortion, seed:
   const reachY = Math.abs(Math.sin(angle)) * hw + Math.abs(Math.cos(angle)) * hh;
   const cx = reach + random() * Math.max(0, W - 2 * reach);
   const cy = reachY + random() * Math.max(0, H - 2 * reachY);
-  const corners = local.map(([x, y]) => [cx + x! * Math.cos(angle) - y! * Math.sin(angle), cy + x! * Math.sin(angle) + y! * Math.cos(angle)]);
+  const corners = local.map(([x, y]) => [
+    cx + x! * Math.cos(angle) - y! * Math.sin(angle),
+    cy + x! * Math.sin(angle) + y! * Math.cos(angle),
+  ]);
   const warped = withMats((keep) => {
     const src = keep(cv.matFromArray(layer.height, layer.width, cv.CV_8UC4, layer.data));
     const from = keep(cv.matFromArray(4, 1, cv.CV_32FC2, [0, 0, layer.width, 0, layer.width, layer.height, 0, layer.height]));
