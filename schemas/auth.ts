@@ -28,7 +28,7 @@ export const SellerRegisterBody = RegisterBody.extend({
     .optional(),
 }).openapi('RegisterSeller');
 export const LoginBody = z
-  .object({ username: z.string().min(1).max(254).openapi({ description: 'username or e-mail' }), password: z.string().min(1).max(1024) })
+  .object({ username: text({ max: 254 }).openapi({ description: 'username or e-mail' }), password: z.string().min(1).max(1024) })
   .openapi('Login');
 export const ChangePasswordBody = z
   .strictObject({ current_password: z.string().min(1).max(1024), new_password: password })

@@ -87,6 +87,11 @@ const PRECONDITIONS: Precondition[] = [
     why: 'start_date must not be after end_date (default today) nor more than 366 days before it',
   },
   { operation: 'POST /api/admin/ingest/runs', statuses: [422], why: 'source and game must name a feed that exists for the kind' },
+  ...['POST /api/cards/recognize', 'POST /api/cards/detect-edges', 'POST /api/scan-sessions/{id}/upload-photo'].map((operation) => ({
+    operation,
+    statuses: [415, 422],
+    why: 'the file must be a photo sharp decodes (JPEG, PNG, WebP, AVIF-coded HEIF) by its content, at least 64 px a side',
+  })),
 ];
 
 let stack: Stack;

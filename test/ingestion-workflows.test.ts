@@ -19,7 +19,8 @@ import { PRICE_POINT_COLUMNS } from '../ingest/load/pricePoints.js';
 import { buildDeps, startServer, type RunningServer } from '../api/server.js';
 import { activityDeps } from '../workflows/activities.js';
 import { createIngestWorker } from '../workflows/worker.js';
-import { catalogueSync, catchUp, fxRates, scrapeAll, progressQuery } from '../workflows/workflows.js';
+import { catalogueSync, catchUp, fxRates, scrapeAll, progressQuery, recognitionIndex } from '../workflows/workflows.js';
+import { ImageStore } from '../sql/stores/images.js';
 import { CATCH_UP_MAX_DAYS, missingDays } from '../workflows/ingestion.js';
 import { newestMarketDay } from '../sql/priceLoads.js';
 import { startFeedServer, type FeedServer } from '../ingest/demoMarket/feedServer.js';
@@ -99,6 +100,28 @@ describe('fxRates workflow', () => {
         /no <Cube time/.test(String((err.cause as { cause?: { message?: string } } | undefined)?.cause?.message)),
     );
     assert.ok(Date.now() - started < 10_000, 'no retry backoff was spent on a non-retryable failure');
+  });
+});
+
+describe('recognitionIndex workflow', () => {
+  it('computes features once per picture, in batches, and again only for a changed picture', async () => {
+    const store = new ImageStore(path.join(stack.config.dataDir, 'images'));
+    const pictured = await store.cardsWithOriginals();
+    assert.ok(pictured.length >= 600, 'the demo copied the real scans');
+    const run = (stamp: string) =>
+      client.workflow.execute(recognitionIndex, { args: [], taskQueue: TASK_QUEUE, workflowId: workflowIds.recognitionIndex(stamp) });
+    const first = await run(`first-${Date.now()}`);
+    assert.deepEqual(
+      [first.cards_total, first.cards_done, first.computed, first.unreadable],
+      [pictured.length, pictured.length, pictured.length, 0],
+    );
+    const { rows } = await stack.stores.pg.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM recognition_features');
+    assert.equal(rows[0]!.n, 2 * pictured.length, 'two cuts a card');
+    const again = await run(`again-${Date.now()}`);
+    assert.deepEqual([again.computed, again.unchanged], [0, pictured.length], 'nothing is recomputed for unchanged pictures');
+    await store.saveOriginal(pictured[0]!, 'large', fs.readFileSync(store.originalPath(pictured[1]!, 'large')));
+    const changed = await run(`changed-${Date.now()}`);
+    assert.deepEqual([changed.computed, changed.unchanged], [1, pictured.length - 1]);
   });
 });
 

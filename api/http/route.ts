@@ -198,7 +198,9 @@ export function defineRoute<
       if (spec.hot) responses[304] = { description: 'Not Modified: If-None-Match names the ETag of the current answer' };
       if (spec.redirects) responses[spec.redirects] = { description: 'Found: Location names where to go' };
       const accessErrors = access === 'signed' ? [] : access === 'free' ? [429] : access === 'auth' ? [401, 429] : [401, 403, 429];
-      for (const status of [...accessErrors, ...(spec.errors ?? [])]) {
+      // A multipart body busboy cannot parse (a broken part header) is a 400.
+      const bodyErrors = spec.bodyType === 'multipart' ? [400] : [];
+      for (const status of [...accessErrors, ...bodyErrors, ...(spec.errors ?? [])]) {
         responses[status] = { description: statusText[status] ?? 'Error', content: { 'application/json': { schema: ErrorResponse } } };
       }
       registry.registerPath({

@@ -72,6 +72,17 @@ const RELEASES: ChangelogEntry[] = [
       'Alerts, wishlist thresholds, bids, messages and transaction moves reach every registered device; a device its push service calls gone is disabled until registered again',
     ],
   },
+  {
+    date: '2026-11-24',
+    type: 'feature',
+    title: 'Card recognition and scan sessions',
+    details: [
+      'POST /api/cards/recognize: ranked candidates with a calibrated confidence, the rotation fallback (candidates[0].rotation_used) and capture_quality with every measured signal; /recognize/confirm (with add_to_collection) and /detect-edges',
+      'Recognitions a day by tier, shown on /api/developer/info',
+      'Scan sessions under /api/scan-sessions: QR code, one-time claim without login, photo upload, results, completion and server-sent events resumable with Last-Event-ID',
+    ],
+  },
+  { date: '2026-11-24', type: 'fix', title: 'Login', details: ['A control character in the login name is a 422, not a 500'] },
 ];
 
 export function changelog(): ChangelogEntry[] {

@@ -142,10 +142,12 @@ export async function uploadPhoto(
   deps: ScanSessionDeps,
   id: string,
   writer: SessionWriter,
-  upload: Buffer,
+  readUpload: () => Promise<Buffer>,
   response: { set(field: string, value: string): void },
 ): Promise<z.input<typeof ScanPhotoResult>> {
   const owner = await writableSession(deps, id, writer);
+  // The body is read only for a writer of this session.
+  const upload = await readUpload();
   await readPhoto(upload); // refuses what is not a photo before anything is announced
   const turned = await sharp(upload, { limitInputPixels: 50_000_000 }).rotate(90).jpeg({ quality: 92 }).toBuffer();
   const photo = await readPhoto(turned);

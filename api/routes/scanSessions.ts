@@ -124,7 +124,7 @@ export const scanSessionRoutes = (deps: AppDeps) => {
           d,
           params.id,
           writerOf(ctx),
-          (await readUploadedFile(ctx, { field: 'file', maxBytes: PHOTO_MAX_BYTES })).file,
+          async () => (await readUploadedFile(ctx, { field: 'file', maxBytes: PHOTO_MAX_BYTES })).file,
           ctx,
         ),
     }),
