@@ -28,8 +28,10 @@ const percentile = (xs: number[], p: number) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 };
-const atLeast = (value: number, goal: number) => `goal >= ${goal}: ${value >= goal ? 'meets goal' : 'MISSES goal'}, ratio ${(value / goal).toFixed(3)}`;
-const atMost = (value: number, goal: number) => `goal <= ${goal}: ${value <= goal ? 'meets goal' : 'MISSES goal'}, ratio ${(value / goal).toFixed(2)}`;
+const atLeast = (value: number, goal: number) =>
+  `goal >= ${goal}: ${value >= goal ? 'meets goal' : 'MISSES goal'}, ratio ${(value / goal).toFixed(3)}`;
+const atMost = (value: number, goal: number) =>
+  `goal <= ${goal}: ${value <= goal ? 'meets goal' : 'MISSES goal'}, ratio ${(value / goal).toFixed(2)}`;
 
 const scans = path.resolve(repoRoot, '..', 'shared', 'data', 'images');
 const stack = await startStack({ demo: 'small', env: { HOLO_LOG_LEVEL: 'warn' } });
@@ -116,14 +118,20 @@ try {
   console.log(`  top-1 ${(top1 / PHOTOS).toFixed(3)} (${atLeast(top1 / PHOTOS, GOALS.top1)})`);
   console.log(`  top-5 ${(top5 / PHOTOS).toFixed(3)} (${atLeast(top5 / PHOTOS, GOALS.top5)})`);
   const wrongShare = confident ? confidentWrong / confident : 0;
-  console.log(`  confident (>= 0.9): ${confident} answers, ${confidentWrong} wrong = ${(wrongShare * 100).toFixed(2)} % (${atMost(wrongShare, GOALS.confidentWrong)})`);
+  console.log(
+    `  confident (>= 0.9): ${confident} answers, ${confidentWrong} wrong = ${(wrongShare * 100).toFixed(2)} % (${atMost(wrongShare, GOALS.confidentWrong)})`,
+  );
   for (const [name, { n, right }] of [...byFamily].sort((a, b) => b[1].n - a[1].n))
     if (n >= 10) console.log(`  ${name.padEnd(32)} ${right}/${n} = ${(right / n).toFixed(3)}`);
   console.log(`latency end to end over HTTP, ${times.length} first-pass and ${fallbackTimes.length} rotation-fallback answers:`);
-  console.log(`  all: p50 ${percentile(all, 50).toFixed(0)} ms (${atMost(percentile(all, 50), GOALS.p50Ms)}), p99 ${percentile(all, 99).toFixed(0)} ms`);
+  console.log(
+    `  all: p50 ${percentile(all, 50).toFixed(0)} ms (${atMost(percentile(all, 50), GOALS.p50Ms)}), p99 ${percentile(all, 99).toFixed(0)} ms`,
+  );
   if (times.length) console.log(`  first pass: p99 ${percentile(times, 99).toFixed(0)} ms (${atMost(percentile(times, 99), GOALS.p99Ms)})`);
   if (fallbackTimes.length)
-    console.log(`  with fallback: p99 ${percentile(fallbackTimes, 99).toFixed(0)} ms (${atMost(percentile(fallbackTimes, 99), GOALS.p99FallbackMs)})`);
+    console.log(
+      `  with fallback: p99 ${percentile(fallbackTimes, 99).toFixed(0)} ms (${atMost(percentile(fallbackTimes, 99), GOALS.p99FallbackMs)})`,
+    );
 
   // 2. 12-megapixel photos.
   const big: number[] = [];
