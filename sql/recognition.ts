@@ -11,8 +11,11 @@ const Digest = z.object({ card_id: z.number().int(), cut: z.number().int(), imag
 /** The picture digests the features of these cards were computed from. */
 export const recognitionDigests = pgQuery<[cardIds: number[]], typeof Digest>('recognition_features_digests', Digest);
 const Entry = z.object({ card_id: z.number().int(), cut: z.number().int(), features: bytes });
-/** Every entry of the index. */
-export const recognitionEntries = pgQuery<[], typeof Entry>('recognition_features_all', Entry);
+/** Index entries after (card, cut), in that order, `limit` at most. */
+export const recognitionEntriesAfter = pgQuery<[cardId: number, cut: number, limit: number], typeof Entry>(
+  'recognition_features_page',
+  Entry,
+);
 const Version = z.object({ entries: z.number().int(), latest: z.string() });
 /** The index's size and newest computation: its version. */
 export const recognitionIndexVersion = pgQuery<[], typeof Version>('recognition_index_version', Version);

@@ -153,7 +153,7 @@ export function hamming(a: Uint32Array, ai: number, b: Uint32Array, bi: number):
 }
 
 /** Dot product of two vectors of `length` stored at `a[ai..]` and `b[bi..]`. */
-export function dot(a: Float32Array, ai: number, b: Float32Array, bi: number, length: number): number {
+export function dot(a: Float32Array, ai: number, b: Float32Array | Int8Array, bi: number, length: number): number {
   let s = 0;
   for (let i = 0; i < length; i++) s += a[ai + i]! * b[bi + i]!;
   return s;
@@ -184,10 +184,10 @@ export function deserialiseFeatures(bytes: Buffer): CardFeatures | null {
   const words = new Uint32Array(copy);
   const floats = new Float32Array(copy);
   return {
-    cardHash: words.slice(0, HASH_WORDS),
-    artHash: words.slice(HASH_WORDS, 2 * HASH_WORDS),
-    colour: floats.slice(2 * HASH_WORDS, 2 * HASH_WORDS + COLOUR_LENGTH),
-    thumb: floats.slice(2 * HASH_WORDS + COLOUR_LENGTH, SERIALISED_FLOATS - 1),
+    cardHash: words.subarray(0, HASH_WORDS),
+    artHash: words.subarray(HASH_WORDS, 2 * HASH_WORDS),
+    colour: floats.subarray(2 * HASH_WORDS, 2 * HASH_WORDS + COLOUR_LENGTH),
+    thumb: floats.subarray(2 * HASH_WORDS + COLOUR_LENGTH, SERIALISED_FLOATS - 1),
     highlight: floats[SERIALISED_FLOATS - 1]!,
   };
 }

@@ -1,11 +1,13 @@
 // The recognition index in memory, loaded from PostgreSQL and reloaded when its version (entry
 // count and newest computation) changes; the version is read at most once every RECHECK_MS.
 import type { PgRunner } from '../../sql/typedQuery.js';
-import { recognitionEntries, recognitionIndexVersion } from '../../sql/recognition.js';
+import { recognitionEntriesAfter, recognitionIndexVersion } from '../../sql/recognition.js';
 import { deserialiseFeatures } from './features.js';
-import { RecognitionIndex, type IndexedCard } from './matcher.js';
+import { RecognitionIndex } from './matcher.js';
 
 const RECHECK_MS = 30_000;
+/** Index entries read from PostgreSQL at a time. */
+const PAGE = 2_000;
 
 export class LiveRecognitionIndex {
   #index: RecognitionIndex | null = null;
@@ -32,12 +34,19 @@ export class LiveRecognitionIndex {
     const version = `${v!.entries}|${v!.latest}`;
     this.#checkedAt = now;
     if (this.#index && version === this.#version) return this.#index;
-    const cards: IndexedCard[] = [];
-    for (const row of await recognitionEntries(this.db)) {
-      const features = deserialiseFeatures(row.features);
-      if (features) cards.push({ cardId: row.card_id, features });
+    // Page by page into the index's own arrays: only one page of rows is ever held besides them.
+    const index = new RecognitionIndex(v!.entries);
+    let after = { cardId: 0, cut: -1 };
+    for (;;) {
+      const rows = await recognitionEntriesAfter(this.db, after.cardId, after.cut, PAGE);
+      for (const row of rows) {
+        const features = deserialiseFeatures(row.features);
+        if (features && index.size < index.capacity) index.add(row.card_id, features);
+      }
+      if (rows.length < PAGE) break;
+      after = { cardId: rows.at(-1)!.card_id, cut: rows.at(-1)!.cut };
     }
-    this.#index = new RecognitionIndex(cards);
+    this.#index = index;
     this.#version = version;
     return this.#index;
   }

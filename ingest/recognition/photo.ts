@@ -299,12 +299,15 @@ export type Rotation = 0 | -90 | 180 | 90;
 
 /**
  * The card inside `quad`, turned by `rotation` (degrees clockwise) and cut to the canonical
- * CARD_WIDTH × CARD_HEIGHT: warped at twice the size, then shrunk by area so fine print does not alias.
+ * CARD_WIDTH × CARD_HEIGHT; a card over 1.5 times that size is warped at twice the size, then
+ * shrunk by area so fine print does not alias.
  */
 export function cutCard(cv: Cv, rgb: Mat, quad: Quad, rotation: Rotation): Uint8Array {
   // Turning the photo clockwise by 90° brings its bottom-left corner to the top-left.
   const shift = rotation === 0 ? 0 : rotation === 90 ? 3 : rotation === 180 ? 2 : 1;
   const source = [0, 1, 2, 3].map((i) => quad[(i + shift) % 4]!);
+  // Supersampled only when the card is much larger than the canonical one: then a plain warp would alias.
+  const factor = quadAspect(quad).long > 1.5 * CARD_HEIGHT ? 2 : 1;
   return withMats((keep) => {
     const from = keep(
       cv.matFromArray(
@@ -314,12 +317,13 @@ export function cutCard(cv: Cv, rgb: Mat, quad: Quad, rotation: Rotation): Uint8
         source.flatMap((p) => [p.x, p.y]),
       ),
     );
-    const W = CARD_WIDTH * 2;
-    const H = CARD_HEIGHT * 2;
+    const W = CARD_WIDTH * factor;
+    const H = CARD_HEIGHT * factor;
     const to = keep(cv.matFromArray(4, 1, cv.CV_32FC2, [0, 0, W, 0, W, H, 0, H]));
     const transform = keep(cv.getPerspectiveTransform(from, to));
     const big = keep(new cv.Mat());
     cv.warpPerspective(rgb, big, transform, new cv.Size(W, H), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
+    if (factor === 1) return Uint8Array.from(big.data);
     const card = keep(new cv.Mat());
     cv.resize(big, card, new cv.Size(CARD_WIDTH, CARD_HEIGHT), 0, 0, cv.INTER_AREA);
     return Uint8Array.from(card.data);

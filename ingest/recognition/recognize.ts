@@ -27,8 +27,17 @@ export function recognisePhoto(cv: Cv, index: RecognitionIndex, photo: Photo): P
     const quads = findCardQuads(cv, photo, rgb);
     let passes = 0;
     let best: PassResult | null = null;
+    // Each quadrilateral is warped once, standing up (0 or 90); its half turn (180 or −90) is that
+    // cut's pixels in reverse order, which costs nothing next to a warp.
+    const cuts = new Map<QuadCandidate, Uint8Array>();
+    const cutAt = (candidate: QuadCandidate, rotation: Rotation): Uint8Array => {
+      const standing: Rotation = rotation === 0 || rotation === 180 ? 0 : 90;
+      let cut = cuts.get(candidate);
+      if (!cut) cuts.set(candidate, (cut = cutCard(cv, rgb, candidate.quad, standing)));
+      return rotation === standing ? cut : halfTurn(cut);
+    };
     const tryPass = (candidate: QuadCandidate, rotation: Rotation) => {
-      const card = cutCard(cv, rgb, candidate.quad, rotation);
+      const card = cutAt(candidate, rotation);
       const match = index.match(cardFeatures(cv, card));
       passes++;
       if (
@@ -65,4 +74,15 @@ function isUpright(q: Quad): boolean {
   const across = Math.hypot(q[1].x - q[0].x, q[1].y - q[0].y) + Math.hypot(q[2].x - q[3].x, q[2].y - q[3].y);
   const down = Math.hypot(q[3].x - q[0].x, q[3].y - q[0].y) + Math.hypot(q[2].x - q[1].x, q[2].y - q[1].y);
   return across <= down;
+}
+
+/** A canonical RGB card turned by 180°: its pixels in reverse order. */
+function halfTurn(rgb: Uint8Array): Uint8Array {
+  const out = new Uint8Array(rgb.length);
+  for (let i = 0, j = rgb.length - 3; i < rgb.length; i += 3, j -= 3) {
+    out[j] = rgb[i]!;
+    out[j + 1] = rgb[i + 1]!;
+    out[j + 2] = rgb[i + 2]!;
+  }
+  return out;
 }
