@@ -132,7 +132,10 @@ export const DetectedEdges = z
 
 export const RecognitionQuota = z
   .object({
-    per_day: z.number().int().nullable().openapi({ description: 'null: unlimited (session users, the Unlimited tier).' }),
+    per_day: z.number().int().nullable().openapi({
+      description:
+        'For the credential asking: null is unlimited (a session, the Unlimited tier); 0 a Free key (recognition needs Starter).',
+    }),
     used_today: z.number().int(),
     remaining: z.number().int().nullable(),
     resets_at: z.string(),

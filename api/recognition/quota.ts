@@ -49,9 +49,18 @@ export async function countAgainstQuota(
   }
 }
 
-/** Today's use, for /api/developer/info: the account's tier quota, whoever asks. */
-export async function recognitionQuota(deps: QuotaDeps, user: User, now = Date.now()): Promise<z.input<typeof RecognitionQuota>> {
-  const perDay = TIERS[user.tier].recognitionPerDay;
+/**
+ * Today's use, for /api/developer/info, as it applies to the credential asking: a session (or the
+ * operator) is unlimited; a key has its tier's quota, and a Free key none at all (0: recognition
+ * needs Starter).
+ */
+export async function recognitionQuota(
+  deps: QuotaDeps,
+  principal: Principal,
+  user: User,
+  now = Date.now(),
+): Promise<z.input<typeof RecognitionQuota>> {
+  const perDay = principal.kind === 'key' ? (TIERS[user.tier].recognitionPerDay ?? (user.tier === 'free' ? 0 : null)) : null;
   const used = Number((await deps.redis.get(counterKey(deps, user.id, now)).catch(() => null)) ?? 0);
   return {
     per_day: perDay,

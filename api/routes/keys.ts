@@ -109,7 +109,11 @@ export const keyRoutes = (deps: AppDeps) => {
           tier: user.tier,
           limits: { requests_per_day: tier.perDay, requests_per_minute: tier.perMinute, api_keys: tier.keys },
           keys: (await listKeys(db, user.id)).length,
-          recognition: await recognitionQuota({ redis: deps.stores.redis, redisPrefix: deps.config.redisPrefix }, user),
+          recognition: await recognitionQuota(
+            { redis: deps.stores.redis, redisPrefix: deps.config.redisPrefix },
+            ctx.state.principal as Principal,
+            user,
+          ),
         };
       },
     }),

@@ -23,6 +23,7 @@ export async function copyDemoCardPictures(db: PgRunner, store: ImageStore, shar
   for (const { folder, setKey, prefix } of FOLDERS) {
     const dir = path.join(sharedDataDir, 'images', folder);
     const names = await fs.readdir(dir).catch(() => [] as string[]);
+    const before = { ...result };
     for (const name of names) {
       const number = /^(.+)\.(webp|png|jpe?g)$/.exec(name)?.[1]?.slice(prefix.length);
       if (!number || !name.startsWith(prefix)) continue;
@@ -39,7 +40,13 @@ export async function copyDemoCardPictures(db: PgRunner, store: ImageStore, shar
       await store.dropDerived(card.id);
       result.copied++;
     }
-    if (names.length) log.info('demo data: card pictures', { folder, ...result });
+    if (names.length)
+      log.info('demo data: card pictures', {
+        folder,
+        found: result.found - before.found,
+        copied: result.copied - before.copied,
+        unmatched: result.unmatched - before.unmatched,
+      });
   }
   return result;
 }
