@@ -81,7 +81,7 @@ export const RecognitionResult = z
       .number()
       .int()
       .nullable()
-      .openapi({ description: 'Name it in /api/cards/recognize/confirm; null when no card was found.' }),
+      .openapi({ description: 'Name it in /api/cards/recognize/confirm; null when the index is empty.' }),
     candidates: z.array(RecognitionCandidate).max(5),
     capture_quality: CaptureQuality,
     card_quad: Quad.nullable(),

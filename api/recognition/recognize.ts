@@ -63,8 +63,9 @@ export async function recognise(
   const [cv, index] = await Promise.all([openCv(), deps.recognitionIndex.current()]);
   const outcome = recognisePhoto(cv, index, photo);
   const best = outcome.best;
-  const found = best !== null && !outcome.quality.signals.match.flagged;
-  const ranked = best && found ? best.match.ranked : [];
+  // Unsure answers are answered too, with their low confidence and needs_manual_review: the user
+  // picks from them or corrects them (confirm), rather than starting again from nothing.
+  const ranked = best ? best.match.ranked : [];
   const cards = new Map(
     (
       await recognitionCards(
