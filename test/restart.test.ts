@@ -11,6 +11,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { repoRoot } from '../sql/paths.js';
 import { freePort } from '../sql/runtime/ports.js';
+import { SCHEDULE_IDS } from '../workflows/schedules.js';
 
 const STARTS = 6;
 let dataDir: string;
@@ -135,7 +136,7 @@ describe('restarts on one data directory', () => {
     const top = await json('/cards/top?limit=3');
     const cardIds = (top.body.items as { id: number }[]).map((c) => c.id);
     const first = await snapshot(cardIds);
-    assert.equal(first.schedules.length, 5);
+    assert.equal(first.schedules.length, Object.values(SCHEDULE_IDS).length);
     assert.ok(
       first.history.some((h) => (h as { points: unknown[] }).points.length > 0),
       'the demo history is there',

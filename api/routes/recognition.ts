@@ -15,7 +15,7 @@ import {
 } from '../../schemas/recognition.js';
 import { confirm, detectEdges, readPhoto, recognise, type RecognitionDeps } from '../recognition/recognize.js';
 import { countRecognition } from '../recognition/quota.js';
-import { accountOf } from './auth.js';
+import { accountOf, callerAccountOf } from './auth.js';
 
 const tags = ['recognition'];
 
@@ -40,10 +40,11 @@ export const recognitionRoutes = (deps: AppDeps) => {
       response: RecognitionResult,
       errors: [413, 415, 429],
       handler: async ({ ctx }) => {
-        const user = accountOf(ctx);
+        // The operator may try recognition too; its scans belong to no account.
+        const userId = callerAccountOf(ctx)?.id ?? null;
         const photo = await readPhoto((await readUploadedFile(ctx, { field: 'file', maxBytes: PHOTO_MAX_BYTES })).file);
         await countRecognition(recognition, ctx.state.principal as Principal, ctx);
-        return recognise(recognition, user.id, photo);
+        return recognise(recognition, userId, photo);
       },
     }),
     defineRoute({
