@@ -21,6 +21,8 @@ export type ScanSessionDeps = RecognitionDeps & { sessionSecret: string; siteOri
 
 /** A keep-alive comment this often keeps proxies from closing an idle stream. */
 const KEEPALIVE_MS = 15_000;
+/** Events read from PostgreSQL at a time (scan_session_events_after's LIMIT). */
+const EVENTS_PAGE = 500;
 /** A client that stops reading is cut off past this much unsent data. */
 const MAX_BUFFERED = 1 << 20;
 
@@ -203,7 +205,11 @@ export async function sessionEvents(deps: ScanSessionDeps, id: string, userId: n
   // Every step runs in one chain, so frames leave in order: a live event that is the next one is
   // written; any other (a gap: a lost or early publish) makes the chain re-read PostgreSQL.
   const after = async () => {
-    if (!ended) for (const e of await q.scanSessionEventsAfter(deps.db, id, sent)) write(e);
+    for (let more = true; more && !ended; ) {
+      const page = await q.scanSessionEventsAfter(deps.db, id, sent);
+      for (const e of page) write(e);
+      more = page.length === EVENTS_PAGE;
+    }
   };
   const step = (work: () => Promise<void> | void) => (chain = chain.then(work).catch(() => undefined));
   const unsubscribe = await deps.redis.subscribe(channelOf(deps, id), (message) =>
