@@ -205,7 +205,7 @@ export async function sessionEvents(deps: ScanSessionDeps, id: string, userId: n
   // Every step runs in one chain, so frames leave in order: a live event that is the next one is
   // written; any other (a gap: a lost or early publish) makes the chain re-read PostgreSQL.
   const after = async () => {
-    for (let more = true; more && !ended; ) {
+    for (let more = true; more && !ended;) {
       const page = await q.scanSessionEventsAfter(deps.db, id, sent);
       for (const e of page) write(e);
       more = page.length === EVENTS_PAGE;
