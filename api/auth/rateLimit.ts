@@ -20,7 +20,8 @@ function policyOf(perMinute: number, perDay: number | null): string {
   return policy;
 }
 
-const midnightUtc = (now: number) => Math.ceil((now + 1) / 86_400_000) * 86_400_000;
+/** The next midnight UTC, in milliseconds: when daily counters start again. */
+export const midnightUtc = (now: number) => Math.ceil((now + 1) / 86_400_000) * 86_400_000;
 
 /** A counted call: the limits' state, and seconds to wait when it went past one (null: within). */
 export type CountedCall = { decision: NonNullable<RateDecision>; retryAfter: number | null };

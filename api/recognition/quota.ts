@@ -9,11 +9,11 @@ import type { RecognitionQuota } from '../../schemas/recognition.js';
 import type { Principal } from '../auth/principal.js';
 import type { User } from '../auth/accounts.js';
 import { HttpError } from '../http/errors.js';
+import { midnightUtc } from '../auth/rateLimit.js';
 
 export type QuotaDeps = { redis: RedisStore; redisPrefix: string };
 
 const dayOf = (now: number) => new Date(now).toISOString().slice(0, 10);
-const nextMidnight = (now: number) => (Math.floor(now / 86_400_000) + 1) * 86_400_000;
 const counterKey = (deps: QuotaDeps, userId: number, now: number) => `${deps.redisPrefix}:recognitions:${userId}:${dayOf(now)}`;
 
 /** The account's quota, or null when it has none (session callers, the operator, the Unlimited tier). */
@@ -41,9 +41,9 @@ export async function countAgainstQuota(
   now = Date.now(),
 ): Promise<void> {
   if (perDay === null) return;
-  const [used] = await deps.redis.incrMany([{ key: counterKey(deps, userId, now), ttlSeconds: 2 * 86_400 }]);
-  if (used! > perDay) {
-    const retryAfter = Math.max(1, Math.ceil((nextMidnight(now) - now) / 1000));
+  const used = await deps.redis.incr(counterKey(deps, userId, now), 2 * 86_400);
+  if (used > perDay) {
+    const retryAfter = Math.max(1, Math.ceil((midnightUtc(now) - now) / 1000));
     response.set('Retry-After', String(retryAfter));
     throw new HttpError(429, `Recognition quota of ${perDay} a day reached. Retry after ${retryAfter} seconds.`);
   }
@@ -66,6 +66,6 @@ export async function recognitionQuota(
     per_day: perDay,
     used_today: used,
     remaining: perDay === null ? null : Math.max(0, perDay - used),
-    resets_at: new Date(nextMidnight(now)).toISOString(),
+    resets_at: new Date(midnightUtc(now)).toISOString(),
   };
 }

@@ -3,10 +3,7 @@
 // or resolved; a comment line every 15 s keeps proxies from closing an idle stream.
 import { PassThrough, type Readable } from 'node:stream';
 import type { StatusMonitor, StatusEvent } from './monitor.js';
-
-const KEEPALIVE_MS = 15_000;
-
-const frame = (id: number, event: string, data: unknown) => `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+import { SSE_KEEPALIVE_MS, SSE_MAX_BUFFERED, sseFrame } from '../http/serverSentEvents.js';
 
 /** A stream of the monitor's events, ended when the monitor stops; the route destroys it when the
  *  client goes away. */
@@ -15,14 +12,13 @@ export function statusEventStream(monitor: StatusMonitor): Readable {
   let id = 0;
   const write = (event: StatusEvent) => {
     if (event.kind === 'end') return out.end();
-    // A client that stops reading is not buffered for without bound: it is cut off.
-    if (out.writableLength > 1 << 20) return out.destroy();
-    out.write(event.kind === 'checks' ? frame(++id, 'checks', event.snapshot) : frame(++id, 'incident', event.incident));
+    if (out.writableLength > SSE_MAX_BUFFERED) return out.destroy();
+    out.write(event.kind === 'checks' ? sseFrame(++id, 'checks', event.snapshot) : sseFrame(++id, 'incident', event.incident));
   };
   out.write('retry: 5000\n\n');
   write({ kind: 'checks', snapshot: monitor.snapshot() });
   const unsubscribe = monitor.subscribe(write);
-  const keepalive = setInterval(() => out.write(': keep-alive\n\n'), KEEPALIVE_MS);
+  const keepalive = setInterval(() => out.write(': keep-alive\n\n'), SSE_KEEPALIVE_MS);
   const stop = () => {
     clearInterval(keepalive);
     unsubscribe();
