@@ -44,6 +44,6 @@ export const confirmRecognition = pgQuery<
   [recognitionId: number, userId: number, cardId: number, suggestedCardId: number | null, collectionEntryId: number | null],
   typeof Recorded
 >('recognition_confirm', Recorded);
-const CardId = z.object({ id: z.number().int() });
-/** A card by its set's upstream key and collector number. */
-export const cardBySetAndNumber = pgQuery<[setKey: string, number: string], typeof CardId>('card_by_set_and_number', CardId);
+const NumberedCard = z.object({ id: z.number().int(), collector_number: z.string() });
+/** A set's cards with their collector numbers, the set named by its upstream key. */
+export const cardsOfSetByNumber = pgQuery<[setKey: string], typeof NumberedCard>('cards_of_set_by_number', NumberedCard);

@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { repoRoot } from '../sql/paths.js';
 import { ImageStore } from '../sql/stores/images.js';
 import { indexCardPictures } from '../ingest/recognition/indexBuild.js';
+import { cardsOfSetByNumber } from '../sql/recognition.js';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { call, callAs } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
@@ -43,11 +44,7 @@ before(async () => {
     ['lorcanajson:2', '2-'],
     ['lorcanajson:1', '1-'],
   ] as const) {
-    const { rows } = await stack.stores.pg.pool.query<{ id: number; collector_number: string }>(
-      'SELECT c.id, c.collector_number FROM cards c JOIN sets s ON s.id = c.set_id WHERE s.external_key = $1',
-      [setKey],
-    );
-    for (const r of rows) cardOf.set(`${prefix}${r.collector_number}`, r.id);
+    for (const r of await cardsOfSetByNumber(stack.stores.pg.pool, setKey)) cardOf.set(`${prefix}${r.collector_number}`, r.id);
   }
   const pictured = await store.cardsWithOriginals();
   assert.ok(pictured.length >= 600, `the demo copies the real scans into the image store (${pictured.length})`);

@@ -10,6 +10,7 @@ import { ImageStore } from '../sql/stores/images.js';
 import { openRedis } from '../sql/stores/redis.js';
 import { createLogger } from '../sql/runtime/log.js';
 import { indexCardPictures } from '../ingest/recognition/indexBuild.js';
+import { cardsOfSetByNumber } from '../sql/recognition.js';
 import { buildDeps, startServer, type RunningServer } from '../api/server.js';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { call, callAs } from './support/http.js';
@@ -35,10 +36,7 @@ before(async () => {
   stack = await startStack();
   const store = new ImageStore(path.join(stack.config.dataDir, 'images'));
   await indexCardPictures(stack.stores.pg.pool, store, await store.cardsWithOriginals());
-  const { rows } = await stack.stores.pg.pool.query<{ id: number }>(
-    "SELECT c.id FROM cards c JOIN sets s ON s.id = c.set_id WHERE s.external_key = 'lorcanajson:2' AND c.collector_number = '77'",
-  );
-  cardId = rows[0]!.id;
+  cardId = (await cardsOfSetByNumber(stack.stores.pg.pool, 'lorcanajson:2')).find((c) => c.collector_number === '77')!.id;
   const scan = path.resolve(repoRoot, '..', 'shared', 'data', 'images', 'lorcana-2', '2-77.webp');
   // Upright as the phone took it: the session turns it 90° clockwise, so the match needs −90.
   uprightPhoto = await cardPhoto(

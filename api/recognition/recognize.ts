@@ -18,9 +18,9 @@ import { addEntry } from '../collection/entries.js';
 export type RecognitionDeps = { db: Db; redis: RedisStore; redisPrefix: string; recognitionIndex: LiveRecognitionIndex };
 type Result = z.input<typeof RecognitionResult>;
 
-/** The photo, decoded, or the 4xx that says why not. */
-export async function readPhoto(bytes: Buffer): Promise<Photo> {
-  const photo = await decodePhoto(bytes);
+/** The photo, decoded (see decodePhoto), or the 4xx that says why not. */
+export async function readPhoto(bytes: Buffer, opts: { quarterTurn?: boolean } = {}): Promise<Photo> {
+  const photo = await decodePhoto(bytes, opts);
   if (!('refused' in photo)) return photo;
   throw refusal(photo.refused);
 }
@@ -76,10 +76,11 @@ export async function recognise(
   );
   const top = best?.match.confidence ?? 0;
   const weights = ranked.map((r) => Math.exp(-(r.distance - ranked[0]!.distance) / 0.03));
+  const weightSum = weights.reduce((a, b) => a + b, 0);
   const candidates = ranked.flatMap((r, i) => {
     const card = cards.get(r.cardId);
     if (!card) return [];
-    const confidence = i === 0 ? top : (1 - top) * (weights[i]! / weights.reduce((a, b) => a + b, 0));
+    const confidence = i === 0 ? top : (1 - top) * (weights[i]! / weightSum);
     return [{ ...card, confidence: round3(confidence), rotation_used: best!.rotation, image_url: cardImageUrl(card.card_id, 'small') }];
   });
   const result: Omit<Result, 'recognition_id'> = {

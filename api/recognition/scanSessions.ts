@@ -7,24 +7,20 @@
 import crypto from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import QRCode from 'qrcode';
-import sharp from 'sharp';
 import type { z } from 'zod';
 import { NotFound } from '../../schemas/errors.js';
 import { TIERS, type Tier } from '../../schemas/tiers.js';
 import { SCAN_SESSION_SECONDS, type ClaimedScanSession, type ScanSessionOut, type ScanPhotoResult } from '../../schemas/recognition.js';
 import * as q from '../../sql/scanSessions.js';
 import { HttpError } from '../http/errors.js';
+import { SSE_KEEPALIVE_MS, SSE_MAX_BUFFERED, sseFrame } from '../http/serverSentEvents.js';
 import { countAgainstQuota } from './quota.js';
 import { readPhoto, recognise, type RecognitionDeps } from './recognize.js';
 
 export type ScanSessionDeps = RecognitionDeps & { sessionSecret: string; siteOrigin: string };
 
-/** A keep-alive comment this often keeps proxies from closing an idle stream. */
-const KEEPALIVE_MS = 15_000;
 /** Events read from PostgreSQL at a time (scan_session_events_after's LIMIT). */
 const EVENTS_PAGE = 500;
-/** A client that stops reading is cut off past this much unsent data. */
-const MAX_BUFFERED = 1 << 20;
 
 const channelOf = (deps: ScanSessionDeps, id: string) => `${deps.redisPrefix}:scan-session:${id}`;
 const digest = (token: string) => crypto.createHash('sha256').update(token).digest();
@@ -69,8 +65,9 @@ async function append(deps: ScanSessionDeps, id: string, type: string, payload: 
 
 export async function createSession(deps: ScanSessionDeps, userId: number, viaApiKey: boolean): Promise<z.input<typeof ScanSessionOut>> {
   const id = crypto.randomUUID();
-  await q.createScanSession(deps.db, id, userId, viaApiKey, SCAN_SESSION_SECONDS);
-  return present((await ownSession(deps, id, userId)).row, { claim_url: claimUrl(deps, id), claim_token: claimToken(deps, id) });
+  const [created] = await q.createScanSession(deps.db, id, userId, viaApiKey, SCAN_SESSION_SECONDS);
+  const row = { ...created!, user_id: userId, counted: viaApiKey, claimed_at: null, completed_at: null, last_seq: 0, expired: false };
+  return present(row, { claim_url: claimUrl(deps, id), claim_token: claimToken(deps, id) });
 }
 
 /** The owner's session (another user's is not found); its `expired` event is written on first sight. */
@@ -136,7 +133,7 @@ async function writableSession(
 }
 
 /**
- * A photo from the phone: turned 90° clockwise and re-encoded without EXIF (spec), announced,
+ * A photo from the phone: turned 90° clockwise, without its EXIF (spec), announced,
  * recognised (counted against the owner's quota when the session was made with an API key), and
  * its result announced. The photo itself is not kept.
  */
@@ -150,9 +147,8 @@ export async function uploadPhoto(
   const owner = await writableSession(deps, id, writer);
   // The body is read only for a writer of this session.
   const upload = await readUpload();
-  await readPhoto(upload); // refuses what is not a photo before anything is announced
-  const turned = await sharp(upload, { limitInputPixels: 50_000_000 }).rotate(90).jpeg({ quality: 92 }).toBuffer();
-  const photo = await readPhoto(turned);
+  // Decoded once, turned as it is decoded; the raw pixels carry no EXIF. Refused before anything is announced.
+  const photo = await readPhoto(upload, { quarterTurn: true });
   await countAgainstQuota(deps, owner.userId, owner.perDay, response);
   await append(deps, id, 'photo_uploaded', { width: photo.original.width, height: photo.original.height, bytes: upload.length });
   const result = await recognise(deps, owner.userId, photo, id);
@@ -177,8 +173,6 @@ export async function completeSession(deps: ScanSessionDeps, id: string, writer:
   return { ok: true as const, event_id: event.seq };
 }
 
-const frame = (e: q.ScanSessionEventRow) => `id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e.payload)}\n\n`;
-
 /**
  * The session's events as server-sent events, in order: those after `lastEventId` replayed from
  * PostgreSQL, then live ones from the session's Redis channel (deduplicated by sequence number,
@@ -197,8 +191,8 @@ export async function sessionEvents(deps: ScanSessionDeps, id: string, userId: n
   };
   const write = (e: q.ScanSessionEventRow) => {
     if (ended || e.seq <= sent) return;
-    if (out.writableLength > MAX_BUFFERED) return void out.destroy();
-    out.write(frame(e));
+    if (out.writableLength > SSE_MAX_BUFFERED) return void out.destroy();
+    out.write(sseFrame(e.seq, e.type, e.payload));
     sent = e.seq;
     if (e.type === 'completed' || e.type === 'expired') finish();
   };
@@ -225,7 +219,7 @@ export async function sessionEvents(deps: ScanSessionDeps, id: string, userId: n
   const expiry = row.completed_at
     ? null
     : setTimeout(() => step(async () => void (await ownSession(deps, id, userId))).then(() => step(after)), untilExpiry + 50);
-  const keepalive = setInterval(() => out.write(': keep-alive\n\n'), KEEPALIVE_MS);
+  const keepalive = setInterval(() => out.write(': keep-alive\n\n'), SSE_KEEPALIVE_MS);
   const stop = () => {
     ended = true;
     clearInterval(keepalive);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { PgRunner } from '../../sql/typedQuery.js';
 import type { Logger } from '../../sql/runtime/log.js';
 import type { ImageStore } from '../../sql/stores/images.js';
-import { cardBySetAndNumber } from '../../sql/recognition.js';
+import { cardsOfSetByNumber } from '../../sql/recognition.js';
 
 /** Each folder of scans, the set its files belong to, and the prefix before the collector number. */
 const FOLDERS = [
@@ -19,34 +19,31 @@ export type DemoPictures = { found: number; copied: number; unmatched: number };
 
 /** Copies the scans the store does not hold yet (as both sizes: small is derived on serve). */
 export async function copyDemoCardPictures(db: PgRunner, store: ImageStore, sharedDataDir: string, log: Logger): Promise<DemoPictures> {
-  const result: DemoPictures = { found: 0, copied: 0, unmatched: 0 };
+  const total: DemoPictures = { found: 0, copied: 0, unmatched: 0 };
   for (const { folder, setKey, prefix } of FOLDERS) {
     const dir = path.join(sharedDataDir, 'images', folder);
     const names = await fs.readdir(dir).catch(() => [] as string[]);
-    const before = { ...result };
+    if (names.length === 0) continue;
+    const cardOfNumber = new Map((await cardsOfSetByNumber(db, setKey)).map((c) => [c.collector_number, c.id]));
+    const counts: DemoPictures = { found: 0, copied: 0, unmatched: 0 };
     for (const name of names) {
       const number = /^(.+)\.(webp|png|jpe?g)$/.exec(name)?.[1]?.slice(prefix.length);
       if (!number || !name.startsWith(prefix)) continue;
-      result.found++;
-      const [card] = await cardBySetAndNumber(db, setKey, number);
-      if (!card) {
-        result.unmatched++;
+      counts.found++;
+      const cardId = cardOfNumber.get(number);
+      if (cardId === undefined) {
+        counts.unmatched++;
         continue;
       }
-      if (store.hasOriginal(card.id, 'large')) continue;
+      if (store.hasOriginal(cardId, 'large')) continue;
       const bytes = await fs.readFile(path.join(dir, name));
-      await store.saveOriginal(card.id, 'large', bytes);
-      await store.saveOriginal(card.id, 'small', bytes);
-      await store.dropDerived(card.id);
-      result.copied++;
+      await store.saveOriginal(cardId, 'large', bytes);
+      await store.saveOriginal(cardId, 'small', bytes);
+      await store.dropDerived(cardId);
+      counts.copied++;
     }
-    if (names.length)
-      log.info('demo data: card pictures', {
-        folder,
-        found: result.found - before.found,
-        copied: result.copied - before.copied,
-        unmatched: result.unmatched - before.unmatched,
-      });
+    log.info('demo data: card pictures', { folder, ...counts });
+    for (const key of ['found', 'copied', 'unmatched'] as const) total[key] += counts[key];
   }
-  return result;
+  return total;
 }

@@ -32,6 +32,8 @@ export class RecognitionIndex {
   private readonly thumbs: Int8Array;
   private readonly thumbScales: Float32Array;
   private readonly highlights: Float32Array;
+  /** match()'s hash distances, reused: it runs synchronously, up to 14 times a photo. */
+  private readonly hashDistances: Float32Array;
   private readonly position = new Map<number, number>();
 
   /** Room for `capacity` entries, filled by add(): loaded page by page, nothing else is held. */
@@ -44,6 +46,7 @@ export class RecognitionIndex {
     this.thumbs = new Int8Array(n * THUMB_LENGTH);
     this.thumbScales = new Float32Array(n);
     this.highlights = new Float32Array(n);
+    this.hashDistances = new Float32Array(n);
   }
 
   static of(cards: IndexedCard[]): RecognitionIndex {
@@ -89,7 +92,7 @@ export class RecognitionIndex {
   match(q: CardFeatures, top = 5): MatchResult {
     const n = this.size;
     if (n === 0) return { ranked: [], separation: 0, margin: 0, confidence: 0 };
-    const hashDistance = new Float32Array(n);
+    const hashDistance = this.hashDistances.subarray(0, n);
     let sum = 0;
     let sumSq = 0;
     for (let i = 0; i < n; i++) {

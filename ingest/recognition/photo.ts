@@ -31,8 +31,12 @@ export type PhotoRefusal = 'not_a_picture' | 'unsupported_format' | 'too_many_pi
 
 const READABLE = new Set(['jpeg', 'png', 'webp', 'heif']);
 
-/** Decodes an upload, or says why it cannot be read. HEIF is read when it is AVIF-coded (HEVC is not in sharp's libvips). */
-export async function decodePhoto(bytes: Buffer): Promise<Photo | { refused: PhotoRefusal }> {
+/**
+ * Decodes an upload, or says why it cannot be read. HEIF is read when it is AVIF-coded (HEVC is
+ * not in sharp's libvips). Upright by its EXIF orientation; with `quarterTurn`, turned 90°
+ * clockwise from its stored pixels instead (a scan session's upload, as the spec says).
+ */
+export async function decodePhoto(bytes: Buffer, opts: { quarterTurn?: boolean } = {}): Promise<Photo | { refused: PhotoRefusal }> {
   let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
@@ -40,13 +44,13 @@ export async function decodePhoto(bytes: Buffer): Promise<Photo | { refused: Pho
     return { refused: 'not_a_picture' };
   }
   if (!meta.format || !READABLE.has(meta.format)) return { refused: 'unsupported_format' };
-  const width = meta.autoOrient?.width ?? meta.width ?? 0;
-  const height = meta.autoOrient?.height ?? meta.height ?? 0;
+  const width = (opts.quarterTurn ? meta.height : meta.autoOrient?.width) ?? meta.width ?? 0;
+  const height = (opts.quarterTurn ? meta.width : meta.autoOrient?.height) ?? meta.height ?? 0;
   if (width * height > MAX_PHOTO_PIXELS) return { refused: 'too_many_pixels' };
   if (Math.min(width, height) < MIN_PHOTO_SIDE) return { refused: 'too_small' };
   try {
-    const { data, info } = await sharp(bytes, { limitInputPixels: MAX_PHOTO_PIXELS, failOn: 'truncated' })
-      .rotate()
+    const source = sharp(bytes, { limitInputPixels: MAX_PHOTO_PIXELS, failOn: 'truncated' });
+    const { data, info } = await (opts.quarterTurn ? source.rotate(90) : source.autoOrient())
       .resize({ width: WORKING_SIDE, height: WORKING_SIDE, fit: 'inside', withoutEnlargement: true })
       .flatten({ background: '#808080' })
       .toColourspace('srgb')
@@ -57,12 +61,11 @@ export async function decodePhoto(bytes: Buffer): Promise<Photo | { refused: Pho
       width: info.width,
       height: info.height,
       scale: width / info.width,
-      original: { width, height, format: meta.format === 'heif' ? 'heif' : meta.format },
+      original: { width, height, format: meta.format },
     };
-  } catch (err) {
+  } catch {
     // An unsupported HEIF codec (HEVC) fails here, as does a truncated or corrupt file.
     if (meta.format === 'heif') return { refused: 'unsupported_format' };
-    void err;
     return { refused: 'not_a_picture' };
   }
 }

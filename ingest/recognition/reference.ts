@@ -2,6 +2,7 @@
 import sharp from 'sharp';
 import { CARD_HEIGHT, CARD_WIDTH, cardFeatures, type CardFeatures } from './features.js';
 import type { Cv } from './opencv.js';
+import { MAX_PHOTO_PIXELS } from './photo.js';
 
 /** The share of the card's width its printed border takes on each side (Pokémon ~4 %, Lorcana ~4.5 %). */
 const BORDER = 0.045;
@@ -12,7 +13,10 @@ const BORDER = 0.045;
  * second entry matches that cut as well as the first matches the whole card.
  */
 export async function referenceFeatures(cv: Cv, picture: Buffer | string): Promise<CardFeatures[]> {
-  const flat = sharp(picture, { limitInputPixels: 50_000_000 }).flatten({ background: '#808080' }).removeAlpha().toColourspace('srgb');
+  const flat = sharp(picture, { limitInputPixels: MAX_PHOTO_PIXELS })
+    .flatten({ background: '#808080' })
+    .removeAlpha()
+    .toColourspace('srgb');
   const { data, info } = await flat.raw().toBuffer({ resolveWithObject: true });
   const raw = { raw: { width: info.width, height: info.height, channels: 3 as const } };
   const inset = Math.round(BORDER * info.width);
