@@ -46,6 +46,7 @@ import { cardRoutes } from './routes/v2/cards.js';
 import { gameRoutes } from './routes/v2/games.js';
 import { setRoutes } from './routes/v2/sets.js';
 import { statsRoutes } from './routes/v2/stats.js';
+import { syncRoutes } from './routes/v2/sync.js';
 
 export const VERSION = '0.1.0';
 
@@ -58,6 +59,7 @@ export function allRoutes(deps: AppDeps): Route[] {
     ...gameRoutes(deps),
     ...setRoutes(deps),
     ...cardRoutes(deps),
+    ...syncRoutes(deps),
     ...adminIngestRoutes(deps),
     ...authRoutes(deps),
     ...keyRoutes(deps),

@@ -1,5 +1,6 @@
 // The v2 data surface (spec: "Game (v2)" through "History point (v2)", "v2 data endpoints").
 import { IsoDate, intParam, text, z } from './common.js';
+import { UpdatedAfter } from './sync.js';
 
 export const GameRef = z.object({ slug: z.string(), name: z.string() });
 
@@ -27,6 +28,12 @@ export const SetSummary = z
   })
   .openapi('SetV2');
 
+const updatedAt = z.string().openapi({
+  format: 'date-time',
+  description: 'when this changed last (a set: its own fields or any of its cards); pass it back as updated_after',
+});
+export const ListedSet = SetSummary.extend({ updated_at: updatedAt }).openapi('ListedSetV2');
+
 export const SetHeader = SetSummary.omit({ card_count: true }).extend({ game: GameRef }).openapi('SetHeaderV2');
 
 // What every card shape starts with.
@@ -40,6 +47,7 @@ const cardCore = {
 const SetRef = z.object({ id: z.number().int(), code: z.string(), name: z.string() });
 
 export const CardSummary = z.object({ ...cardCore, thumbnail_url: z.string().nullable() }).openapi('CardSummaryV2');
+export const ListedCard = CardSummary.extend({ updated_at: updatedAt }).openapi('ListedCardV2');
 
 export const RawPrice = z.object({
   source: z.string(),
@@ -144,21 +152,22 @@ const pagingQuery = (maxSize: number, defaultSize: number) =>
   });
 const rowId = (description?: string) => intParam({ min: 1, max: 2147483647, description });
 
-export const GameQuery = pagingQuery(200, 50);
+const changedSince = { updated_after: UpdatedAfter.optional() };
+export const GameQuery = pagingQuery(200, 50).extend(changedSince);
 const pageFields = { page: z.number().int(), size: z.number().int() };
 
 export const GameResponse = Game.extend({
   ...pageFields,
-  sets_total: z.number().int(),
-  sets_list: z.array(SetSummary),
+  sets_total: z.number().int().openapi({ description: 'sets in the list (with updated_after: the sets changed since)' }),
+  sets_list: z.array(ListedSet),
 });
 
 export const SetParams = z.object({ set_id: rowId() });
-export const SetQuery = pagingQuery(250, 60);
+export const SetQuery = pagingQuery(250, 60).extend(changedSince);
 export const SetResponse = SetHeader.extend({
   ...pageFields,
-  cards_total: z.number().int(),
-  cards: z.array(CardSummary),
+  cards_total: z.number().int().openapi({ description: 'cards in the list (with updated_after: the cards changed since)' }),
+  cards: z.array(ListedCard),
 });
 
 export const CardParams = z.object({ card_id: rowId() });

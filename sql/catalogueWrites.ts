@@ -67,8 +67,14 @@ export const upsertVariants = pgQuery<
     isV: (boolean | null)[],
     imageUrls: (string | null)[],
   ],
-  typeof rows.id
->('catalogue_upsert_variants', rows.id);
+  typeof KeyedId
+>('catalogue_upsert_variants', KeyedId);
+
+/** Variants' external ids as the upstream states them now; changes are logged with the reason. */
+export const recordExternalIds = pgQuery<[variantIds: number[], kinds: string[], values: string[], reason: string], typeof rows.bigId>(
+  'external_ids_record',
+  rows.bigId,
+);
 
 /** Card images by (card, source, kind). */
 export const upsertImages =

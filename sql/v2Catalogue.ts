@@ -27,8 +27,14 @@ const SetRow = z.object({
   is_promo: z.boolean(),
   language: z.string(),
 });
-/** A page of a game's sets, newest first. */
-export const v2SetsOfGame = pgQuery<[gameId: number, limit: number, offset: number], typeof SetRow>('v2_sets_of_game', SetRow);
+const ListedSetRow = SetRow.extend({ updated_at: z.string() });
+/** A page of a game's sets, newest first; only those changed after updatedAfter when given. */
+export const v2SetsOfGame = pgQuery<[gameId: number, limit: number, offset: number, updatedAfter: string | null], typeof ListedSetRow>(
+  'v2_sets_of_game',
+  ListedSetRow,
+);
+/** How many of a game's sets changed after a time. */
+export const v2SetsChangedCount = pgQuery<[gameId: number, updatedAfter: string], typeof rows.count>('v2_sets_changed_count', rows.count);
 
 const SetHeaderRow = SetRow.omit({ card_count: true }).extend({ game_slug: z.string(), game_name: z.string(), cards_total: int });
 /** One set with its game. */
@@ -42,11 +48,14 @@ const CardSummaryRow = z.object({
   card_type: textOrNull,
   has_image: z.boolean(),
 });
-/** A page of a set's cards in collector-number order. */
-export const v2CardsOfSet = pgQuery<[setId: number, limit: number, offset: number], typeof CardSummaryRow>(
+const ListedCardRow = CardSummaryRow.extend({ updated_at: z.string() });
+/** A page of a set's cards in collector-number order; only those changed after updatedAfter when given. */
+export const v2CardsOfSet = pgQuery<[setId: number, limit: number, offset: number, updatedAfter: string | null], typeof ListedCardRow>(
   'v2_cards_of_set',
-  CardSummaryRow,
+  ListedCardRow,
 );
+/** How many of a set's cards changed after a time. */
+export const v2CardsChangedCount = pgQuery<[setId: number, updatedAfter: string], typeof rows.count>('v2_cards_changed_count', rows.count);
 
 const CardRow = CardSummaryRow.omit({ has_image: true }).extend({
   game_slug: z.string(),

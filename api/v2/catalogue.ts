@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { Db } from '../../sql/stores/db.js';
 import * as q from '../../sql/v2Catalogue.js';
-import type { CardDetail, CardSummary, Game, ResolvedCard, SetHeader, SetSummary } from '../../schemas/v2.js';
+import type { CardDetail, Game, ListedCard, ListedSet, ResolvedCard, SetHeader } from '../../schemas/v2.js';
 import { CROSS_REF_KEYS } from '../../schemas/v2.js';
 import { cardImageUrl, placeholderImage } from '../images/urls.js';
 
@@ -17,8 +17,18 @@ export async function gameBySlug(db: Db, slug: string): Promise<(GameRow & { id:
   return rows[0] ?? null;
 }
 
-export async function setsOfGame(db: Db, gameId: number, page: number, size: number): Promise<z.input<typeof SetSummary>[]> {
-  return q.v2SetsOfGame(db, gameId, size, (page - 1) * size);
+/** A page of a game's sets; with updatedAfter only the sets that changed since, and their count. */
+export async function setsOfGame(
+  db: Db,
+  game: { id: number; sets: number | null },
+  query: { page: number; size: number; updated_after?: string },
+): Promise<{ total: number; items: z.input<typeof ListedSet>[] }> {
+  const after = query.updated_after ?? null;
+  const [items, total] = await Promise.all([
+    q.v2SetsOfGame(db, game.id, query.size, (query.page - 1) * query.size, after),
+    after === null ? (game.sets ?? 0) : q.v2SetsChangedCount(db, game.id, after).then((r) => r[0]!.n),
+  ]);
+  return { total, items };
 }
 
 export async function setHeader(db: Db, setId: number): Promise<(z.input<typeof SetHeader> & { cards_total: number }) | null> {
@@ -29,9 +39,18 @@ export async function setHeader(db: Db, setId: number): Promise<(z.input<typeof 
   return { ...rest, game: { slug: game_slug, name: game_name } };
 }
 
-export async function cardsOfSet(db: Db, setId: number, page: number, size: number): Promise<z.input<typeof CardSummary>[]> {
-  const rows = await q.v2CardsOfSet(db, setId, size, (page - 1) * size);
-  return rows.map(({ has_image, ...c }) => ({ ...c, thumbnail_url: has_image ? cardImageUrl(c.id, 'small') : null }));
+/** A page of a set's cards; with updatedAfter only the cards that changed since, and their count. */
+export async function cardsOfSet(
+  db: Db,
+  set: { id: number; cards_total: number },
+  query: { page: number; size: number; updated_after?: string },
+): Promise<{ total: number; items: z.input<typeof ListedCard>[] }> {
+  const after = query.updated_after ?? null;
+  const [rows, total] = await Promise.all([
+    q.v2CardsOfSet(db, set.id, query.size, (query.page - 1) * query.size, after),
+    after === null ? set.cards_total : q.v2CardsChangedCount(db, set.id, after).then((r) => r[0]!.n),
+  ]);
+  return { total, items: rows.map(({ has_image, ...c }) => ({ ...c, thumbnail_url: has_image ? cardImageUrl(c.id, 'small') : null })) };
 }
 
 export async function cardDetail(

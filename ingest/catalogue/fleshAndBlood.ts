@@ -107,6 +107,7 @@ export async function readFleshAndBloodCatalogue(root: string, only?: Set<string
       isEx: null,
       isV: null,
       imageUrl: row['Image URL'] || null,
+      ...(row['TCGPlayer ID'] ? { externalIds: { tcgplayer_product: row['TCGPlayer ID'] } } : {}),
     });
     const tcgId = row['TCGPlayer ID'];
     if (tcgId && !printing.crossRefs.some((r) => r.value === tcgId))

@@ -39,7 +39,7 @@ export async function importCatalogues(
       continue;
     }
     const batch = await read(dir);
-    const summary = await upsertCatalogue(pool, batch);
+    const summary = await upsertCatalogue(pool, batch, `catalogue sync: ${folder}`);
     log.info('catalogue imported', summary);
     onGame(summary.game);
     out.push(summary);

@@ -2,6 +2,10 @@
 export type CrossRefKey =
   'eu_marketplace_product_id' | 'us_marketplace_product_id' | 'price_guide_id' | 'mtg_dataset_uuid' | 'mtg_card_db_id' | 'ygo_card_db_id';
 
+/** Ids other services give a variant (variant_external_ids), logged when they change. */
+export type ExternalIdKind = 'cardmarket_product' | 'tcgplayer_product' | 'tcgplayer_sku' | 'price_guide' | 'scryfall' | 'pokemontcg_io';
+export type ExternalIds = Partial<Record<ExternalIdKind, string>>;
+
 export type GameInput = {
   slug: string;
   name: string;
@@ -32,6 +36,8 @@ export type VariantInput = {
   isEx: boolean | null;
   isV: boolean | null;
   imageUrl: string | null;
+  /** The variant's own ids; they win over the card's. */
+  externalIds?: ExternalIds;
 };
 
 export type PrintingInput = {
@@ -59,6 +65,8 @@ export type CardInput = {
   legalities: Record<string, string>;
   images: ImageInput[];
   crossRefs: { key: CrossRefKey; value: string }[];
+  /** Ids that hold for every variant of the card. */
+  externalIds?: ExternalIds;
   printings: PrintingInput[];
 };
 

@@ -145,6 +145,7 @@ function toCard(c: PtcgCard, s: PtcgSet): CardInput {
       ...(images?.large ? [{ source: 'pokemontcg.io', kind: 'large' as const, url: images.large, width: 734, height: 1024 }] : []),
     ],
     crossRefs: [],
+    externalIds: { pokemontcg_io: c.id },
     printings,
   };
 }

@@ -77,6 +77,11 @@ export async function readScryfallCatalogue(root: string): Promise<CatalogueBatc
             : []),
         ],
         crossRefs: refs,
+        externalIds: {
+          scryfall: c.id,
+          ...(c.cardmarket_id ? { cardmarket_product: String(c.cardmarket_id) } : {}),
+          ...(c.tcgplayer_id ? { tcgplayer_product: String(c.tcgplayer_id) } : {}),
+        },
         printings: [
           {
             externalKey: `scryfall:${c.id}:${lang}`,

@@ -5,6 +5,7 @@ import type { CatalogueBatch } from './model.js';
 import { pgTransaction } from '../../sql/stores/db.js';
 import {
   insertCrossRefs,
+  recordExternalIds,
   upsertCards,
   upsertGame,
   upsertImages,
@@ -13,7 +14,15 @@ import {
   upsertVariants,
 } from '../../sql/catalogueWrites.js';
 
-export type UpsertSummary = { game: string; sets: number; cards: number; printings: number; variants: number };
+export type UpsertSummary = {
+  game: string;
+  sets: number;
+  cards: number;
+  printings: number;
+  variants: number;
+  /** External ids that were new or different (each one logged in external_id_changes). */
+  externalIdChanges: number;
+};
 
 const CHUNK = 2000;
 
@@ -25,7 +34,8 @@ function chunks<T>(items: T[], size = CHUNK): T[][] {
 
 const idsByKey = (rows: { id: number; external_key: string }[]) => new Map(rows.map((r) => [r.external_key, r.id]));
 
-export async function upsertCatalogue(pool: pg.Pool, batch: CatalogueBatch): Promise<UpsertSummary> {
+/** `reason` is what the id change log says caused a change, e.g. "catalogue sync: pokemon-tcg-data". */
+export async function upsertCatalogue(pool: pg.Pool, batch: CatalogueBatch, reason = 'catalogue sync'): Promise<UpsertSummary> {
   return pgTransaction(pool, async (client) => {
     const g = batch.game;
     const [game] = await upsertGame(client, g.slug, g.name, g.publisher, g.websiteUrl, g.description);
@@ -55,6 +65,7 @@ export async function upsertCatalogue(pool: pg.Pool, batch: CatalogueBatch): Pro
 
     let printings = 0;
     let variants = 0;
+    let externalIdChanges = 0;
     for (const part of chunks(batch.cards)) {
       const cardIds = idsByKey(
         await upsertCards(
@@ -105,6 +116,29 @@ export async function upsertCatalogue(pool: pg.Pool, batch: CatalogueBatch): Pro
       );
       variants += written.length;
 
+      const variantIds = idsByKey(written);
+      const ids = part.flatMap((c) =>
+        c.printings.flatMap((p) =>
+          p.variants.flatMap((v) =>
+            Object.entries({ ...c.externalIds, ...v.externalIds }).map(([kind, value]) => ({
+              variantId: variantIds.get(v.externalKey)!,
+              kind,
+              value: value!,
+            })),
+          ),
+        ),
+      );
+      if (ids.length > 0) {
+        const changes = await recordExternalIds(
+          client,
+          ids.map((x) => x.variantId),
+          ids.map((x) => x.kind),
+          ids.map((x) => x.value),
+          reason,
+        );
+        externalIdChanges += changes.length;
+      }
+
       const images = part.flatMap((c) => c.images.map((i) => ({ cardId: cardIds.get(c.externalKey)!, i })));
       await upsertImages(
         client,
@@ -130,6 +164,6 @@ export async function upsertCatalogue(pool: pg.Pool, batch: CatalogueBatch): Pro
         refs.map((x) => x.r.value),
       );
     }
-    return { game: g.slug, sets: setIds.size, cards: batch.cards.length, printings, variants };
+    return { game: g.slug, sets: setIds.size, cards: batch.cards.length, printings, variants, externalIdChanges };
   });
 }

@@ -19,6 +19,8 @@ export const gameRoutes = (deps: AppDeps) => [
     method: 'get',
     path: '/api/v2/games/{slug}',
     summary: 'A game with its sets, newest first',
+    description:
+      'With `updated_after`, only the sets that changed since (their own fields or any of their cards): the first step of an incremental sync.',
     tags: ['v2'],
     params: GameParams,
     query: GameQuery,
@@ -28,14 +30,9 @@ export const gameRoutes = (deps: AppDeps) => [
     handler: async ({ params, query }) => {
       const game = await gameBySlug(deps.db, params.slug);
       if (!game || game.cards === 0) throw new NotFoundError('game');
-      const { id, ...fields } = game;
-      return {
-        ...fields,
-        page: query.page,
-        size: query.size,
-        sets_total: game.sets ?? 0,
-        sets_list: await setsOfGame(deps.db, id, query.page, query.size),
-      };
+      const { id: _id, ...fields } = game;
+      const sets = await setsOfGame(deps.db, game, query);
+      return { ...fields, page: query.page, size: query.size, sets_total: sets.total, sets_list: sets.items };
     },
   }),
 ];

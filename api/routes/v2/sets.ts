@@ -9,6 +9,7 @@ export const setRoutes = (deps: AppDeps) => [
     method: 'get',
     path: '/api/v2/sets/{set_id}',
     summary: 'A set with its cards in collector-number order',
+    description: 'With `updated_after`, only the cards that changed since.',
     tags: ['v2'],
     params: SetParams,
     query: SetQuery,
@@ -16,10 +17,11 @@ export const setRoutes = (deps: AppDeps) => [
     maxAge: 300,
     errors: [404, 503],
     handler: async ({ params, query }) =>
-      deps.cache.json(`v2:set:${params.set_id}:${query.page}:${query.size}`, 300, async () => {
+      deps.cache.json(`v2:set:${params.set_id}:${query.page}:${query.size}:${query.updated_after ?? ''}`, 300, async () => {
         const header = await setHeader(deps.db, params.set_id);
         if (!header) throw new NotFoundError('set');
-        return { ...header, page: query.page, size: query.size, cards: await cardsOfSet(deps.db, params.set_id, query.page, query.size) };
+        const cards = await cardsOfSet(deps.db, header, query);
+        return { ...header, page: query.page, size: query.size, cards_total: cards.total, cards: cards.items };
       }),
   }),
 ];

@@ -1,0 +1,80 @@
+// Incremental sync (issue 18): what changed since a time, as feeds a client pages through with a
+// cursor, and the `updated_after` filter of the v2 catalogue listings.
+import { intParam, z } from './common.js';
+
+const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+/** An ISO 8601 instant with its offset; the feeds compare it with microsecond timestamps. */
+export const UpdatedAfter = z.iso
+  .datetime({ offset: true })
+  .openapi({
+    description: 'only what changed after this instant (ISO 8601 with offset, e.g. 2026-11-23T00:00:00Z)',
+    example: '2026-11-23T00:00:00Z',
+  });
+
+/** A feed position: opaque to clients; the next_cursor of the previous page. */
+export const FeedCursor = z
+  .string()
+  .regex(/^\d{1,20}\.\d{1,19}$/, { message: 'not a cursor from this feed' })
+  .transform((s) => {
+    const [xid, seq] = s.split('.');
+    return { xid: xid!, seq: seq! };
+  })
+  .openapi({ type: 'string', description: 'next_cursor of the previous page (opaque)' });
+
+const feedQuery = {
+  updated_after: UpdatedAfter.optional(),
+  cursor: FeedCursor.optional(),
+  size: intParam({ min: 1, max: 1000 }).default(500),
+};
+
+const Instant = z.string().openapi({ format: 'date-time' });
+const feedPage = <T extends z.ZodType>(item: T) =>
+  z.object({
+    items: z.array(item),
+    next_cursor: z.string().openapi({
+      description:
+        'pass as cursor to continue; keep it and ask again later to get only newer changes (the feed never places a later commit behind a cursor already handed out)',
+    }),
+    has_more: z.boolean().openapi({ description: 'true when a page with this cursor already has more items' }),
+  });
+
+export const PriceChangesQuery = z.strictObject({
+  ...feedQuery,
+  game: z.string().regex(SLUG).optional().openapi({ description: 'only cards of this game (slug)' }),
+});
+export const PriceChange = z
+  .object({
+    card_id: z.number().int(),
+    variant_id: z.number().int(),
+    region: z.string(),
+    source: z.string(),
+    price_type: z.string(),
+    grading_company: z.string(),
+    grade: z.string(),
+    currency: z.string(),
+    amount: z.number(),
+    as_of: z.string().openapi({ format: 'date' }),
+    changed_at: Instant,
+  })
+  .openapi('PriceChange');
+export const PriceChangesResponse = feedPage(PriceChange).openapi('PriceChangesPage');
+
+export const ID_KINDS = ['cardmarket_product', 'tcgplayer_product', 'tcgplayer_sku', 'price_guide', 'scryfall', 'pokemontcg_io'] as const;
+export const IdChangesQuery = z.strictObject({
+  ...feedQuery,
+  kind: z.enum(ID_KINDS).optional().openapi({ description: 'only changes to this kind of id' }),
+});
+export const IdChange = z
+  .object({
+    id: z.number().int(),
+    card_id: z.number().int(),
+    variant_id: z.number().int(),
+    kind: z.enum(ID_KINDS),
+    before: z.string().nullable().openapi({ description: 'null when the id was first seen' }),
+    after: z.string(),
+    reason: z.string(),
+    changed_at: Instant,
+  })
+  .openapi('IdChange');
+export const IdChangesResponse = feedPage(IdChange).openapi('IdChangesPage');

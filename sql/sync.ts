@@ -1,0 +1,48 @@
+// Incremental sync feeds (schemas/sync.ts): price changes and the external id change log, each a
+// page in (transaction, sequence) order below a horizon (feed_horizon.sql).
+import { z } from 'zod';
+import { pgQuery } from './typedQuery.js';
+
+const int = z.number().int();
+const FeedPosition = { xid: z.string(), seq: z.string(), changed_at: z.string() };
+
+/** The transaction id below which every writer has finished. */
+export const feedHorizon = pgQuery<[], z.ZodObject<{ xid: z.ZodString }>>('feed_horizon', z.object({ xid: z.string() }));
+
+type FeedParams<Filter> = [
+  updatedAfter: string | null,
+  cursorXid: string,
+  cursorSeq: string,
+  filter: Filter,
+  limit: number,
+  horizon: string,
+];
+
+const PriceChangeRow = z.object({
+  ...FeedPosition,
+  card_id: int,
+  variant_id: int,
+  region: z.string(),
+  source: z.string(),
+  price_type: z.string(),
+  grading_company: z.string(),
+  grade: z.string(),
+  currency: z.string(),
+  amount: z.number(),
+  as_of: z.string(),
+});
+/** A page of latest-price changes, optionally of one game (slug). */
+export const priceChangesPage = pgQuery<FeedParams<string | null>, typeof PriceChangeRow>('price_changes_page', PriceChangeRow);
+
+const IdChangeRow = z.object({
+  ...FeedPosition,
+  id: int,
+  card_id: int,
+  variant_id: int,
+  kind: z.string(),
+  before: z.string().nullable(),
+  after: z.string(),
+  reason: z.string(),
+});
+/** A page of the external id change log, optionally of one kind of id. */
+export const idChangesPage = pgQuery<FeedParams<string | null>, typeof IdChangeRow>('id_changes_page', IdChangeRow);
