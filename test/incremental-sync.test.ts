@@ -22,6 +22,7 @@ after(async () => {
 });
 
 type Json = any;
+const byText = (a: string, b: string) => a.localeCompare(b);
 
 /** Pages a feed from `start` to its end; every item and the cursor to continue with later. */
 async function drain(path: string, start: string, size = 500): Promise<{ items: Json[]; cursor: string; pages: number }> {
@@ -69,7 +70,7 @@ describe('GET /api/v2/price-changes', () => {
 
     const since = await drain('/api/v2/price-changes', `&cursor=${all.cursor}`);
     assert.deepEqual(
-      since.items.map((i: Json) => [i.variant_id, i.source, i.price_type, i.amount]).sort(),
+      since.items.map((i: Json) => `${i.variant_id}|${i.source}|${i.price_type}|${i.amount}`).sort(byText),
       rows
         .slice(0, 3)
         .map((r) => [r.variant_id, r.source, r.price_type, Number(r.amount)])
@@ -78,7 +79,7 @@ describe('GET /api/v2/price-changes', () => {
     // Nothing more after that: the feed is caught up.
     assert.deepEqual((await drain('/api/v2/price-changes', `&cursor=${since.cursor}`)).items, []);
     // updated_after gives the same three (a client that kept a time instead of a cursor).
-    const changedAt = since.items.map((i: Json) => i.changed_at).sort()[0];
+    const changedAt = since.items.map((i: Json) => i.changed_at as string).sort(byText)[0];
     const byTime = await drain('/api/v2/price-changes', `&updated_after=${new Date(Date.parse(changedAt) - 1).toISOString()}`);
     assert.equal(byTime.items.length, 3);
     // One game's feed holds only that game's cards.
