@@ -73,13 +73,13 @@ describe('GET /api/v2/price-changes', () => {
       since.items.map((i: Json) => `${i.variant_id}|${i.source}|${i.price_type}|${i.amount}`).sort(byText),
       rows
         .slice(0, 3)
-        .map((r) => [r.variant_id, r.source, r.price_type, Number(r.amount)])
-        .sort(),
+        .map((r) => `${r.variant_id}|${r.source}|${r.price_type}|${Number(r.amount)}`)
+        .sort(byText),
     );
     // Nothing more after that: the feed is caught up.
     assert.deepEqual((await drain('/api/v2/price-changes', `&cursor=${since.cursor}`)).items, []);
     // updated_after gives the same three (a client that kept a time instead of a cursor).
-    const changedAt = since.items.map((i: Json) => i.changed_at as string).sort(byText)[0];
+    const changedAt = since.items.map((i: Json) => i.changed_at as string).sort(byText)[0]!;
     const byTime = await drain('/api/v2/price-changes', `&updated_after=${new Date(Date.parse(changedAt) - 1).toISOString()}`);
     assert.equal(byTime.items.length, 3);
     // One game's feed holds only that game's cards.
