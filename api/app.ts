@@ -47,6 +47,7 @@ import { gameRoutes } from './routes/v2/games.js';
 import { setRoutes } from './routes/v2/sets.js';
 import { statsRoutes } from './routes/v2/stats.js';
 import { syncRoutes } from './routes/v2/sync.js';
+import { compatRoutes } from './routes/compat.js';
 
 export const VERSION = '0.1.0';
 
@@ -60,6 +61,7 @@ export function allRoutes(deps: AppDeps): Route[] {
     ...setRoutes(deps),
     ...cardRoutes(deps),
     ...syncRoutes(deps),
+    ...compatRoutes(deps),
     ...adminIngestRoutes(deps),
     ...authRoutes(deps),
     ...keyRoutes(deps),

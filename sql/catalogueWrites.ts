@@ -27,6 +27,7 @@ export const upsertSets = pgQuery<
     languages: string[],
     logoUrls: (string | null)[],
     symbolUrls: (string | null)[],
+    attributes: string[],
   ],
   typeof KeyedId
 >('catalogue_upsert_sets', KeyedId);

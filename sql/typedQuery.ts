@@ -24,6 +24,22 @@ export function pgQuery<Params extends readonly unknown[], Row extends z.ZodType
   return async (db: PgRunner, ...params: Params): Promise<z.output<Row>[]> => (await pgRows(db, text, params)).map((r) => row.parse(r));
 }
 
+/**
+ * A PostgreSQL query file with markers (a block comment holding a name) that a compiler in this layer fills with SQL it
+ * generated from a parsed request (fixed text and $n placeholders only; every value is a parameter).
+ */
+export function pgComposedQuery<Row extends z.ZodType>(name: string, row: Row) {
+  const text = sqlFile(`postgres/queries/${name}.sql`);
+  return async (db: PgRunner, fragments: Record<string, string>, params: readonly unknown[]): Promise<z.output<Row>[]> => {
+    const composed = text.replace(/\/\*(\w+)\*\//g, (marker, key: string) => {
+      const fragment = fragments[key];
+      if (fragment === undefined) throw new Error(`${name}.sql: no fragment for ${marker}`);
+      return fragment;
+    });
+    return (await pgRows(db, composed, params)).map((r) => row.parse(r));
+  };
+}
+
 /** A PostgreSQL statement file that returns no rows (an INSERT, UPDATE or DELETE without RETURNING). */
 export function pgStatement<Params extends readonly unknown[]>(name: string) {
   const text = sqlFile(`postgres/queries/${name}.sql`);

@@ -26,6 +26,8 @@ export type SetInput = {
   language: string;
   logoUrl: string | null;
   symbolUrl: string | null;
+  /** What the upstream says beyond the columns (pokemontcg.io: legalities). */
+  attributes?: Record<string, unknown>;
 };
 
 export type VariantInput = {

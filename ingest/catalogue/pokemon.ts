@@ -13,6 +13,7 @@ type PtcgSet = {
   total?: number;
   releaseDate?: string;
   ptcgoCode?: string;
+  legalities?: Record<string, string>;
   images?: { symbol?: string; logo?: string };
 };
 type PtcgCard = {
@@ -84,6 +85,7 @@ export async function readPokemonCatalogue(root: string, only?: Set<string>): Pr
       language: 'en',
       logoUrl: s.images?.logo ?? null,
       symbolUrl: s.images?.symbol ?? null,
+      attributes: { legalities: s.legalities ?? {}, ...(s.ptcgoCode ? { ptcgoCode: s.ptcgoCode } : {}) },
     });
     const file = path.join(root, 'cards', 'en', `${s.id}.json`);
     const raw = JSON.parse(await fs.readFile(file, 'utf8')) as PtcgCard[];

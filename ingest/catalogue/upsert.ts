@@ -58,6 +58,7 @@ export async function upsertCatalogue(pool: pg.Pool, batch: CatalogueBatch, reas
           part.map((s) => s.language),
           part.map((s) => s.logoUrl),
           part.map((s) => s.symbolUrl),
+          part.map((s) => JSON.stringify(s.attributes ?? {})),
         ),
       );
       ids.forEach((v, k) => setIds.set(k, v));

@@ -5,7 +5,7 @@
 // backfill into live ingestion under the same source name, at the same level.
 import type pg from 'pg';
 import { chooseVariant } from '../normalise/mapVariants.js';
-import { POKEMONTCG_FINISHES } from '../sources/pokemontcgIo.js';
+import { POKEMONTCG_FINISHES } from '../../schemas/pokemontcg.js';
 import { PRICE_GUIDE_PRINT_RUNS } from '../sources/priceChartingCsv.js';
 import { TCGPLAYER_SUBTYPES } from '../sources/tcgplayerPricing.js';
 import { demoMarketRefs, demoMarketVariants, watchedCards, type MarketVariant } from '../../sql/demoMarket.js';

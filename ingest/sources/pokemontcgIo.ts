@@ -2,36 +2,7 @@
 // (USD: low, mid, high, market, directLow) and a Cardmarket block (EUR: trend, avg1/7/30, low and
 // reverse-holo twins). Keyed by the pokemontcg.io card id, which is the catalogue's upstream id.
 import { collect, FeedFormatError, type ParseResult } from './types.js';
-
-export const POKEMONTCG_FINISHES: Record<string, { finish: string; printRun: string | null }> = {
-  normal: { finish: 'normal', printRun: null },
-  holofoil: { finish: 'holofoil', printRun: null },
-  reverseHolofoil: { finish: 'reverse-holofoil', printRun: null },
-  '1stEditionHolofoil': { finish: 'holofoil', printRun: '1st-edition' },
-  '1stEditionNormal': { finish: 'normal', printRun: '1st-edition' },
-  unlimitedHolofoil: { finish: 'holofoil', printRun: 'unlimited' },
-};
-const TCG_FIELDS: [string, string][] = [
-  ['low', 'low'],
-  ['mid', 'mid'],
-  ['high', 'high'],
-  ['market', 'market'],
-  ['directLow', 'direct_low'],
-];
-const CM_FIELDS: [string, string, string | null][] = [
-  ['averageSellPrice', 'avg', null],
-  ['lowPrice', 'low', null],
-  ['trendPrice', 'trend', null],
-  ['avg1', 'avg1', null],
-  ['avg7', 'avg7', null],
-  ['avg30', 'avg30', null],
-  ['reverseHoloSell', 'avg', 'reverse-holofoil'],
-  ['reverseHoloLow', 'low', 'reverse-holofoil'],
-  ['reverseHoloTrend', 'trend', 'reverse-holofoil'],
-  ['reverseHoloAvg1', 'avg1', 'reverse-holofoil'],
-  ['reverseHoloAvg7', 'avg7', 'reverse-holofoil'],
-  ['reverseHoloAvg30', 'avg30', 'reverse-holofoil'],
-];
+import { POKEMONTCG_CM_FIELDS as CM_FIELDS, POKEMONTCG_FINISHES, POKEMONTCG_TCG_FIELDS as TCG_FIELDS } from '../../schemas/pokemontcg.js';
 
 type Card = {
   id?: string;

@@ -44,3 +44,7 @@ CREATE TABLE external_id_changes (
 );
 CREATE INDEX external_id_changes_feed ON external_id_changes (change_xid, id);
 CREATE INDEX external_id_changes_changed ON external_id_changes (changed_at);
+
+-- What an upstream says about a set beyond the columns (pokemontcg.io: legalities), served back by
+-- the pokemontcg.io compatibility layer.
+ALTER TABLE sets ADD COLUMN attributes jsonb NOT NULL DEFAULT '{}';
