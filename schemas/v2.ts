@@ -178,6 +178,14 @@ export const HistoryQuery = z.strictObject({
   region: z.enum(REGIONS).default('eu'),
   days: intParam({ min: 1, max: 3650 }).default(90),
 });
+export const ChartQuery = HistoryQuery.extend({
+  width: intParam({ min: 200, max: 2000, description: 'pixels' }).default(800),
+  height: intParam({ min: 120, max: 1200, description: 'pixels' }).default(400),
+  theme: z.enum(['light', 'dark']).default('light'),
+});
+export const ChartSvg = z.string().openapi({ description: 'an SVG document' });
+export const ChartPng = z.string().openapi({ type: 'string', format: 'binary', description: 'a PNG image' });
+
 export const HistoryResponse = z.object({
   card_id: z.number().int(),
   variant_id: z.number().int(),

@@ -114,3 +114,7 @@ export const catalogueTotals = pgQuery<[], typeof Totals>('catalogue_totals', To
 
 /** Whether a set exists (a row when it does). */
 export const setExists = pgQuery<[setId: number], typeof rows.id>('set_exists', rows.id);
+
+const ChartTitleRow = z.object({ name: z.string(), set_name: z.string(), collector_number: z.string(), variant_label: z.string() });
+/** What names a card's price chart. */
+export const v2ChartTitle = pgQuery<[cardId: number, variantId: number], typeof ChartTitleRow>('v2_chart_title', ChartTitleRow);

@@ -35,7 +35,7 @@ export type RouteSpec<P extends AnyObject, Q extends AnyObject, R extends z.ZodT
   bodyType?: 'json' | 'form' | 'multipart' | 'raw';
   /** What a success returns: JSON (default), an HTML page the handler renders as a string,
    *  server-sent events the handler writes to the stream it returns, or a CSV file it streams. */
-  produces?: 'json' | 'html' | 'event-stream' | 'csv' | 'png';
+  produces?: 'json' | 'html' | 'event-stream' | 'csv' | 'png' | 'svg';
   response: R;
   /** 400 {detail} instead of 422 for an invalid body (registration, as the spec says). */
   invalidBody?: 400;
@@ -141,6 +141,9 @@ export function defineRoute<
         if (Buffer.isBuffer(body) && spec.produces === 'png') {
           ctx.type = 'image/png';
           ctx.body = body;
+        } else if (typeof body === 'string' && spec.produces === 'svg') {
+          ctx.type = 'image/svg+xml';
+          ctx.body = body;
         } else if (body instanceof Readable && spec.produces === 'csv') {
           // A file streamed as it is written (an export): Koa pipes it and ends it with the response.
           ctx.type = 'text/csv; charset=utf-8';
@@ -188,7 +191,9 @@ export function defineRoute<
                   ? 'text/csv'
                   : spec.produces === 'png'
                     ? 'image/png'
-                    : 'application/json']: {
+                    : spec.produces === 'svg'
+                      ? 'image/svg+xml'
+                      : 'application/json']: {
               schema: spec.response,
             },
           },

@@ -1,6 +1,14 @@
-// ClickHouse read of v2 card history.
+// ClickHouse read of v2 card history, cached per prices epoch, and the same as an embeddable chart.
+import sharp from 'sharp';
+import type { z } from 'zod';
 import type { Analytics } from '../../sql/stores/analytics.js';
 import { globalHistory, regionHistory } from '../../sql/v2History.js';
+import { v2ChartTitle } from '../../sql/v2Catalogue.js';
+import type { ChartQuery, HistoryQuery, HistoryResponse } from '../../schemas/v2.js';
+import type { AppDeps } from '../deps.js';
+import { HttpError, NotFoundError } from '../http/errors.js';
+import { variantIdsOfCard } from './catalogue.js';
+import { renderHistorySvg } from './historyChart.js';
 
 export const REGION_CURRENCY = { eu: 'EUR', us: 'USD', jp: 'JPY', global: 'USD' } as const;
 export type Region = keyof typeof REGION_CURRENCY;
@@ -21,4 +29,53 @@ export async function historyPoints(
     since: since.toISOString().slice(0, 10),
   });
   return rows.map((r) => ({ date: r.date, amount: Number(r.amount), source: r.source, price_type: r.price_type }));
+}
+
+const CACHE_SECONDS = 120;
+
+/** The history of a card's variant (its first when none is named) as cached JSON text; 404s for an unknown card or variant. */
+export async function cachedHistory(deps: AppDeps, cardId: number, query: z.output<typeof HistoryQuery>): Promise<string> {
+  const variants = await variantIdsOfCard(deps.db, cardId);
+  if (!variants) throw new NotFoundError('card');
+  const variantId = query.variant_id ?? variants[0];
+  if (variantId === undefined) throw new NotFoundError('variant');
+  if (!variants.includes(variantId)) throw new HttpError(404, 'variant not found for this card');
+  return deps.cache.json(`v2:history:${cardId}:${variantId}:${query.region}:${query.days}`, CACHE_SECONDS, async () => ({
+    card_id: cardId,
+    variant_id: variantId,
+    region: query.region,
+    currency: REGION_CURRENCY[query.region],
+    days: query.days,
+    points: await historyPoints(deps.analytics, { cardId, variantId, region: query.region, days: query.days }),
+  }));
+}
+
+const REGION_NAME: Record<Region, string> = { eu: 'Europe', us: 'United States', jp: 'Japan', global: 'all regions' };
+
+/** The history chart as SVG, built from the cached history (so it moves with the same prices epoch). */
+export async function historySvg(deps: AppDeps, cardId: number, query: z.output<typeof ChartQuery>): Promise<string> {
+  const history = JSON.parse(await cachedHistory(deps, cardId, query)) as z.output<typeof HistoryResponse>;
+  const [label] = await v2ChartTitle(deps.db, cardId, history.variant_id);
+  const to = new Date().toISOString().slice(0, 10);
+  const from = new Date(Date.parse(`${to}T00:00:00Z`) - (history.days - 1) * 86_400_000).toISOString().slice(0, 10);
+  return renderHistorySvg({
+    title: `${label!.name} · ${label!.set_name} ${label!.collector_number} · ${label!.variant_label} · ${REGION_NAME[history.region]}`,
+    currency: history.currency,
+    from,
+    to,
+    points: history.points,
+    width: query.width,
+    height: query.height,
+    theme: query.theme,
+  });
+}
+
+/** The same chart as PNG, rendered by sharp and cached like the history (per prices epoch). */
+export async function historyPng(deps: AppDeps, cardId: number, query: z.output<typeof ChartQuery>): Promise<Buffer> {
+  const key = `v2:history.png:${cardId}:${query.variant_id ?? ''}:${query.region}:${query.days}:${query.width}x${query.height}:${query.theme}`;
+  const encoded = await deps.cache.json(key, CACHE_SECONDS, async () => {
+    const svg = await historySvg(deps, cardId, query);
+    return (await sharp(Buffer.from(svg)).png({ compressionLevel: 9 }).toBuffer()).toString('base64');
+  });
+  return Buffer.from(JSON.parse(encoded) as string, 'base64');
 }

@@ -1,9 +1,19 @@
 import type { AppDeps } from '../../deps.js';
-import { HttpError, NotFoundError } from '../../http/errors.js';
+import { NotFoundError } from '../../http/errors.js';
 import { defineRoute } from '../../http/route.js';
-import { CardDetail, CardParams, HistoryQuery, HistoryResponse, ResolveQuery, ResolveResponse } from '../../../schemas/v2.js';
-import { cardDetail, resolveCards, variantIdsOfCard } from '../../v2/catalogue.js';
-import { REGION_CURRENCY, historyPoints } from '../../v2/history.js';
+import {
+  CardDetail,
+  CardParams,
+  ChartPng,
+  ChartQuery,
+  ChartSvg,
+  HistoryQuery,
+  HistoryResponse,
+  ResolveQuery,
+  ResolveResponse,
+} from '../../../schemas/v2.js';
+import { cardDetail, resolveCards } from '../../v2/catalogue.js';
+import { cachedHistory, historyPng, historySvg } from '../../v2/history.js';
 
 export const cardRoutes = (deps: AppDeps) => [
   defineRoute({
@@ -52,20 +62,35 @@ export const cardRoutes = (deps: AppDeps) => [
     response: HistoryResponse,
     maxAge: 120,
     errors: [404, 503],
-    handler: async ({ params, query }) => {
-      const variants = await variantIdsOfCard(deps.db, params.card_id);
-      if (!variants) throw new NotFoundError('card');
-      const variantId = query.variant_id ?? variants[0];
-      if (variantId === undefined) throw new NotFoundError('variant');
-      if (!variants.includes(variantId)) throw new HttpError(404, 'variant not found for this card');
-      return deps.cache.json(`v2:history:${params.card_id}:${variantId}:${query.region}:${query.days}`, 120, async () => ({
-        card_id: params.card_id,
-        variant_id: variantId,
-        region: query.region,
-        currency: REGION_CURRENCY[query.region],
-        days: query.days,
-        points: await historyPoints(deps.analytics, { cardId: params.card_id, variantId, region: query.region, days: query.days }),
-      }));
-    },
+    handler: ({ params, query }) => cachedHistory(deps, params.card_id, query),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/v2/cards/{card_id}/history.svg',
+    summary: 'The price history as an SVG chart to embed',
+    description:
+      'One line per source (its market price type) in the region\'s currency over `days`, with value and date axes, a legend and a title; `width`, `height` and `theme` size and colour it. Same data and cache as the JSON history: `<img src=".../history.svg?region=us&days=365">`.',
+    tags: ['v2'],
+    params: CardParams,
+    query: ChartQuery,
+    response: ChartSvg,
+    produces: 'svg',
+    maxAge: 120,
+    errors: [404, 503],
+    handler: ({ params, query }) => historySvg(deps, params.card_id, query),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/v2/cards/{card_id}/history.png',
+    summary: 'The price history as a PNG chart to embed',
+    description: 'The SVG chart rendered to PNG, for places that do not show SVG (chat bots, e-mail).',
+    tags: ['v2'],
+    params: CardParams,
+    query: ChartQuery,
+    response: ChartPng,
+    produces: 'png',
+    maxAge: 120,
+    errors: [404, 503],
+    handler: ({ params, query }) => historyPng(deps, params.card_id, query),
   }),
 ];
