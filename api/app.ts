@@ -48,6 +48,7 @@ import { setRoutes } from './routes/v2/sets.js';
 import { statsRoutes } from './routes/v2/stats.js';
 import { syncRoutes } from './routes/v2/sync.js';
 import { compatRoutes } from './routes/compat.js';
+import { clickhouseHttpRoutes } from './clickhouse/httpInterface.js';
 
 export const VERSION = '0.1.0';
 
@@ -62,6 +63,7 @@ export function allRoutes(deps: AppDeps): Route[] {
     ...cardRoutes(deps),
     ...syncRoutes(deps),
     ...compatRoutes(deps),
+    ...clickhouseHttpRoutes(deps),
     ...adminIngestRoutes(deps),
     ...authRoutes(deps),
     ...keyRoutes(deps),
@@ -152,7 +154,7 @@ export function createApp(deps: AppDeps, opts: { portalUrl: string }): { app: Ko
   // webhook) have fixed paths and get the stream untouched.
   const rawBodyPaths = new Set(routes.filter((r) => r.rawBody).map((r) => r.path));
   app.use(async (ctx, next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && !rawBodyPaths.has(ctx.path)) {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && !rawBodyPaths.has(ctx.path.replace(/(.)\/$/, '$1'))) {
       try {
         await bodyParser(ctx, async () => undefined);
       } catch (err) {

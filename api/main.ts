@@ -32,7 +32,7 @@ try {
 let shuttingDown = false;
 try {
   await migratePostgres(stores.pg, log);
-  await migrateClickHouse(stores.ch, log);
+  await migrateClickHouse(stores.ch, log, config.clickhouseReader);
   await loadDemoDataIfEmpty(config, stores, log);
 } catch (err) {
   log.error('start-up failed', errorFields(err));

@@ -36,6 +36,13 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_]+$/)
     .optional(),
+  // A ClickHouse server's read-only user for data teams (sql/README.md), created at migration when
+  // the password is set; embedded chDB serves the same reads at /clickhouse instead.
+  HOLO_CLICKHOUSE_READER_USER: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/)
+    .default('holo_reader'),
+  HOLO_CLICKHOUSE_READER_PASSWORD: z.string().min(16).optional(),
   HOLO_SHARED_DATA_DIR: z.string().min(1).default('../shared/data'),
   // Temporal: an external cluster's frontend (host:port); unset starts Temporal's dev server.
   TEMPORAL_ADDRESS: z
@@ -137,6 +144,8 @@ export type Config = {
   demo: 'full' | 'small' | 'none';
   demoHistoryDays: number;
   clickhouseCluster: string | undefined;
+  /** The ClickHouse server's read-only user, when its password is configured. */
+  clickhouseReader: { user: string; password: string } | undefined;
   sharedDataDir: string;
   redisPrefix: string;
   temporalAddress: string | undefined;
@@ -206,6 +215,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo: e.HOLO_DEMO,
     demoHistoryDays: e.HOLO_DEMO_HISTORY_DAYS,
     clickhouseCluster: e.HOLO_CLICKHOUSE_CLUSTER,
+    clickhouseReader: e.HOLO_CLICKHOUSE_READER_PASSWORD
+      ? { user: e.HOLO_CLICKHOUSE_READER_USER, password: e.HOLO_CLICKHOUSE_READER_PASSWORD }
+      : undefined,
     sharedDataDir: path.resolve(e.HOLO_SHARED_DATA_DIR),
     redisPrefix: e.HOLO_REDIS_PREFIX,
     temporalAddress: e.TEMPORAL_ADDRESS,

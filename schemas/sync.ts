@@ -5,12 +5,10 @@ import { intParam, z } from './common.js';
 const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 /** An ISO 8601 instant with its offset; the feeds compare it with microsecond timestamps. */
-export const UpdatedAfter = z.iso
-  .datetime({ offset: true })
-  .openapi({
-    description: 'only what changed after this instant (ISO 8601 with offset, e.g. 2026-11-23T00:00:00Z)',
-    example: '2026-11-23T00:00:00Z',
-  });
+export const UpdatedAfter = z.iso.datetime({ offset: true }).openapi({
+  description: 'only what changed after this instant (ISO 8601 with offset, e.g. 2026-11-23T00:00:00Z)',
+  example: '2026-11-23T00:00:00Z',
+});
 
 /** A feed position: opaque to clients; the next_cursor of the previous page. */
 export const FeedCursor = z

@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from './runtime/log.js';
+import { ensureReaderAccess } from './clickhouseAccess.js';
 import type { ClickHouseStore } from './stores/clickhouse.js';
 import type { PostgresStore } from './stores/postgres.js';
 import { sqlDir } from './paths.js';
@@ -79,7 +80,8 @@ export function splitStatements(sql: string): string[] {
     .filter((s) => s.length > 0);
 }
 
-export async function migrateClickHouse(ch: ClickHouseStore, log: Logger): Promise<string[]> {
+/** Applies the numbered files; on a server, then creates or updates the data teams' reader when configured. */
+export async function migrateClickHouse(ch: ClickHouseStore, log: Logger, reader?: { user: string; password: string }): Promise<string[]> {
   const files = await readMigrations(path.join(sqlDir, 'clickhouse'));
   const onCluster = ch.cluster ? ` ON CLUSTER ${ch.cluster}` : '';
   await ch.client.command({
@@ -112,5 +114,8 @@ export async function migrateClickHouse(ch: ClickHouseStore, log: Logger): Promi
     applied.push(f.name);
     log.info('migration applied', { store: 'clickhouse', name: f.name });
   }
+  // chDB has no users: embedded mode applies the same limits to its reader sessions instead.
+  if (reader && ch.kind === 'external') await ensureReaderAccess(ch, reader, log);
+  else if (reader) log.warn('HOLO_CLICKHOUSE_READER_PASSWORD ignored: embedded chDB has no users; data teams use /clickhouse');
   return applied;
 }

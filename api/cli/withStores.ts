@@ -10,7 +10,7 @@ export async function withMigratedStores(run: (ctx: { config: Config; log: Logge
   const stores = await openStores(config, log);
   try {
     await migratePostgres(stores.pg, log);
-    await migrateClickHouse(stores.ch, log);
+    await migrateClickHouse(stores.ch, log, config.clickhouseReader);
     await run({ config, log, stores });
   } finally {
     await stores.close();

@@ -8,12 +8,10 @@ import type { ChartQuery, HistoryQuery, HistoryResponse } from '../../schemas/v2
 import type { AppDeps } from '../deps.js';
 import { HttpError, NotFoundError } from '../http/errors.js';
 import { variantIdsOfCard } from './catalogue.js';
-import { renderHistorySvg } from './historyChart.js';
+import { renderHistorySvg, type HistoryPoint } from './historyChart.js';
 
 export const REGION_CURRENCY = { eu: 'EUR', us: 'USD', jp: 'JPY', global: 'USD' } as const;
 export type Region = keyof typeof REGION_CURRENCY;
-
-export type HistoryPoint = { date: string; amount: number; source: string; price_type: string };
 
 export async function historyPoints(
   analytics: Analytics,

@@ -1,7 +1,9 @@
 // A card's price history as an SVG line chart people can embed (shop sites, bots, docs): one line
 // per source in the region's currency, with value and date axes, a legend and a title. sharp turns
 // the same SVG into a PNG.
-import type { HistoryPoint } from './history.js';
+
+/** A point of the JSON history (schemas/v2.ts HistoryPoint). */
+export type HistoryPoint = { date: string; amount: number; source: string; price_type: string };
 
 export type ChartInput = {
   title: string;

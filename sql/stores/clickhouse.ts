@@ -8,12 +8,20 @@ import { createChdbConnection } from 'chdb/connection';
 import type { Config } from '../../schemas/config.js';
 import type { Logger } from '../runtime/log.js';
 import { redactUrl } from './postgres.js';
+import { openSessionPool, type SessionPool } from './clickhouseSessions.js';
+import { readerSessionStatements } from '../clickhouseAccess.js';
 
 export type ClickHouseStore = {
   client: ClickHouseClient;
   kind: 'external' | 'embedded';
   database: string;
   cluster: string | undefined;
+  /**
+   * Embedded mode's sessions of their own (clickhouseSessions.ts): `readers` for data teams, under
+   * readonly and the reader limits; `exports` for streamed bulk exports. Undefined on a server,
+   * where data teams connect as its reader user.
+   */
+  sessions: { readers: SessionPool; exports: SessionPool } | undefined;
   /** True once close() was called: reads then fail fast as unavailable. */
   closed(): boolean;
   close(): Promise<void>;
@@ -72,6 +80,7 @@ export async function openClickHouse(config: Config, log: Logger): Promise<Click
   } as const;
   let client: ClickHouseClient;
   let kind: ClickHouseStore['kind'];
+  let sessions: ClickHouseStore['sessions'];
   if (config.clickhouseUrl) {
     client = createClient({ url: config.clickhouseUrl, clickhouse_settings: settings, request_timeout: 30_000 });
     kind = 'external';
@@ -86,6 +95,10 @@ export async function openClickHouse(config: Config, log: Logger): Promise<Click
     client = createClient({ connection, clickhouse_settings: settings });
     chdbRawInserts.set(client, (params) => chdbConnection.chdb.rawInsert(params));
     kind = 'embedded';
+    sessions = {
+      readers: openSessionPool(dir, 2, [`USE ${CLICKHOUSE_DATABASE}`, ...readerSessionStatements()]),
+      exports: openSessionPool(dir, 2, [`USE ${CLICKHOUSE_DATABASE}`]),
+    };
     log.info('clickhouse: embedded chDB', { dir });
   }
   await client.command({
@@ -97,10 +110,13 @@ export async function openClickHouse(config: Config, log: Logger): Promise<Click
     kind,
     database: CLICKHOUSE_DATABASE,
     cluster: config.clickhouseCluster,
+    sessions,
     closed: () => closed,
     close: async () => {
       if (closed) return;
       closed = true;
+      sessions?.readers.close();
+      sessions?.exports.close();
       await client.close();
     },
   };

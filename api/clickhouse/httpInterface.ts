@@ -1,0 +1,481 @@
+// ClickHouse's HTTP interface at /clickhouse, for data teams in embedded mode (where ClickHouse is
+// chDB inside this process and has no port of its own): unmodified ClickHouse clients connect with
+// an API key as their password and run read-only queries on the documented tables, under the same
+// limits as a server's reader user (sql/clickhouseAccess.ts), with results streamed.
+//
+// What it speaks: the query in the URL (`query`) and/or the POST body (concatenated, as ClickHouse
+// does); `default_format` or a trailing FORMAT clause; `param_<name>` for {name:Type} placeholders;
+// credentials as basic auth, X-ClickHouse-User/X-ClickHouse-Key or user/password parameters;
+// gzip or deflate responses with enable_http_compression=1; /ping. Errors are ClickHouse's text
+// (`Code: N. DB::Exception: …`) with X-ClickHouse-Exception-Code, so clients report them as usual.
+import crypto from 'node:crypto';
+import zlib from 'node:zlib';
+import type Router from '@koa/router';
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { READER_SYSTEM_TABLES, READER_TABLES } from '../../sql/clickhouseAccess.js';
+import type { ChdbSession, SessionPool } from '../../sql/stores/clickhouseSessions.js';
+import { ErrorResponse } from '../../schemas/common.js';
+import type { AppDeps } from '../deps.js';
+import { HttpError } from '../http/errors.js';
+import { readRawBody } from '../http/upload.js';
+import type { AccessCheck, Route } from '../http/route.js';
+
+export const CLICKHOUSE_PATH = '/clickhouse';
+const MAX_QUERY_BYTES = 1_048_576;
+
+/** A ClickHouse error: its code, name and the HTTP status this interface answers with. */
+class ClickHouseError extends Error {
+  constructor(
+    readonly code: number,
+    readonly codeName: string,
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+  }
+  get text(): string {
+    return `Code: ${this.code}. DB::Exception: ${this.message}. (${this.codeName}) (version holo)\n`;
+  }
+}
+
+// Engine errors the caller caused, by code: refused access is 403, everything else a query error (400).
+const FORBIDDEN_CODES = new Set([164, 497, 516]);
+function fromEngine(err: unknown): ClickHouseError {
+  const text = err instanceof Error ? err.message : String(err);
+  const m = /Code: (\d+)\. DB::Exception: ([\s\S]*?)\s*(?:\(([A-Z_]+)\))?\s*(?:\(version [^)]*\))?\s*$/.exec(text);
+  if (!m) return new ClickHouseError(1002, 'UNKNOWN_EXCEPTION', text.replace(/^Query failed: /, ''));
+  const code = Number(m[1]);
+  return new ClickHouseError(code, m[3] ?? 'UNKNOWN_EXCEPTION', m[2]!.replace(/\.$/, ''), FORBIDDEN_CODES.has(code) ? 403 : 400);
+}
+
+type FormatInfo = { contentType: string; stream: 'rows' | 'whole'; headerLines?: number };
+const TSV = 'text/tab-separated-values; charset=UTF-8';
+const CSV = 'text/csv; charset=UTF-8; header=absent';
+const NDJSON = 'application/x-ndjson; charset=UTF-8';
+const JSON_TYPE = 'application/json; charset=UTF-8';
+const BINARY = 'application/octet-stream';
+const TEXT = 'text/plain; charset=UTF-8';
+const FORMATS: Record<string, FormatInfo> = {
+  TabSeparated: { contentType: TSV, stream: 'rows' },
+  TSV: { contentType: TSV, stream: 'rows' },
+  TabSeparatedRaw: { contentType: TSV, stream: 'rows' },
+  TSVRaw: { contentType: TSV, stream: 'rows' },
+  TabSeparatedWithNames: { contentType: TSV, stream: 'rows', headerLines: 1 },
+  TSVWithNames: { contentType: TSV, stream: 'rows', headerLines: 1 },
+  TabSeparatedWithNamesAndTypes: { contentType: TSV, stream: 'rows', headerLines: 2 },
+  TSVWithNamesAndTypes: { contentType: TSV, stream: 'rows', headerLines: 2 },
+  CSV: { contentType: CSV, stream: 'rows' },
+  CSVWithNames: { contentType: CSV, stream: 'rows', headerLines: 1 },
+  CSVWithNamesAndTypes: { contentType: CSV, stream: 'rows', headerLines: 2 },
+  JSONEachRow: { contentType: NDJSON, stream: 'rows' },
+  JSONLines: { contentType: NDJSON, stream: 'rows' },
+  NDJSON: { contentType: NDJSON, stream: 'rows' },
+  JSONStringsEachRow: { contentType: NDJSON, stream: 'rows' },
+  JSONCompactEachRow: { contentType: NDJSON, stream: 'rows' },
+  JSONCompactStringsEachRow: { contentType: NDJSON, stream: 'rows' },
+  JSONCompactEachRowWithNames: { contentType: NDJSON, stream: 'rows', headerLines: 1 },
+  JSONCompactEachRowWithNamesAndTypes: { contentType: NDJSON, stream: 'rows', headerLines: 2 },
+  Native: { contentType: BINARY, stream: 'rows' },
+  RowBinary: { contentType: BINARY, stream: 'rows' },
+  RowBinaryWithNames: { contentType: BINARY, stream: 'whole' },
+  RowBinaryWithNamesAndTypes: { contentType: BINARY, stream: 'whole' },
+  JSON: { contentType: JSON_TYPE, stream: 'whole' },
+  JSONStrings: { contentType: JSON_TYPE, stream: 'whole' },
+  JSONCompact: { contentType: JSON_TYPE, stream: 'whole' },
+  JSONCompactStrings: { contentType: JSON_TYPE, stream: 'whole' },
+  JSONColumns: { contentType: JSON_TYPE, stream: 'whole' },
+  JSONObjectEachRow: { contentType: JSON_TYPE, stream: 'whole' },
+  Parquet: { contentType: BINARY, stream: 'whole' },
+  Arrow: { contentType: BINARY, stream: 'whole' },
+  ArrowStream: { contentType: BINARY, stream: 'whole' },
+  ORC: { contentType: BINARY, stream: 'whole' },
+  Avro: { contentType: BINARY, stream: 'whole' },
+  Values: { contentType: TEXT, stream: 'whole' },
+  Vertical: { contentType: TEXT, stream: 'whole' },
+  Markdown: { contentType: TEXT, stream: 'whole' },
+  Pretty: { contentType: TEXT, stream: 'whole' },
+  PrettyCompact: { contentType: TEXT, stream: 'whole' },
+  PrettySpace: { contentType: TEXT, stream: 'whole' },
+  PrettyNoEscapes: { contentType: TEXT, stream: 'whole' },
+  PrettyCompactMonoBlock: { contentType: TEXT, stream: 'whole' },
+  XML: { contentType: 'application/xml; charset=UTF-8', stream: 'whole' },
+};
+const CONTENT_TYPES = [...new Set(Object.values(FORMATS).map((f) => f.contentType.split(';')[0]!))];
+
+// URL parameters that belong to the protocol, not to the query's settings.
+const PROTOCOL_PARAMS = new Set([
+  'query',
+  'database',
+  'default_format',
+  'query_id',
+  'session_id',
+  'session_timeout',
+  'session_check',
+  'user',
+  'password',
+  'quota_key',
+  'compress',
+  'decompress',
+  'buffer_size',
+  'wait_end_of_query',
+  'enable_http_compression',
+  'http_zlib_compression_level',
+  'send_progress_in_http_headers',
+  'http_headers_progress_interval_ms',
+  'http_wait_end_of_query',
+  'http_response_buffer_size',
+  'add_http_cors_header',
+  'api_key',
+]);
+
+/** The statement, its trailing FORMAT (if any) and the text without it; multi-statements refused. */
+export function splitStatement(text: string): { statement: string; format: string | undefined } {
+  let end = text.length;
+  let i = 0;
+  let lastSemicolon = -1;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === "'" || c === '"' || c === '`') {
+      i++;
+      while (i < text.length && text[i] !== c) i += text[i] === '\\' ? 2 : 1;
+      i++;
+    } else if (c === '-' && text[i + 1] === '-') {
+      while (i < text.length && text[i] !== '\n') i++;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      i = close < 0 ? text.length : close + 2;
+    } else if (c === ';') {
+      if (lastSemicolon < 0) lastSemicolon = i;
+      i++;
+    } else {
+      if (lastSemicolon >= 0 && !/\s/.test(c)) {
+        throw new ClickHouseError(62, 'SYNTAX_ERROR', 'Multi-statements are not allowed');
+      }
+      i++;
+    }
+  }
+  if (lastSemicolon >= 0) end = lastSemicolon;
+  const body = text.slice(0, end).trimEnd();
+  const m = /\bFORMAT\s+([A-Za-z][A-Za-z0-9_]*)\s*$/i.exec(body);
+  return m ? { statement: body.slice(0, m.index).trimEnd(), format: m[1] } : { statement: body, format: undefined };
+}
+
+const ALLOWED = new Set([...READER_TABLES.map((t) => `holo.${t}`), ...READER_SYSTEM_TABLES.map((t) => `system.${t}`)]);
+const qualified = (name: string) => (name.includes('.') ? name : `holo.${name}`).replaceAll('`', '');
+const denied = (what: string) =>
+  new ClickHouseError(
+    497,
+    'ACCESS_DENIED',
+    `holo: Not enough privileges to read ${what}: data teams read the documented tables (sql/README.md)`,
+    403,
+  );
+
+/**
+ * Lets a statement through only when it reads documented tables (and a few system tables clients
+ * need): ClickHouse's own parser and analyzer name what it reads (EXPLAIN AST, EXPLAIN QUERY TREE).
+ */
+async function checkStatement(session: ChdbSession, statement: string, params: Record<string, string>): Promise<'select' | 'other'> {
+  const explain = async (kind: string) => {
+    const sql = `EXPLAIN ${kind} ${statement}`;
+    const result = Object.keys(params).length
+      ? await session.queryBindAsync(sql, params, { format: 'TSVRaw' })
+      : await session.queryAsync(sql, { format: 'TSVRaw' });
+    return result.text().split('\n');
+  };
+  const ast = await explain('AST');
+  const root = ast[0]!.trim().split(/\s+/);
+  const kind = root[0];
+  const refuse = (table: string) => {
+    if (!ALLOWED.has(qualified(table))) throw denied(qualified(table));
+  };
+  if (kind === 'SelectWithUnionQuery') {
+    for (const line of await explain('QUERY TREE')) {
+      const table = /\bTABLE id: \d+.*table_name: ([^\s,]+)/.exec(line)?.[1];
+      if (table) refuse(table);
+      if (/\bTABLE_FUNCTION id:/.test(line)) throw denied('a table function');
+    }
+    return 'select';
+  }
+  if (kind === 'DescribeQuery') {
+    for (const line of ast) {
+      const table = /^\s*TableIdentifier (\S+)/.exec(line)?.[1];
+      if (table) refuse(table);
+      if (/^\s*Function /.test(line)) throw denied('a table function');
+    }
+    return 'other';
+  }
+  if (kind === 'ExistsTableQuery' || kind === 'ShowCreateTableQuery') {
+    refuse(root[1] ?? '');
+    return 'other';
+  }
+  if (kind === 'ShowTablesQuery' || kind === 'ShowDatabasesQuery') return 'other';
+  throw new ClickHouseError(
+    164,
+    'READONLY',
+    `holo: Cannot execute ${kind ?? 'an empty statement'} in readonly mode: data teams run SELECT, DESCRIBE, SHOW and EXISTS`,
+    403,
+  );
+}
+
+type Credentials = { user: string | undefined; key: string | undefined };
+function credentialsOf(ctx: Context): Credentials {
+  const basic = /^Basic\s+(\S+)$/i.exec(ctx.get('authorization'))?.[1];
+  if (basic) {
+    const decoded = Buffer.from(basic, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    return colon < 0 ? { user: decoded, key: undefined } : { user: decoded.slice(0, colon), key: decoded.slice(colon + 1) };
+  }
+  const header = ctx.get('x-clickhouse-key');
+  if (header) return { user: ctx.get('x-clickhouse-user') || undefined, key: header };
+  const param = ctx.query['password'];
+  return {
+    user: typeof ctx.query['user'] === 'string' ? ctx.query['user'] : undefined,
+    key: typeof param === 'string' ? param : undefined,
+  };
+}
+
+async function queryText(ctx: Context): Promise<string> {
+  const fromUrl = typeof ctx.query['query'] === 'string' ? ctx.query['query'] : '';
+  if (ctx.method !== 'POST') return fromUrl;
+  let body = await readRawBody(ctx, MAX_QUERY_BYTES).catch((err: unknown) => {
+    throw new ClickHouseError(
+      62,
+      'SYNTAX_ERROR',
+      `the query is larger than ${MAX_QUERY_BYTES} bytes (${(err as Error).message})`,
+      (err as { status?: number }).status === 413 ? 413 : 400,
+    );
+  });
+  const encoding = ctx.get('content-encoding').toLowerCase();
+  try {
+    if (encoding === 'gzip') body = zlib.gunzipSync(body, { maxOutputLength: MAX_QUERY_BYTES });
+    else if (encoding === 'deflate') body = zlib.inflateSync(body, { maxOutputLength: MAX_QUERY_BYTES });
+    else if (encoding !== '' && encoding !== 'identity')
+      throw new ClickHouseError(
+        48,
+        'NOT_IMPLEMENTED',
+        `Content-Encoding ${encoding} is not supported here: send gzip, deflate or none`,
+        415,
+      );
+  } catch (err) {
+    if (err instanceof ClickHouseError) throw err;
+    throw new ClickHouseError(62, 'SYNTAX_ERROR', `the body does not decompress as ${encoding}`, 400);
+  }
+  return fromUrl && body.length ? `${fromUrl}\n${body.toString('utf8')}` : fromUrl || body.toString('utf8');
+}
+
+/** Answers one request; the caller has authenticated it. */
+async function answer(ctx: Context, sessions: SessionPool): Promise<void> {
+  const text = await queryText(ctx);
+  if (text.trim() === '') {
+    ctx.type = 'text/plain';
+    ctx.body = 'Ok.\n';
+    return;
+  }
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(ctx.query)) {
+    if (typeof value !== 'string') throw new ClickHouseError(62, 'SYNTAX_ERROR', `parameter ${name} is given more than once`);
+    if (name.startsWith('param_')) params[name.slice(6)] = value;
+    else if (name === 'database' && value !== 'holo' && value !== 'default')
+      throw new ClickHouseError(81, 'UNKNOWN_DATABASE', `Database ${value} does not exist: data teams read holo`, 404);
+    else if (!PROTOCOL_PARAMS.has(name))
+      throw new ClickHouseError(164, 'READONLY', `Cannot modify '${name}' setting in readonly mode`, 403);
+  }
+  const { statement, format: clause } = splitStatement(text);
+  const defaultFormat = typeof ctx.query['default_format'] === 'string' ? ctx.query['default_format'] : 'TabSeparated';
+  const format = clause ?? defaultFormat;
+  const info = FORMATS[format];
+  if (!info)
+    throw new ClickHouseError(73, 'UNKNOWN_FORMAT', `Unknown output format ${format}; formats: ${Object.keys(FORMATS).join(', ')}`);
+
+  const kind = await sessions
+    .use((session) => checkStatement(session, statement, params))
+    .catch((err: unknown) => {
+      throw err instanceof ClickHouseError ? err : fromEngine(err);
+    });
+
+  // Echoed in a header, so only what a header can carry.
+  const asked = ctx.query['query_id'];
+  const queryId = typeof asked === 'string' && /^[\w.:-]{1,128}$/.test(asked) ? asked : crypto.randomUUID();
+  const accepts = ctx.get('accept-encoding').toLowerCase();
+  const compress = ctx.query['enable_http_compression'] === '1';
+  const encoding = compress && /\bgzip\b/.test(accepts) ? 'gzip' : compress && /\bdeflate\b/.test(accepts) ? 'deflate' : undefined;
+  const headers: Record<string, string> = {
+    'Content-Type': info.contentType,
+    'X-ClickHouse-Query-Id': queryId,
+    'X-ClickHouse-Format': format,
+    'X-ClickHouse-Timezone': 'UTC',
+    'X-ClickHouse-Server-Display-Name': 'holo',
+    'Cache-Control': 'no-store',
+    ...(encoding ? { 'Content-Encoding': encoding } : {}),
+  };
+
+  const controller = new AbortController();
+  ctx.req.once('close', () => controller.abort());
+  let chunks: AsyncIterator<Buffer>;
+  let first: IteratorResult<Buffer>;
+  try {
+    // chDB streams SELECT results only; DESCRIBE, SHOW and EXISTS answers are small.
+    if (info.stream === 'whole' || kind !== 'select') {
+      const result = await sessions.use((s) =>
+        Object.keys(params).length
+          ? s.queryBindAsync(`${statement} FORMAT ${format}`, params, { format })
+          : s.queryAsync(`${statement} FORMAT ${format}`, { format }),
+      );
+      headers['X-ClickHouse-Summary'] = JSON.stringify({ read_rows: String(result.rowsRead), read_bytes: String(result.bytesRead) });
+      chunks = [Buffer.from(result.bytes())][Symbol.iterator]() as unknown as AsyncIterator<Buffer>;
+      first = await chunks.next();
+    } else {
+      chunks = sessions.stream(`${statement} FORMAT ${format}`, params, format, controller.signal);
+      first = await chunks.next();
+    }
+  } catch (err) {
+    throw fromEngine(err);
+  }
+
+  // The first chunk is in hand: from here on the answer is a 200, and a later failure is written
+  // into the body as ClickHouse does.
+  ctx.respond = false;
+  const res = ctx.res;
+  res.writeHead(200, headers);
+  const sink = encoding === 'gzip' ? zlib.createGzip({ level: 1 }) : encoding === 'deflate' ? zlib.createDeflate({ level: 1 }) : undefined;
+  if (sink) sink.pipe(res);
+  const out = sink ?? res;
+  const write = (chunk: Buffer) => (out.write(chunk) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', resolve)));
+  let index = 0;
+  try {
+    for (let next = first; !next.done; next = await chunks.next()) {
+      if (controller.signal.aborted) break;
+      let chunk = next.value;
+      // Text formats with a header repeat it in every streamed chunk: only the first keeps it.
+      if (index++ > 0 && info.headerLines) chunk = dropLines(chunk, info.headerLines);
+      if (chunk.length) await write(chunk);
+    }
+  } catch (err) {
+    out.write(`\n${fromEngine(err).text}`);
+  } finally {
+    await chunks.return?.();
+    out.end();
+  }
+}
+
+function dropLines(chunk: Buffer, lines: number): Buffer {
+  let at = 0;
+  for (let i = 0; i < lines; i++) {
+    const nl = chunk.indexOf(10, at);
+    if (nl < 0) return Buffer.alloc(0);
+    at = nl + 1;
+  }
+  return chunk.subarray(at);
+}
+
+function sendError(ctx: Context, err: ClickHouseError): void {
+  ctx.status = err.status;
+  ctx.set('X-ClickHouse-Exception-Code', String(err.code));
+  ctx.set('Cache-Control', 'no-store');
+  ctx.type = 'text/plain; charset=UTF-8';
+  ctx.body = err.text;
+}
+
+const DESCRIPTION =
+  "ClickHouse's HTTP interface over the embedded store, for ClickHouse clients (clickhouse-connect, @clickhouse/client, BI tools): read-only queries (SELECT, DESCRIBE, SHOW, EXISTS) on the documented tables (sql/README.md) under the reader limits, streamed. Authenticate with a Pro-or-higher API key as the password (basic auth, X-ClickHouse-Key or password=) or the operator token. Query errors are ClickHouse's text with X-ClickHouse-Exception-Code. On a deployment with a ClickHouse server this answers 404: connect to the server as its reader user.";
+
+/** The interface as routes of the API (GET and POST, and /ping): mounted, access-checked (pro+ keys, the operator) and documented. */
+export function clickhouseHttpRoutes(deps: AppDeps): Route[] {
+  const access = 'pro+' as const;
+  const handle = (checkAccess: AccessCheck) => async (ctx: Context) => {
+    // A ClickHouse client's password is the API key; the user name is free (e.g. "holo").
+    const { key } = credentialsOf(ctx);
+    if (key) ctx.request.headers['x-api-key'] = key;
+    await checkAccess(access, ctx);
+    const sessions = deps.stores.ch.sessions?.readers;
+    if (!sessions)
+      throw new HttpError(
+        404,
+        'This deployment runs a ClickHouse server: connect to it as its reader user (HOLO_CLICKHOUSE_READER_USER), see sql/README.md',
+      );
+    try {
+      await answer(ctx, sessions);
+    } catch (err) {
+      if (err instanceof ClickHouseError) sendError(ctx, err);
+      else throw err;
+    }
+  };
+  const query = z.object({
+    query: z.string().optional().openapi({ description: 'the SQL (or its beginning, when the POST body continues it)' }),
+    default_format: z.enum(Object.keys(FORMATS) as [string, ...string[]]).optional(),
+    database: z.enum(['holo', 'default']).optional(),
+    query_id: z.string().optional(),
+    enable_http_compression: z.enum(['0', '1']).optional(),
+  });
+  const engineError = {
+    description: 'ClickHouse error text: Code: N. DB::Exception: …',
+    content: { 'text/plain': { schema: z.string() } },
+  };
+  const holoError = { 'application/json': { schema: ErrorResponse } };
+  const responses = {
+    200: {
+      description: 'the result in the requested format (streamed)',
+      content: Object.fromEntries(CONTENT_TYPES.map((t) => [t, { schema: z.string() }])),
+    },
+    400: engineError,
+    401: { description: 'Not authenticated', content: holoError },
+    403: {
+      description: 'Forbidden: a tier below Pro, or a statement or table data teams may not use',
+      content: { ...engineError.content, ...holoError },
+    },
+    404: { description: 'Unknown database, or a deployment with a ClickHouse server', content: { ...engineError.content, ...holoError } },
+    413: engineError,
+    415: engineError,
+    429: { description: 'Too many requests', content: holoError },
+    503: { description: 'Service unavailable', content: holoError },
+  };
+  const route = (method: 'get' | 'post'): Route => ({
+    access,
+    method,
+    path: CLICKHOUSE_PATH,
+    integerParams: [],
+    rawBody: method === 'post',
+    mount(router: Router, checkAccess: AccessCheck) {
+      for (const p of [CLICKHOUSE_PATH, `${CLICKHOUSE_PATH}/`]) router[method](p, handle(checkAccess));
+    },
+    document(registry: OpenAPIRegistry) {
+      registry.registerPath({
+        method,
+        path: CLICKHOUSE_PATH,
+        summary: `ClickHouse HTTP interface (${method.toUpperCase()})`,
+        description: DESCRIPTION,
+        tags: ['data'],
+        request: {
+          query,
+          ...(method === 'post' ? { body: { content: { 'text/plain': { schema: z.string().openapi({ description: 'SQL' }) } } } } : {}),
+        },
+        responses,
+      });
+    },
+  });
+  const ping: Route = {
+    access: 'free',
+    method: 'get',
+    path: `${CLICKHOUSE_PATH}/ping`,
+    integerParams: [],
+    rawBody: false,
+    mount(router: Router) {
+      router.get(`${CLICKHOUSE_PATH}/ping`, (ctx) => {
+        ctx.type = 'text/plain';
+        ctx.body = 'Ok.\n';
+      });
+    },
+    document(registry: OpenAPIRegistry) {
+      registry.registerPath({
+        method: 'get',
+        path: `${CLICKHOUSE_PATH}/ping`,
+        summary: 'ClickHouse liveness, as clients probe it: Ok.',
+        tags: ['data'],
+        responses: { 200: { description: 'Ok.', content: { 'text/plain': { schema: z.string() } } } },
+      });
+    },
+  };
+  return [route('get'), route('post'), ping];
+}
