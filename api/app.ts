@@ -49,6 +49,7 @@ import { statsRoutes } from './routes/v2/stats.js';
 import { syncRoutes } from './routes/v2/sync.js';
 import { compatRoutes } from './routes/compat.js';
 import { clickhouseHttpRoutes } from './clickhouse/httpInterface.js';
+import { bulkRoutes } from './routes/bulk.js';
 
 export const VERSION = '0.1.0';
 
@@ -64,6 +65,7 @@ export function allRoutes(deps: AppDeps): Route[] {
     ...syncRoutes(deps),
     ...compatRoutes(deps),
     ...clickhouseHttpRoutes(deps),
+    ...bulkRoutes(deps),
     ...adminIngestRoutes(deps),
     ...authRoutes(deps),
     ...keyRoutes(deps),

@@ -19,7 +19,7 @@ import { PRICE_POINT_COLUMNS } from '../ingest/load/pricePoints.js';
 import { buildDeps, startServer, type RunningServer } from '../api/server.js';
 import { activityDeps } from '../workflows/activities.js';
 import { createIngestWorker } from '../workflows/worker.js';
-import { catalogueSync, catchUp, fxRates, scrapeAll, progressQuery, recognitionIndex } from '../workflows/workflows.js';
+import { bulkExport, catalogueSync, catchUp, fxRates, scrapeAll, progressQuery, recognitionIndex } from '../workflows/workflows.js';
 import { ImageStore } from '../sql/stores/images.js';
 import { CATCH_UP_MAX_DAYS, missingDays } from '../workflows/ingestion.js';
 import { newestMarketDay } from '../sql/priceLoads.js';
@@ -122,6 +122,25 @@ describe('recognitionIndex workflow', () => {
     await store.saveOriginal(pictured[0]!, 'large', fs.readFileSync(store.originalPath(pictured[1]!, 'large')));
     const changed = await run(`changed-${Date.now()}`);
     assert.deepEqual([changed.computed, changed.unchanged], [1, pictured.length - 1]);
+  });
+});
+
+describe('bulkExport workflow', () => {
+  it('writes every data set once with its progress, and again only what changed', async () => {
+    const run = (stamp: string) =>
+      client.workflow.execute(bulkExport, { args: [], taskQueue: TASK_QUEUE, workflowId: workflowIds.bulkExport(stamp) });
+    const first = await run(`first-${Date.now()}`);
+    const { rows } = await stack.stores.pg.pool.query<{ datasets: number; files: number }>(
+      'SELECT count(DISTINCT dataset)::int AS datasets, count(*)::int AS files FROM bulk_files',
+    );
+    assert.ok(first.datasets_total >= 10, `catalogues, latest prices and months: ${first.datasets_total}`);
+    assert.deepEqual(
+      [first.datasets_done, rows[0]!.datasets, rows[0]!.files],
+      [first.datasets_total, first.datasets_total, 3 * first.datasets_total],
+    );
+    assert.ok(first.rows > 0 && first.bytes > 0);
+    const again = await run(`again-${Date.now()}`);
+    assert.equal(again.datasets_total, 0, 'nothing changed, nothing written');
   });
 });
 
@@ -230,6 +249,7 @@ describe('schedules', () => {
       SCHEDULE_IDS.dailyDigest,
       SCHEDULE_IDS.listingExpiry,
       SCHEDULE_IDS.recognitionIndex,
+      SCHEDULE_IDS.bulkExport,
     ]);
     await ensureSchedules(client, opts);
     const scrape = await client.schedule.getHandle(SCHEDULE_IDS.scrapeAll).describe();

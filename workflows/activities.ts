@@ -33,6 +33,7 @@ import type { WebhookRetry } from './shared.js';
 import path from 'node:path';
 import { ImageStore } from '../sql/stores/images.js';
 import { indexCardPictures, type IndexBatchResult } from '../ingest/recognition/indexBuild.js';
+import { planBulkExports, writeBulkDataset, type BulkDataset, type BulkTarget, type BulkWriteResult } from '../ingest/export/bulkExport.js';
 
 export type ActivityDeps = IngestDeps & {
   /** The upstream catalogue files (shared/data in the demo), read by catalogueSync. */
@@ -52,6 +53,8 @@ export type ActivityDeps = IngestDeps & {
   };
   /** Card pictures, for the recognition index. */
   images: ImageStore;
+  /** Where and from what the bulk export files are written. */
+  bulk: BulkTarget;
   /** What the listing expiry signs its renewal links with, and the site they point to. */
   listingRenewal(): Promise<{ key: Buffer; siteOrigin: string }>;
 };
@@ -67,6 +70,7 @@ export function activityDeps(config: Config, stores: Stores): ActivityDeps {
     catalogueDir: config.sharedDataDir,
     catalogueScope: config.demo === 'small' ? 'small' : 'full',
     images: new ImageStore(path.join(config.dataDir, 'images')),
+    bulk: { dir: path.join(config.dataDir, 'exports'), pool: stores.pg.pool, ch: stores.ch.client, sessions: stores.ch.sessions?.exports },
     listingRenewal: once(async () => ({
       key: renewalKey((await loadOrCreateSecret(config.dataDir, 'session-secret', config.sessionSecret)).value),
       siteOrigin: config.siteOrigin,
@@ -208,6 +212,18 @@ export function createActivities(deps: ActivityDeps) {
     async indexCardPictures(cardIds: number[]): Promise<IndexBatchResult> {
       const result = await indexCardPictures(deps.pool, deps.images, cardIds, (done) => heartbeat(`${done} of ${cardIds.length}`));
       deps.events.log.info('recognition index: batch done', { first_card: cardIds[0], last_card: cardIds.at(-1), ...result });
+      return result;
+    },
+
+    /** The bulk export data sets whose files hold an older state of the stores than now. */
+    async bulkExportPlan(): Promise<BulkDataset[]> {
+      return planBulkExports(deps.bulk);
+    },
+
+    /** One data set's three files, written and recorded; heartbeats name the step. */
+    async writeBulkExport(dataset: BulkDataset): Promise<BulkWriteResult> {
+      const result = await writeBulkDataset(deps.bulk, dataset, (step) => heartbeat(step));
+      deps.events.log.info('bulk export: data set written', { ...result });
       return result;
     },
 

@@ -15,7 +15,7 @@ import { startFeedServer, type FeedServer } from '../ingest/demoMarket/feedServe
 import { feedPairs } from '../ingest/sources/registry.js';
 import { TASK_QUEUE, workflowIds } from './shared.js';
 import { newestMarketDay } from '../sql/priceLoads.js';
-import { startRecognitionIndex } from './operations.js';
+import { startBulkExport, startRecognitionIndex } from './operations.js';
 import { ensureSchedules } from './schedules.js';
 import { startTemporal, type TemporalServer } from './temporalServer.js';
 import { activityDeps } from './activities.js';
@@ -127,6 +127,11 @@ export function superviseIngestion(config: Config, stores: Stores, log: Logger, 
     await attempt('recognition-index', async () => {
       const workflowId = await startRecognitionIndex(client!, new Date().toISOString());
       log.info('ingestion: recognition index update started', { workflow_id: workflowId });
+    });
+    // Files a stopped service could not refresh (and, on a first start, the demo's) are written now.
+    await attempt('bulk-export', async () => {
+      const workflowId = await startBulkExport(client!, new Date().toISOString());
+      log.info('ingestion: bulk export update started', { workflow_id: workflowId });
     });
     if (opts.firstScrape ?? true) {
       const today = new Date().toISOString().slice(0, 10);

@@ -67,6 +67,15 @@ export async function startRecognitionIndex(client: Client, stamp: string): Prom
   return workflowId;
 }
 
+/** Brings the bulk export files up to date with the stores (a no-op for unchanged data sets). */
+export async function startBulkExport(client: Client, stamp: string): Promise<string> {
+  const workflowId = workflowIds.bulkExport(stamp);
+  await client.workflow.start('bulkExport', { taskQueue: TASK_QUEUE, workflowId, args: [] }).catch((err) => {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  });
+  return workflowId;
+}
+
 export class IngestOperations {
   #client: Promise<Client> | null = null;
 

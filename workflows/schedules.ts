@@ -1,5 +1,6 @@
 // Temporal Schedules instead of in-process cron: scrapeAll every 6 hours, fxRates,
-// catalogueSync, the alert digest and the recognition index daily, listing expiry hourly.
+// catalogueSync, the alert digest, the recognition index and the bulk export files daily, listing
+// expiry hourly.
 // Created idempotently at start: an existing schedule is updated to the current definition.
 import { ScheduleAlreadyRunning, type Client, type ScheduleOptions } from '@temporalio/client';
 import { TASK_QUEUE } from './shared.js';
@@ -11,6 +12,7 @@ export const SCHEDULE_IDS = {
   dailyDigest: 'holo-daily-digest',
   listingExpiry: 'holo-listing-expiry',
   recognitionIndex: 'holo-recognition-index',
+  bulkExport: 'holo-bulk-export',
 } as const;
 
 export async function ensureSchedules(
@@ -63,6 +65,12 @@ export async function ensureSchedules(
       scheduleId: SCHEDULE_IDS.recognitionIndex,
       spec: { intervals: [{ every: '24h', offset: '4h' }] },
       action: { type: 'startWorkflow', workflowType: 'recognitionIndex', taskQueue: TASK_QUEUE, args: [] },
+      policies: { overlap: 'SKIP', catchupWindow: '1 day' },
+    },
+    {
+      scheduleId: SCHEDULE_IDS.bulkExport,
+      spec: { intervals: [{ every: '24h', offset: '5h' }] }, // after the catalogue sync and the night's scrapes
+      action: { type: 'startWorkflow', workflowType: 'bulkExport', taskQueue: TASK_QUEUE, args: [] },
       policies: { overlap: 'SKIP', catchupWindow: '1 day' },
     },
   ];

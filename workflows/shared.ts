@@ -20,6 +20,7 @@ export const workflowIds = {
   emailOutbox: (stamp: string) => `email-outbox/${stamp}`,
   pushOutbox: (stamp: string) => `push-outbox/${stamp}`,
   recognitionIndex: (stamp: string) => `recognition-index/${stamp}`,
+  bulkExport: (stamp: string) => `bulk-export/${stamp}`,
   correlateSources: (cardId: number | null, stamp: string) => `correlate/${cardId === null ? 'all' : `card-${cardId}`}/${stamp}`,
 };
 
@@ -42,6 +43,9 @@ export type RecognitionIndexProgress = {
   unchanged: number;
   unreadable: number;
 };
+
+/** The live progress of a bulkExport run (its `progress` query), and its result. */
+export type BulkExportProgress = { datasets_total: number; datasets_done: number; current: string | null; rows: number; bytes: number };
 
 /** The live progress of a correlateSources run (its `progress` query), and its result. */
 export type CorrelationProgress = {

@@ -18,6 +18,7 @@ import {
   type CorrelationProgress,
   type IngestInput,
   type RecognitionIndexProgress,
+  type BulkExportProgress,
   type IngestSummary,
   type ScrapeProgress,
   type WebhookRetry,
@@ -30,6 +31,13 @@ const retry = { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInte
 const { cardsWithPictures, indexCardPictures } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '30 seconds',
+  retry,
+});
+
+// A month of a large game's prices takes seconds to write; heartbeats mark each step.
+const { bulkExportPlan, writeBulkExport } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '2 minutes',
   retry,
 });
 
@@ -278,6 +286,27 @@ export async function recognitionIndex(): Promise<RecognitionIndexProgress> {
     progress.unchanged += result.unchanged;
     progress.unreadable += result.unreadable;
   }
+  return progress;
+}
+
+export const bulkExportProgressQuery = defineQuery<BulkExportProgress>(PROGRESS_QUERY);
+
+/**
+ * The bulk export files brought up to date: every data set whose files hold an older state of the
+ * stores (its stamp), one activity each (retried alone), progress in the `progress` query.
+ */
+export async function bulkExport(): Promise<BulkExportProgress> {
+  const plan = await bulkExportPlan();
+  const progress: BulkExportProgress = { datasets_total: plan.length, datasets_done: 0, current: null, rows: 0, bytes: 0 };
+  setHandler(bulkExportProgressQuery, () => progress);
+  for (const dataset of plan) {
+    progress.current = dataset.dataset;
+    const written = await writeBulkExport(dataset);
+    progress.rows += written.rows;
+    progress.bytes += written.bytes;
+    progress.datasets_done++;
+  }
+  progress.current = null;
   return progress;
 }
 

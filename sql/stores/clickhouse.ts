@@ -97,7 +97,7 @@ export async function openClickHouse(config: Config, log: Logger): Promise<Click
     kind = 'embedded';
     sessions = {
       readers: openSessionPool(dir, 2, [`USE ${CLICKHOUSE_DATABASE}`, ...readerSessionStatements()]),
-      exports: openSessionPool(dir, 2, [`USE ${CLICKHOUSE_DATABASE}`]),
+      exports: openSessionPool(dir, 2, [`USE ${CLICKHOUSE_DATABASE}`, "SET date_time_input_format = 'best_effort'"]),
     };
     log.info('clickhouse: embedded chDB', { dir });
   }

@@ -1,0 +1,141 @@
+// Bulk export downloads: the list of data sets with signed, expiring links, and the download by
+// token (spec: GET /dl/{token}/{filename}). Possession of the link is the authorisation, so tools
+// that cannot send headers (curl in a cron job, a browser, DuckDB's httpfs) can fetch the files;
+// the tier is checked when the link is issued. `send` serves the file with ranges (resume),
+// conditional GET and HEAD; the ETag is the file's SHA-256.
+import crypto from 'node:crypto';
+import path from 'node:path';
+import type { Context } from 'koa';
+import send from 'send';
+import type { z } from 'zod';
+import { bulkFileByName, bulkFilesAll, type BulkFileRow } from '../../sql/bulk.js';
+import { BULK_ACCESS, type BulkDataset, type BulkListResponse, type BulkQuery } from '../../schemas/bulk.js';
+import { authorize, type Principal } from '../auth/principal.js';
+import type { AppDeps } from '../deps.js';
+import { HttpError, NotFoundError } from '../http/errors.js';
+
+/** How long a download link works. */
+export const LINK_SECONDS = 6 * 3600;
+
+const b64 = (b: Buffer | string) => Buffer.from(b).toString('base64url');
+const mac = (secret: string, payload: string) => crypto.createHmac('sha256', secret).update(`holo-download\n${payload}`).digest();
+
+/** A token for one file until `expiresAt` (unix seconds). */
+export function signDownload(secret: string, filename: string, expiresAt: number): string {
+  const payload = b64(`${filename}\n${expiresAt}`);
+  return `${payload}.${b64(mac(secret, payload))}`;
+}
+
+/** Whether a token names this file and is still valid. */
+export function verifyDownload(secret: string, token: string, filename: string, now = Date.now()): 'ok' | 'expired' | 'invalid' {
+  const [payload, signature] = token.split('.');
+  if (!payload || !signature) return 'invalid';
+  const expected = mac(secret, payload);
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return 'invalid';
+  const [name, expires] = Buffer.from(payload, 'base64url').toString('utf8').split('\n');
+  if (name !== filename) return 'invalid';
+  return Number(expires) * 1000 > now ? 'ok' : 'expired';
+}
+
+const DESCRIPTIONS = {
+  catalogue: (game: string | null) =>
+    `The ${game} catalogue: one row per variant with its card, set, printing and external ids (Cardmarket, TCGplayer, Scryfall, pokemontcg.io).`,
+  latest: () => 'The latest non-outlier price of every series of every game (raw and graded), with its day.',
+  prices: (game: string | null, month: string | null) =>
+    `Daily prices of ${game} in ${month?.slice(0, 7)}: per series and day the exact median, range and number of non-outlier observations.`,
+};
+
+const mayDownload = (principal: Principal, kind: BulkFileRow['kind']) => {
+  try {
+    authorize(principal, BULK_ACCESS[kind]);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+export async function listBulk(
+  deps: AppDeps,
+  principal: Principal,
+  query: z.output<typeof BulkQuery>,
+): Promise<z.input<typeof BulkListResponse>> {
+  const expiresAt = Math.floor(Date.now() / 1000) + LINK_SECONDS;
+  const rows = (await bulkFilesAll(deps.db)).filter(
+    (r) => (!query.kind || r.kind === query.kind) && (!query.game || r.game === query.game),
+  );
+  const datasets = new Map<string, z.input<typeof BulkDataset>>();
+  for (const r of rows) {
+    let d = datasets.get(r.dataset);
+    if (!d) {
+      d = {
+        name: r.dataset,
+        kind: r.kind,
+        game: r.game,
+        month: r.month,
+        description: DESCRIPTIONS[r.kind](r.game, r.month),
+        access: BULK_ACCESS[r.kind],
+        rows: r.rows,
+        updated_at: r.updated_at,
+        files: [],
+      };
+      datasets.set(r.dataset, d);
+    }
+    if (r.updated_at > d.updated_at) d.updated_at = r.updated_at;
+    d.files.push({
+      format: r.format,
+      filename: r.filename,
+      bytes: r.bytes,
+      rows: r.rows,
+      sha256: r.sha256,
+      url: mayDownload(principal, r.kind) ? `/dl/${signDownload(deps.sessionSecret, r.filename, expiresAt)}/${r.filename}` : null,
+    });
+  }
+  return { datasets: [...datasets.values()], expires_at: new Date(expiresAt * 1000).toISOString() };
+}
+
+const CONTENT_TYPES: Record<BulkFileRow['format'], string> = {
+  'ndjson.gz': 'application/gzip',
+  'csv.gz': 'application/gzip',
+  parquet: 'application/vnd.apache.parquet',
+};
+
+/** Serves a file by token: 200 or 206 (Range), 304 (If-None-Match), 412 (If-Match), 416; refusals in the spec's shape. */
+export async function serveDownload(deps: AppDeps, ctx: Context, params: { token: string; filename: string }): Promise<void> {
+  const verdict = verifyDownload(deps.sessionSecret, params.token, params.filename);
+  if (verdict === 'expired') throw new HttpError(403, 'This download link has expired: list /api/v2/bulk again for a fresh one');
+  if (verdict === 'invalid') throw new HttpError(403, 'Not a valid download link for this file');
+  const [file] = await bulkFileByName(deps.db, params.filename);
+  if (!file) throw new NotFoundError('file');
+  const dir = path.join(deps.config.dataDir, 'exports');
+  await new Promise<void>((resolve, reject) => {
+    const stream = send(ctx.req, `/${file.filename}`, {
+      root: dir,
+      etag: false,
+      lastModified: true,
+      cacheControl: false,
+      dotfiles: 'deny',
+    });
+    stream.on('headers', (res: import('node:http').ServerResponse) => {
+      res.setHeader('ETag', `"${file.sha256}"`);
+      res.setHeader('Content-Type', CONTENT_TYPES[file.format]);
+      res.setHeader('Cache-Control', 'private, max-age=3600');
+      res.setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);
+    });
+    stream.on('error', (err: Error & { status?: number }) => {
+      // The file was recorded but is gone (being replaced, or the volume is not shared).
+      reject(err.status === 404 ? new NotFoundError('file') : err);
+    });
+    stream.on('end', () => resolve());
+    stream.on('stream', () => {
+      ctx.respond = false;
+    });
+    // 304, 412 and 416 are answered by send itself, without a body stream.
+    ctx.res.once('finish', () => resolve());
+    ctx.res.once('close', () => resolve());
+    // Koa starts every response at 404; send sets only the other statuses (206, 304, 416).
+    ctx.res.statusCode = 200;
+    stream.pipe(ctx.res);
+  });
+  ctx.respond = false;
+}

@@ -1,0 +1,217 @@
+// Bulk export files under HOLO_DATA_DIR/exports: the catalogue per game, the latest prices, and
+// the daily prices per game and month, each as gzip NDJSON, gzip CSV and Parquet. ClickHouse
+// writes them itself (embedded chDB straight into the file; a server streams them here), so rows
+// never pass through JavaScript except for the catalogue, which lives in PostgreSQL. A file is
+// written into a scratch folder and renamed into place, so a download never sees half a file,
+// and a data set is rewritten only when the stores' state it holds has changed (its stamp).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
+import type pg from 'pg';
+import type { ClickHouseClient } from '@clickhouse/client';
+import {
+  bulkCataloguePage,
+  bulkCatalogueStamps,
+  bulkFilesAll,
+  bulkLatestStamp,
+  bulkPriceMonths,
+  bulkSelect,
+  recordBulkFile,
+} from '../../sql/bulk.js';
+import { openSessionPool, type SessionPool } from '../../sql/stores/clickhouseSessions.js';
+
+export const BULK_FORMATS = ['ndjson.gz', 'csv.gz', 'parquet'] as const;
+export type BulkFormat = (typeof BULK_FORMATS)[number];
+const CLICKHOUSE_FORMAT: Record<BulkFormat, string> = { 'ndjson.gz': 'JSONEachRow', 'csv.gz': 'CSVWithNames', parquet: 'Parquet' };
+
+export type BulkTarget = {
+  dir: string;
+  pool: pg.Pool;
+  ch: ClickHouseClient;
+  /** Embedded chDB's export sessions; undefined with a ClickHouse server. */
+  sessions: SessionPool | undefined;
+};
+
+export type BulkDataset = {
+  dataset: string;
+  kind: 'catalogue' | 'prices' | 'latest';
+  game: string | null;
+  month: string | null;
+  stamp: string;
+};
+
+export type BulkWriteResult = { dataset: string; rows: number; bytes: number };
+
+/** The data sets whose files are missing or hold an older state of the stores than now. */
+export async function planBulkExports(t: Pick<BulkTarget, 'pool' | 'ch'>): Promise<BulkDataset[]> {
+  const [catalogues, latest, months, files] = await Promise.all([
+    bulkCatalogueStamps(t.pool),
+    bulkLatestStamp(t.ch, {}),
+    bulkPriceMonths(t.ch, {}),
+    bulkFilesAll(t.pool),
+  ]);
+  const wanted: BulkDataset[] = [
+    ...catalogues.map((c) => ({ dataset: `catalogue-${c.game}`, kind: 'catalogue' as const, game: c.game, month: null, stamp: c.stamp })),
+    ...(latest[0] && !latest[0].stamp.endsWith('/0')
+      ? [{ dataset: 'latest-prices', kind: 'latest' as const, game: null, month: null, stamp: latest[0].stamp }]
+      : []),
+    ...months.map((m) => ({
+      dataset: `prices-${m.game}-${m.month.slice(0, 7)}`,
+      kind: 'prices' as const,
+      game: m.game,
+      month: m.month,
+      stamp: m.stamp,
+    })),
+  ];
+  const stampOf = new Map<string, string[]>();
+  for (const f of files) stampOf.set(f.dataset, [...(stampOf.get(f.dataset) ?? []), f.source_stamp]);
+  return wanted.filter((d) => {
+    const stamps = stampOf.get(d.dataset) ?? [];
+    return stamps.length < BULK_FORMATS.length || stamps.some((s) => s !== d.stamp);
+  });
+}
+
+// Every path handed to ClickHouse is built here from slugs, months and random hex: checked anyway.
+const SAFE_PATH = /^[\w./-]+$/;
+const sqlPath = (p: string) => {
+  if (!SAFE_PATH.test(p)) throw new Error(`unsafe export path ${p}`);
+  return `'${p}'`;
+};
+
+async function digest(file: string): Promise<{ sha256: string; bytes: number }> {
+  const hash = crypto.createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of fs.createReadStream(file) as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+    bytes += chunk.length;
+  }
+  return { sha256: hash.digest('hex'), bytes };
+}
+
+let localConverter: SessionPool | undefined;
+/** chDB for turning a file into the other formats: embedded mode's export sessions, else one of its own. */
+function converter(t: BulkTarget): SessionPool {
+  if (t.sessions) return t.sessions;
+  localConverter ??= openSessionPool(path.join(t.dir, '.chdb'), 1, ["SET date_time_input_format = 'best_effort'"]);
+  return localConverter;
+}
+
+/** Writes `parquet` first, then the text formats from it (chDB reads Parquet faster than anything). */
+async function convertFromParquet(pool: SessionPool, scratch: string, dataset: string): Promise<number> {
+  const parquet = path.join(scratch, `${dataset}.parquet`);
+  for (const format of ['ndjson.gz', 'csv.gz'] as const) {
+    const out = path.join(scratch, `${dataset}.${format}`);
+    await pool.use((s) =>
+      s.queryAsync(
+        `INSERT INTO FUNCTION file(${sqlPath(out)}, '${CLICKHOUSE_FORMAT[format]}') SELECT * FROM file(${sqlPath(parquet)}, 'Parquet') SETTINGS engine_file_truncate_on_insert = 1`,
+        { format: 'TSV' },
+      ),
+    );
+  }
+  const counted = await pool.use((s) => s.queryAsync(`SELECT count() FROM file(${sqlPath(parquet)}, 'Parquet')`, { format: 'TSV' }));
+  return Number(counted.text().trim());
+}
+
+/** A ClickHouse query's result as the three files. */
+async function writeFromClickHouse(
+  t: BulkTarget,
+  scratch: string,
+  dataset: string,
+  select: string,
+  params: Record<string, string>,
+): Promise<number> {
+  const parquet = path.join(scratch, `${dataset}.parquet`);
+  if (t.sessions) {
+    await t.sessions.use((s) =>
+      s.queryBindAsync(
+        `INSERT INTO FUNCTION file(${sqlPath(parquet)}, 'Parquet') ${select} SETTINGS engine_file_truncate_on_insert = 1`,
+        params,
+        { format: 'TSV' },
+      ),
+    );
+  } else {
+    // A server streams the file here; nothing of it is held in memory.
+    const result = await t.ch.exec({ query: `${select} FORMAT Parquet`, query_params: params });
+    await pipeline(result.stream, fs.createWriteStream(parquet));
+  }
+  return convertFromParquet(converter(t), scratch, dataset);
+}
+
+const CATALOGUE_PAGE = 5_000;
+const CATALOGUE_STRUCTURE =
+  "game String, set_id UInt32, set_code String, set_name String, set_release_date Nullable(Date), card_id UInt32, name String, collector_number String, rarity Nullable(String), card_type Nullable(String), printing_id UInt32, language String, print_run String, variant_id UInt32, finish String, variant_label String, external_ids Map(String, String), updated_at DateTime64(6, 'UTC')";
+
+/** A game's catalogue from PostgreSQL, page by page into gzip NDJSON; then Parquet and CSV by chDB. */
+async function writeCatalogue(
+  t: BulkTarget,
+  scratch: string,
+  dataset: string,
+  game: string,
+  onPage: (rows: number) => void,
+): Promise<number> {
+  const ndjson = path.join(scratch, `${dataset}.ndjson.gz`);
+  const gzip = zlib.createGzip({ level: 6 });
+  const written = pipeline(gzip, fs.createWriteStream(ndjson));
+  let rows = 0;
+  for (let after = 0; ;) {
+    const page = await bulkCataloguePage(t.pool, game, after, CATALOGUE_PAGE);
+    if (page.length === 0) break;
+    const text = page.map((r) => JSON.stringify({ ...r, external_ids: r.external_ids ?? {} })).join('\n') + '\n';
+    if (!gzip.write(text)) await new Promise((resolve) => gzip.once('drain', resolve));
+    rows += page.length;
+    after = page.at(-1)!.variant_id;
+    onPage(rows);
+  }
+  gzip.end();
+  await written;
+  const chdb = converter(t);
+  const parquet = path.join(scratch, `${dataset}.parquet`);
+  const csv = path.join(scratch, `${dataset}.csv.gz`);
+  for (const [out, format] of [
+    [parquet, 'Parquet'],
+    [csv, 'CSVWithNames'],
+  ] as const) {
+    await chdb.use((s) =>
+      s.queryAsync(
+        `INSERT INTO FUNCTION file(${sqlPath(out)}, '${format}') SELECT * FROM file(${sqlPath(ndjson)}, 'JSONEachRow', '${CATALOGUE_STRUCTURE.replaceAll("'", "\\'")}') SETTINGS engine_file_truncate_on_insert = 1`,
+        { format: 'TSV' },
+      ),
+    );
+  }
+  return rows;
+}
+
+/** Writes one data set's three files and records them; `onProgress` hears each step. */
+export async function writeBulkDataset(
+  t: BulkTarget,
+  d: BulkDataset,
+  onProgress: (step: string) => void = () => undefined,
+): Promise<BulkWriteResult> {
+  await fsp.mkdir(t.dir, { recursive: true });
+  const scratch = path.join(t.dir, `.tmp-${crypto.randomBytes(6).toString('hex')}`);
+  await fsp.mkdir(scratch);
+  try {
+    onProgress(`${d.dataset}: writing`);
+    const rows =
+      d.kind === 'catalogue'
+        ? await writeCatalogue(t, scratch, d.dataset, d.game!, (n) => onProgress(`${d.dataset}: ${n} rows`))
+        : d.kind === 'latest'
+          ? await writeFromClickHouse(t, scratch, d.dataset, bulkSelect('bulk_latest_prices'), {})
+          : await writeFromClickHouse(t, scratch, d.dataset, bulkSelect('bulk_prices_month'), { game: d.game!, month: d.month! });
+    let bytes = 0;
+    for (const format of BULK_FORMATS) {
+      const filename = `${d.dataset}.${format}`;
+      const { sha256, bytes: size } = await digest(path.join(scratch, filename));
+      await fsp.rename(path.join(scratch, filename), path.join(t.dir, filename));
+      await recordBulkFile(t.pool, d.dataset, format, filename, d.kind, d.game, d.month, rows, size, sha256, d.stamp);
+      bytes += size;
+    }
+    onProgress(`${d.dataset}: ${rows} rows, ${bytes} bytes`);
+    return { dataset: d.dataset, rows, bytes };
+  } finally {
+    await fsp.rm(scratch, { recursive: true, force: true });
+  }
+}

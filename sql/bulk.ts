@@ -1,0 +1,87 @@
+// Bulk export (schemas/bulk.ts): the files' records in PostgreSQL, the catalogue pages, and the
+// ClickHouse queries whose results become files.
+import { z } from 'zod';
+import { chQuery, pgQuery, pgStatement } from './typedQuery.js';
+import { sqlFile } from './sqlFile.js';
+
+const BulkFileRow = z.object({
+  dataset: z.string(),
+  format: z.enum(['ndjson.gz', 'csv.gz', 'parquet']),
+  filename: z.string(),
+  kind: z.enum(['catalogue', 'prices', 'latest']),
+  game: z.string().nullable(),
+  month: z.string().nullable(),
+  rows: z.number(),
+  bytes: z.number(),
+  sha256: z.string(),
+  source_stamp: z.string(),
+  updated_at: z.string(),
+});
+export type BulkFileRow = z.output<typeof BulkFileRow>;
+/** Every bulk export file. */
+export const bulkFilesAll = pgQuery<[], typeof BulkFileRow>('bulk_files_all', BulkFileRow);
+/** One bulk export file by name. */
+export const bulkFileByName = pgQuery<[filename: string], typeof BulkFileRow>('bulk_file_by_name', BulkFileRow);
+/** Records a file now in place. */
+export const recordBulkFile =
+  pgStatement<
+    [
+      dataset: string,
+      format: string,
+      filename: string,
+      kind: string,
+      game: string | null,
+      month: string | null,
+      rows: number,
+      bytes: number,
+      sha256: string,
+      sourceStamp: string,
+    ]
+  >('bulk_file_record');
+
+const CatalogueRow = z.object({
+  game: z.string(),
+  set_id: z.number().int(),
+  set_code: z.string(),
+  set_name: z.string(),
+  set_release_date: z.string().nullable(),
+  card_id: z.number().int(),
+  name: z.string(),
+  collector_number: z.string(),
+  rarity: z.string().nullable(),
+  card_type: z.string().nullable(),
+  printing_id: z.number().int(),
+  language: z.string(),
+  print_run: z.string(),
+  variant_id: z.number().int(),
+  finish: z.string(),
+  variant_label: z.string(),
+  external_ids: z.record(z.string(), z.string()).nullable(),
+  updated_at: z.string(),
+});
+export type BulkCatalogueRow = z.output<typeof CatalogueRow>;
+/** A page of a game's catalogue, one row per variant, after a variant id. */
+export const bulkCataloguePage = pgQuery<[game: string, afterVariant: number, limit: number], typeof CatalogueRow>(
+  'bulk_catalogue_page',
+  CatalogueRow,
+);
+const Stamp = z.object({ game: z.string(), stamp: z.string() });
+/** Per game: what its catalogue export would hold. */
+export const bulkCatalogueStamps = pgQuery<[], typeof Stamp>('bulk_catalogue_stamps', Stamp);
+
+const MonthRow = z.object({ game: z.string(), month: z.string(), stamp: z.string() });
+/** The months of price history per game with their change stamps. */
+export const bulkPriceMonths = chQuery<Record<string, never>, typeof MonthRow>('bulk_price_months', MonthRow);
+/** What the latest-prices export holds. */
+export const bulkLatestStamp = chQuery<Record<string, never>, z.ZodObject<{ stamp: z.ZodString }>>(
+  'bulk_latest_stamp',
+  z.object({ stamp: z.string() }),
+);
+
+/** The SELECT of a ClickHouse query file without its comments, for writing its result to a file. */
+export const bulkSelect = (name: 'bulk_prices_month' | 'bulk_latest_prices') =>
+  sqlFile(`clickhouse/queries/${name}.sql`)
+    .split('\n')
+    .filter((l) => !l.trimStart().startsWith('--'))
+    .join('\n')
+    .trim();
