@@ -63,8 +63,8 @@ describe('GET /api/v2/bulk', () => {
     assert.deepEqual(
       pro.datasets
         .filter((d) => d.kind === 'catalogue')
-        .map((d) => d.game)
-        .sort(),
+        .map((d) => d.game ?? '')
+        .sort((a, b) => a.localeCompare(b)),
       ['flesh-and-blood', 'lorcana', 'mtg', 'pokemon'],
     );
     for (const d of pro.datasets) {
