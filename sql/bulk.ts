@@ -79,7 +79,7 @@ export const bulkLatestStamp = chQuery<Record<string, never>, z.ZodObject<{ stam
 );
 
 /** The SELECT of a ClickHouse query file without its comments, for writing its result to a file. */
-export const bulkSelect = (name: 'bulk_prices_month' | 'bulk_latest_prices') =>
+export const bulkSelect = (name: 'bulk_prices_months' | 'bulk_latest_prices') =>
   sqlFile(`clickhouse/queries/${name}.sql`)
     .split('\n')
     .filter((l) => !l.trimStart().startsWith('--'))

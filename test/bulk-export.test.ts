@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { BulkListResponse } from '../schemas/bulk.js';
-import { planBulkExports, writeBulkDataset, type BulkTarget } from '../ingest/export/bulkExport.js';
+import { planBulkExports, writeBulkDatasets, type BulkTarget } from '../ingest/export/bulkExport.js';
 import { loadPricePoints } from '../ingest/load/pricePoints.js';
 import { signDownload } from '../api/bulk/downloads.js';
 import { repoRoot } from '../sql/paths.js';
@@ -28,8 +28,8 @@ const keys: Record<string, string> = {};
 
 async function exportAll(): Promise<string[]> {
   const plan = await planBulkExports(target);
-  for (const d of plan) await writeBulkDataset(target, d);
-  return plan.map((d) => d.dataset);
+  for (const group of plan) await writeBulkDatasets(target, group);
+  return plan.flat().map((d) => d.dataset);
 }
 
 before(async () => {
@@ -161,9 +161,9 @@ describe('the exported history', () => {
       const script = `
         import { Session } from 'chdb';
         const s = new Session(${JSON.stringify(path.join(scratch, 'chdb'))});
-        s.query("CREATE TABLE daily (day Date, card_id UInt32, variant_id UInt32, region String, source String, price_type String, grading_company String, grade String, currency String, median_amount Decimal(18, 4), min_amount Decimal(18, 4), max_amount Decimal(18, 4), observations UInt64) ENGINE = MergeTree ORDER BY (card_id, day)");
-        for (const f of ${JSON.stringify(files)}) s.query("INSERT INTO daily SELECT * FROM file('" + f + "', 'Parquet')");
-        console.log(s.query("SELECT toString(toStartOfMonth(day)) AS month, count() AS n, toString(sum(median_amount)) AS total, sum(observations) AS observations FROM daily GROUP BY month ORDER BY month", 'JSONEachRow'));
+        s.query("CREATE TABLE history (day Date, card_id UInt32, variant_id UInt32, region String, source String, price_type String, grading_company String, grade String, currency String, amount Decimal(18, 4), observation_id String) ENGINE = MergeTree ORDER BY (card_id, day)");
+        for (const f of ${JSON.stringify(files)}) s.query("INSERT INTO history SELECT * FROM file('" + f + "', 'Parquet')");
+        console.log(s.query("SELECT toString(toStartOfMonth(day)) AS month, count() AS n, toString(sum(amount)) AS total, uniqExact(card_id) AS cards FROM history GROUP BY month ORDER BY month", 'JSONEachRow'));
       `;
       const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 });
       const loaded = stdout
@@ -171,15 +171,15 @@ describe('the exported history', () => {
         .split('\n')
         .map((l) => JSON.parse(l));
       const rs = await stack.stores.ch.client.query({
-        query: `SELECT toString(toStartOfMonth(day)) AS month, toString(count()) AS n, toString(sum(median_amount)) AS total, toString(sum(observations)) AS observations
-                FROM holo.price_daily GROUP BY month ORDER BY month`,
+        query: `SELECT toString(toStartOfMonth(as_of)) AS month, toString(count()) AS n, toString(sum(amount)) AS total, toString(uniqExact(card_id)) AS cards
+                FROM holo.price_points FINAL WHERE NOT is_outlier GROUP BY month ORDER BY month`,
         format: 'JSONEachRow',
       });
-      const source = await rs.json<{ month: string; n: string; total: string; observations: string }>();
+      const source = await rs.json<{ month: string; n: string; total: string; cards: string }>();
       assert.ok(source.length >= 12, 'a year of demo history');
       assert.deepEqual(
-        loaded.map((r) => [r.month, String(r.n), r.total, String(r.observations)]),
-        source.map((r) => [r.month, r.n, r.total, r.observations]),
+        loaded.map((r) => [r.month, String(r.n), r.total, String(r.cards)]),
+        source.map((r) => [r.month, r.n, r.total, r.cards]),
       );
     } finally {
       fs.rmSync(scratch, { recursive: true, force: true });

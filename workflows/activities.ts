@@ -33,7 +33,13 @@ import type { WebhookRetry } from './shared.js';
 import path from 'node:path';
 import { ImageStore } from '../sql/stores/images.js';
 import { indexCardPictures, type IndexBatchResult } from '../ingest/recognition/indexBuild.js';
-import { planBulkExports, writeBulkDataset, type BulkDataset, type BulkTarget, type BulkWriteResult } from '../ingest/export/bulkExport.js';
+import {
+  planBulkExports,
+  writeBulkDatasets,
+  type BulkDataset,
+  type BulkTarget,
+  type BulkWriteResult,
+} from '../ingest/export/bulkExport.js';
 
 export type ActivityDeps = IngestDeps & {
   /** The upstream catalogue files (shared/data in the demo), read by catalogueSync. */
@@ -215,16 +221,16 @@ export function createActivities(deps: ActivityDeps) {
       return result;
     },
 
-    /** The bulk export data sets whose files hold an older state of the stores than now. */
-    async bulkExportPlan(): Promise<BulkDataset[]> {
+    /** The bulk export data sets whose files hold an older state of the stores than now, in groups written together. */
+    async bulkExportPlan(): Promise<BulkDataset[][]> {
       return planBulkExports(deps.bulk);
     },
 
-    /** One data set's three files, written and recorded; heartbeats name the step. */
-    async writeBulkExport(dataset: BulkDataset): Promise<BulkWriteResult> {
-      const result = await writeBulkDataset(deps.bulk, dataset, (step) => heartbeat(step));
-      deps.events.log.info('bulk export: data set written', { ...result });
-      return result;
+    /** One group's files (a catalogue, the latest prices, or a game's months), written and recorded; heartbeats name the step. */
+    async writeBulkExport(group: BulkDataset[]): Promise<BulkWriteResult[]> {
+      const results = await writeBulkDatasets(deps.bulk, group, (step) => heartbeat(step));
+      for (const result of results) deps.events.log.info('bulk export: data set written', { ...result });
+      return results;
     },
 
     async queueDailyDigests(): Promise<number> {

@@ -293,18 +293,21 @@ export const bulkExportProgressQuery = defineQuery<BulkExportProgress>(PROGRESS_
 
 /**
  * The bulk export files brought up to date: every data set whose files hold an older state of the
- * stores (its stamp), one activity each (retried alone), progress in the `progress` query.
+ * stores (its stamp), one activity a group (a catalogue, the latest prices, a game's months;
+ * retried alone), progress in the `progress` query.
  */
 export async function bulkExport(): Promise<BulkExportProgress> {
   const plan = await bulkExportPlan();
-  const progress: BulkExportProgress = { datasets_total: plan.length, datasets_done: 0, current: null, rows: 0, bytes: 0 };
+  const total = plan.reduce((n, group) => n + group.length, 0);
+  const progress: BulkExportProgress = { datasets_total: total, datasets_done: 0, current: null, rows: 0, bytes: 0 };
   setHandler(bulkExportProgressQuery, () => progress);
-  for (const dataset of plan) {
-    progress.current = dataset.dataset;
-    const written = await writeBulkExport(dataset);
-    progress.rows += written.rows;
-    progress.bytes += written.bytes;
-    progress.datasets_done++;
+  for (const group of plan) {
+    progress.current = group[0]!.dataset;
+    for (const written of await writeBulkExport(group)) {
+      progress.rows += written.rows;
+      progress.bytes += written.bytes;
+      progress.datasets_done++;
+    }
   }
   progress.current = null;
   return progress;

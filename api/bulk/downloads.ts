@@ -43,7 +43,7 @@ const DESCRIPTIONS = {
     `The ${game} catalogue: one row per variant with its card, set, printing and external ids (Cardmarket, TCGplayer, Scryfall, pokemontcg.io).`,
   latest: () => 'The latest non-outlier price of every series of every game (raw and graded), with its day.',
   prices: (game: string | null, month: string | null) =>
-    `Daily prices of ${game} in ${month?.slice(0, 7)}: per series and day the exact median, range and number of non-outlier observations.`,
+    `The ${game} price history of ${month?.slice(0, 7)}: every non-outlier observation (daily guide values, one a series and day; auction sales, one a sale) with its card, variant, region, source, price type, grade, currency and amount.`,
 };
 
 const mayDownload = (principal: Principal, kind: BulkFileRow['kind']) => {

@@ -63,7 +63,7 @@ export const bulkRoutes = (deps: AppDeps): Route[] => [
     path: '/api/v2/bulk',
     summary: 'Bulk export data sets with signed download links',
     description:
-      "The whole data set as files, refreshed daily by the bulkExport workflow (a month's file only when its prices changed): the catalogue per game (any key), the latest prices (Starter and up), daily prices per game and month (Pro and up), each as gzip NDJSON, gzip CSV and Parquet with size, rows, SHA-256 and updated_at. Links work without credentials until expires_at; a data set above the caller's tier is listed with url null.",
+      "The whole data set as files, refreshed daily by the bulkExport workflow (a month's file only when its prices changed): the catalogue per game (any key), the latest prices (Starter and up), the price history per game and month, every non-outlier observation (Pro and up), each as gzip NDJSON, gzip CSV and Parquet with size, rows, SHA-256 and updated_at. Links work without credentials until expires_at; a data set above the caller's tier is listed with url null.",
     tags: ['bulk'],
     access: 'auth',
     query: BulkQuery,

@@ -45,8 +45,11 @@ export type BulkDataset = {
 
 export type BulkWriteResult = { dataset: string; rows: number; bytes: number };
 
-/** The data sets whose files are missing or hold an older state of the stores than now. */
-export async function planBulkExports(t: Pick<BulkTarget, 'pool' | 'ch'>): Promise<BulkDataset[]> {
+/**
+ * The data sets whose files are missing or hold an older state of the stores than now, in groups
+ * written together: each catalogue and the latest prices alone, a game's months in one pass.
+ */
+export async function planBulkExports(t: Pick<BulkTarget, 'pool' | 'ch'>): Promise<BulkDataset[][]> {
   const [catalogues, latest, months, files] = await Promise.all([
     bulkCatalogueStamps(t.pool),
     bulkLatestStamp(t.ch, {}),
@@ -68,16 +71,20 @@ export async function planBulkExports(t: Pick<BulkTarget, 'pool' | 'ch'>): Promi
   ];
   const stampOf = new Map<string, string[]>();
   for (const f of files) stampOf.set(f.dataset, [...(stampOf.get(f.dataset) ?? []), f.source_stamp]);
-  return wanted.filter((d) => {
+  const stale = wanted.filter((d) => {
     const stamps = stampOf.get(d.dataset) ?? [];
     return stamps.length < BULK_FORMATS.length || stamps.some((s) => s !== d.stamp);
   });
+  const monthsOf = new Map<string, BulkDataset[]>();
+  for (const d of stale.filter((x) => x.kind === 'prices')) monthsOf.set(d.game!, [...(monthsOf.get(d.game!) ?? []), d]);
+  return [...stale.filter((d) => d.kind !== 'prices').map((d) => [d]), ...monthsOf.values()];
 }
 
-// Every path handed to ClickHouse is built here from slugs, months and random hex: checked anyway.
+// Every path handed to ClickHouse is built here from slugs, months and random hex (and the
+// partitioned write's {_partition_id}): checked anyway.
 const SAFE_PATH = /^[\w./-]+$/;
 const sqlPath = (p: string) => {
-  if (!SAFE_PATH.test(p)) throw new Error(`unsafe export path ${p}`);
+  if (!SAFE_PATH.test(p.replace('{_partition_id}', ''))) throw new Error(`unsafe export path ${p}`);
   return `'${p}'`;
 };
 
@@ -113,6 +120,46 @@ async function convertFromParquet(pool: SessionPool, scratch: string, dataset: s
   }
   const counted = await pool.use((s) => s.queryAsync(`SELECT count() FROM file(${sqlPath(parquet)}, 'Parquet')`, { format: 'TSV' }));
   return Number(counted.text().trim());
+}
+
+/**
+ * A game's months of daily prices as Parquet, one file a month: embedded chDB in one pass over the
+ * facts (a partitioned write), a server month by month streamed here.
+ */
+async function writeMonths(t: BulkTarget, scratch: string, months: BulkDataset[]): Promise<void> {
+  const game = months[0]!.game!;
+  const select = bulkSelect('bulk_prices_months');
+  const arrayOf = (list: BulkDataset[]) => `[${list.map((m) => `'${m.month}'`).join(',')}]`;
+  if (t.sessions) {
+    const pattern = path.join(scratch, `prices-${game}-{_partition_id}.parquet`);
+    await t.sessions.use((s) =>
+      s.queryBindAsync(
+        `INSERT INTO FUNCTION file(${sqlPath(pattern)}, 'Parquet') PARTITION BY toYYYYMM(day) ${select} SETTINGS engine_file_truncate_on_insert = 1`,
+        { game, months: arrayOf(months) },
+        { format: 'TSV' },
+      ),
+    );
+    for (const m of months) {
+      const yyyymm = m.month!.slice(0, 7).replace('-', '');
+      const written = path.join(scratch, `prices-${game}-${yyyymm}.parquet`);
+      const target = path.join(scratch, `${m.dataset}.parquet`);
+      if (fs.existsSync(written)) await fsp.rename(written, target);
+      // A month whose prices are all outliers has no partition: its own (empty) file says so.
+      else
+        await t.sessions.use((s) =>
+          s.queryBindAsync(
+            `INSERT INTO FUNCTION file(${sqlPath(target)}, 'Parquet') ${select} SETTINGS engine_file_truncate_on_insert = 1`,
+            { game, months: arrayOf([m]) },
+            { format: 'TSV' },
+          ),
+        );
+    }
+    return;
+  }
+  for (const m of months) {
+    const result = await t.ch.exec({ query: `${select} FORMAT Parquet`, query_params: { game, months: [m.month!] } });
+    await pipeline(result.stream, fs.createWriteStream(path.join(scratch, `${m.dataset}.parquet`)));
+  }
 }
 
 /** A ClickHouse query's result as the three files. */
@@ -184,33 +231,48 @@ async function writeCatalogue(
   return rows;
 }
 
-/** Writes one data set's three files and records them; `onProgress` hears each step. */
-export async function writeBulkDataset(
+/** Writes a group's files (planBulkExports) and records them; `onProgress` hears each step. */
+export async function writeBulkDatasets(
   t: BulkTarget,
-  d: BulkDataset,
+  group: BulkDataset[],
   onProgress: (step: string) => void = () => undefined,
-): Promise<BulkWriteResult> {
+): Promise<BulkWriteResult[]> {
   await fsp.mkdir(t.dir, { recursive: true });
   const scratch = path.join(t.dir, `.tmp-${crypto.randomBytes(6).toString('hex')}`);
   await fsp.mkdir(scratch);
   try {
-    onProgress(`${d.dataset}: writing`);
-    const rows =
-      d.kind === 'catalogue'
-        ? await writeCatalogue(t, scratch, d.dataset, d.game!, (n) => onProgress(`${d.dataset}: ${n} rows`))
-        : d.kind === 'latest'
-          ? await writeFromClickHouse(t, scratch, d.dataset, bulkSelect('bulk_latest_prices'), {})
-          : await writeFromClickHouse(t, scratch, d.dataset, bulkSelect('bulk_prices_month'), { game: d.game!, month: d.month! });
-    let bytes = 0;
-    for (const format of BULK_FORMATS) {
-      const filename = `${d.dataset}.${format}`;
-      const { sha256, bytes: size } = await digest(path.join(scratch, filename));
-      await fsp.rename(path.join(scratch, filename), path.join(t.dir, filename));
-      await recordBulkFile(t.pool, d.dataset, format, filename, d.kind, d.game, d.month, rows, size, sha256, d.stamp);
-      bytes += size;
+    const rowsOf = new Map<string, number>();
+    const first = group[0]!;
+    onProgress(`${first.dataset}${group.length > 1 ? ` and ${group.length - 1} more` : ''}: writing`);
+    if (first.kind === 'catalogue') {
+      rowsOf.set(
+        first.dataset,
+        await writeCatalogue(t, scratch, first.dataset, first.game!, (n) => onProgress(`${first.dataset}: ${n} rows`)),
+      );
+    } else if (first.kind === 'latest') {
+      rowsOf.set(first.dataset, await writeFromClickHouse(t, scratch, first.dataset, bulkSelect('bulk_latest_prices'), {}));
+    } else {
+      await writeMonths(t, scratch, group);
+      for (const m of group) {
+        rowsOf.set(m.dataset, await convertFromParquet(converter(t), scratch, m.dataset));
+        onProgress(`${m.dataset}: converted`);
+      }
     }
-    onProgress(`${d.dataset}: ${rows} rows, ${bytes} bytes`);
-    return { dataset: d.dataset, rows, bytes };
+    const results: BulkWriteResult[] = [];
+    for (const d of group) {
+      const rows = rowsOf.get(d.dataset)!;
+      let bytes = 0;
+      for (const format of BULK_FORMATS) {
+        const filename = `${d.dataset}.${format}`;
+        const { sha256, bytes: size } = await digest(path.join(scratch, filename));
+        await fsp.rename(path.join(scratch, filename), path.join(t.dir, filename));
+        await recordBulkFile(t.pool, d.dataset, format, filename, d.kind, d.game, d.month, rows, size, sha256, d.stamp);
+        bytes += size;
+      }
+      onProgress(`${d.dataset}: ${rows} rows, ${bytes} bytes`);
+      results.push({ dataset: d.dataset, rows, bytes });
+    }
+    return results;
   } finally {
     await fsp.rm(scratch, { recursive: true, force: true });
   }
