@@ -57,35 +57,120 @@ const Q = z
     type: 'string',
     description:
       'Search in pokemontcg.io syntax: `field:value` (case-insensitive word match; `"quoted phrase"`; `*` and `?` wildcards), `!field:value` exact, `field:[a TO b]` inclusive and `{a TO b}` exclusive ranges (`*` open), nested fields (`set.id`, `attacks.name`, `legalities.standard`, `tcgplayer.prices.holofoil.market`), `-` or `NOT` to negate, `AND` (implied between terms), `OR`, parentheses.',
-    example: 'name:charizard subtypes:mega -set.id:base1 tcgplayer.prices.holofoil.market:[10 TO *]',
   });
-const orderBy = z
-  .string()
-  .regex(/^-?[A-Za-z0-9_.]+(,-?[A-Za-z0-9_.]+){0,4}$/, {
-    message: 'comma-separated fields, each optionally prefixed with - for descending',
-  })
-  .transform((s) =>
-    s.split(',').map((f) => (f.startsWith('-') ? { field: f.slice(1), descending: true } : { field: f, descending: false })),
-  )
-  .openapi({
-    type: 'string',
-    description: 'fields to sort by, comma-separated; `-` before a field sorts it descending',
-    example: 'set.releaseDate,-number',
-  });
-const select = z
-  .string()
-  .regex(/^[A-Za-z0-9_]+(,[A-Za-z0-9_]+){0,40}$/, { message: 'comma-separated top-level field names' })
-  .transform((s) => s.split(','))
-  .openapi({ type: 'string', description: 'only these top-level fields of each item', example: 'id,name,tcgplayer' });
+/** pokemontcg.io's top-level fields of a card and of a set, in its order (what `select` may name). */
+export const POKEMONTCG_CARD_FIELDS = [
+  'id',
+  'name',
+  'supertype',
+  'subtypes',
+  'level',
+  'hp',
+  'types',
+  'evolvesFrom',
+  'evolvesTo',
+  'rules',
+  'ancientTrait',
+  'abilities',
+  'attacks',
+  'weaknesses',
+  'resistances',
+  'retreatCost',
+  'convertedRetreatCost',
+  'set',
+  'number',
+  'artist',
+  'rarity',
+  'flavorText',
+  'nationalPokedexNumbers',
+  'legalities',
+  'regulationMark',
+  'images',
+  'tcgplayer',
+  'cardmarket',
+] as const;
+export const POKEMONTCG_SET_FIELDS = [
+  'id',
+  'name',
+  'series',
+  'printedTotal',
+  'total',
+  'legalities',
+  'ptcgoCode',
+  'releaseDate',
+  'updatedAt',
+  'images',
+] as const;
 
-export const CompatListQuery = z.strictObject({
-  q: Q.optional(),
-  page: intParam({ min: 1, max: 100000 }).default(1),
-  pageSize: intParam({ min: 1, max: 250 }).default(250),
-  orderBy: orderBy.optional(),
-  select: select.optional(),
+/** What orderBy may name (sql/pokemontcgCompat.ts holds the SQL of each). */
+export const POKEMONTCG_SET_SORTS = ['id', 'name', 'series', 'releaseDate', 'updatedAt', 'total', 'printedTotal', 'ptcgoCode'] as const;
+export const POKEMONTCG_CARD_SORTS = [
+  'id',
+  'name',
+  'number',
+  'rarity',
+  'artist',
+  'supertype',
+  'hp',
+  'nationalPokedexNumbers',
+  'evolvesFrom',
+  ...POKEMONTCG_SET_SORTS.filter((f) => f !== 'updatedAt' && f !== 'ptcgoCode').map((f) => `set.${f}` as const),
+] as const;
+
+const alternatives = (names: readonly string[]) => names.map((n) => n.replaceAll('.', '\\.')).join('|');
+/** A comma-separated list of names from `names`, as a validated parameter whose pattern the document states. */
+function nameList<T>(
+  names: readonly string[],
+  opts: { sign?: boolean; max: number; what: string; example: string },
+  map: (name: string) => T,
+) {
+  const one = `${opts.sign ? '-?' : ''}(${alternatives(names)})`;
+  const pattern = `^${one}(,${one}){0,${opts.max - 1}}$`;
+  return z
+    .string()
+    .regex(new RegExp(pattern), { message: `comma-separated ${opts.what}: ${names.join(', ')}` })
+    .transform((s) => s.split(',').map(map))
+    .openapi({ type: 'string', pattern, example: opts.example });
+}
+const orderBy = (names: readonly string[], example: string) =>
+  nameList(names, { sign: true, max: 5, what: 'fields to sort by, each optionally prefixed with - for descending', example }, (f) =>
+    f.startsWith('-') ? { field: f.slice(1), descending: true } : { field: f, descending: false },
+  );
+const select = (names: readonly string[], example: string) =>
+  nameList(names, { max: names.length, what: 'top-level fields', example }, (f) => f);
+
+const listQuery = (opts: {
+  qExample: string;
+  sorts: readonly string[];
+  orderExample: string;
+  fields: readonly string[];
+  selectExample: string;
+}) =>
+  z.strictObject({
+    q: Q.openapi({ example: opts.qExample }).optional(),
+    page: intParam({ min: 1, max: 100000 }).default(1),
+    pageSize: intParam({ min: 1, max: 250 }).default(250),
+    orderBy: orderBy(opts.sorts, opts.orderExample).optional(),
+    select: select(opts.fields, opts.selectExample).optional(),
+  });
+
+export const CompatCardsQuery = listQuery({
+  qExample: 'name:charizard subtypes:mega -set.id:base1 tcgplayer.prices.holofoil.market:[10 TO *]',
+  sorts: POKEMONTCG_CARD_SORTS,
+  orderExample: 'set.releaseDate,-number',
+  fields: POKEMONTCG_CARD_FIELDS,
+  selectExample: 'id,name,tcgplayer',
 });
-export const CompatSelectQuery = z.strictObject({ select: select.optional() });
+export const CompatSetsQuery = listQuery({
+  qExample: 'series:xy releaseDate:[2015/01/01 TO *]',
+  sorts: POKEMONTCG_SET_SORTS,
+  orderExample: '-releaseDate',
+  fields: POKEMONTCG_SET_FIELDS,
+  selectExample: 'id,name,releaseDate',
+});
+export type CompatListQuery = z.output<typeof CompatCardsQuery>;
+export const CompatCardSelect = z.strictObject({ select: select(POKEMONTCG_CARD_FIELDS, 'id,name,tcgplayer').optional() });
+export const CompatSetSelect = z.strictObject({ select: select(POKEMONTCG_SET_FIELDS, 'id,name,releaseDate').optional() });
 export const CompatCardParams = z.object({
   id: z
     .string()

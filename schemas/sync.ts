@@ -11,14 +11,15 @@ export const UpdatedAfter = z.iso.datetime({ offset: true }).openapi({
 });
 
 /** A feed position: opaque to clients; the next_cursor of the previous page. */
+const CURSOR = '^\\d{1,20}\\.\\d{1,19}$';
 export const FeedCursor = z
   .string()
-  .regex(/^\d{1,20}\.\d{1,19}$/, { message: 'not a cursor from this feed' })
+  .regex(new RegExp(CURSOR), { message: 'not a cursor from this feed' })
   .transform((s) => {
     const [xid, seq] = s.split('.');
     return { xid: xid!, seq: seq! };
   })
-  .openapi({ type: 'string', description: 'next_cursor of the previous page (opaque)' });
+  .openapi({ type: 'string', pattern: CURSOR, description: 'next_cursor of the previous page (opaque)', example: '0.0' });
 
 const feedQuery = {
   updated_after: UpdatedAfter.optional(),

@@ -3,7 +3,13 @@
 // with every value a $n parameter; then the typed reads that fill the card and set objects.
 import { z } from 'zod';
 import type { QNode, QValue } from '../schemas/pokemontcgQuery.js';
-import { POKEMONTCG_CM_FIELDS, POKEMONTCG_FINISHES, POKEMONTCG_TCG_FIELDS } from '../schemas/pokemontcg.js';
+import {
+  POKEMONTCG_CARD_SORTS,
+  POKEMONTCG_CM_FIELDS,
+  POKEMONTCG_FINISHES,
+  POKEMONTCG_SET_SORTS,
+  POKEMONTCG_TCG_FIELDS,
+} from '../schemas/pokemontcg.js';
 import { pgComposedQuery, pgQuery } from './typedQuery.js';
 
 /** A field, an operator or a bound q cannot use; the API answers 422 with its message. */
@@ -87,7 +93,10 @@ const CARD_FIELDS: Record<string, Field> = {
 /** Fields whose legalities key is free (standard, expanded, unlimited, and whatever comes next). */
 const LEGALITIES: Record<'card' | 'set', string> = { card: 'c.legalities', set: "(s.attributes->'legalities')" };
 
-const SORTS: Record<'card' | 'set', Record<string, string[]>> = {
+const SORTS: {
+  card: Record<(typeof POKEMONTCG_CARD_SORTS)[number], string[]>;
+  set: Record<(typeof POKEMONTCG_SET_SORTS)[number], string[]>;
+} = {
   set: {
     id: ['s.external_key'],
     name: ['s.name'],
@@ -229,7 +238,7 @@ export function compileQ(tree: QNode, scope: 'card' | 'set', firstParam: number)
 export function compileOrderBy(order: { field: string; descending: boolean }[], scope: 'card' | 'set'): string {
   return order
     .map(({ field, descending }) => {
-      const exprs = SORTS[scope][field];
+      const exprs = (SORTS[scope] as Record<string, string[]>)[field];
       if (!exprs) throw new QFieldError(`cannot order by ${field}; orderable: ${Object.keys(SORTS[scope]).join(', ')}`);
       return exprs.map((e) => `${e} ${descending ? 'DESC NULLS LAST' : 'ASC NULLS LAST'}, `).join('');
     })

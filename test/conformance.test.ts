@@ -87,6 +87,11 @@ const PRECONDITIONS: Precondition[] = [
     why: 'start_date must not be after end_date (default today) nor more than 366 days before it',
   },
   { operation: 'POST /api/admin/ingest/runs', statuses: [422], why: 'source and game must name a feed that exists for the kind' },
+  ...['GET /compat/pokemontcg/v2/cards', 'GET /compat/pokemontcg/v2/sets'].map((operation) => ({
+    operation,
+    statuses: [422],
+    why: "q must parse in pokemontcg.io's search syntax (a grammar, not a pattern) and name fields it knows, with numbers where a field compares numbers",
+  })),
   ...['POST /api/cards/recognize', 'POST /api/cards/detect-edges', 'POST /api/scan-sessions/{id}/upload-photo'].map((operation) => ({
     operation,
     statuses: [415, 422],

@@ -83,6 +83,25 @@ const RELEASES: ChangelogEntry[] = [
     ],
   },
   { date: '2026-11-24', type: 'fix', title: 'Login', details: ['A control character in the login name is a 422, not a 500'] },
+  {
+    date: '2026-11-24',
+    type: 'feature',
+    title: 'For data teams: ClickHouse access, bulk export, incremental sync',
+    details: [
+      "ClickHouse's HTTP interface at /clickhouse (embedded deployments): ClickHouse clients connect with a Pro key and read the documented tables, read-only, under fixed limits; a ClickHouse server gets a read-only user",
+      'GET /api/v2/bulk and /dl/{token}/{filename}: the catalogue per game, the latest prices and the price history per game and month as gzip NDJSON, gzip CSV and Parquet, with checksums, signed links, ranges and ETags',
+      'updated_after on /api/v2/games/{slug} and /api/v2/sets/{set_id}; GET /api/v2/price-changes and /api/v2/id-changes: cursor feeds of what changed',
+    ],
+  },
+  {
+    date: '2026-11-24',
+    type: 'feature',
+    title: 'pokemontcg.io compatibility and embeddable charts',
+    details: [
+      "/compat/pokemontcg/v2/cards and /sets (and one of each by id) in pokemontcg.io's shapes, ids and q syntax, with Holo's prices in its tcgplayer and cardmarket blocks",
+      'GET /api/v2/cards/{card_id}/history.svg and .png: the price history as a chart to embed',
+    ],
+  },
 ];
 
 export function changelog(): ChangelogEntry[] {
