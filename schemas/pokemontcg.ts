@@ -174,7 +174,7 @@ export const CompatSetSelect = z.strictObject({ select: select(POKEMONTCG_SET_FI
 export const CompatCardParams = z.object({
   id: z
     .string()
-    .regex(/^[A-Za-z0-9.]+-[^\s/]{1,16}$/, { message: 'a pokemontcg.io card id: {set}-{number}' })
+    .regex(/^[A-Za-z0-9.]{1,32}-[A-Za-z0-9_!?.-]{1,16}$/, { message: 'a pokemontcg.io card id: {set}-{number}' })
     .openapi({ example: 'sv3pt5-6' }),
 });
 export const CompatSetParams = z.object({

@@ -117,6 +117,10 @@ describe('@clickhouse/client against /clickhouse', () => {
     await refused('DROP TABLE holo.price_points', /^164$/);
     await refused('SELECT * FROM holo.schema_migrations', /^497$/);
     await refused("SELECT * FROM file('/etc/passwd', 'LineAsString')", /^(164|497)$/);
+    // The file function reads files even under readonly: refused by name, in any case, anywhere.
+    await refused("SELECT file('/etc/hostname')", /^497$/);
+    await refused("SELECT length(FiLe('/etc/hostname')) FROM holo.fx_rates", /^497$/);
+    await refused("SELECT 1 WHERE 1 IN (SELECT length(file('/etc/hostname')))", /^497$/);
     await refused("SELECT * FROM url('http://127.0.0.1:1/', 'LineAsString')", /^(164|497)$/);
     await refused('SELECT 1; DROP TABLE holo.price_points', /^62$/);
     await refused('SELECT 1 SETTINGS max_result_rows = 1000000000', /^164$/);

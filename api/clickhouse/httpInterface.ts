@@ -162,6 +162,10 @@ export function splitStatement(text: string): { statement: string; format: strin
   return m ? { statement: body.slice(0, m.index).trimEnd(), format: m[1] } : { statement: body, format: undefined };
 }
 
+// Functions that reach outside the tables: `file` reads any file the process can (readonly does not
+// stop it), the filesystem ones describe the disk. Checked on the AST, before anything is analysed.
+const DENIED_FUNCTIONS = new Set(['file', 'filesystemavailable', 'filesystemfree', 'filesystemcapacity', 'filesystemunreserved']);
+
 const ALLOWED = new Set([...READER_TABLES.map((t) => `holo.${t}`), ...READER_SYSTEM_TABLES.map((t) => `system.${t}`)]);
 const qualified = (name: string) => (name.includes('.') ? name : `holo.${name}`).replaceAll('`', '');
 const denied = (what: string) =>
@@ -185,6 +189,10 @@ async function checkStatement(session: ChdbSession, statement: string, params: R
     return result.text().split('\n');
   };
   const ast = await explain('AST');
+  for (const line of ast) {
+    const fn = /^\s*Function (\w+)/.exec(line)?.[1];
+    if (fn && DENIED_FUNCTIONS.has(fn.toLowerCase())) throw denied(`the function ${fn}`);
+  }
   const root = ast[0]!.trim().split(/\s+/);
   const kind = root[0];
   const refuse = (table: string) => {
