@@ -186,6 +186,18 @@ describe('the exported history', () => {
     }
   });
 
+  it('sweeps the scratch folders an interrupted run left, once they are an hour old', async () => {
+    const old = path.join(target.dir, '.tmp-interrupted');
+    const fresh = path.join(target.dir, '.tmp-running');
+    for (const dir of [old, fresh]) fs.mkdirSync(dir, { recursive: true });
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    fs.utimesSync(old, twoHoursAgo, twoHoursAgo);
+    await planBulkExports(target);
+    assert.equal(fs.existsSync(old), false);
+    assert.equal(fs.existsSync(fresh), true, 'a folder a running export may be writing stays');
+    fs.rmSync(fresh, { recursive: true });
+  });
+
   it('rewrites only the month that new prices landed in, and the latest prices', async () => {
     assert.deepEqual(await planBulkExports(target), [], 'all files are up to date');
     const [row] = (

@@ -49,7 +49,8 @@ export type BulkWriteResult = { dataset: string; rows: number; bytes: number };
  * The data sets whose files are missing or hold an older state of the stores than now, in groups
  * written together: each catalogue and the latest prices alone, a game's months in one pass.
  */
-export async function planBulkExports(t: Pick<BulkTarget, 'pool' | 'ch'>): Promise<BulkDataset[][]> {
+export async function planBulkExports(t: Pick<BulkTarget, 'pool' | 'ch' | 'dir'>): Promise<BulkDataset[][]> {
+  await sweepScratch(t.dir);
   const [catalogues, latest, months, files] = await Promise.all([
     bulkCatalogueStamps(t.pool),
     bulkLatestStamp(t.ch, {}),
@@ -78,6 +79,16 @@ export async function planBulkExports(t: Pick<BulkTarget, 'pool' | 'ch'>): Promi
   const monthsOf = new Map<string, BulkDataset[]>();
   for (const d of stale.filter((x) => x.kind === 'prices')) monthsOf.set(d.game!, [...(monthsOf.get(d.game!) ?? []), d]);
   return [...stale.filter((d) => d.kind !== 'prices').map((d) => [d]), ...monthsOf.values()];
+}
+
+/** Scratch folders an interrupted run left behind (a worker stopped mid-write), an hour old or more. */
+async function sweepScratch(dir: string): Promise<void> {
+  const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const e of entries) {
+    if (!e.isDirectory() || !e.name.startsWith('.tmp-')) continue;
+    const stat = await fsp.stat(path.join(dir, e.name)).catch(() => null);
+    if (stat && Date.now() - stat.mtimeMs > 3_600_000) await fsp.rm(path.join(dir, e.name), { recursive: true, force: true });
+  }
 }
 
 // Every path handed to ClickHouse is built here from slugs, months and random hex (and the
