@@ -151,6 +151,22 @@ describe('scan sessions', () => {
     assert.equal(events.rows[0].n, 1, 'written once');
   });
 
+  it('counts a key-opened session’s uploads against the owner’s tier as it is now', async () => {
+    const starter = await accountWithKey(stack, 'downgradedowner', 'starter');
+    const created = await callAs(stack, starter, 'POST', '/api/scan-sessions');
+    assert.equal(created.status, 201);
+    const claimed = await call(phoneSide, 'POST', `/api/scan-sessions/${created.body.id}/claim`, {
+      body: { claim_token: created.body.claim_token },
+    });
+    const device = { 'X-Scan-Device-Token': claimed.body.device_token };
+    assert.equal((await upload(phoneSide, created.body.id, device, uprightPhoto)).status, 200, 'Starter recognises');
+    // The owner moves down to Free: recognition needs Starter, through a session as through the key.
+    await stack.stores.pg.pool.query(`UPDATE users SET tier = 'free' WHERE id = $1`, [starter.user.id]);
+    const refused = await upload(phoneSide, created.body.id, device, uprightPhoto);
+    assert.equal(refused.status, 429, JSON.stringify(refused.body));
+    assert.match(refused.body.detail, /quota of 0/);
+  });
+
   it('refuses bad ids and bodies in the spec’s shape', async () => {
     assert.equal((await callAs(stack, owner, 'GET', '/api/scan-sessions/not-a-uuid')).status, 422);
     const created = await callAs(stack, owner, 'POST', '/api/scan-sessions');

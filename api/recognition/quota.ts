@@ -4,7 +4,7 @@
 // unlimited (spec); the Unlimited tier has no quota; Free keys never get here (starter+).
 import type { z } from 'zod';
 import type { RedisStore } from '../../sql/stores/redis.js';
-import { TIERS } from '../../schemas/tiers.js';
+import { TIERS, type Tier } from '../../schemas/tiers.js';
 import type { RecognitionQuota } from '../../schemas/recognition.js';
 import type { Principal } from '../auth/principal.js';
 import type { User } from '../auth/accounts.js';
@@ -16,9 +16,14 @@ export type QuotaDeps = { redis: RedisStore; redisPrefix: string };
 const dayOf = (now: number) => new Date(now).toISOString().slice(0, 10);
 const counterKey = (deps: QuotaDeps, userId: number, now: number) => `${deps.redisPrefix}:recognitions:${userId}:${dayOf(now)}`;
 
+/** An API key's quota by its tier: null for the Unlimited tier, 0 for Free (recognition needs Starter). */
+export function keyRecognitionsPerDay(tier: Tier): number | null {
+  return TIERS[tier].recognitionPerDay ?? (tier === 'free' ? 0 : null);
+}
+
 /** The account's quota, or null when it has none (session callers, the operator, the Unlimited tier). */
 export function recognitionsPerDay(principal: Principal): number | null {
-  return principal.kind === 'key' ? TIERS[principal.tier].recognitionPerDay : null;
+  return principal.kind === 'key' ? keyRecognitionsPerDay(principal.tier) : null;
 }
 
 /** Counts one recognition of the caller; 429 with Retry-After past the quota. */
@@ -60,7 +65,7 @@ export async function recognitionQuota(
   user: User,
   now = Date.now(),
 ): Promise<z.input<typeof RecognitionQuota>> {
-  const perDay = principal.kind === 'key' ? (TIERS[user.tier].recognitionPerDay ?? (user.tier === 'free' ? 0 : null)) : null;
+  const perDay = principal.kind === 'key' ? keyRecognitionsPerDay(user.tier) : null;
   const used = Number((await deps.redis.get(counterKey(deps, user.id, now)).catch(() => null)) ?? 0);
   return {
     per_day: perDay,

@@ -9,12 +9,12 @@ import { PassThrough, type Readable } from 'node:stream';
 import QRCode from 'qrcode';
 import type { z } from 'zod';
 import { NotFound } from '../../schemas/errors.js';
-import { TIERS, type Tier } from '../../schemas/tiers.js';
+import type { Tier } from '../../schemas/tiers.js';
 import { SCAN_SESSION_SECONDS, type ClaimedScanSession, type ScanSessionOut, type ScanPhotoResult } from '../../schemas/recognition.js';
 import * as q from '../../sql/scanSessions.js';
 import { HttpError } from '../http/errors.js';
 import { SSE_KEEPALIVE_MS, SSE_MAX_BUFFERED, sseFrame } from '../http/serverSentEvents.js';
-import { countAgainstQuota } from './quota.js';
+import { countAgainstQuota, keyRecognitionsPerDay } from './quota.js';
 import { readPhoto, recognise, type RecognitionDeps } from './recognize.js';
 
 export type ScanSessionDeps = RecognitionDeps & { sessionSecret: string; siteOrigin: string };
@@ -124,7 +124,9 @@ async function writableSession(
     const [row] = await q.scanSessionOfDevice(deps.db, id, digest(writer.deviceToken));
     if (!row) throw new HttpError(403, 'the device token does not open this session');
     if (row.completed || row.expired) throw new HttpError(409, 'the session is over');
-    return { userId: row.user_id, perDay: row.counted ? TIERS[row.tier as Tier].recognitionPerDay : null };
+    // A session opened with a key counts against the owner's tier as it is now: an owner moved down
+    // to Free gets no recognitions through a session either.
+    return { userId: row.user_id, perDay: row.counted ? keyRecognitionsPerDay(row.tier as Tier) : null };
   }
   if (writer.userId === null) throw new HttpError(401, 'send the device token (X-Scan-Device-Token) or sign in as the session’s owner');
   const { row } = await ownSession(deps, id, writer.userId);
