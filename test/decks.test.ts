@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
+import { DECK_LIMITS } from '../schemas/decks.js';
 import { callAs } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
 
@@ -87,6 +88,25 @@ describe('decks', () => {
     assert.equal((await call(owner, 'DELETE', `/decks/${id}/cards/${b!.id}`)).status, 404);
     assert.deepEqual((await call(owner, 'DELETE', `/decks/${id}`)).body, { ok: true });
     assert.equal((await call(owner, 'GET', `/decks/${id}`)).status, 404);
+  });
+
+  it('keeps the cap of decks per account when creations race', async () => {
+    const racer = await accountWithKey(stack, 'deckracer', 'enterprise');
+    // One short of the cap, then six creations at once: exactly one gets the last place.
+    await stack.stores.pg.pool.query(
+      `INSERT INTO decks (user_id, game_id, name, is_public)
+       SELECT $1, g.id, 'filler ' || n, false FROM games g, generate_series(1, $2::int - 1) n WHERE g.slug = 'pokemon'`,
+      [racer.user.id, DECK_LIMITS.perUser],
+    );
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => call(racer, 'POST', '/decks', { name: `racing ${i}`, tcg_slug: 'pokemon' })),
+    );
+    assert.deepEqual(
+      results.map((r) => r.status).sort((a, b) => a - b),
+      [201, 409, 409, 409, 409, 409],
+    );
+    const { rows } = await stack.stores.pg.pool.query('SELECT count(*)::int AS n FROM decks WHERE user_id = $1', [racer.user.id]);
+    assert.equal(rows[0].n, DECK_LIMITS.perUser);
   });
 
   it('shows public decks to anyone and lists them by game', async () => {

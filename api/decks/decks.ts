@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { Db } from '../../sql/stores/db.js';
 import { DomainError, NotFound } from '../../schemas/errors.js';
 import { DECK_LIMITS, type CreateDeckBody, type Deck, type DeckSummary } from '../../schemas/decks.js';
+import { lockAccount } from '../../sql/alerts.js';
 import * as q from '../../sql/decks.js';
 
 type DeckOut = z.infer<typeof Deck>;
@@ -34,6 +35,8 @@ export async function publicDecks(
 /** A new deck, with lines already resolved to cards of its game (an import), in one transaction. */
 export async function createDeck(db: Db, userId: number, body: z.output<typeof CreateDeckBody>, lines: DeckLine[] = []): Promise<DeckOut> {
   const deckId = await db.transaction(async (tx) => {
+    // Creations of one account wait for each other here, so two at the cap cannot both pass it.
+    await lockAccount(tx, userId);
     const [counted] = await q.countDecks(tx, userId);
     if (counted!.n >= DECK_LIMITS.perUser) throw new DomainError('conflict', `at most ${DECK_LIMITS.perUser} decks per account`);
     const [created] = await q.createDeck(tx, userId, body.tcg_slug, body.name, body.format ?? null, body.is_public);
