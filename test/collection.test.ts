@@ -11,6 +11,7 @@ import { repoRoot } from '../sql/paths.js';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { createTestCards } from './support/catalogue.js';
 import { callAs } from './support/http.js';
+import { COLLECTION_LIMITS } from '../schemas/collection.js';
 import { startStack, type Stack } from './support/stack.js';
 import { loadPricePoints } from '../ingest/load/pricePoints.js';
 import { announcePricesLanded } from '../sql/stores/priceChannels.js';
@@ -102,6 +103,39 @@ describe('adding to a collection', () => {
       grade: 9.5,
     });
     assert.deepEqual([graded.status, graded.body.graded, graded.body.grading_company, graded.body.grade], [201, true, 'PSA', 9.5]);
+  });
+});
+
+describe('the cap of entries', () => {
+  it('holds when adds race at it: exactly one gets the last place', async () => {
+    const racer = await accountWithKey(stack, 'collectionracer', 'enterprise');
+    // One short of the cap, from every variant in every condition and grade of the demo.
+    await stack.stores.pg.pool.query(
+      `INSERT INTO collection_entries (user_id, card_id, variant_id, quantity, condition, graded, grading_company, grade)
+       SELECT $1, p.card_id, v.id, 1, c.condition, g.grade IS NOT NULL, CASE WHEN g.grade IS NULL THEN NULL ELSE 'PSA' END, g.grade
+       FROM printings p JOIN variants v ON v.printing_id = p.id
+       CROSS JOIN (VALUES ('NM'), ('LP'), ('MP'), ('HP'), ('DMG')) AS c (condition)
+       CROSS JOIN (SELECT NULL::numeric AS grade UNION ALL SELECT generate_series(1, 10)) AS g
+       ORDER BY v.id, c.condition, g.grade NULLS FIRST
+       LIMIT $2::int - 1`,
+      [racer.user.id, COLLECTION_LIMITS.maxEntries],
+    );
+    const fresh = (
+      await stack.stores.pg.pool.query(
+        `SELECT p.card_id FROM printings p WHERE p.card_id NOT IN (SELECT card_id FROM collection_entries WHERE user_id = $1) LIMIT 6`,
+        [racer.user.id],
+      )
+    ).rows;
+    assert.equal(fresh.length, 6);
+    const results = await Promise.all(fresh.map((r) => call(racer, 'POST', '/collection/add', { card_id: r.card_id })));
+    assert.deepEqual(
+      results.map((r) => r.status).sort((a, b) => a - b),
+      [201, 409, 409, 409, 409, 409],
+    );
+    const { rows } = await stack.stores.pg.pool.query('SELECT count(*)::int AS n FROM collection_entries WHERE user_id = $1', [
+      racer.user.id,
+    ]);
+    assert.equal(rows[0].n, COLLECTION_LIMITS.maxEntries);
   });
 });
 

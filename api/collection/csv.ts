@@ -14,6 +14,7 @@ import type { Db } from '../../sql/stores/db.js';
 import { DomainError } from '../../schemas/errors.js';
 import { CONDITIONS } from '../../schemas/marketplace.js';
 import { COLLECTION_GRADERS, COLLECTION_LIMITS } from '../../schemas/collection.js';
+import { lockAccount } from '../../sql/alerts.js';
 import * as q from '../../sql/collection.js';
 import type { ValidationIssue } from '../http/errors.js';
 import { csvIssue, readCsvRecords, refuseIssues } from '../http/csvFile.js';
@@ -156,6 +157,8 @@ export async function importCollection(
   refuseIssues(issues);
   const list = [...entries.values()];
   const written = await deps.db.transaction(async (tx) => {
+    // Imports and adds of one account wait for each other, so the cap counted below holds.
+    await lockAccount(tx, userId);
     const [done] = await q.importEntries(
       tx,
       userId,

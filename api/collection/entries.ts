@@ -12,6 +12,7 @@ import {
   type CollectionEntry,
   type UpdateCollectionEntryBody,
 } from '../../schemas/collection.js';
+import { lockAccount } from '../../sql/alerts.js';
 import * as q from '../../sql/collection.js';
 import { variantName } from '../legacy/variants.js';
 import { round2 } from '../legacy/cardPriceAnalytics.js';
@@ -100,19 +101,24 @@ export async function addEntry(deps: EntryDeps, userId: number, body: z.output<t
   const { db } = deps;
   checkGrading(body);
   const variantId = await resolveVariant(db, body.card_id, body.variant);
-  await refuseWhenFull(db, userId, 1);
-  const [added] = await q.addToCollection(
-    db,
-    userId,
-    body.card_id,
-    variantId,
-    body.quantity,
-    body.condition,
-    body.price_paid ?? null,
-    body.graded,
-    body.grading_company ?? null,
-    body.grade ?? null,
-  );
+  const added = await db.transaction(async (tx) => {
+    // Adds of one account wait for each other here, so two at the cap cannot both pass it.
+    await lockAccount(tx, userId);
+    await refuseWhenFull(tx, userId, 1);
+    const [row] = await q.addToCollection(
+      tx,
+      userId,
+      body.card_id,
+      variantId,
+      body.quantity,
+      body.condition,
+      body.price_paid ?? null,
+      body.graded,
+      body.grading_company ?? null,
+      body.grade ?? null,
+    );
+    return row;
+  });
   await collectionChanged(deps, userId);
   const [row] = await valuedEntries(db, [added!.id]);
   return presentEntry(row!);
