@@ -185,6 +185,21 @@ describe('the HTTP interface itself', () => {
     assert.equal(text.trim().split('\n').length, 3_000_001);
   });
 
+  it('gives its session back when a client goes away mid-result', async () => {
+    // Two reader sessions: three abandoned streams would leave none if they were not returned.
+    for (let i = 0; i < 3; i++) {
+      const controller = new AbortController();
+      const res = await raw('SELECT * FROM system.numbers LIMIT 50000000 FORMAT TSV', { signal: controller.signal });
+      const reader = res.body!.getReader();
+      await reader.read();
+      controller.abort();
+      await reader.closed.catch(() => undefined);
+    }
+    const after = await raw('SELECT count() FROM holo.fx_to_usd');
+    assert.equal(after.status, 200);
+    assert.match((await after.text()).trim(), /^\d+$/);
+  });
+
   it('admits Pro keys and the operator, refuses others', async () => {
     assert.equal((await fetch(`${stack.url}/clickhouse?query=SELECT%201`)).status, 401);
     assert.equal((await fetch(`${stack.url}/clickhouse?query=SELECT%201&user=holo&password=${freeKey}`)).status, 403);

@@ -320,7 +320,10 @@ async function answer(ctx: Context, sessions: SessionPool): Promise<void> {
   };
 
   const controller = new AbortController();
-  ctx.req.once('close', () => controller.abort());
+  // A client that goes away mid-result stops the query (the response closes before it finished).
+  ctx.res.once('close', () => {
+    if (!ctx.res.writableFinished) controller.abort();
+  });
   let chunks: AsyncIterator<Buffer>;
   let first: IteratorResult<Buffer>;
   try {
