@@ -186,15 +186,23 @@ describe('the exported history', () => {
     }
   });
 
-  it('sweeps the scratch folders an interrupted run left, once they are an hour old', async () => {
+  it('sweeps scratch folders an interrupted run left and replaced versions, once they are an hour old', async () => {
     const old = path.join(target.dir, '.tmp-interrupted');
     const fresh = path.join(target.dir, '.tmp-running');
-    for (const dir of [old, fresh]) fs.mkdirSync(dir, { recursive: true });
+    const replaced = path.join(target.dir, '0123456789abcdef');
+    for (const dir of [old, fresh, replaced]) fs.mkdirSync(dir, { recursive: true });
     const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
-    fs.utimesSync(old, twoHoursAgo, twoHoursAgo);
+    for (const dir of [old, replaced]) fs.utimesSync(dir, twoHoursAgo, twoHoursAgo);
+    // A current version, however old its folder, stays.
+    const current = fileOf(await list('pro'), 'catalogue-lorcana', 'parquet');
+    const currentDir = path.join(target.dir, current.sha256.slice(0, 16));
+    fs.utimesSync(currentDir, twoHoursAgo, twoHoursAgo);
     await planBulkExports(target);
     assert.equal(fs.existsSync(old), false);
+    assert.equal(fs.existsSync(replaced), false);
     assert.equal(fs.existsSync(fresh), true, 'a folder a running export may be writing stays');
+    assert.equal(fs.existsSync(currentDir), true, 'a version a record names stays');
+    assert.equal((await fetch(stack.url + current.url)).status, 200);
     fs.rmSync(fresh, { recursive: true });
   });
 
@@ -217,5 +225,10 @@ describe('the exported history', () => {
     assert.deepEqual(written.sort(), ['latest-prices', `prices-lorcana-${today.slice(0, 7)}`]);
     const afterwards = new Map((await list('pro')).datasets.map((d) => [d.name, d.files[0]!.sha256]));
     for (const [name, sha] of before) if (!written.includes(name)) assert.equal(afterwards.get(name), sha, `${name} untouched`);
+    // The replaced version is still there for downloads that began before (swept after an hour).
+    const month = `prices-lorcana-${today.slice(0, 7)}`;
+    const replacedSha = before.get(month)!;
+    assert.notEqual(afterwards.get(month), replacedSha);
+    assert.equal(fs.readdirSync(target.dir).includes(replacedSha.slice(0, 16)), true);
   });
 });

@@ -9,6 +9,7 @@ import type { Context } from 'koa';
 import send from 'send';
 import type { z } from 'zod';
 import { bulkFileByName, bulkFilesAll, type BulkFileRow } from '../../sql/bulk.js';
+import { versionFolder } from '../../ingest/export/bulkExport.js';
 import { BULK_ACCESS, type BulkDataset, type BulkListResponse, type BulkQuery } from '../../schemas/bulk.js';
 import { authorize, type Principal } from '../auth/principal.js';
 import type { AppDeps } from '../deps.js';
@@ -109,7 +110,7 @@ export async function serveDownload(deps: AppDeps, ctx: Context, params: { token
   if (!file) throw new NotFoundError('file');
   const dir = path.join(deps.config.dataDir, 'exports');
   await new Promise<void>((resolve, reject) => {
-    const stream = send(ctx.req, `/${file.filename}`, {
+    const stream = send(ctx.req, `/${versionFolder(file.sha256)}/${file.filename}`, {
       root: dir,
       etag: false,
       lastModified: true,

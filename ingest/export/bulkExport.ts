@@ -3,8 +3,10 @@
 // writes them itself (embedded chDB straight into the file; a server streams them here), so rows
 // never pass through JavaScript except for the catalogue, which lives in PostgreSQL. A file is
 // written into a scratch folder and renamed into place, so a download never sees half a file,
-// and a data set is rewritten only when the stores' state it holds has changed (its stamp).
+// and a data set is rewritten only when the stores' state it holds has changed (its stamp). Each
+// version of a file lives in a folder named by its checksum (versionFolder).
 import crypto from 'node:crypto';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -50,13 +52,13 @@ export type BulkWriteResult = { dataset: string; rows: number; bytes: number };
  * written together: each catalogue and the latest prices alone, a game's months in one pass.
  */
 export async function planBulkExports(t: Pick<BulkTarget, 'pool' | 'ch' | 'dir'>): Promise<BulkDataset[][]> {
-  await sweepScratch(t.dir);
   const [catalogues, latest, months, files] = await Promise.all([
     bulkCatalogueStamps(t.pool),
     bulkLatestStamp(t.ch, {}),
     bulkPriceMonths(t.ch, {}),
     bulkFilesAll(t.pool),
   ]);
+  await sweep(t.dir, new Set(files.map((f) => versionFolder(f.sha256))));
   const wanted: BulkDataset[] = [
     ...catalogues.map((c) => ({ dataset: `catalogue-${c.game}`, kind: 'catalogue' as const, game: c.game, month: null, stamp: c.stamp })),
     ...(latest[0] && !latest[0].stamp.endsWith('/0')
@@ -81,11 +83,21 @@ export async function planBulkExports(t: Pick<BulkTarget, 'pool' | 'ch' | 'dir'>
   return [...stale.filter((d) => d.kind !== 'prices').map((d) => [d]), ...monthsOf.values()];
 }
 
-/** Scratch folders an interrupted run left behind (a worker stopped mid-write), an hour old or more. */
-async function sweepScratch(dir: string): Promise<void> {
+/**
+ * Where a file of this content lives: a folder named by its checksum, so a new version never
+ * replaces the bytes a download (or a resume naming the old ETag) is reading; the record moves to
+ * the new folder and the old one is swept later.
+ */
+export const versionFolder = (sha256: string) => sha256.slice(0, 16);
+
+/**
+ * Sweeps what is an hour old or more and no record names: scratch folders an interrupted run left
+ * (a worker stopped mid-write) and versions a newer file replaced.
+ */
+async function sweep(dir: string, current: Set<string>): Promise<void> {
   const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
   for (const e of entries) {
-    if (!e.isDirectory() || !e.name.startsWith('.tmp-')) continue;
+    if (!e.isDirectory() || current.has(e.name) || !(e.name.startsWith('.tmp-') || /^[0-9a-f]{16}$/.test(e.name))) continue;
     const stat = await fsp.stat(path.join(dir, e.name)).catch(() => null);
     if (stat && Date.now() - stat.mtimeMs > 3_600_000) await fsp.rm(path.join(dir, e.name), { recursive: true, force: true });
   }
@@ -213,12 +225,15 @@ async function writeCatalogue(
   const ndjson = path.join(scratch, `${dataset}.ndjson.gz`);
   const gzip = zlib.createGzip({ level: 6 });
   const written = pipeline(gzip, fs.createWriteStream(ndjson));
+  // A write that fails (a full disk) fails the export when awaited below, not the process now.
+  written.catch(() => undefined);
   let rows = 0;
   for (let after = 0; ;) {
     const page = await bulkCataloguePage(t.pool, game, after, CATALOGUE_PAGE);
     if (page.length === 0) break;
     const text = page.map((r) => JSON.stringify({ ...r, external_ids: r.external_ids ?? {} })).join('\n') + '\n';
-    if (!gzip.write(text)) await new Promise((resolve) => gzip.once('drain', resolve));
+    // once() rejects when the stream fails instead of waiting for a drain that never comes.
+    if (!gzip.write(text)) await once(gzip, 'drain');
     rows += page.length;
     after = page.at(-1)!.variant_id;
     onPage(rows);
@@ -276,7 +291,9 @@ export async function writeBulkDatasets(
       for (const format of BULK_FORMATS) {
         const filename = `${d.dataset}.${format}`;
         const { sha256, bytes: size } = await digest(path.join(scratch, filename));
-        await fsp.rename(path.join(scratch, filename), path.join(t.dir, filename));
+        const version = path.join(t.dir, versionFolder(sha256));
+        await fsp.mkdir(version, { recursive: true });
+        await fsp.rename(path.join(scratch, filename), path.join(version, filename));
         await recordBulkFile(t.pool, d.dataset, format, filename, d.kind, d.game, d.month, rows, size, sha256, d.stamp);
         bytes += size;
       }
