@@ -38,6 +38,7 @@ function allowed(access: Access, caller: string): boolean {
   if (access === 'auth') return true;
   if (access === 'starter+') return caller !== 'free key' && caller !== 'admin key';
   if (access === 'business+') return caller === 'business key';
+  if (access === 'pro+|admin') return caller === 'pro key' || caller === 'business key' || caller === 'admin key';
   return caller === 'pro key' || caller === 'business key'; // pro+
 }
 

@@ -200,10 +200,13 @@ describe('the HTTP interface itself', () => {
     assert.match((await after.text()).trim(), /^\d+$/);
   });
 
-  it('admits Pro keys and the operator, refuses others', async () => {
+  it('admits Pro keys, administrators and the operator, refuses others', async () => {
     assert.equal((await fetch(`${stack.url}/clickhouse?query=SELECT%201`)).status, 401);
     assert.equal((await fetch(`${stack.url}/clickhouse?query=SELECT%201&user=holo&password=${freeKey}`)).status, 403);
     assert.equal((await fetch(`${stack.url}/clickhouse?query=SELECT%201&user=holo&password=holo_nope`)).status, 401);
+    const admin = (await accountWithKey(stack, 'freeadmin', 'free', { admin: true })).key;
+    const byAdmin = await fetch(`${stack.url}/clickhouse?query=SELECT%202&user=holo&password=${admin}`);
+    assert.equal((await byAdmin.text()).trim(), '2', 'an administrator of any tier');
     const token = fs.readFileSync(path.join(stack.config.dataDir, 'admin-token'), 'utf8').trim();
     const operator = await fetch(`${stack.url}/clickhouse?query=SELECT%201`, { headers: { 'X-ClickHouse-Key': token } });
     assert.equal((await operator.text()).trim(), '1');

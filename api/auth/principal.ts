@@ -16,7 +16,7 @@ import { atLeast, isBusinessTier, TIERS, type Tier } from '../../schemas/tiers.j
 // webhooks to "Business and up" without naming a tag for it.
 /** The spec's access tags, and `signed`: a caller without credentials whose request the handler
  *  proves by its signature (a payment provider's webhook), not rate limited per address. */
-export type Access = 'free' | 'signed' | 'auth' | 'starter+' | 'pro+' | 'business+' | 'admin';
+export type Access = 'free' | 'signed' | 'auth' | 'starter+' | 'pro+' | 'pro+|admin' | 'business+' | 'admin';
 
 export type Principal =
   | { kind: 'anonymous' }
@@ -97,6 +97,8 @@ export function authorize(principal: Principal, access: Access): void {
     return;
   }
   if (access === 'auth' || principal.kind === 'session') return;
+  // pro+|admin (direct ClickHouse access): Pro and up, or an administrator's key of any tier.
+  if (access === 'pro+|admin' && principal.user.is_admin) return;
   const minimum = access === 'starter+' ? 'starter' : 'pro';
   if (!atLeast(principal.tier, minimum))
     throw new HttpError(403, `This endpoint needs the ${TIERS[minimum].label} tier or higher; this key is ${TIERS[principal.tier].label}`);

@@ -390,11 +390,11 @@ function sendError(ctx: Context, err: ClickHouseError): void {
 }
 
 const DESCRIPTION =
-  "ClickHouse's HTTP interface over the embedded store, for ClickHouse clients (clickhouse-connect, @clickhouse/client, BI tools): read-only queries (SELECT, DESCRIBE, SHOW, EXISTS) on the documented tables (sql/README.md) under the reader limits, streamed. Authenticate with a Pro-or-higher API key as the password (basic auth, X-ClickHouse-Key or password=) or the operator token. Query errors are ClickHouse's text with X-ClickHouse-Exception-Code. On a deployment with a ClickHouse server this answers 404: connect to the server as its reader user.";
+  "ClickHouse's HTTP interface over the embedded store, for ClickHouse clients (clickhouse-connect, @clickhouse/client, BI tools): read-only queries (SELECT, DESCRIBE, SHOW, EXISTS) on the documented tables (sql/README.md) under the reader limits, streamed. Authenticate with a Pro-or-higher API key or an administrator's key as the password (basic auth, X-ClickHouse-Key or password=; Authorization: Bearer and X-API-Key work too), or the operator token. Query errors are ClickHouse's text with X-ClickHouse-Exception-Code. On a deployment with a ClickHouse server this answers 404: connect to the server as its reader user.";
 
-/** The interface as routes of the API (GET and POST, and /ping): mounted, access-checked (pro+ keys, the operator) and documented. */
+/** The interface as routes of the API (GET and POST, and /ping): mounted, access-checked (Pro and up, administrators, the operator) and documented. */
 export function clickhouseHttpRoutes(deps: AppDeps): Route[] {
-  const access = 'pro+' as const;
+  const access = 'pro+|admin' as const;
   const handle = (checkAccess: AccessCheck) => async (ctx: Context) => {
     // A ClickHouse client's password is the API key; the user name is free (e.g. "holo").
     const { key } = credentialsOf(ctx);
@@ -458,6 +458,8 @@ export function clickhouseHttpRoutes(deps: AppDeps): Route[] {
         summary: `ClickHouse HTTP interface (${method.toUpperCase()})`,
         description: DESCRIPTION,
         tags: ['data'],
+        security: [{ apiKey: [] }, { apiKeyHeader: [] }],
+        'x-access': access,
         request: {
           query,
           ...(method === 'post' ? { body: { content: { 'text/plain': { schema: z.string().openapi({ description: 'SQL' }) } } } } : {}),
@@ -484,6 +486,7 @@ export function clickhouseHttpRoutes(deps: AppDeps): Route[] {
         path: `${CLICKHOUSE_PATH}/ping`,
         summary: 'ClickHouse liveness, as clients probe it: Ok.',
         tags: ['data'],
+        'x-access': 'free',
         responses: { 200: { description: 'Ok.', content: { 'text/plain': { schema: z.string() } } } },
       });
     },

@@ -40,6 +40,7 @@ const ACCESS_TEXT: Record<string, string> = {
   auth: 'auth: session cookie or API key',
   'starter+': 'starter+: Starter tier or higher, or a session',
   'pro+': 'pro+: Pro tier or higher, or a session',
+  'pro+|admin': 'pro+|admin: a Pro-or-higher key, an administrator, or the operator token',
   'business+': 'business+: a Business tier (Shop Basic or higher), by key or session',
   admin: 'admin: administrators and the operator token',
 };

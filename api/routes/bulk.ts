@@ -40,6 +40,7 @@ function downloadRoute(deps: AppDeps): Route {
         summary: 'Download a bulk export file by its signed link',
         description: `The link comes from GET /api/v2/bulk and works for ${LINK_SECONDS / 3600} hours without any other credential. Supports Range (resume; 206), If-None-Match / If-Range with the ETag (the file's SHA-256) and HEAD.`,
         tags: ['bulk'],
+        'x-access': 'free',
         request: { params: DownloadParams },
         responses: {
           200: { description: 'the file', content: file },
