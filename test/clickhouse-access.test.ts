@@ -178,6 +178,14 @@ describe('the HTTP interface itself', () => {
     assert.equal((await zipped.text()).trim(), '42');
   });
 
+  it('refuses protocol parameters outside their values', async () => {
+    for (const q of ['enable_http_compression=AAA', 'default_format=Nope', 'database=system']) {
+      const res = await raw('SELECT 1', { search: `&${q}` });
+      assert.equal(res.status, 400, q);
+      assert.match(await res.text(), /^Code: 36\. DB::Exception: parameter /);
+    }
+  });
+
   it('keeps the header of a streamed text format once', async () => {
     const res = await raw('SELECT number FROM system.numbers LIMIT 3000000 FORMAT TSVWithNames');
     const text = await res.text();
@@ -192,10 +200,12 @@ describe('the HTTP interface itself', () => {
       const res = await raw('SELECT * FROM system.numbers LIMIT 50000000 FORMAT TSV', { signal: controller.signal });
       const reader = res.body!.getReader();
       await reader.read();
+      // Long enough for the server to fill the socket and wait for a drain that will not come.
+      await new Promise((resolve) => setTimeout(resolve, 400));
       controller.abort();
       await reader.closed.catch(() => undefined);
     }
-    const after = await raw('SELECT count() FROM holo.fx_to_usd');
+    const after = await raw('SELECT count() FROM holo.fx_to_usd', { signal: AbortSignal.timeout(30_000) });
     assert.equal(after.status, 200);
     assert.match((await after.text()).trim(), /^\d+$/);
   });

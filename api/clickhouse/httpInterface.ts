@@ -273,8 +273,22 @@ async function queryText(ctx: Context): Promise<string> {
   return fromUrl && body.length ? `${fromUrl}\n${body.toString('utf8')}` : fromUrl || body.toString('utf8');
 }
 
+/** The protocol's own parameters with a fixed set of values: checked before anything else (and documented). */
+const ProtocolQuery = z.object({
+  query: z.string().optional().openapi({ description: 'the SQL (or its beginning, when the POST body continues it)' }),
+  default_format: z.enum(Object.keys(FORMATS) as [string, ...string[]]).optional(),
+  database: z.enum(['holo', 'default']).optional(),
+  query_id: z.string().optional(),
+  enable_http_compression: z.enum(['0', '1']).optional(),
+});
+
 /** Answers one request; the caller has authenticated it. */
 async function answer(ctx: Context, sessions: SessionPool): Promise<void> {
+  const protocol = ProtocolQuery.safeParse(ctx.query);
+  if (!protocol.success) {
+    const issue = protocol.error.issues[0]!;
+    throw new ClickHouseError(36, 'BAD_ARGUMENTS', `parameter ${issue.path.join('.')}: ${issue.message}`);
+  }
   const text = await queryText(ctx);
   if (text.trim() === '') {
     ctx.type = 'text/plain';
@@ -285,8 +299,6 @@ async function answer(ctx: Context, sessions: SessionPool): Promise<void> {
   for (const [name, value] of Object.entries(ctx.query)) {
     if (typeof value !== 'string') throw new ClickHouseError(62, 'SYNTAX_ERROR', `parameter ${name} is given more than once`);
     if (name.startsWith('param_')) params[name.slice(6)] = value;
-    else if (name === 'database' && value !== 'holo' && value !== 'default')
-      throw new ClickHouseError(81, 'UNKNOWN_DATABASE', `Database ${value} does not exist: data teams read holo`, 404);
     else if (!PROTOCOL_PARAMS.has(name))
       throw new ClickHouseError(164, 'READONLY', `Cannot modify '${name}' setting in readonly mode`, 403);
   }
@@ -353,11 +365,26 @@ async function answer(ctx: Context, sessions: SessionPool): Promise<void> {
   const sink = encoding === 'gzip' ? zlib.createGzip({ level: 1 }) : encoding === 'deflate' ? zlib.createDeflate({ level: 1 }) : undefined;
   if (sink) sink.pipe(res);
   const out = sink ?? res;
-  const write = (chunk: Buffer) => (out.write(chunk) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', resolve)));
+  // A client gone away never drains: its close ends the wait too, and the loop below stops.
+  const write = (chunk: Buffer) =>
+    out.write(chunk)
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const done = () => {
+            out.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
+          out.once('drain', done);
+          res.once('close', done);
+        });
+  // Writes after the client went away fail; the close above is what ends the answer.
+  res.on('error', () => undefined);
+  sink?.on('error', () => undefined);
   let index = 0;
   try {
     for (let next = first; !next.done; next = await chunks.next()) {
-      if (controller.signal.aborted) break;
+      if (controller.signal.aborted || res.destroyed) break;
       let chunk = next.value;
       // Text formats with a header repeat it in every streamed chunk: only the first keeps it.
       if (index++ > 0 && info.headerLines) chunk = dropLines(chunk, info.headerLines);
@@ -413,13 +440,6 @@ export function clickhouseHttpRoutes(deps: AppDeps): Route[] {
       else throw err;
     }
   };
-  const query = z.object({
-    query: z.string().optional().openapi({ description: 'the SQL (or its beginning, when the POST body continues it)' }),
-    default_format: z.enum(Object.keys(FORMATS) as [string, ...string[]]).optional(),
-    database: z.enum(['holo', 'default']).optional(),
-    query_id: z.string().optional(),
-    enable_http_compression: z.enum(['0', '1']).optional(),
-  });
   const engineError = {
     description: 'ClickHouse error text: Code: N. DB::Exception: …',
     content: { 'text/plain': { schema: z.string() } },
@@ -436,7 +456,7 @@ export function clickhouseHttpRoutes(deps: AppDeps): Route[] {
       description: 'Forbidden: a tier below Pro, or a statement or table data teams may not use',
       content: { ...engineError.content, ...holoError },
     },
-    404: { description: 'Unknown database, or a deployment with a ClickHouse server', content: { ...engineError.content, ...holoError } },
+    404: { description: 'a deployment with a ClickHouse server (connect to it instead)', content: holoError },
     413: engineError,
     415: engineError,
     429: { description: 'Too many requests', content: holoError },
@@ -461,7 +481,7 @@ export function clickhouseHttpRoutes(deps: AppDeps): Route[] {
         security: [{ apiKey: [] }, { apiKeyHeader: [] }],
         'x-access': access,
         request: {
-          query,
+          query: ProtocolQuery,
           ...(method === 'post' ? { body: { content: { 'text/plain': { schema: z.string().openapi({ description: 'SQL' }) } } } } : {}),
         },
         responses,
