@@ -22,7 +22,7 @@ export const BulkDataset = z
     name: z.string(),
     kind: z.enum(['catalogue', 'prices', 'latest']),
     game: z.string().nullable(),
-    month: z.string().nullable().openapi({ description: 'first day of the month, for daily prices' }),
+    month: z.string().nullable().openapi({ description: 'first day of the month, for the price history' }),
     description: z.string(),
     access: z.enum(['auth', 'starter+', 'pro+']).openapi({ description: 'who may download it' }),
     rows: z.number().int(),

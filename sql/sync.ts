@@ -1,6 +1,7 @@
 // Incremental sync feeds (schemas/sync.ts): price changes and the external id change log, each a
 // page in (transaction, sequence) order below a horizon (feed_horizon.sql).
 import { z } from 'zod';
+import { LatestPriceRow } from './priceLoads.js';
 import { pgQuery } from './typedQuery.js';
 
 const int = z.number().int();
@@ -18,19 +19,8 @@ type FeedParams<Filter> = [
   horizon: string,
 ];
 
-const PriceChangeRow = z.object({
-  ...FeedPosition,
-  card_id: int,
-  variant_id: int,
-  region: z.string(),
-  source: z.string(),
-  price_type: z.string(),
-  grading_company: z.string(),
-  grade: z.string(),
-  currency: z.string(),
-  amount: z.number(),
-  as_of: z.string(),
-});
+// A latest price (priceLoads.ts) with its card and feed position; the amount as a number, as served.
+const PriceChangeRow = LatestPriceRow.extend({ ...FeedPosition, card_id: int, variant_id: int, amount: z.number() });
 /** A page of latest-price changes, optionally of one game (slug). */
 export const priceChangesPage = pgQuery<FeedParams<string | null>, typeof PriceChangeRow>('price_changes_page', PriceChangeRow);
 

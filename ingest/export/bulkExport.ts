@@ -1,5 +1,5 @@
 // Bulk export files under HOLO_DATA_DIR/exports: the catalogue per game, the latest prices, and
-// the daily prices per game and month, each as gzip NDJSON, gzip CSV and Parquet. ClickHouse
+// the price history per game and month, each as gzip NDJSON, gzip CSV and Parquet. ClickHouse
 // writes them itself (embedded chDB straight into the file; a server streams them here), so rows
 // never pass through JavaScript except for the catalogue, which lives in PostgreSQL. A file is
 // written into a scratch folder and renamed into place, so a download never sees half a file,
@@ -129,7 +129,7 @@ function converter(t: BulkTarget): SessionPool {
   return localConverter;
 }
 
-/** Writes `parquet` first, then the text formats from it (chDB reads Parquet faster than anything). */
+/** The text formats from a data set's Parquet (chDB reads Parquet faster than anything); its row count. */
 async function convertFromParquet(pool: SessionPool, scratch: string, dataset: string): Promise<number> {
   const parquet = path.join(scratch, `${dataset}.parquet`);
   for (const format of ['ndjson.gz', 'csv.gz'] as const) {
@@ -145,69 +145,52 @@ async function convertFromParquet(pool: SessionPool, scratch: string, dataset: s
   return Number(counted.text().trim());
 }
 
+type QueryParams = Record<string, string | string[]>;
+
 /**
- * A game's months of daily prices as Parquet, one file a month: embedded chDB in one pass over the
- * facts (a partitioned write), a server month by month streamed here.
+ * A query's result as one Parquet file (`out` may hold {_partition_id} with a `partitionBy`):
+ * embedded chDB writes it itself; a server streams it here, nothing of it held in memory.
+ */
+async function writeParquet(t: BulkTarget, out: string, select: string, params: QueryParams, partitionBy?: string): Promise<void> {
+  if (t.sessions) {
+    // chDB binds parameters as text: an array as ClickHouse's literal.
+    const bound = Object.fromEntries(
+      Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? `[${v.map((x) => `'${x}'`).join(',')}]` : v]),
+    );
+    const partition = partitionBy ? ` PARTITION BY ${partitionBy}` : '';
+    await t.sessions.use((s) =>
+      s.queryBindAsync(
+        `INSERT INTO FUNCTION file(${sqlPath(out)}, 'Parquet')${partition} ${select} SETTINGS engine_file_truncate_on_insert = 1`,
+        bound,
+        { format: 'TSV' },
+      ),
+    );
+    return;
+  }
+  const result = await t.ch.exec({ query: `${select} FORMAT Parquet`, query_params: params });
+  await pipeline(result.stream, fs.createWriteStream(out));
+}
+
+/**
+ * A game's months of price history as Parquet, one file a month: embedded chDB in one pass over
+ * the facts (a partitioned write), a server month by month.
  */
 async function writeMonths(t: BulkTarget, scratch: string, months: BulkDataset[]): Promise<void> {
   const game = months[0]!.game!;
   const select = bulkSelect('bulk_prices_months');
-  const arrayOf = (list: BulkDataset[]) => `[${list.map((m) => `'${m.month}'`).join(',')}]`;
-  if (t.sessions) {
-    const pattern = path.join(scratch, `prices-${game}-{_partition_id}.parquet`);
-    await t.sessions.use((s) =>
-      s.queryBindAsync(
-        `INSERT INTO FUNCTION file(${sqlPath(pattern)}, 'Parquet') PARTITION BY toYYYYMM(day) ${select} SETTINGS engine_file_truncate_on_insert = 1`,
-        { game, months: arrayOf(months) },
-        { format: 'TSV' },
-      ),
-    );
-    for (const m of months) {
-      const yyyymm = m.month!.slice(0, 7).replace('-', '');
-      const written = path.join(scratch, `prices-${game}-${yyyymm}.parquet`);
-      const target = path.join(scratch, `${m.dataset}.parquet`);
-      if (fs.existsSync(written)) await fsp.rename(written, target);
-      // A month whose prices are all outliers has no partition: its own (empty) file says so.
-      else
-        await t.sessions.use((s) =>
-          s.queryBindAsync(
-            `INSERT INTO FUNCTION file(${sqlPath(target)}, 'Parquet') ${select} SETTINGS engine_file_truncate_on_insert = 1`,
-            { game, months: arrayOf([m]) },
-            { format: 'TSV' },
-          ),
-        );
-    }
+  const monthFile = (m: BulkDataset) => path.join(scratch, `${m.dataset}.parquet`);
+  if (!t.sessions) {
+    for (const m of months) await writeParquet(t, monthFile(m), select, { game, months: [m.month!] });
     return;
   }
+  const pattern = path.join(scratch, `prices-${game}-{_partition_id}.parquet`);
+  await writeParquet(t, pattern, select, { game, months: months.map((m) => m.month!) }, 'toYYYYMM(day)');
   for (const m of months) {
-    const result = await t.ch.exec({ query: `${select} FORMAT Parquet`, query_params: { game, months: [m.month!] } });
-    await pipeline(result.stream, fs.createWriteStream(path.join(scratch, `${m.dataset}.parquet`)));
+    const written = pattern.replace('{_partition_id}', m.month!.slice(0, 7).replace('-', ''));
+    if (fs.existsSync(written)) await fsp.rename(written, monthFile(m));
+    // A month whose prices are all outliers has no partition: its own (empty) file says so.
+    else await writeParquet(t, monthFile(m), select, { game, months: [m.month!] });
   }
-}
-
-/** A ClickHouse query's result as the three files. */
-async function writeFromClickHouse(
-  t: BulkTarget,
-  scratch: string,
-  dataset: string,
-  select: string,
-  params: Record<string, string>,
-): Promise<number> {
-  const parquet = path.join(scratch, `${dataset}.parquet`);
-  if (t.sessions) {
-    await t.sessions.use((s) =>
-      s.queryBindAsync(
-        `INSERT INTO FUNCTION file(${sqlPath(parquet)}, 'Parquet') ${select} SETTINGS engine_file_truncate_on_insert = 1`,
-        params,
-        { format: 'TSV' },
-      ),
-    );
-  } else {
-    // A server streams the file here; nothing of it is held in memory.
-    const result = await t.ch.exec({ query: `${select} FORMAT Parquet`, query_params: params });
-    await pipeline(result.stream, fs.createWriteStream(parquet));
-  }
-  return convertFromParquet(converter(t), scratch, dataset);
 }
 
 const CATALOGUE_PAGE = 5_000;
@@ -276,7 +259,8 @@ export async function writeBulkDatasets(
         await writeCatalogue(t, scratch, first.dataset, first.game!, (n) => onProgress(`${first.dataset}: ${n} rows`)),
       );
     } else if (first.kind === 'latest') {
-      rowsOf.set(first.dataset, await writeFromClickHouse(t, scratch, first.dataset, bulkSelect('bulk_latest_prices'), {}));
+      await writeParquet(t, path.join(scratch, `${first.dataset}.parquet`), bulkSelect('bulk_latest_prices'), {});
+      rowsOf.set(first.dataset, await convertFromParquet(converter(t), scratch, first.dataset));
     } else {
       await writeMonths(t, scratch, group);
       for (const m of group) {
