@@ -66,13 +66,13 @@ describe('card recognition', () => {
   // Each family: one distortion pushed, the rest mild; 10 photos of cards drawn by a fixed seed.
   // Floors are the measured accuracy (README "Card recognition") less a margin.
   const families: { name: string; floor: number; distortion: Partial<Distortion> }[] = [
-    { name: 'perspective tilt 15–20°', floor: 0.8, distortion: { tilt: 18 } },
-    { name: 'quarter turn + jitter', floor: 0.8, distortion: { quarterTurns: 1, jitter: 6 } },
-    { name: 'JPEG quality 35', floor: 0.8, distortion: { jpegQuality: 35 } },
-    { name: 'blur 1.5', floor: 0.8, distortion: { blur: 1.5 } },
-    { name: 'glare 10 %', floor: 0.8, distortion: { glare: 0.1 } },
-    { name: 'cluttered background', floor: 0.6, distortion: { background: 'cluttered' } },
-    { name: 'sleeve', floor: 0.8, distortion: { sleeve: true } },
+    { name: 'perspective tilt 15–20°', floor: 0.9, distortion: { tilt: 18 } },
+    { name: 'quarter turn + jitter', floor: 0.9, distortion: { quarterTurns: 1, jitter: 6 } },
+    { name: 'JPEG quality 35', floor: 0.9, distortion: { jpegQuality: 35 } },
+    { name: 'blur 1.5', floor: 0.9, distortion: { blur: 1.5 } },
+    { name: 'glare 10 %', floor: 0.9, distortion: { glare: 0.1 } },
+    { name: 'cluttered background', floor: 0.9, distortion: { background: 'cluttered' } },
+    { name: 'sleeve', floor: 0.9, distortion: { sleeve: true } },
   ];
   const mild: Partial<Distortion> = {
     tilt: 4,

@@ -73,13 +73,19 @@ function perceptualHash(square: Float32Array): Uint32Array {
   return hash;
 }
 
-function standardise(v: Float32Array): Float32Array {
+/** `v` brought to mean 0 and norm 1 over the cells not `skip`ped; skipped cells become 0. */
+function standardise(v: Float32Array, skip: Uint8Array | null = null): Float32Array {
   let mean = 0;
-  for (let i = 0; i < v.length; i++) mean += v[i]!;
-  mean /= v.length;
+  let kept = 0;
+  for (let i = 0; i < v.length; i++)
+    if (!skip?.[i]) {
+      mean += v[i]!;
+      kept++;
+    }
+  mean /= kept || 1;
   let norm = 0;
   for (let i = 0; i < v.length; i++) {
-    v[i]! -= mean;
+    v[i] = skip?.[i] ? 0 : v[i]! - mean;
     norm += v[i]! * v[i]!;
   }
   norm = Math.sqrt(norm) || 1;
@@ -87,8 +93,16 @@ function standardise(v: Float32Array): Float32Array {
   return v;
 }
 
-/** Features of a canonical card given as RGB bytes (CARD_WIDTH × CARD_HEIGHT × 3). */
-export function cardFeatures(cv: Cv, rgb: Uint8Array): CardFeatures {
+/** A thumbnail or colour cell counts as glare when at least this share of its pixels is blown out. */
+const GLARE_CELL = 0.5;
+
+/**
+ * Features of a canonical card given as RGB bytes (CARD_WIDTH × CARD_HEIGHT × 3). For a photo
+ * (`photo: true`), thumbnail and colour cells mostly blown out to white are left out (zero after
+ * standardising the rest): a glare patch would otherwise outweigh the whole card in a correlation.
+ * Reference scans keep every cell, since the photo's cells are what is compared against them.
+ */
+export function cardFeatures(cv: Cv, rgb: Uint8Array, opts: { photo?: boolean } = {}): CardFeatures {
   return withMats((keep) => {
     const card = keep(cv.matFromArray(CARD_HEIGHT, CARD_WIDTH, cv.CV_8UC3, rgb));
     const grey = keep(new cv.Mat());
@@ -110,28 +124,65 @@ export function cardFeatures(cv: Cv, rgb: Uint8Array): CardFeatures {
     );
     const cells = keep(new cv.Mat());
     cv.resize(card, cells, new cv.Size(COLOUR_CELLS.cols, COLOUR_CELLS.rows), 0, 0, cv.INTER_AREA);
+    let thumbGlare: Uint8Array | null = null;
+    let colourGlare: Uint8Array | null = null;
+    if (opts.photo) {
+      const blownPixels = blownOut(rgb);
+      // The hashes see a glare patch as the card's mean grey: a flat patch moves few low frequencies, a white blob many.
+      flattenMasked(grey.data, blownPixels);
+      const blown = keep(cv.matFromArray(CARD_HEIGHT, CARD_WIDTH, cv.CV_8U, blownPixels));
+      const glareCells = (width: number, height: number) => {
+        const share = shrink(blown, width, height);
+        return share.some((v) => v >= 255 * GLARE_CELL) ? Uint8Array.from(share, (v) => (v >= 255 * GLARE_CELL ? 1 : 0)) : null;
+      };
+      thumbGlare = glareCells(THUMB.width, THUMB.height);
+      colourGlare = glareCells(COLOUR_CELLS.cols, COLOUR_CELLS.rows);
+    }
     return {
       cardHash: perceptualHash(shrink(grey, DCT_INPUT, DCT_INPUT)),
       artHash: perceptualHash(shrink(art, DCT_INPUT, DCT_INPUT)),
-      colour: standardisedChannels(cells.data),
-      thumb: standardise(shrink(grey, THUMB.width, THUMB.height)),
+      colour: standardisedChannels(cells.data, colourGlare),
+      thumb: standardise(shrink(grey, THUMB.width, THUMB.height), thumbGlare),
       highlight: highlightShare(rgb),
     };
   });
 }
 
-/** Interleaved RGB cells with each channel brought to mean 0 and standard deviation 1. */
-function standardisedChannels(rgb: Uint8Array): Float32Array {
+/** Sets the pixels of `grey` that `mask` marks to the mean of the others. */
+function flattenMasked(grey: Uint8Array, mask: Uint8Array): void {
+  let sum = 0;
+  let kept = 0;
+  for (let i = 0; i < grey.length; i++)
+    if (!mask[i]) {
+      sum += grey[i]!;
+      kept++;
+    }
+  if (kept === 0 || kept === grey.length) return;
+  const mean = Math.round(sum / kept);
+  for (let i = 0; i < grey.length; i++) if (mask[i]) grey[i] = mean;
+}
+
+/** 255 where a pixel is blown out to white, else 0. */
+function blownOut(rgb: Uint8Array): Uint8Array {
+  const out = new Uint8Array(rgb.length / 3);
+  for (let i = 0, p = 0; p < rgb.length; i++, p += 3) if (Math.min(rgb[p]!, rgb[p + 1]!, rgb[p + 2]!) >= HIGHLIGHT_LEVEL) out[i] = 255;
+  return out;
+}
+
+/** Interleaved RGB cells with each channel brought to mean 0 and standard deviation 1 over the cells not `skip`ped; skipped cells become 0. */
+function standardisedChannels(rgb: Uint8Array, skip: Uint8Array | null = null): Float32Array {
   const out = Float32Array.from(rgb);
-  const n = out.length / 3;
+  const cells = out.length / 3;
+  let kept = 0;
+  for (let i = 0; i < cells; i++) if (!skip?.[i]) kept++;
   for (let c = 0; c < 3; c++) {
     let mean = 0;
-    for (let i = c; i < out.length; i += 3) mean += out[i]!;
-    mean /= n;
+    for (let i = 0; i < cells; i++) if (!skip?.[i]) mean += out[3 * i + c]!;
+    mean /= kept || 1;
     let variance = 0;
-    for (let i = c; i < out.length; i += 3) variance += (out[i]! - mean) ** 2;
-    const sd = Math.sqrt(variance / n) || 1;
-    for (let i = c; i < out.length; i += 3) out[i] = (out[i]! - mean) / sd;
+    for (let i = 0; i < cells; i++) if (!skip?.[i]) variance += (out[3 * i + c]! - mean) ** 2;
+    const sd = Math.sqrt(variance / (kept || 1)) || 1;
+    for (let i = 0; i < cells; i++) out[3 * i + c] = skip?.[i] ? 0 : (out[3 * i + c]! - mean) / sd;
   }
   return out;
 }

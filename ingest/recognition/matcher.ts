@@ -11,7 +11,7 @@ const SHORTLIST = 24;
 const HASH_BITS = HASH_WORDS * 32 * 2;
 
 /** A card and how far the photo is from its closest entry; `highlight` is that entry's. */
-export type Ranked = { cardId: number; distance: number; highlight: number };
+export type Ranked = { cardId: number; distance: number; highlight: number; hashDistance: number };
 export type MatchResult = {
   ranked: Ranked[];
   /** How far the best hash distance stands below all the others, in standard deviations. */
@@ -110,13 +110,16 @@ export class RecognitionIndex {
       const distance = hashDistance[i]! / HASH_BITS + 0.5 * (1 - correlation) + 0.25 * (1 - colour);
       const cardId = this.cardIds[i]!;
       const seen = closest.get(cardId);
-      if (!seen || distance < seen.distance) closest.set(cardId, { cardId, distance, highlight: this.highlights[i]! });
+      if (!seen || distance < seen.distance)
+        closest.set(cardId, { cardId, distance, highlight: this.highlights[i]!, hashDistance: hashDistance[i]! });
     }
     const ranked = [...closest.values()];
     ranked.sort((a, b) => a.distance - b.distance);
     const mean = sum / n;
     const sd = Math.sqrt(Math.max(1e-9, sumSq / n - mean * mean));
-    const separation = (mean - hashDistance[shortlist[0]!]!) / sd;
+    // The winner's own hash separation: when the re-ranking overturns the hash's choice, the
+    // answer is only as sure as the hash is of the card it names.
+    const separation = ranked.length ? (mean - ranked[0]!.hashDistance) / sd : 0;
     const margin = ranked.length > 1 ? ranked[1]!.distance - ranked[0]!.distance : 1;
     return { ranked: ranked.slice(0, top), separation, margin, confidence: confidenceOf(separation) };
   }

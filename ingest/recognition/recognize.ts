@@ -1,14 +1,20 @@
 // Recognition of one photo: the card's quadrilateral, cut out in perspective, matched against the
-// index; the three other quarter turns tried when the first pass is unsure.
+// index; the three other quarter turns tried when the first pass is unsure, then the unsure cuts'
+// sides moved onto the straight edges beside them.
 import { cardFeatures, highlightShare } from './features.js';
 import type { MatchResult, RecognitionIndex } from './matcher.js';
-import type { Cv } from './opencv.js';
+import type { Cv, Mat } from './opencv.js';
+import { withMats } from './opencv.js';
+import { innerQuad, refineQuad, sideShifts, type Grey } from './refine.js';
 import { centrePatch, cutCard, findCardQuads, quadAspect, type Photo, type Quad, type QuadCandidate, type Rotation } from './photo.js';
 import { captureQuality, screenPeakRatio, sharpnessOf, type CaptureQuality } from './quality.js';
 
 /** A first pass at least this confident, and this far ahead of the runner-up, is not retried. */
 export const ACCEPT_CONFIDENCE = 0.9;
 const RETRY_ROTATIONS: Rotation[] = [-90, 180, 90];
+/** Side shifts start from the best pass of this many quadrilaterals, for at most this many rounds each. */
+const SHIFT_STARTS = 3;
+const SHIFT_ROUNDS = 2;
 
 export type PassResult = { candidate: QuadCandidate; rotation: Rotation; match: MatchResult; card: Uint8Array };
 
@@ -24,7 +30,8 @@ export type PhotoRecognition = {
 export function recognisePhoto(cv: Cv, index: RecognitionIndex, photo: Photo): PhotoRecognition {
   const rgb = cv.matFromArray(photo.height, photo.width, cv.CV_8UC3, photo.rgb);
   try {
-    const quads = findCardQuads(cv, photo, rgb);
+    const grey = greyOf(cv, rgb);
+    const quads = candidateQuads(grey, findCardQuads(cv, photo, rgb));
     let passes = 0;
     let best: PassResult | null = null;
     // Each quadrilateral is warped once, standing up (0 or 90); its half turn (180 or −90) is that
@@ -36,16 +43,20 @@ export function recognisePhoto(cv: Cv, index: RecognitionIndex, photo: Photo): P
       if (!cut) cuts.set(candidate, (cut = cutCard(cv, rgb, candidate.quad, standing)));
       return rotation === standing ? cut : halfTurn(cut);
     };
-    const tryPass = (candidate: QuadCandidate, rotation: Rotation) => {
+    // The best pass of each quadrilateral found (where side shifts start from).
+    const bestOf = new Map<QuadCandidate, PassResult>();
+    const better = (a: PassResult, b: PassResult | null | undefined) =>
+      !b ||
+      a.match.confidence > b.match.confidence ||
+      (a.match.confidence === b.match.confidence && a.match.separation > b.match.separation);
+    const tryPass = (candidate: QuadCandidate, rotation: Rotation): PassResult => {
       const card = cutAt(candidate, rotation);
-      const match = index.match(cardFeatures(cv, card));
+      const match = index.match(cardFeatures(cv, card, { photo: true }));
       passes++;
-      if (
-        !best ||
-        match.confidence > best.match.confidence ||
-        (match.confidence === best.match.confidence && match.separation > best.match.separation)
-      )
-        best = { candidate, rotation, match, card };
+      const pass = { candidate, rotation, match, card };
+      if (better(pass, best)) best = pass;
+      if (better(pass, bestOf.get(candidate))) bestOf.set(candidate, pass);
+      return pass;
     };
     // A card stands taller than wide: a quadrilateral lying on its side is tried only at the
     // quarter turns that stand it up, one upright at 0 and 180 only.
@@ -54,19 +65,63 @@ export function recognisePhoto(cv: Cv, index: RecognitionIndex, photo: Photo): P
     const sure = (r: PassResult | null) => r !== null && r.match.confidence >= ACCEPT_CONFIDENCE;
     const retried = !sure(best);
     if (retried) for (const rotation of RETRY_ROTATIONS) quads.forEach((q, i) => upright[i] === (rotation === 180) && tryPass(q, rotation));
-    const found = best as PassResult | null;
+    // Still unsure: the best cut's sides moved, one at a time, onto the other straight edges beside
+    // them, kept while the match grows surer (a side on the card's inner frame, its sleeve or clutter).
+    if (!sure(best)) {
+      const starts = [...bestOf.values()]
+        .filter((p) => p.candidate.found !== 'frame')
+        .sort((p, q) => q.match.confidence - p.match.confidence || q.match.separation - p.match.separation)
+        .slice(0, SHIFT_STARTS);
+      for (const first of starts) {
+        let start: PassResult = first;
+        for (let round = 0; round < SHIFT_ROUNDS && !sure(best); round++) {
+          let improved: PassResult | null = null;
+          for (const quad of sideShifts(grey, start.candidate.quad)) {
+            const pass = tryPass({ ...start.candidate, quad }, start.rotation);
+            if (pass.match.confidence > (improved ?? start).match.confidence) improved = pass;
+          }
+          if (!improved) break;
+          start = improved;
+        }
+      }
+    }
+    const chosen = best as PassResult | null;
     const quality = captureQuality({
-      sharpness: found ? sharpnessOf(cv, found.card) : 0,
-      glare: found ? Math.max(0, highlightShare(found.card) - (found.match.ranked[0]?.highlight ?? 0)) : 0,
-      screen: found ? screenPeakRatio(cv, centrePatch(cv, rgb, found.candidate.quad)) : 0,
-      cardPixels: found ? quadAspect(found.candidate.quad).long * photo.scale : 0,
-      confidence: found?.match.confidence ?? 0,
+      sharpness: chosen ? sharpnessOf(cv, chosen.card) : 0,
+      glare: chosen ? Math.max(0, highlightShare(chosen.card) - (chosen.match.ranked[0]?.highlight ?? 0)) : 0,
+      screen: chosen ? screenPeakRatio(cv, centrePatch(cv, rgb, chosen.candidate.quad)) : 0,
+      cardPixels: chosen ? quadAspect(chosen.candidate.quad).long * photo.scale : 0,
+      confidence: chosen?.match.confidence ?? 0,
       acceptConfidence: ACCEPT_CONFIDENCE,
     });
     return { best, quality, quads, retried, passes };
   } finally {
     rgb.delete();
   }
+}
+
+/**
+ * The finder's quadrilaterals with their sides refined at full resolution, then the quadrilaterals
+ * nested inside them (a card in its sleeve, a card's frame inside its border); the whole frame last.
+ */
+function candidateQuads(grey: Grey, found: QuadCandidate[]): QuadCandidate[] {
+  const refined = found.map((c) => (c.found === 'frame' ? c : { ...c, quad: refineQuad(grey, c.quad) ?? c.quad }));
+  const outlines = refined.filter((c) => c.found !== 'frame');
+  const nested = outlines.flatMap((c) => {
+    const quad = innerQuad(grey, c.quad);
+    return quad ? [{ ...c, quad }] : [];
+  });
+  return [...outlines, ...nested, ...refined.filter((c) => c.found === 'frame')];
+}
+
+/** The photo in grey, lightly smoothed (JPEG blocks and sensor noise make false steps). */
+function greyOf(cv: Cv, rgb: Mat): Grey {
+  return withMats((keep) => {
+    const grey = keep(new cv.Mat());
+    cv.cvtColor(rgb, grey, cv.COLOR_RGB2GRAY);
+    cv.GaussianBlur(grey, grey, new cv.Size(3, 3), 0);
+    return { data: Uint8Array.from(grey.data), width: grey.cols, height: grey.rows };
+  });
 }
 
 /** Whether the quadrilateral's top and bottom sides (clockwise from its top-left) are its short ones. */
