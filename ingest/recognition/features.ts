@@ -210,35 +210,60 @@ export function dot(a: Float32Array, ai: number, b: Float32Array | Int8Array, bi
   return s;
 }
 
-/** Bumped whenever what cardFeatures computes changes: stored features of another version are recomputed. */
-export const FEATURES_VERSION = 1;
-const SERIALISED_FLOATS = 2 * HASH_WORDS + COLOUR_LENGTH + THUMB_LENGTH + 1;
+/**
+ * A thumbnail in 8 bits with one scale (value ≈ byte × scale): a quarter of the bytes, correlations
+ * within 1 %. The index holds thumbnails this way, and PostgreSQL stores them so.
+ */
+export function quantiseThumb(thumb: Float32Array): { scale: number; values: Int8Array } {
+  let peak = 0;
+  for (let k = 0; k < thumb.length; k++) peak = Math.max(peak, Math.abs(thumb[k]!));
+  const scale = peak / 127 || 1;
+  const values = new Int8Array(thumb.length);
+  for (let k = 0; k < thumb.length; k++) values[k] = Math.round(thumb[k]! / scale);
+  return { scale, values };
+}
 
-/** Features as stored in PostgreSQL: little-endian words, hashes, colour, thumbnail, highlight. */
+/**
+ * Bumped whenever what cardFeatures computes, or how it is stored, changes: stored features of
+ * another version are recomputed (2: thumbnail stored in 8 bits, 1.2 KB an entry instead of 3.6).
+ */
+export const FEATURES_VERSION = 2;
+/** Stored layout: hashes (32-bit words), colour, highlight and the thumbnail's scale (32-bit floats), then the thumbnail (bytes). */
+const FLOATS_AT = 2 * HASH_WORDS;
+const THUMB_AT = 4 * (FLOATS_AT + COLOUR_LENGTH + 2);
+const SERIALISED_BYTES = THUMB_AT + THUMB_LENGTH;
+
+/** Features as stored in PostgreSQL (little-endian). */
 export function serialiseFeatures(f: CardFeatures): Buffer {
-  const out = Buffer.alloc(SERIALISED_FLOATS * 4);
-  const words = new Uint32Array(out.buffer, out.byteOffset, SERIALISED_FLOATS);
-  const floats = new Float32Array(out.buffer, out.byteOffset, SERIALISED_FLOATS);
+  const out = Buffer.alloc(SERIALISED_BYTES);
+  const words = new Uint32Array(out.buffer, out.byteOffset, THUMB_AT / 4);
+  const floats = new Float32Array(out.buffer, out.byteOffset, THUMB_AT / 4);
   words.set(f.cardHash, 0);
   words.set(f.artHash, HASH_WORDS);
-  floats.set(f.colour, 2 * HASH_WORDS);
-  floats.set(f.thumb, 2 * HASH_WORDS + COLOUR_LENGTH);
-  floats[SERIALISED_FLOATS - 1] = f.highlight;
+  floats.set(f.colour, FLOATS_AT);
+  const thumb = quantiseThumb(f.thumb);
+  floats[FLOATS_AT + COLOUR_LENGTH] = f.highlight;
+  floats[FLOATS_AT + COLOUR_LENGTH + 1] = thumb.scale;
+  new Int8Array(out.buffer, out.byteOffset + THUMB_AT, THUMB_LENGTH).set(thumb.values);
   return out;
 }
 
 /** Features from their stored form, or null when the bytes are not of this version's length. */
 export function deserialiseFeatures(bytes: Buffer): CardFeatures | null {
-  if (bytes.length !== SERIALISED_FLOATS * 4) return null;
+  if (bytes.length !== SERIALISED_BYTES) return null;
   // Copied: a Buffer from the pool may sit at an offset that is not a multiple of four.
   const copy = new Uint8Array(bytes).buffer;
-  const words = new Uint32Array(copy);
-  const floats = new Float32Array(copy);
+  const words = new Uint32Array(copy, 0, THUMB_AT / 4);
+  const floats = new Float32Array(copy, 0, THUMB_AT / 4);
+  const scale = floats[FLOATS_AT + COLOUR_LENGTH + 1]!;
+  const bytesOfThumb = new Int8Array(copy, THUMB_AT, THUMB_LENGTH);
+  const thumb = new Float32Array(THUMB_LENGTH);
+  for (let k = 0; k < THUMB_LENGTH; k++) thumb[k] = bytesOfThumb[k]! * scale;
   return {
     cardHash: words.subarray(0, HASH_WORDS),
     artHash: words.subarray(HASH_WORDS, 2 * HASH_WORDS),
-    colour: floats.subarray(2 * HASH_WORDS, 2 * HASH_WORDS + COLOUR_LENGTH),
-    thumb: floats.subarray(2 * HASH_WORDS + COLOUR_LENGTH, SERIALISED_FLOATS - 1),
-    highlight: floats[SERIALISED_FLOATS - 1]!,
+    colour: floats.subarray(FLOATS_AT, FLOATS_AT + COLOUR_LENGTH),
+    thumb,
+    highlight: floats[FLOATS_AT + COLOUR_LENGTH]!,
   };
 }
