@@ -54,6 +54,42 @@ function fitLine(points: { x: number; y: number; w: number }[]): Line {
 
 const offLine = (l: Line, p: Point) => Math.abs((p.x - l.x) * l.dy - (p.y - l.y) * l.dx);
 
+/** One side of a quadrilateral: its ends, length, line, outward unit normal, and the card's extent across it. */
+type Side = { a: Point; b: Point; length: number; line: Line; normal: { x: number; y: number }; across: number };
+
+/** The four sides of a quadrilateral (side i runs from corner i to corner i + 1). */
+function sidesOf(quad: Quad): Side[] {
+  const cx = (quad[0].x + quad[1].x + quad[2].x + quad[3].x) / 4;
+  const cy = (quad[0].y + quad[1].y + quad[2].y + quad[3].y) / 4;
+  const corner = (i: number) => quad[i % 4]!;
+  return [0, 1, 2, 3].map((i) => {
+    const a = corner(i);
+    const b = corner(i + 1);
+    const length = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+    let normal = { x: -(b.y - a.y) / length, y: (b.x - a.x) / length };
+    if (((a.x + b.x) / 2 - cx) * normal.x + ((a.y + b.y) / 2 - cy) * normal.y < 0) normal = { x: -normal.x, y: -normal.y };
+    const across =
+      (Math.hypot(corner(i + 3).x - a.x, corner(i + 3).y - a.y) + Math.hypot(corner(i + 2).x - b.x, corner(i + 2).y - b.y)) / 2;
+    return { a, b, length, line: { x: a.x, y: a.y, dx: (b.x - a.x) / length, dy: (b.y - a.y) / length }, normal, across };
+  });
+}
+
+/** The quadrilateral whose sides lie on `lines` (corner i where line i − 1 meets line i), or null where two do not cross. */
+function quadOnLines(lines: Line[]): Quad | null {
+  const corners: Point[] = [];
+  for (let i = 0; i < 4; i++) {
+    const corner = intersection(lines[(i + 3) % 4]!, lines[i]!);
+    if (!corner) return null;
+    corners.push(corner);
+  }
+  return corners as Quad;
+}
+
+/** Grey levels across a side at `(px, py)`: `profile[k]` is offset `from − 1 + k` along `normal`. */
+function sampleAcross(grey: Grey, px: number, py: number, normal: { x: number; y: number }, from: number, profile: Float64Array): void {
+  for (let k = 0; k < profile.length; k++) profile[k] = bilinear(grey, px + (from - 1 + k) * normal.x, py + (from - 1 + k) * normal.y);
+}
+
 /**
  * Where a side's edge is searched: offsets `from`..`to` pixels along its outward normal, and how
  * strongly the nearest to `centre` is favoured (null: only the strongest step counts).
@@ -64,8 +100,8 @@ type Window = { from: number; to: number; centre: number | null };
  * Side `a → b` refitted to the strongest grey step within `window` across it, or null when too
  * few points along it find one on a common line.
  */
-function refineSide(grey: Grey, a: Point, b: Point, outward: { x: number; y: number }, window: Window): Line | null {
-  const { x: nx, y: ny } = outward;
+function refineSide(grey: Grey, { a, b, normal }: Side, window: Window): Line | null {
+  const { x: nx, y: ny } = normal;
   const from = Math.round(window.from);
   const to = Math.round(window.to);
   const spread = 0.6 * Math.max(1, (to - from) / 2);
@@ -76,7 +112,7 @@ function refineSide(grey: Grey, a: Point, b: Point, outward: { x: number; y: num
     const t = 0.1 + (0.8 * k) / (SAMPLES - 1);
     const px = a.x + t * (b.x - a.x);
     const py = a.y + t * (b.y - a.y);
-    for (let s = from - 1; s <= to + 1; s++) profile[s - from + 1] = bilinear(grey, px + s * nx, py + s * ny);
+    sampleAcross(grey, px, py, normal, from, profile);
     const at = (s: number) => Math.abs(profile[s - from + 2]! - profile[s - from]!);
     let best = from;
     let bestScore = 0;
@@ -144,35 +180,21 @@ export function innerQuad(grey: Grey, quad: Quad): Quad | null {
 }
 
 function fitSides(grey: Grey, quad: Quad, windowOf: (length: number, across: number) => Window, allSides = false): Quad | null {
-  const cx = (quad[0].x + quad[1].x + quad[2].x + quad[3].x) / 4;
-  const cy = (quad[0].y + quad[1].y + quad[2].y + quad[3].y) / 4;
   const lines: Line[] = [];
   let refined = 0;
-  for (let side = 0; side < 4; side++) {
-    const a = quad[side]!;
-    const b = quad[(side + 1) % 4]!;
-    const length = Math.hypot(b.x - a.x, b.y - a.y);
-    if (length < 16) return null;
-    let normal = { x: -(b.y - a.y) / length, y: (b.x - a.x) / length };
-    if (((a.x + b.x) / 2 - cx) * normal.x + ((a.y + b.y) / 2 - cy) * normal.y < 0) normal = { x: -normal.x, y: -normal.y };
-    const across =
-      (Math.hypot(quad[(side + 3) % 4]!.x - a.x, quad[(side + 3) % 4]!.y - a.y) +
-        Math.hypot(quad[(side + 2) % 4]!.x - b.x, quad[(side + 2) % 4]!.y - b.y)) /
-      2;
-    const line = refineSide(grey, a, b, normal, windowOf(length, across));
+  for (const side of sidesOf(quad)) {
+    if (side.length < 16) return null;
+    const line = refineSide(grey, side, windowOf(side.length, side.across));
     if (line) refined++;
     else if (allSides) return null;
-    lines.push(line ?? { x: a.x, y: a.y, dx: (b.x - a.x) / length, dy: (b.y - a.y) / length });
+    lines.push(line ?? side.line);
   }
   if (refined === 0) return null;
-  const corners: Point[] = [];
-  for (let i = 0; i < 4; i++) {
-    const corner = intersection(lines[(i + 3) % 4]!, lines[i]!);
-    // A corner that ran off (two sides nearly parallel after refitting) means the fit went wrong.
-    if (!corner || Math.hypot(corner.x - quad[i]!.x, corner.y - quad[i]!.y) > 0.1 * Math.hypot(grey.width, grey.height)) return null;
-    corners.push(corner);
-  }
-  return corners as Quad;
+  const moved = quadOnLines(lines);
+  // A corner that ran off (two sides nearly parallel after refitting) means the fit went wrong.
+  const limit = 0.1 * Math.hypot(grey.width, grey.height);
+  if (!moved || moved.some((c, i) => Math.hypot(c.x - quad[i]!.x, c.y - quad[i]!.y) > limit)) return null;
+  return moved;
 }
 
 /** How far a side is moved looking for another straight edge, as a share of the card across. */
@@ -187,20 +209,11 @@ const SHIFTS_PER_SIDE = 2;
  * peak in how many points along the side find a step at that offset.
  */
 export function sideShifts(grey: Grey, quad: Quad): Quad[] {
-  const cx = (quad[0].x + quad[1].x + quad[2].x + quad[3].x) / 4;
-  const cy = (quad[0].y + quad[1].y + quad[2].y + quad[3].y) / 4;
+  const sides = sidesOf(quad);
   const out: Quad[] = [];
-  for (let side = 0; side < 4; side++) {
-    const a = quad[side]!;
-    const b = quad[(side + 1) % 4]!;
-    const length = Math.hypot(b.x - a.x, b.y - a.y);
-    if (length < 16) continue;
-    let normal = { x: -(b.y - a.y) / length, y: (b.x - a.x) / length };
-    if (((a.x + b.x) / 2 - cx) * normal.x + ((a.y + b.y) / 2 - cy) * normal.y < 0) normal = { x: -normal.x, y: -normal.y };
-    const across =
-      (Math.hypot(quad[(side + 3) % 4]!.x - a.x, quad[(side + 3) % 4]!.y - a.y) +
-        Math.hypot(quad[(side + 2) % 4]!.x - b.x, quad[(side + 2) % 4]!.y - b.y)) /
-      2;
+  for (const [index, side] of sides.entries()) {
+    const { a, b, normal, across } = side;
+    if (side.length < 16) continue;
     const reach = Math.max(4, Math.round(SHIFT_REACH * across));
     const votes = new Float64Array(2 * reach + 1);
     const profile = new Float64Array(2 * reach + 3);
@@ -208,7 +221,7 @@ export function sideShifts(grey: Grey, quad: Quad): Quad[] {
       const t = 0.1 + (0.8 * k) / (SAMPLES - 1);
       const px = a.x + t * (b.x - a.x);
       const py = a.y + t * (b.y - a.y);
-      for (let s = -reach - 1; s <= reach + 1; s++) profile[s + reach + 1] = bilinear(grey, px + s * normal.x, py + s * normal.y);
+      sampleAcross(grey, px, py, normal, -reach, profile);
       const step = (s: number) => Math.abs(profile[s + reach + 2]! - profile[s + reach]!);
       // Each local maximum of the step along this line of sight is a vote for an edge there.
       for (let s = -reach + 1; s < reach; s++) {
@@ -230,21 +243,9 @@ export function sideShifts(grey: Grey, quad: Quad): Quad[] {
     }
     peaks.sort((p, q) => q.v - p.v);
     for (const { s } of peaks.slice(0, SHIFTS_PER_SIDE)) {
-      const line = refineSide(grey, a, b, normal, { from: s - 3, to: s + 3, centre: s });
-      if (!line) continue;
-      const sides: Line[] = [];
-      for (let i = 0; i < 4; i++) {
-        const p = quad[i]!;
-        const q = quad[(i + 1) % 4]!;
-        const l = Math.hypot(q.x - p.x, q.y - p.y);
-        sides.push(i === side ? line : { x: p.x, y: p.y, dx: (q.x - p.x) / l, dy: (q.y - p.y) / l });
-      }
-      const corners: Point[] = [];
-      for (let i = 0; i < 4; i++) {
-        const corner = intersection(sides[(i + 3) % 4]!, sides[i]!);
-        if (corner) corners.push(corner);
-      }
-      if (corners.length === 4) out.push(corners as Quad);
+      const line = refineSide(grey, side, { from: s - 3, to: s + 3, centre: s });
+      const shifted = line && quadOnLines(sides.map((other, i) => (i === index ? line : other.line)));
+      if (shifted) out.push(shifted);
     }
   }
   return out;
