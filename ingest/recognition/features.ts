@@ -187,18 +187,15 @@ function standardisedChannels(rgb: Uint8Array, skip: Uint8Array | null = null): 
   return out;
 }
 
-const POPCOUNT8 = (() => {
-  const t = new Uint8Array(256);
-  for (let i = 1; i < 256; i++) t[i] = (i & 1) + t[i >> 1]!;
-  return t;
-})();
-
-/** Hamming distance between two 256-bit hashes stored at `a[ai..]` and `b[bi..]`. */
+/** Hamming distance between two 256-bit hashes stored at `a[ai..]` and `b[bi..]` (bit counts by SWAR, no table). */
 export function hamming(a: Uint32Array, ai: number, b: Uint32Array, bi: number): number {
   let d = 0;
   for (let w = 0; w < HASH_WORDS; w++) {
-    const x = (a[ai + w]! ^ b[bi + w]!) >>> 0;
-    d += POPCOUNT8[x & 255]! + POPCOUNT8[(x >>> 8) & 255]! + POPCOUNT8[(x >>> 16) & 255]! + POPCOUNT8[x >>> 24]!;
+    let x = a[ai + w]! ^ b[bi + w]!;
+    x -= (x >>> 1) & 0x55555555;
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+    x = (x + (x >>> 4)) & 0x0f0f0f0f;
+    d += Math.imul(x, 0x01010101) >>> 24;
   }
   return d;
 }
