@@ -72,9 +72,16 @@ export async function decodePhoto(bytes: Buffer, opts: { quarterTurn?: boolean }
 
 /** A quadrilateral that may be the card: where, how sure, and how it was found. */
 /** `support`: the share of its outline on an edge; `score` ranks candidates (support², aspect fit, area). */
-export type QuadCandidate = { quad: Quad; score: number; support: number; found: 'contour' | 'rectangle' | 'lines' | 'frame' };
+export type QuadCandidate = {
+  quad: Quad;
+  score: number;
+  support: number;
+  found: 'contour' | 'rectangle' | 'lines' | 'completed' | 'frame';
+};
 
 const CARD_ASPECT = CARD_WIDTH / CARD_HEIGHT;
+/** Quadrilaterals from lines kept per way of finding them, before near-duplicates are dropped. */
+const SCORED_PER_WAY = 16;
 
 function orderClockwise(points: Point[]): Quad {
   const cx = points.reduce((s, p) => s + p.x, 0) / points.length;
@@ -129,14 +136,14 @@ export function findCardQuads(cv: Cv, photo: Photo, rgb: Mat, limit = 6): QuadCa
     const imageArea = small.rows * small.cols;
     const out: QuadCandidate[] = [];
     // A candidate's score: how much of its outline lies on an edge, how close it is to 63:88, and its size.
-    const scored = (q: Quad, how: QuadCandidate['found']): QuadCandidate => {
-      const { ratio } = quadAspect(q);
-      const aspectFit = Math.exp(-8 * Math.abs(Math.log(ratio / CARD_ASPECT)));
-      const area = Math.min(1, quadArea(q) / imageArea);
+    // The score without its support: an upper bound, since support is at most 1.
+    const shapeScore = (q: Quad) =>
+      Math.exp(-8 * Math.abs(Math.log(quadAspect(q).ratio / CARD_ASPECT))) * Math.min(1, quadArea(q) / imageArea);
+    const scored = (q: Quad, how: QuadCandidate['found'], shape = shapeScore(q)): QuadCandidate => {
       const support = edgeSupport(q, closed.data, closed.cols, closed.rows);
       return {
         quad: q.map((p) => ({ x: p.x / factor, y: p.y / factor })) as Quad,
-        score: support * support * aspectFit * area,
+        score: support * support * shape,
         support,
         found: how,
       };
@@ -171,18 +178,36 @@ export function findCardQuads(cv: Cv, photo: Photo, rgb: Mat, limit = 6): QuadCa
     const lines = keep(new cv.Mat());
     const minSide = Math.min(small.rows, small.cols);
     cv.HoughLinesP(edges, lines, 1, Math.PI / 180, 30, 0.15 * minSide, 6);
-    for (const quad of quadsFromLines(lines.data32S, minSide)) if (quadArea(quad) >= 0.04 * imageArea) out.push(scored(quad, 'lines'));
+    // Lines pair into thousands of quadrilaterals on a busy photo: only the best few by score are
+    // wanted, so their outlines are checked best shape first until no shape could beat them.
+    const best = (quads: Quad[], how: QuadCandidate['found']) => {
+      const shaped = quads.filter((q) => quadArea(q) >= 0.04 * imageArea).map((quad) => ({ quad, shape: shapeScore(quad) }));
+      shaped.sort((a, b) => b.shape - a.shape);
+      const kept: QuadCandidate[] = [];
+      for (const { quad, shape } of shaped) {
+        if (kept.length >= SCORED_PER_WAY && shape <= kept[SCORED_PER_WAY - 1]!.score) break;
+        kept.push(scored(quad, how, shape));
+        kept.sort((a, b) => b.score - a.score);
+        kept.length = Math.min(kept.length, SCORED_PER_WAY);
+      }
+      out.push(...kept);
+    };
+    const fromLines = quadsFromLines(lines.data32S, minSide);
+    best(fromLines.quads, 'lines');
+    if (limit >= 6) best(fromLines.completed, 'completed');
     return out;
   });
   found.sort((a, b) => b.score - a.score);
   const diagonal = Math.hypot(photo.width, photo.height);
   const distinct: QuadCandidate[] = [];
-  // Half the places go to each way of finding the card, so neither crowds the other out.
-  const taken = { lines: 0, outline: 0 };
+  // Each way of finding the card has its places, so none crowds the others out: half the limit
+  // each for lines and outlines, and two more for quadrilaterals completed from three sides.
+  const places = { lines: limit / 2, outline: limit / 2, completed: limit >= 6 ? 2 : 0 };
+  const taken = { lines: 0, outline: 0, completed: 0 };
   for (const c of found) {
-    if (distinct.length >= limit) break;
-    const way = c.found === 'lines' ? 'lines' : 'outline';
-    if (taken[way] >= limit / 2) continue;
+    if (distinct.length >= limit + places.completed) break;
+    const way = c.found === 'lines' || c.found === 'completed' ? c.found : 'outline';
+    if (taken[way] >= places[way]) continue;
     if (distinct.some((d) => d.quad.every((p, i) => distance(p, c.quad[i]!) < 0.03 * diagonal))) continue;
     distinct.push(c);
     taken[way]++;
@@ -232,9 +257,10 @@ const DISTINCT_LINES = 80;
 
 /**
  * Quadrilaterals whose sides are two pairs of nearly parallel line segments (a tilted card's
- * opposite sides converge by a few degrees), at least 60° apart, of a card's proportions.
+ * opposite sides converge by a few degrees), at least 60° apart, of a card's proportions; and
+ * those completed from three sides (completedQuads).
  */
-function quadsFromLines(segments: Int32Array, minSide: number): Quad[] {
+function quadsFromLines(segments: Int32Array, minSide: number): { quads: Quad[]; completed: Quad[] } {
   const lines: Line[] = [];
   for (let i = 0; i + 3 < segments.length; i += 4) {
     const [x1, y1, x2, y2] = [segments[i]!, segments[i + 1]!, segments[i + 2]!, segments[i + 3]!];
@@ -278,7 +304,48 @@ function quadsFromLines(segments: Int32Array, minSide: number): Quad[] {
       if (short < 0.15 * minSide || ratio < 0.5 || ratio > 0.9) continue;
       quads.push(quad);
     }
-  return quads;
+  return { quads, completed: completedQuads(distinct, pairs, minSide) };
+}
+
+/** A card's sides' proportions, both ways round. */
+const PROPORTIONS = [CARD_HEIGHT / CARD_WIDTH, CARD_WIDTH / CARD_HEIGHT];
+
+/**
+ * Quadrilaterals from three sides: two parallel lines and a line across them that spans at least
+ * half the way between them, the fourth side put parallel to the third at a card's proportion
+ * (either way round, on either side). Clutter touching a card often breaks one side beyond what
+ * Hough finds; the refit and the side shifts then place the completed side on the card's edge.
+ */
+function completedQuads(distinct: Line[], pairs: [Line, Line, number, number][], minSide: number): Quad[] {
+  const out: Quad[] = [];
+  for (const [a, b, ta, apart] of pairs) {
+    const cos = Math.cos(ta);
+    const sin = Math.sin(ta);
+    // Offsets across `a`, in units of the pair's distance, from `a` (0) towards `b` (1).
+    const towardsB = Math.sign(((b.x1 + b.x2) / 2) * cos + ((b.y1 + b.y2) / 2) * sin - a.rho) || 1;
+    const across = (x: number, y: number) => ((x * cos + y * sin - a.rho) * towardsB) / apart;
+    for (const c of distinct) {
+      if (c === a || c === b || angleGap(ta, c.theta) < Math.PI / 3) continue;
+      const t1 = across(c.x1, c.y1);
+      const t2 = across(c.x2, c.y2);
+      if (Math.min(1, Math.max(t1, t2)) - Math.max(0, Math.min(t1, t2)) < 0.5) continue;
+      const p = intersect(a, c);
+      const q = intersect(b, c);
+      if (!p || !q) continue;
+      for (const proportion of PROPORTIONS)
+        for (const side of [1, -1]) {
+          const d = { ...c, rho: c.rho + side * apart * proportion };
+          const r = intersect(b, d);
+          const s = intersect(a, d);
+          if (!r || !s) continue;
+          const quad = orderClockwise([p, q, r, s]);
+          const { ratio, short } = quadAspect(quad);
+          if (short < 0.15 * minSide || ratio < 0.5 || ratio > 0.9) continue;
+          out.push(quad);
+        }
+    }
+  }
+  return out;
 }
 
 function angleGap(a: number, b: number): number {

@@ -7,8 +7,8 @@
 //     rotation fallback).
 //  2. 40 photos of 12 megapixels (4000 × 3000, the card ~1,500 px tall): the same latency goals,
 //     the decode included.
-//  3. The index: loaded from PostgreSQL in ≤ 2 s and ≤ 300 MB resident, extrapolated to 20,000
-//     cards from the measured time and bytes per card.
+//  3. The index: loaded from PostgreSQL in ≤ 2 s and ≤ 300 MB resident at 20,000 cards, both
+//     measured at that size with copies of the stored entries.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { repoRoot } from '../../sql/paths.js';
@@ -48,6 +48,7 @@ try {
   ) as {
     cards: number;
     loadMs: number;
+    targetLoadMs: number;
     rssBefore: number;
     rssAfter: number;
     indexBytes: number;
@@ -56,11 +57,13 @@ try {
     rssTarget: number;
   };
   const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
-  const projectedLoadMs = (loaded.loadMs / loaded.cards) * TARGET_CARDS;
+
   console.log(
     `index load (own process): ${loaded.cards} cards in ${loaded.loadMs.toFixed(0)} ms, ${(loaded.indexBytes / 2 ** 20).toFixed(2)} MB of features, resident ${mb(loaded.rssBefore)} → ${mb(loaded.rssAfter)} MB`,
   );
-  console.log(`  load extrapolated to ${TARGET_CARDS} cards: ${projectedLoadMs.toFixed(0)} ms (${atMost(projectedLoadMs, GOALS.loadMs)})`);
+  console.log(
+    `  ${loaded.targetCards} cards (copies of these, in a transaction rolled back after) loaded from PostgreSQL in ${loaded.targetLoadMs.toFixed(0)} ms (${atMost(loaded.targetLoadMs, GOALS.loadMs)})`,
+  );
   console.log(
     `  an index of ${loaded.targetCards} cards (copies of these) held in that process: ${mb(loaded.targetBytes)} MB of features, resident ${mb(loaded.rssTarget)} MB (${atMost(loaded.rssTarget / 2 ** 20, GOALS.residentMb)})`,
   );
