@@ -65,8 +65,9 @@ export function recognisePhoto(cv: Cv, index: RecognitionIndex, photo: Photo): P
     const sure = (r: PassResult | null) => r !== null && r.match.confidence >= ACCEPT_CONFIDENCE;
     const retried = !sure(best);
     if (retried) for (const rotation of RETRY_ROTATIONS) quads.forEach((q, i) => upright[i] === (rotation === 180) && tryPass(q, rotation));
-    // Still unsure: the best cut's sides moved, one at a time, onto the other straight edges beside
-    // them, kept while the match grows surer (a side on the card's inner frame, its sleeve or clutter).
+    // Still unsure: the best cuts of the most promising quadrilaterals have their sides moved, one at
+    // a time, onto the other straight edges beside them, kept while the match grows surer (a side
+    // on the card's inner frame, its sleeve or clutter).
     if (!sure(best)) {
       const starts = [...bestOf.values()]
         .filter((p) => p.candidate.found !== 'frame')
