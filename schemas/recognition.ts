@@ -66,10 +66,10 @@ export const RecognitionCandidate = z
     collector_number: z.string(),
     confidence: z.number().min(0).max(1).openapi({
       description:
-        'First candidate: calibrated so that answers at 0.9 or more are wrong about 1 % of the time at most (README "Card recognition"). Others: their share of the remaining doubt.',
+        'First candidate: calibrated so that answers at 0.9 or more are wrong about 1 % of the time at most (README "Card recognition"). Others (the cards closest to any cut of the photo that was tried, nearest first): their share of the remaining doubt.',
     }),
     rotation_used: z.union([z.literal(0), z.literal(-90), z.literal(180), z.literal(90)]).openapi({
-      description: 'Degrees clockwise the photo was turned for this match (0 unless the rotation fallback found the card).',
+      description: 'Degrees clockwise the photo was turned for the cut this card was matched in (0 unless the rotation fallback found it).',
     }),
     image_url: z.string(),
   })
@@ -85,7 +85,9 @@ export const RecognitionResult = z
     candidates: z.array(RecognitionCandidate).max(5),
     capture_quality: CaptureQuality,
     card_quad: Quad.nullable(),
-    rotation_fallback: z.boolean().openapi({ description: 'Whether the first pass was unsure and the other quarter turns were tried.' }),
+    rotation_fallback: z
+      .boolean()
+      .openapi({ description: 'Whether the first pass (the photo as it stands) was unsure and other quarter turns were tried.' }),
     index_cards: z.number().int().openapi({ description: 'Cards in the recognition index.' }),
   })
   .openapi('RecognitionResult');

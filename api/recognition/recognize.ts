@@ -65,7 +65,7 @@ export async function recognise(
   const best = outcome.best;
   // Unsure answers are answered too, with their low confidence and needs_manual_review: the user
   // picks from them or corrects them (confirm), rather than starting again from nothing.
-  const ranked = best ? best.match.ranked : [];
+  const ranked = outcome.candidates;
   const cards = new Map(
     (
       await recognitionCards(
@@ -81,7 +81,7 @@ export async function recognise(
     const card = cards.get(r.cardId);
     if (!card) return [];
     const confidence = i === 0 ? top : (1 - top) * (weights[i]! / weightSum);
-    return [{ ...card, confidence: round3(confidence), rotation_used: best!.rotation, image_url: cardImageUrl(card.card_id, 'small') }];
+    return [{ ...card, confidence: round3(confidence), rotation_used: r.rotation, image_url: cardImageUrl(card.card_id, 'small') }];
   });
   const result: Omit<Result, 'recognition_id'> = {
     candidates,

@@ -109,123 +109,188 @@ function quadArea(q: Quad): number {
   return Math.abs(s) / 2;
 }
 
+/** How a candidate was found, for the places each way gets (see CardFinder.distinct). */
+type Way = 'outline' | 'lines' | 'completed';
+const wayOf = (c: QuadCandidate): Way => (c.found === 'lines' || c.found === 'completed' ? c.found : 'outline');
+
 /**
- * Quadrilaterals that may be the card, best first, in working-raster pixels; the whole frame comes
- * last (a photo already cropped to the card, or one whose edges were not found). Edges: Canny on a
- * blurred grey copy at SEARCH_SIDE, closed by a dilation; every contour's convex hull simplified to
- * four corners, or its minimum-area rectangle; ranked by area times closeness to 63:88.
+ * Finds the quadrilaterals that may be the card, in working-raster pixels, in two stages over one
+ * edge map: outlines (contours; cheap, and enough on a plain table), then straight lines (Hough
+ * pairs; for clutter that breaks the card's outline but not its sides), so a caller that is sure
+ * after the outlines skips the costlier lines. Edges: Canny per colour channel on a blurred copy
+ * at SEARCH_SIDE, closed by a dilation. Each stage's candidates are ranked by score, near
+ * duplicates of any candidate already given dropped. Holds OpenCV memory until delete().
  */
-export function findCardQuads(cv: Cv, photo: Photo, rgb: Mat, limit = 6): QuadCandidate[] {
-  const factor = Math.min(1, SEARCH_SIDE / Math.max(photo.width, photo.height));
-  const found = withMats((keep) => {
-    const small = keep(new cv.Mat());
-    cv.resize(rgb, small, new cv.Size(Math.round(photo.width * factor), Math.round(photo.height * factor)), 0, 0, cv.INTER_AREA);
+export class CardFinder {
+  private readonly factor: number;
+  private readonly small: Mat;
+  private readonly edges: Mat;
+  private readonly closed: Mat;
+  private readonly imageArea: number;
+  private readonly given: QuadCandidate[] = [];
+
+  constructor(
+    private readonly cv: Cv,
+    private readonly photo: Photo,
+    rgb: Mat,
+  ) {
+    this.factor = Math.min(1, SEARCH_SIDE / Math.max(photo.width, photo.height));
+    this.small = new cv.Mat();
+    this.edges = new cv.Mat();
+    this.closed = new cv.Mat();
+    const { small, edges, closed } = this;
+    cv.resize(rgb, small, new cv.Size(Math.round(photo.width * this.factor), Math.round(photo.height * this.factor)), 0, 0, cv.INTER_AREA);
     cv.GaussianBlur(small, small, new cv.Size(5, 5), 0);
-    // Edges in any colour channel: a silver border on a grey table differs in hue more than in brightness.
-    const channels = keep(new cv.MatVector());
-    cv.split(small, channels);
-    const edges = keep(new cv.Mat());
-    const channelEdges = keep(new cv.Mat());
-    for (let c = 0; c < 3; c++) {
-      const channel = keep(channels.get(c));
-      cv.Canny(channel, c === 0 ? edges : channelEdges, 20, 60);
-      if (c > 0) cv.bitwise_or(edges, channelEdges, edges);
-    }
-    const closed = keep(new cv.Mat());
-    cv.dilate(edges, closed, keep(cv.Mat.ones(3, 3, cv.CV_8U)));
-    const imageArea = small.rows * small.cols;
-    const out: QuadCandidate[] = [];
-    // A candidate's score: how much of its outline lies on an edge, how close it is to 63:88, and its size.
-    // The score without its support: an upper bound, since support is at most 1.
-    const shapeScore = (q: Quad) =>
-      Math.exp(-8 * Math.abs(Math.log(quadAspect(q).ratio / CARD_ASPECT))) * Math.min(1, quadArea(q) / imageArea);
-    const scored = (q: Quad, how: QuadCandidate['found'], shape = shapeScore(q)): QuadCandidate => {
-      const support = edgeSupport(q, closed.data, closed.cols, closed.rows);
-      return {
-        quad: q.map((p) => ({ x: p.x / factor, y: p.y / factor })) as Quad,
-        score: support * support * shape,
-        support,
-        found: how,
-      };
-    };
-    // Both the raw edges and the edges closed by a dilation: closing mends a broken border but
-    // also welds the card to whatever touches it.
-    for (const map of [edges, closed]) {
-      const contours = keep(new cv.MatVector());
-      const hierarchy = keep(new cv.Mat());
-      cv.findContours(map, contours, hierarchy, cv.RETR_LIST, cv.CHAIN_APPROX_SIMPLE);
-      for (let i = 0; i < (contours.size() as unknown as number); i++) {
-        const contour = keep(contours.get(i));
-        if (cv.contourArea(contour) < 0.04 * imageArea) continue;
-        const hull = keep(new cv.Mat());
-        cv.convexHull(contour, hull, false, true);
-        const approx = keep(new cv.Mat());
-        cv.approxPolyDP(hull, approx, 0.02 * cv.arcLength(hull, true), true);
-        let points: Point[];
-        let how: QuadCandidate['found'];
-        if (approx.rows === 4) {
-          points = [0, 1, 2, 3].map((k) => ({ x: approx.data32S[2 * k]!, y: approx.data32S[2 * k + 1]! }));
-          how = 'contour';
-        } else {
-          const box = cv.minAreaRect(hull);
-          points = rectangleCorners(box.center, box.size, box.angle);
-          how = 'rectangle';
-        }
-        out.push(scored(orderClockwise(points), how));
+    withMats((keep) => {
+      // Edges in any colour channel: a silver border on a grey table differs in hue more than in brightness.
+      const channels = keep(new cv.MatVector());
+      cv.split(small, channels);
+      const channelEdges = keep(new cv.Mat());
+      for (let c = 0; c < 3; c++) {
+        const channel = keep(channels.get(c));
+        cv.Canny(channel, c === 0 ? edges : channelEdges, 20, 60);
+        if (c > 0) cv.bitwise_or(edges, channelEdges, edges);
       }
-    }
-    // Straight edges: clutter that touches the card breaks its contour, not its four sides.
-    const lines = keep(new cv.Mat());
-    const minSide = Math.min(small.rows, small.cols);
-    cv.HoughLinesP(edges, lines, 1, Math.PI / 180, 30, 0.15 * minSide, 6);
-    // Lines pair into thousands of quadrilaterals on a busy photo: only the best few by score are
-    // wanted, so their outlines are checked best shape first until no shape could beat them.
-    const best = (quads: Quad[], how: QuadCandidate['found']) => {
-      const shaped = quads.filter((q) => quadArea(q) >= 0.04 * imageArea).map((quad) => ({ quad, shape: shapeScore(quad) }));
-      shaped.sort((a, b) => b.shape - a.shape);
-      const kept: QuadCandidate[] = [];
-      for (const { quad, shape } of shaped) {
-        if (kept.length >= SCORED_PER_WAY && shape <= kept[SCORED_PER_WAY - 1]!.score) break;
-        kept.push(scored(quad, how, shape));
-        kept.sort((a, b) => b.score - a.score);
-        kept.length = Math.min(kept.length, SCORED_PER_WAY);
-      }
-      out.push(...kept);
-    };
-    const fromLines = quadsFromLines(lines.data32S, minSide);
-    best(fromLines.quads, 'lines');
-    if (limit >= 6) best(fromLines.completed, 'completed');
-    return out;
-  });
-  found.sort((a, b) => b.score - a.score);
-  const diagonal = Math.hypot(photo.width, photo.height);
-  const distinct: QuadCandidate[] = [];
-  // Each way of finding the card has its places, so none crowds the others out: half the limit
-  // each for lines and outlines, and two more for quadrilaterals completed from three sides.
-  const places = { lines: limit / 2, outline: limit / 2, completed: limit >= 6 ? 2 : 0 };
-  const taken = { lines: 0, outline: 0, completed: 0 };
-  for (const c of found) {
-    if (distinct.length >= limit + places.completed) break;
-    const way = c.found === 'lines' || c.found === 'completed' ? c.found : 'outline';
-    if (taken[way] >= places[way]) continue;
-    if (distinct.some((d) => d.quad.every((p, i) => distance(p, c.quad[i]!) < 0.03 * diagonal))) continue;
-    distinct.push(c);
-    taken[way]++;
+      cv.dilate(edges, closed, keep(cv.Mat.ones(3, 3, cv.CV_8U)));
+    });
+    this.imageArea = small.rows * small.cols;
   }
-  const w = photo.width;
-  const h = photo.height;
-  distinct.push({
-    quad: [
+
+  delete(): void {
+    this.small.delete();
+    this.edges.delete();
+    this.closed.delete();
+  }
+
+  /** A candidate's shape score: closeness to 63:88 times its share of the photo (an upper bound of its score). */
+  private shapeScore(q: Quad): number {
+    return Math.exp(-8 * Math.abs(Math.log(quadAspect(q).ratio / CARD_ASPECT))) * Math.min(1, quadArea(q) / this.imageArea);
+  }
+
+  /** Score = how much of its outline lies on an edge (squared) × shape; the quad in working pixels. */
+  private scored(q: Quad, how: QuadCandidate['found'], shape = this.shapeScore(q)): QuadCandidate {
+    const support = edgeSupport(q, this.closed.data, this.closed.cols, this.closed.rows);
+    return {
+      quad: q.map((p) => ({ x: p.x / this.factor, y: p.y / this.factor })) as Quad,
+      score: support * support * shape,
+      support,
+      found: how,
+    };
+  }
+
+  /** Up to `places` contours' quadrilaterals (their simplified hull, or minimum-area rectangle). */
+  outlines(places = 3): QuadCandidate[] {
+    return this.distinct(this.outlineCandidates(), { outline: places, lines: 0, completed: 0 });
+  }
+
+  /** Up to `places` line quadrilaterals and `completedPlaces` completed from three sides. */
+  lines(places = 3, completedPlaces = 2): QuadCandidate[] {
+    return this.distinct(this.lineCandidates(completedPlaces > 0), { outline: 0, lines: places, completed: completedPlaces });
+  }
+
+  /** The whole photo: a photo already cropped to the card, or one whose edges were not found. */
+  frame(): QuadCandidate {
+    const { width: w, height: h } = this.photo;
+    const quad: Quad = [
       { x: 0, y: 0 },
       { x: w, y: 0 },
       { x: w, y: h },
       { x: 0, y: h },
-    ],
-    score: 0,
-    support: 0,
-    found: 'frame',
-  });
-  return distinct;
+    ];
+    return { quad, score: 0, support: 0, found: 'frame' };
+  }
+
+  private outlineCandidates(): QuadCandidate[] {
+    const { cv } = this;
+    return withMats((keep) => {
+      const out: QuadCandidate[] = [];
+      // Both the raw edges and the edges closed by a dilation: closing mends a broken border but
+      // also welds the card to whatever touches it.
+      for (const map of [this.edges, this.closed]) {
+        const contours = keep(new cv.MatVector());
+        const hierarchy = keep(new cv.Mat());
+        cv.findContours(map, contours, hierarchy, cv.RETR_LIST, cv.CHAIN_APPROX_SIMPLE);
+        for (let i = 0; i < (contours.size() as unknown as number); i++) {
+          const contour = keep(contours.get(i));
+          if (cv.contourArea(contour) < 0.04 * this.imageArea) continue;
+          const hull = keep(new cv.Mat());
+          cv.convexHull(contour, hull, false, true);
+          const approx = keep(new cv.Mat());
+          cv.approxPolyDP(hull, approx, 0.02 * cv.arcLength(hull, true), true);
+          let points: Point[];
+          let how: QuadCandidate['found'];
+          if (approx.rows === 4) {
+            points = [0, 1, 2, 3].map((k) => ({ x: approx.data32S[2 * k]!, y: approx.data32S[2 * k + 1]! }));
+            how = 'contour';
+          } else {
+            const box = cv.minAreaRect(hull);
+            points = rectangleCorners(box.center, box.size, box.angle);
+            how = 'rectangle';
+          }
+          out.push(this.scored(orderClockwise(points), how));
+        }
+      }
+      return out;
+    });
+  }
+
+  private lineCandidates(withCompleted: boolean): QuadCandidate[] {
+    const { cv, small } = this;
+    const segments = withMats((keep) => {
+      const lines = keep(new cv.Mat());
+      cv.HoughLinesP(this.edges, lines, 1, Math.PI / 180, 30, 0.15 * Math.min(small.rows, small.cols), 6);
+      return Int32Array.from(lines.data32S);
+    });
+    const fromLines = quadsFromLines(segments, Math.min(small.rows, small.cols));
+    // Lines pair into thousands of quadrilaterals on a busy photo: only the best few by score are
+    // wanted, so their outlines are checked best shape first until no shape could beat them.
+    const best = (quads: Quad[], how: QuadCandidate['found']) => {
+      const shaped = quads.filter((q) => quadArea(q) >= 0.04 * this.imageArea).map((quad) => ({ quad, shape: this.shapeScore(quad) }));
+      shaped.sort((a, b) => b.shape - a.shape);
+      const kept: QuadCandidate[] = [];
+      for (const { quad, shape } of shaped) {
+        if (kept.length >= SCORED_PER_WAY && shape <= kept[SCORED_PER_WAY - 1]!.score) break;
+        kept.push(this.scored(quad, how, shape));
+        kept.sort((a, b) => b.score - a.score);
+        kept.length = Math.min(kept.length, SCORED_PER_WAY);
+      }
+      return kept;
+    };
+    return [...best(fromLines.quads, 'lines'), ...(withCompleted ? best(fromLines.completed, 'completed') : [])];
+  }
+
+  /** The best candidates, at most `places` of each way, none within 3 % of the photo's diagonal of one already given. */
+  private distinct(found: QuadCandidate[], places: Record<Way, number>): QuadCandidate[] {
+    found.sort((a, b) => b.score - a.score);
+    const near = 0.03 * Math.hypot(this.photo.width, this.photo.height);
+    const taken: Record<Way, number> = { outline: 0, lines: 0, completed: 0 };
+    const out: QuadCandidate[] = [];
+    for (const c of found) {
+      const way = wayOf(c);
+      if (taken[way] >= places[way]) continue;
+      if (this.given.some((d) => d.quad.every((p, i) => distance(p, c.quad[i]!) < near))) continue;
+      out.push(c);
+      this.given.push(c);
+      taken[way]++;
+    }
+    return out;
+  }
+}
+
+/**
+ * Quadrilaterals that may be the card, best first (both stages of CardFinder, ranked together),
+ * the whole frame last; `limit` of outlines and lines, half each, and two completed from three
+ * sides when the limit is at least 6.
+ */
+export function findCardQuads(cv: Cv, photo: Photo, rgb: Mat, limit = 6): QuadCandidate[] {
+  const finder = new CardFinder(cv, photo, rgb);
+  try {
+    const half = Math.ceil(limit / 2);
+    const found = [...finder.outlines(half), ...finder.lines(half, limit >= 6 ? 2 : 0)].sort((a, b) => b.score - a.score);
+    return [...found.slice(0, limit + (limit >= 6 ? 2 : 0)), finder.frame()];
+  } finally {
+    finder.delete();
+  }
 }
 
 /** The share of points along the quadrilateral's sides that fall on an edge pixel. */
@@ -381,22 +446,25 @@ export type Rotation = 0 | -90 | 180 | 90;
 
 /**
  * The card inside `quad`, turned by `rotation` (degrees clockwise) and cut to the canonical
- * CARD_WIDTH × CARD_HEIGHT; a card over 1.5 times that size is warped at twice the size, then
- * shrunk by area so fine print does not alias.
+ * CARD_WIDTH × CARD_HEIGHT. A card over 1.5 times that size would alias in a plain warp: it is cut
+ * from `half` (the photo shrunk to half by area, made once a photo) when given, else warped at
+ * twice the size and shrunk by area.
  */
-export function cutCard(cv: Cv, rgb: Mat, quad: Quad, rotation: Rotation): Uint8Array {
+export function cutCard(cv: Cv, rgb: Mat, quad: Quad, rotation: Rotation, half?: () => Mat): Uint8Array {
+  const large = quadAspect(quad).long > 1.5 * CARD_HEIGHT;
+  const source = large && half ? half() : rgb;
+  const scale = source === rgb ? 1 : 0.5;
   // Turning the photo clockwise by 90° brings its bottom-left corner to the top-left.
   const shift = rotation === 0 ? 0 : rotation === 90 ? 3 : rotation === 180 ? 2 : 1;
-  const source = [0, 1, 2, 3].map((i) => quad[(i + shift) % 4]!);
-  // Supersampled only when the card is much larger than the canonical one: then a plain warp would alias.
-  const factor = quadAspect(quad).long > 1.5 * CARD_HEIGHT ? 2 : 1;
+  const corners = [0, 1, 2, 3].map((i) => quad[(i + shift) % 4]!);
+  const factor = quadAspect(quad).long * scale > 1.5 * CARD_HEIGHT ? 2 : 1;
   return withMats((keep) => {
     const from = keep(
       cv.matFromArray(
         4,
         1,
         cv.CV_32FC2,
-        source.flatMap((p) => [p.x, p.y]),
+        corners.flatMap((p) => [p.x * scale, p.y * scale]),
       ),
     );
     const W = CARD_WIDTH * factor;
@@ -404,12 +472,24 @@ export function cutCard(cv: Cv, rgb: Mat, quad: Quad, rotation: Rotation): Uint8
     const to = keep(cv.matFromArray(4, 1, cv.CV_32FC2, [0, 0, W, 0, W, H, 0, H]));
     const transform = keep(cv.getPerspectiveTransform(from, to));
     const big = keep(new cv.Mat());
-    cv.warpPerspective(rgb, big, transform, new cv.Size(W, H), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
+    cv.warpPerspective(source, big, transform, new cv.Size(W, H), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
     if (factor === 1) return Uint8Array.from(big.data);
     const card = keep(new cv.Mat());
     cv.resize(big, card, new cv.Size(CARD_WIDTH, CARD_HEIGHT), 0, 0, cv.INTER_AREA);
     return Uint8Array.from(card.data);
   });
+}
+
+/** The photo shrunk to half by area (an even crop of it, so the shrink is exact and fast). */
+export function halfRaster(cv: Cv, rgb: Mat): Mat {
+  const even = rgb.roi(new cv.Rect(0, 0, rgb.cols & ~1, rgb.rows & ~1));
+  try {
+    const half = new cv.Mat();
+    cv.resize(even, half, new cv.Size(even.cols / 2, even.rows / 2), 0, 0, cv.INTER_AREA);
+    return half;
+  } finally {
+    even.delete();
+  }
 }
 
 /** The side of the square cut from the card's centre at the photo's own resolution. */

@@ -1,27 +1,45 @@
 // Recognition of one photo: the card's quadrilateral, cut out in perspective, matched against the
-// index; the three other quarter turns tried when the first pass is unsure, then the unsure cuts'
-// sides moved onto the straight edges beside them.
+// index; quadrilaterals best first at the quarter turns that stand them up until one match is sure,
+// then the unsure cuts' sides moved onto the straight edges beside them.
 import { cardFeatures, highlightShare } from './features.js';
-import type { MatchResult, RecognitionIndex } from './matcher.js';
+import type { MatchResult, Ranked, RecognitionIndex } from './matcher.js';
 import type { Cv, Mat } from './opencv.js';
 import { withMats } from './opencv.js';
 import { innerQuad, refineQuad, sideShifts, type Grey } from './refine.js';
-import { centrePatch, cutCard, findCardQuads, quadAspect, type Photo, type Quad, type QuadCandidate, type Rotation } from './photo.js';
+import {
+  CardFinder,
+  centrePatch,
+  cutCard,
+  halfRaster,
+  quadAspect,
+  type Photo,
+  type Quad,
+  type QuadCandidate,
+  type Rotation,
+} from './photo.js';
 import { captureQuality, screenPeakRatio, sharpnessOf, type CaptureQuality } from './quality.js';
 
-/** A first pass at least this confident, and this far ahead of the runner-up, is not retried. */
+/** A match at least this confident ends the search (and the rotation fallback). */
 export const ACCEPT_CONFIDENCE = 0.9;
-const RETRY_ROTATIONS: Rotation[] = [-90, 180, 90];
+/** The turns that stand a quadrilateral up, in the spec's retry order (−90, 180, +90) after 0. */
+const UPRIGHT_TURNS: Rotation[] = [0, 180];
+const LYING_TURNS: Rotation[] = [-90, 90];
 /** Side shifts start from the best pass of this many quadrilaterals, for at most this many rounds each. */
 const SHIFT_STARTS = 3;
 const SHIFT_ROUNDS = 2;
+/** Candidates returned: the chosen pass's card first, then the closest cards of every pass. */
+const CANDIDATES = 5;
 
 export type PassResult = { candidate: QuadCandidate; rotation: Rotation; match: MatchResult; card: Uint8Array };
+/** A card the photo may show, with the turn of the cut it was matched in. */
+export type Candidate = Ranked & { rotation: Rotation };
 
 export type PhotoRecognition = {
   best: PassResult | null;
+  /** The best pass's card, then the other cards closest to any pass (see pooledCandidates). */
+  candidates: Candidate[];
   quality: CaptureQuality;
-  /** Every quadrilateral considered, best first (the whole frame last). */
+  /** Every quadrilateral tried, in the order tried (the whole frame last). */
   quads: QuadCandidate[];
   retried: boolean;
   passes: number;
@@ -29,18 +47,21 @@ export type PhotoRecognition = {
 
 export function recognisePhoto(cv: Cv, index: RecognitionIndex, photo: Photo): PhotoRecognition {
   const rgb = cv.matFromArray(photo.height, photo.width, cv.CV_8UC3, photo.rgb);
+  // The photo at half size, made when a large card is first cut (see cutCard).
+  let half: Mat | undefined;
   try {
     const grey = greyOf(cv, rgb);
-    const quads = candidateQuads(grey, findCardQuads(cv, photo, rgb));
-    let passes = 0;
+    const quads: QuadCandidate[] = [];
     let best: PassResult | null = null;
+    const all: PassResult[] = [];
     // Each quadrilateral is warped once, standing up (0 or 90); its half turn (180 or −90) is that
     // cut's pixels in reverse order, which costs nothing next to a warp.
     const cuts = new Map<QuadCandidate, Uint8Array>();
+    const halfOfRgb = () => (half ??= halfRaster(cv, rgb));
     const cutAt = (candidate: QuadCandidate, rotation: Rotation): Uint8Array => {
       const standing: Rotation = rotation === 0 || rotation === 180 ? 0 : 90;
       let cut = cuts.get(candidate);
-      if (!cut) cuts.set(candidate, (cut = cutCard(cv, rgb, candidate.quad, standing)));
+      if (!cut) cuts.set(candidate, (cut = cutCard(cv, rgb, candidate.quad, standing, halfOfRgb)));
       return rotation === standing ? cut : halfTurn(cut);
     };
     // The best pass of each quadrilateral found (where side shifts start from).
@@ -52,19 +73,33 @@ export function recognisePhoto(cv: Cv, index: RecognitionIndex, photo: Photo): P
     const tryPass = (candidate: QuadCandidate, rotation: Rotation): PassResult => {
       const card = cutAt(candidate, rotation);
       const match = index.match(cardFeatures(cv, card, { photo: true }));
-      passes++;
       const pass = { candidate, rotation, match, card };
+      all.push(pass);
       if (better(pass, best)) best = pass;
       if (better(pass, bestOf.get(candidate))) bestOf.set(candidate, pass);
       return pass;
     };
-    // A card stands taller than wide: a quadrilateral lying on its side is tried only at the
-    // quarter turns that stand it up, one upright at 0 and 180 only.
-    const upright = quads.map((q) => isUpright(q.quad));
-    quads.forEach((q, i) => upright[i] && tryPass(q, 0));
+    // Quadrilaterals best first, each at the quarter turns that stand it up (a card is taller than
+    // wide): an upright one at 0 then 180, one lying on its side at −90 then +90. The first sure
+    // answer ends the search, so most photos are answered by their first or second pass; the
+    // finder's costlier stage (lines) runs only when its outlines left the match unsure, the whole
+    // frame last.
     const sure = (r: PassResult | null) => r !== null && r.match.confidence >= ACCEPT_CONFIDENCE;
-    const retried = !sure(best);
-    if (retried) for (const rotation of RETRY_ROTATIONS) quads.forEach((q, i) => upright[i] === (rotation === 180) && tryPass(q, rotation));
+    const finder = new CardFinder(cv, photo, rgb);
+    try {
+      const stages = [() => candidateQuads(grey, finder.outlines()), () => candidateQuads(grey, finder.lines()), () => [finder.frame()]];
+      search: for (const stage of stages)
+        for (const q of stage()) {
+          quads.push(q);
+          for (const rotation of isUpright(q.quad) ? UPRIGHT_TURNS : LYING_TURNS) {
+            tryPass(q, rotation);
+            if (sure(best)) break search;
+          }
+        }
+    } finally {
+      finder.delete();
+    }
+    const retried = all.some((p) => p.rotation !== 0);
     // Still unsure: the best cuts of the most promising quadrilaterals have their sides moved, one at
     // a time, onto the other straight edges beside them, kept while the match grows surer (a side
     // on the card's inner frame, its sleeve or clutter).
@@ -95,24 +130,42 @@ export function recognisePhoto(cv: Cv, index: RecognitionIndex, photo: Photo): P
       confidence: chosen?.match.confidence ?? 0,
       acceptConfidence: ACCEPT_CONFIDENCE,
     });
-    return { best, quality, quads, retried, passes };
+    return { best, candidates: pooledCandidates(chosen, all), quality, quads, retried, passes: all.length };
   } finally {
     rgb.delete();
+    half?.delete();
   }
 }
 
 /**
+ * The chosen pass's card first (the surest), then the other cards by their closest distance in any
+ * pass: when the chosen cut is wrong (clutter taken for the card), another cut's card is the likelier
+ * runner-up than the wrong cut's own near misses.
+ */
+function pooledCandidates(chosen: PassResult | null, passes: PassResult[]): Candidate[] {
+  const first = chosen?.match.ranked[0];
+  if (!chosen || !first) return [];
+  const closest = new Map<number, Candidate>();
+  for (const pass of passes)
+    for (const r of pass.match.ranked) {
+      const seen = closest.get(r.cardId);
+      if (r.cardId !== first.cardId && (!seen || r.distance < seen.distance)) closest.set(r.cardId, { ...r, rotation: pass.rotation });
+    }
+  const others = [...closest.values()].sort((a, b) => a.distance - b.distance);
+  return [{ ...first, rotation: chosen.rotation }, ...others].slice(0, CANDIDATES);
+}
+
+/**
  * The finder's quadrilaterals with their sides refined at full resolution, then the quadrilaterals
- * nested inside them (a card in its sleeve, a card's frame inside its border); the whole frame last.
+ * nested inside them (a card in its sleeve, a card's frame inside its border).
  */
 function candidateQuads(grey: Grey, found: QuadCandidate[]): QuadCandidate[] {
-  const refined = found.map((c) => (c.found === 'frame' ? c : { ...c, quad: refineQuad(grey, c.quad) ?? c.quad }));
-  const outlines = refined.filter((c) => c.found !== 'frame');
-  const nested = outlines.flatMap((c) => {
+  const refined = found.map((c) => ({ ...c, quad: refineQuad(grey, c.quad) ?? c.quad }));
+  const nested = refined.flatMap((c) => {
     const quad = innerQuad(grey, c.quad);
     return quad ? [{ ...c, quad }] : [];
   });
-  return [...outlines, ...nested, ...refined.filter((c) => c.found === 'frame')];
+  return [...refined, ...nested];
 }
 
 /** The photo in grey, lightly smoothed (JPEG blocks and sensor noise make false steps). */
