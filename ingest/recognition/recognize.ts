@@ -115,6 +115,7 @@ export function recognisePhoto(cv: Cv, index: RecognitionIndex, photo: Photo): P
           for (const quad of sideShifts(grey, start.candidate.quad)) {
             const pass = tryPass({ ...start.candidate, quad }, start.rotation);
             if (pass.match.confidence > (improved ?? start).match.confidence) improved = pass;
+            if (sure(best)) break;
           }
           if (!improved) break;
           start = improved;
