@@ -27,6 +27,10 @@ if [ ${#need[@]} -gt 0 ]; then
   service redis-server stop >/dev/null 2>&1 || true
 fi
 
+# The Temporal CLI and stripe-mock, built once per machine (minutes the first time) before any
+# test's timeout is running.
+node dist/test/support/installTools.js
+
 run_suite() {
   node --test --test-concurrency=2 --test-timeout=600000 dist/test/*.test.js
 }

@@ -10,7 +10,7 @@ import type { Logger } from '../sql/runtime/log.js';
 import { freePort } from '../sql/runtime/ports.js';
 import { goInstalled } from '../sql/runtime/toolCache.js';
 
-const TEMPORAL_CLI = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
+export const TEMPORAL_CLI = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
 
 export type TemporalServer = { address: string; uiUrl: string | null; kind: 'external' | 'dev-server'; stop(): Promise<void> };
 

@@ -11,15 +11,25 @@ export const toolCacheDir = (): string => path.join(process.env.XDG_CACHE_HOME ?
 
 const cacheBinDir = () => path.join(toolCacheDir(), 'bin');
 
-/** A Go tool's binary in the cache, built once with `go install module@version` when missing. */
+/**
+ * A Go tool's binary in the cache, built once with `go install module@version` when missing. It is
+ * built into a folder of its own and moved into place, so a process that finds the binary finds it
+ * whole, and two processes building at once both end with a working one.
+ */
 export async function goInstalled(module: string, binary: string, log: Logger): Promise<string> {
   const bin = path.join(cacheBinDir(), binary);
   if (fs.existsSync(bin)) return bin;
-  log.info(`${binary}: installing with go install (once per machine)`, { module, target: bin });
+  log.info(`${binary}: installing with go install (once per machine; a few minutes)`, { module, target: bin });
   fs.mkdirSync(cacheBinDir(), { recursive: true });
-  await promisify(execFile)('go', ['install', module], {
-    env: { ...process.env, GOBIN: cacheBinDir() },
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const scratch = fs.mkdtempSync(path.join(cacheBinDir(), `.${binary}-`));
+  try {
+    await promisify(execFile)('go', ['install', module], {
+      env: { ...process.env, GOBIN: scratch },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    fs.renameSync(path.join(scratch, binary), bin);
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
   return bin;
 }

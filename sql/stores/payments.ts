@@ -11,7 +11,7 @@ import type { Logger } from '../runtime/log.js';
 import { loadOrCreateSecret } from '../runtime/secrets.js';
 import { goInstalled } from '../runtime/toolCache.js';
 
-const STRIPE_MOCK = 'github.com/stripe/stripe-mock@v0.203.0';
+export const STRIPE_MOCK = 'github.com/stripe/stripe-mock@v0.203.0';
 // stripe-mock accepts any well-formed test key (letters and digits after sk_test_).
 const STRIPE_MOCK_KEY = 'sk_test_holoStripeMock';
 const START_TIMEOUT_MS = 30_000;
