@@ -126,12 +126,16 @@ export function cardFeatures(cv: Cv, rgb: Uint8Array, opts: { photo?: boolean } 
     cv.resize(card, cells, new cv.Size(COLOUR_CELLS.cols, COLOUR_CELLS.rows), 0, 0, cv.INTER_AREA);
     let thumbGlare: Uint8Array | null = null;
     let colourGlare: Uint8Array | null = null;
+    const blownPixels = blownOut(rgb);
+    let blownCount = 0;
+    for (const b of blownPixels) if (b) blownCount++;
     if (opts.photo) {
-      const blownPixels = blownOut(rgb);
       // The hashes see a glare patch as the card's mean grey: a flat patch moves few low frequencies, a white blob many.
       flattenMasked(grey.data, blownPixels);
       const blown = keep(cv.matFromArray(CARD_HEIGHT, CARD_WIDTH, cv.CV_8U, blownPixels));
       const glareCells = (width: number, height: number) => {
+        // No cell can be half blown out with fewer blown pixels than half the smallest cell: skip the shrink.
+        if (blownCount < GLARE_CELL * Math.floor(CARD_WIDTH / width) * Math.floor(CARD_HEIGHT / height)) return null;
         const share = shrink(blown, width, height);
         return share.some((v) => v >= 255 * GLARE_CELL) ? Uint8Array.from(share, (v) => (v >= 255 * GLARE_CELL ? 1 : 0)) : null;
       };
@@ -143,7 +147,7 @@ export function cardFeatures(cv: Cv, rgb: Uint8Array, opts: { photo?: boolean } 
       artHash: perceptualHash(shrink(art, DCT_INPUT, DCT_INPUT)),
       colour: standardisedChannels(cells.data, colourGlare),
       thumb: standardise(shrink(grey, THUMB.width, THUMB.height), thumbGlare),
-      highlight: highlightShare(rgb),
+      highlight: blownCount / blownPixels.length,
     };
   });
 }

@@ -123,10 +123,11 @@ const wayOf = (c: QuadCandidate): Way => (c.found === 'lines' || c.found === 'co
  */
 export class CardFinder {
   private readonly factor: number;
-  private readonly small: Mat;
   private readonly edges: Mat;
   private readonly closed: Mat;
-  private readonly imageArea: number;
+  /** The edge maps' size. */
+  private readonly width: number;
+  private readonly height: number;
   private readonly given: QuadCandidate[] = [];
 
   constructor(
@@ -135,31 +136,39 @@ export class CardFinder {
     rgb: Mat,
   ) {
     this.factor = Math.min(1, SEARCH_SIDE / Math.max(photo.width, photo.height));
-    this.small = new cv.Mat();
-    this.edges = new cv.Mat();
-    this.closed = new cv.Mat();
-    const { small, edges, closed } = this;
-    cv.resize(rgb, small, new cv.Size(Math.round(photo.width * this.factor), Math.round(photo.height * this.factor)), 0, 0, cv.INTER_AREA);
-    cv.GaussianBlur(small, small, new cv.Size(5, 5), 0);
-    withMats((keep) => {
-      // Edges in any colour channel: a silver border on a grey table differs in hue more than in brightness.
-      const channels = keep(new cv.MatVector());
-      cv.split(small, channels);
-      const channelEdges = keep(new cv.Mat());
-      for (let c = 0; c < 3; c++) {
-        const channel = keep(channels.get(c));
-        cv.Canny(channel, c === 0 ? edges : channelEdges, 20, 60);
-        if (c > 0) cv.bitwise_or(edges, channelEdges, edges);
-      }
-      cv.dilate(edges, closed, keep(cv.Mat.ones(3, 3, cv.CV_8U)));
-    });
-    this.imageArea = small.rows * small.cols;
+    this.width = Math.round(photo.width * this.factor);
+    this.height = Math.round(photo.height * this.factor);
+    const edges = (this.edges = new cv.Mat());
+    const closed = (this.closed = new cv.Mat());
+    try {
+      withMats((keep) => {
+        const small = keep(new cv.Mat());
+        cv.resize(rgb, small, new cv.Size(this.width, this.height), 0, 0, cv.INTER_AREA);
+        cv.GaussianBlur(small, small, new cv.Size(5, 5), 0);
+        // Edges in any colour channel: a silver border on a grey table differs in hue more than in brightness.
+        const channels = keep(new cv.MatVector());
+        cv.split(small, channels);
+        const channelEdges = keep(new cv.Mat());
+        for (let c = 0; c < 3; c++) {
+          const channel = keep(channels.get(c));
+          cv.Canny(channel, c === 0 ? edges : channelEdges, 20, 60);
+          if (c > 0) cv.bitwise_or(edges, channelEdges, edges);
+        }
+        cv.dilate(edges, closed, keep(cv.Mat.ones(3, 3, cv.CV_8U)));
+      });
+    } catch (err) {
+      this.delete();
+      throw err;
+    }
   }
 
   delete(): void {
-    this.small.delete();
     this.edges.delete();
     this.closed.delete();
+  }
+
+  private get imageArea(): number {
+    return this.width * this.height;
   }
 
   /** A candidate's shape score: closeness to 63:88 times its share of the photo (an upper bound of its score). */
@@ -235,13 +244,14 @@ export class CardFinder {
   }
 
   private lineCandidates(withCompleted: boolean): QuadCandidate[] {
-    const { cv, small } = this;
+    const { cv } = this;
+    const minSide = Math.min(this.width, this.height);
     const segments = withMats((keep) => {
       const lines = keep(new cv.Mat());
-      cv.HoughLinesP(this.edges, lines, 1, Math.PI / 180, 30, 0.15 * Math.min(small.rows, small.cols), 6);
+      cv.HoughLinesP(this.edges, lines, 1, Math.PI / 180, 30, 0.15 * minSide, 6);
       return Int32Array.from(lines.data32S);
     });
-    const fromLines = quadsFromLines(segments, Math.min(small.rows, small.cols));
+    const fromLines = quadsFromLines(segments, minSide);
     // Lines pair into thousands of quadrilaterals on a busy photo: only the best few by score are
     // wanted, so their outlines are checked best shape first until no shape could beat them.
     const best = (quads: Quad[], how: QuadCandidate['found']) => {
@@ -447,8 +457,8 @@ export type Rotation = 0 | -90 | 180 | 90;
 /**
  * The card inside `quad`, turned by `rotation` (degrees clockwise) and cut to the canonical
  * CARD_WIDTH × CARD_HEIGHT. A card over 1.5 times that size would alias in a plain warp: it is cut
- * from `half` (the photo shrunk to half by area, made once a photo) when given, else warped at
- * twice the size and shrunk by area.
+ * from `half` (the photo shrunk to half by area, made once a photo) when given, and warped at
+ * twice the size and shrunk by area when still too large.
  */
 export function cutCard(cv: Cv, rgb: Mat, quad: Quad, rotation: Rotation, half?: () => Mat): Uint8Array {
   const large = quadAspect(quad).long > 1.5 * CARD_HEIGHT;
@@ -498,6 +508,8 @@ export const PATCH_SIDE = 128;
 /**
  * A grey PATCH_SIDE square from the middle of the card at the working raster's own resolution
  * (no resampling beyond the perspective correction), where a screen's pixel grid still shows.
+ * Only the square is warped: the card's corners are mapped as if the whole card were, shifted so
+ * its middle square lands on the output.
  */
 export function centrePatch(cv: Cv, rgb: Mat, quad: Quad): Uint8Array {
   return withMats((keep) => {
@@ -505,6 +517,8 @@ export function centrePatch(cv: Cv, rgb: Mat, quad: Quad): Uint8Array {
     const upright = distance(quad[0], quad[1]) <= distance(quad[1], quad[2]);
     const W = Math.max(PATCH_SIDE, Math.round(upright ? short : long));
     const H = Math.max(PATCH_SIDE, Math.round(upright ? long : short));
+    const left = (W - PATCH_SIDE) >> 1;
+    const top = (H - PATCH_SIDE) >> 1;
     const from = keep(
       cv.matFromArray(
         4,
@@ -513,13 +527,12 @@ export function centrePatch(cv: Cv, rgb: Mat, quad: Quad): Uint8Array {
         quad.flatMap((p) => [p.x, p.y]),
       ),
     );
-    const to = keep(cv.matFromArray(4, 1, cv.CV_32FC2, [0, 0, W, 0, W, H, 0, H]));
+    const to = keep(cv.matFromArray(4, 1, cv.CV_32FC2, [-left, -top, W - left, -top, W - left, H - top, -left, H - top]));
     const transform = keep(cv.getPerspectiveTransform(from, to));
-    const card = keep(new cv.Mat());
-    cv.warpPerspective(rgb, card, transform, new cv.Size(W, H), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
+    const patch = keep(new cv.Mat());
+    cv.warpPerspective(rgb, patch, transform, new cv.Size(PATCH_SIDE, PATCH_SIDE), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
     const grey = keep(new cv.Mat());
-    cv.cvtColor(card, grey, cv.COLOR_RGB2GRAY);
-    const patch = keep(grey.roi(new cv.Rect((W - PATCH_SIDE) >> 1, (H - PATCH_SIDE) >> 1, PATCH_SIDE, PATCH_SIDE)));
-    return Uint8Array.from(patch.clone().data);
+    cv.cvtColor(patch, grey, cv.COLOR_RGB2GRAY);
+    return Uint8Array.from(grey.data);
   });
 }
