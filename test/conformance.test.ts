@@ -1,134 +1,9 @@
-// /openapi.json against an outside client: schemathesis, the OpenAPI fuzzer, runs every check
-// against a live stack (with Temporal, so the operator endpoints answer) as each kind of caller:
-// no 5xx, no undocumented status, no response off its schema, no schema-valid request refused
-// beyond the preconditions below, every wrong method a 405 with Allow.
-import assert from 'node:assert/strict';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { Client, Connection } from '@temporalio/client';
-import { loadConfig } from '../schemas/config.js';
-import { silentLogger } from '../sql/runtime/log.js';
-import { freePort } from '../sql/runtime/ports.js';
-import { feedPairs } from '../ingest/sources/registry.js';
-import { ensureSchedules } from '../workflows/schedules.js';
-import { startTemporal, type TemporalServer } from '../workflows/temporalServer.js';
-import { accountWithKey } from './support/accounts.js';
-import { call } from './support/http.js';
-import { fuzz, type Precondition, type SchemeAuth } from './support/schemathesis.js';
-import { startStack, type Stack } from './support/stack.js';
+// /openapi.json against schemathesis as callers without an account: anonymous, and with an API key
+// (test/support/conformance.ts; signed-in callers are in conformance-accounts.test.ts).
+import { describe, it } from 'node:test';
+import { conformanceStack } from './support/conformance.js';
 
-// The WebSocket stream is not an HTTP operation OpenAPI can describe: a plain GET is refused with
-// 426 by design (stream.test.ts covers it). The operators' status stream never ends by design (a
-// fuzzer would wait on it until its timeout); status.test.ts covers it.
-const EXCLUDED = ['/api/v1/stream', '/admin/status/stream'];
-const SEED = 20261123;
-const EXAMPLES = 8;
-
-/** Valid requests the server may refuse for reasons the schema cannot state; each one said why. */
-const PRECONDITIONS: Precondition[] = [
-  { operation: 'POST /auth/register', statuses: [400], why: 'the spec answers a taken username or e-mail with 400' },
-  { operation: 'POST /auth/register-seller', statuses: [400], why: 'as registration' },
-  { operation: 'POST /auth/account/delete-request', statuses: [400], why: 'confirm must read "DELETE <own username>"' },
-  { operation: 'DELETE /auth/account', statuses: [400], why: 'confirm must read "DELETE <own username>", a day after the request' },
-  { operation: 'POST /auth/account/delete-cancel', statuses: [400], why: 'there must be a pending request to cancel' },
-  { operation: 'POST /auth/change-password', statuses: [400], why: 'the current password must be the right one' },
-  { operation: 'POST /api/keys/', statuses: [422], why: 'expires_at must lie in the future' },
-  { operation: 'POST /seller/listings', statuses: [400], why: 'image_urls must be URLs the listing-image upload returned' },
-  { operation: 'PATCH /seller/listings/{listing_id}', statuses: [400], why: 'as creation' },
-  {
-    operation: 'POST /api/listings/{listing_id}/buy-now',
-    statuses: [400],
-    why: "the spec's buy-now table: buy_now_disabled, self_buy (own listing), listing_unavailable (sold or expired)",
-  },
-  {
-    operation: 'POST /seller/listings/{listing_id}/bid',
-    statuses: [400],
-    why: 'never on an own listing, only where the listing takes offers',
-  },
-  { operation: 'POST /api/messages', statuses: [400], why: 'not to oneself' },
-  {
-    operation: 'POST /api/devices/register',
-    statuses: [400],
-    why: 'a web subscription’s endpoint must be a URL a push may go to: https and public in production (plain http to loopback in development), as webhook URLs',
-  },
-  { operation: 'POST /api/blocks/{user_id}', statuses: [400], why: 'not oneself' },
-  {
-    operation: 'POST /api/upload/listing-image',
-    statuses: [415, 422],
-    why: 'the file must be a JPEG, PNG or WebP picture by its content; a watermarked one at least 200 px a side',
-  },
-  {
-    operation: 'POST /api/payments/stripe/webhook',
-    statuses: [400],
-    why: 'Stripe-Signature must sign the exact body with the endpoint’s secret, which only Stripe (and the tests) hold',
-  },
-  {
-    operation: 'POST /collection/import',
-    statuses: [422],
-    why: 'the file must be a CSV with the header card_id, quantity, condition, price_paid whose every row is good and names a known card',
-  },
-  {
-    operation: 'POST /seller/stock/import',
-    statuses: [422],
-    why: 'the file must be a Cardmarket stock CSV whose every row is good and names a known product',
-  },
-  {
-    operation: 'POST /api/webhooks',
-    statuses: [422],
-    why: 'the URL must be https (plain http only to loopback outside production) and, in production, public',
-  },
-  { operation: 'PATCH /api/webhooks/{webhook_id}', statuses: [422], why: 'as registration' },
-  { operation: 'POST /api/admin/app/version', statuses: [422], why: 'min_supported_version must not be above version' },
-  {
-    operation: 'GET /api/price-intelligence/card/{id}/series',
-    statuses: [422],
-    why: 'start_date must not be after end_date (default today) nor more than 366 days before it',
-  },
-  { operation: 'POST /api/admin/ingest/runs', statuses: [422], why: 'source and game must name a feed that exists for the kind' },
-  ...['GET /compat/pokemontcg/v2/cards', 'GET /compat/pokemontcg/v2/sets'].map((operation) => ({
-    operation,
-    statuses: [422],
-    why: "q must parse in pokemontcg.io's search syntax (a grammar, not a pattern) and name fields it knows, with numbers where a field compares numbers",
-  })),
-  ...['POST /api/cards/recognize', 'POST /api/cards/detect-edges', 'POST /api/scan-sessions/{id}/upload-photo'].map((operation) => ({
-    operation,
-    statuses: [415, 422],
-    why: 'the file must be a photo sharp decodes (JPEG, PNG, WebP, AVIF-coded HEIF) by its content, at least 64 px a side',
-  })),
-];
-
-let stack: Stack;
-let temporal: TemporalServer;
-let temporalDir: string;
-before(async () => {
-  // Temporal's dev server in a directory of its own, so the operator endpoints have a cluster.
-  temporalDir = await fs.mkdtemp(path.join(os.tmpdir(), 'holo-fuzz-temporal-'));
-  temporal = await startTemporal(loadConfig({ HOLO_DATA_DIR: temporalDir }), silentLogger(), { port: await freePort() });
-  stack = await startStack({ env: { TEMPORAL_ADDRESS: temporal.address } });
-  const client = new Client({ connection: await Connection.connect({ address: temporal.address }), namespace: 'default' });
-  await ensureSchedules(client, { feedsUrl: 'http://127.0.0.1:9/feeds', pairs: feedPairs() });
-  await client.connection.close();
-});
-after(async () => {
-  await stack?.close();
-  await temporal?.stop();
-  await fs.rm(temporalDir, { recursive: true, force: true });
-});
-
-const sessionOf = async (username: string, admin = false) => {
-  // Unlimited: the fuzzer's volume should meet the API, not the tier's per-minute limit.
-  const account = await accountWithKey(stack, username, 'unlimited', { admin });
-  const login = await call(stack, 'POST', '/auth/login', { body: { username, password: 'long enough password' } });
-  assert.equal(login.status, 200);
-  return { session: login.cookie!.replace(/^tcg_session=/, ''), key: account.key };
-};
-
-async function expectConformance(who: string, auth: SchemeAuth) {
-  const result = await fuzz(stack.url, { auth, preconditions: PRECONDITIONS, maxExamples: EXAMPLES, seed: SEED, excludePaths: EXCLUDED });
-  assert.equal(result.code, 0, `schemathesis as ${who} found disagreements:\n${result.output.slice(-20_000)}`);
-}
+const { sessionOf, expectConformance } = conformanceStack();
 
 describe('conformance to /openapi.json (schemathesis)', () => {
   it('holds for anonymous callers', async () => {
@@ -138,15 +13,5 @@ describe('conformance to /openapi.json (schemathesis)', () => {
   it('holds with an API key', async () => {
     const { key } = await sessionOf('fuzzkey');
     await expectConformance('an API key', { apiKey: { bearer: key } });
-  });
-
-  it('holds for a signed-in user', async () => {
-    const { session } = await sessionOf('fuzzuser');
-    await expectConformance('a session', { sessionCookie: { api_key: session } });
-  });
-
-  it('holds for an administrator', async () => {
-    const { session } = await sessionOf('fuzzadmin', true);
-    await expectConformance('an administrator', { sessionCookie: { api_key: session } });
   });
 });

@@ -140,6 +140,50 @@ describe('card recognition', () => {
     assert.ok(res.body.capture_quality.signals.screen.value > res.body.capture_quality.signals.screen.threshold);
   });
 
+  it('lists the card among the candidates when clutter beside it was cut out instead', async () => {
+    // Two photos from bench:recognition's draw where the finder's surest cut is clutter: the card
+    // is none of that cut's own five nearest, but another cut tried found it.
+    const cluttered = { quarterTurns: 0, background: 'cluttered', sleeve: false } as const;
+    const photos: [string, Distortion, number][] = [
+      [
+        '1-89',
+        {
+          ...cluttered,
+          cardHeight: 221,
+          jitter: -6.4851014986634254,
+          tilt: 13.088630638085306,
+          brightness: 0.7855525674531236,
+          cast: 0.09267296696081757,
+          glare: 0.06722398321144284,
+          blur: 1.2013784759910777,
+          jpegQuality: 54,
+        },
+        6,
+      ],
+      [
+        '2-210',
+        {
+          ...cluttered,
+          cardHeight: 389,
+          jitter: 2.1893783882260323,
+          tilt: 19.006572193466127,
+          brightness: 0.8153074115980417,
+          cast: -0.09765355490148067,
+          glare: 0,
+          blur: 0,
+          jpegQuality: 78,
+        },
+        11,
+      ],
+    ];
+    for (const [name, distortion, seed] of photos) {
+      const res = await recognize(await cardPhoto(scanFile(name), distortion, seed));
+      const ids = res.body.candidates.map((c: { card_id: number }) => c.card_id);
+      assert.ok(ids.includes(cardOf.get(name)), `${name} among ${JSON.stringify(res.body.candidates)}`);
+      if (ids[0] !== cardOf.get(name)) assert.equal(res.body.capture_quality.verdict, 'needs_manual_review');
+    }
+  });
+
   it('does not match a card absent from the index confidently', async () => {
     for (let seed = 1; seed <= 3; seed++) {
       const photo = await cardPhoto(scanFile(absentCard.file), randomDistortion(randomGenerator(seed), mild), seed);
