@@ -15,6 +15,7 @@ import type { IngestOperations } from '../workflows/operations.js';
 import type { IngestionState } from '../workflows/ingestion.js';
 import type { StatusMonitor } from './status/monitor.js';
 import type { LiveRecognitionIndex } from '../ingest/recognition/indexLoad.js';
+import type { RecognitionThreads } from '../ingest/recognition/passWorkers.js';
 
 export type RequestCounters = { total: number; inFlight: number; byStatus: Record<string, number>; startedAt: number };
 
@@ -45,4 +46,6 @@ export type AppDeps = {
   status: StatusMonitor;
   /** The recognition index in memory, reloaded when PostgreSQL's changes. */
   recognitionIndex: LiveRecognitionIndex;
+  /** The worker threads recognition passes run on. */
+  recognitionThreads: RecognitionThreads;
 };

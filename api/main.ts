@@ -51,6 +51,8 @@ try {
   await stores.close().catch(() => undefined);
   process.exit(1);
 }
+// A served instance answers its first photo without waiting for the recognition threads' OpenCV.
+deps.recognitionThreads.warm();
 // With embedded chDB the worker must live here; with a ClickHouse server it runs as its own
 // service (workflows/main.ts) unless HOLO_INGEST=on asks for it here too.
 let ingestion: Ingestion | null = null;

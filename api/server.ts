@@ -22,6 +22,7 @@ import { loadOrCreateSecret } from '../sql/runtime/secrets.js';
 import { createKeyCache } from './auth/keyCache.js';
 import { ImageStore } from '../sql/stores/images.js';
 import { LiveRecognitionIndex } from '../ingest/recognition/indexLoad.js';
+import { RecognitionThreads } from '../ingest/recognition/passWorkers.js';
 import { ingestOperations } from '../workflows/operations.js';
 
 export type RunningServer = { url: string; port: number; portalUrl: string; deps: AppDeps; close(): Promise<void> };
@@ -38,6 +39,7 @@ export async function buildDeps(config: Config, stores: Stores, log: Logger): Pr
     cache: await createCache(stores.redis, config.redisPrefix),
     images: new ImageStore(path.join(config.dataDir, 'images')),
     recognitionIndex: new LiveRecognitionIndex(db),
+    recognitionThreads: new RecognitionThreads(config.recognitionThreads, log),
     counters: { total: 0, inFlight: 0, byStatus: {}, startedAt: Date.now() },
     ingestion: null,
     ingest: ingestOperations(config),
@@ -113,6 +115,7 @@ export async function startServer(
       await deps.cache.close();
       await deps.ingest.close();
       await deps.keyCache.close();
+      await deps.recognitionThreads.close();
     },
   };
 }

@@ -1,4 +1,5 @@
 // The one place that reads process.env. Every other module receives a Config.
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -77,6 +78,9 @@ const envSchema = z.object({
   // and open streams per API key on one instance.
   // How often the status monitor probes the stores, ingestion and queues (/api/status/checks).
   HOLO_STATUS_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
+  // Worker threads that run a photo's recognition passes (each with its own OpenCV, ~60 MB); 0 runs
+  // them on the request thread. Default: one per core.
+  HOLO_RECOGNITION_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   HOLO_WS_PING_SECONDS: z.coerce.number().min(0.05).max(300).default(30),
   HOLO_WS_MAX_CONNECTIONS_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(20),
   // Webhooks: the key that encrypts endpoint secrets at rest (unset: generated into
@@ -160,6 +164,7 @@ export type Config = {
   sessionSecret: string | undefined;
   anonymousPerMinute: number;
   wsPingSeconds: number;
+  recognitionThreads: number;
   statusIntervalSeconds: number;
   wsMaxConnectionsPerKey: number;
   webhookKey: string | undefined;
@@ -232,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: e.HOLO_SESSION_SECRET,
     anonymousPerMinute: e.HOLO_ANONYMOUS_RATE_LIMIT,
     wsPingSeconds: e.HOLO_WS_PING_SECONDS,
+    recognitionThreads: e.HOLO_RECOGNITION_THREADS ?? os.availableParallelism(),
     statusIntervalSeconds: e.HOLO_STATUS_INTERVAL_SECONDS,
     wsMaxConnectionsPerKey: e.HOLO_WS_MAX_CONNECTIONS_PER_KEY,
     webhookKey: e.HOLO_WEBHOOK_KEY,

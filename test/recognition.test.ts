@@ -10,6 +10,11 @@ import { repoRoot } from '../sql/paths.js';
 import { ImageStore } from '../sql/stores/images.js';
 import { indexCardPictures } from '../ingest/recognition/indexBuild.js';
 import { cardsOfSetByNumber } from '../sql/recognition.js';
+import { LiveRecognitionIndex } from '../ingest/recognition/indexLoad.js';
+import { openCv } from '../ingest/recognition/opencv.js';
+import { decodePhoto } from '../ingest/recognition/photo.js';
+import { RecognitionThreads } from '../ingest/recognition/passWorkers.js';
+import { recognisePhoto, type PhotoRecognition } from '../ingest/recognition/recognize.js';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { call, callAs } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
@@ -181,6 +186,39 @@ describe('card recognition', () => {
       const ids = res.body.candidates.map((c: { card_id: number }) => c.card_id);
       assert.ok(ids.includes(cardOf.get(name)), `${name} among ${JSON.stringify(res.body.candidates)}`);
       if (ids[0] !== cardOf.get(name)) assert.equal(res.body.capture_quality.verdict, 'needs_manual_review');
+    }
+  });
+
+  it('answers on its worker threads exactly as on one thread', async () => {
+    // The clutter photos above (every stage, both turns, side shifts) and an upside-down one.
+    const cases: [string, Partial<Distortion>, number][] = [
+      ['1-89', { ...mild, background: 'cluttered', cardHeight: 221, tilt: 13, glare: 0.07, blur: 1.2, jpegQuality: 54 }, 6],
+      ['2-210', { ...mild, background: 'cluttered', cardHeight: 389, tilt: 19, jpegQuality: 78 }, 11],
+      ['2-50', { ...mild, cardHeight: 450, quarterTurns: 2 }, 1],
+    ];
+    const cv = await openCv();
+    const index = await new LiveRecognitionIndex(stack.stores.pg.pool).current();
+    const threads = new RecognitionThreads(2);
+    try {
+      let passes = 0;
+      for (const [name, distortion, seed] of cases) {
+        const photo = await decodePhoto(await cardPhoto(scanFile(name), randomDistortion(randomGenerator(seed), distortion), seed));
+        assert.ok(!('refused' in photo));
+        const answer = (r: PhotoRecognition) => ({
+          candidates: r.candidates,
+          quality: r.quality,
+          quads: r.quads.map((q) => q.quad),
+          passes: r.passes,
+        });
+        const single = answer(await recognisePhoto(cv, index, photo));
+        const spread = answer(await recognisePhoto(cv, index, photo, threads));
+        assert.deepEqual(spread, single, name);
+        passes += single.passes;
+      }
+      assert.ok(passes > 20, `the photos needed many passes (${passes})`);
+      assert.ok(threads.passesRun >= passes, `the threads ran the passes (${threads.passesRun} of ${passes})`);
+    } finally {
+      await threads.close();
     }
   });
 

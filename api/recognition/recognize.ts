@@ -10,12 +10,19 @@ import { openCv } from '../../ingest/recognition/opencv.js';
 import { decodePhoto, findCardQuads, quadAspect, type Photo, type PhotoRefusal, type Quad } from '../../ingest/recognition/photo.js';
 import { recognisePhoto } from '../../ingest/recognition/recognize.js';
 import type { LiveRecognitionIndex } from '../../ingest/recognition/indexLoad.js';
+import type { RecognitionThreads } from '../../ingest/recognition/passWorkers.js';
 import { QUALITY_THRESHOLDS } from '../../ingest/recognition/quality.js';
 import { HttpError, ValidationError } from '../http/errors.js';
 import { cardImageUrl } from '../images/urls.js';
 import { addEntry } from '../collection/entries.js';
 
-export type RecognitionDeps = { db: Db; redis: RedisStore; redisPrefix: string; recognitionIndex: LiveRecognitionIndex };
+export type RecognitionDeps = {
+  db: Db;
+  redis: RedisStore;
+  redisPrefix: string;
+  recognitionIndex: LiveRecognitionIndex;
+  recognitionThreads: RecognitionThreads;
+};
 type Result = z.input<typeof RecognitionResult>;
 
 /** The photo, decoded (see decodePhoto), or the 4xx that says why not. */
@@ -61,7 +68,7 @@ export async function recognise(
   sessionId: string | null = null,
 ): Promise<Result> {
   const [cv, index] = await Promise.all([openCv(), deps.recognitionIndex.current()]);
-  const outcome = recognisePhoto(cv, index, photo);
+  const outcome = await recognisePhoto(cv, index, photo, deps.recognitionThreads);
   const best = outcome.best;
   // Unsure answers are answered too, with their low confidence and needs_manual_review: the user
   // picks from them or corrects them (confirm), rather than starting again from nothing.

@@ -25,6 +25,7 @@ export const recognitionRoutes = (deps: AppDeps) => {
     redis: deps.stores.redis,
     redisPrefix: deps.config.redisPrefix,
     recognitionIndex: deps.recognitionIndex,
+    recognitionThreads: deps.recognitionThreads,
   };
   return [
     defineRoute({

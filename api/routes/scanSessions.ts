@@ -53,6 +53,7 @@ export const scanSessionRoutes = (deps: AppDeps) => {
     redis: deps.stores.redis,
     redisPrefix: deps.config.redisPrefix,
     recognitionIndex: deps.recognitionIndex,
+    recognitionThreads: deps.recognitionThreads,
     sessionSecret: deps.sessionSecret,
     siteOrigin: deps.config.siteOrigin,
   };

@@ -21,9 +21,29 @@ export type MatchResult = {
   confidence: number;
 };
 
+/**
+ * An index's entries as typed arrays over shared memory: what a recognition worker thread is sent
+ * to match against the same index without a copy of it (see passWorkers.ts).
+ */
+export type SharedIndexArrays = {
+  size: number;
+  cards: number;
+  cardIds: Int32Array;
+  cardHashes: Uint32Array;
+  artHashes: Uint32Array;
+  colours: Float32Array;
+  thumbs: Int8Array;
+  thumbScales: Float32Array;
+  highlights: Float32Array;
+};
+
+const sharedArray = <T>(Kind: new (buffer: SharedArrayBuffer) => T, bytesPerElement: number, length: number): T =>
+  new Kind(new SharedArrayBuffer(bytesPerElement * length));
+
 export class RecognitionIndex {
   /** Entries held (a card has one per cut). */
   size = 0;
+  #cards = 0;
   private readonly cardIds: Int32Array;
   private readonly cardHashes: Uint32Array;
   private readonly artHashes: Uint32Array;
@@ -32,21 +52,58 @@ export class RecognitionIndex {
   private readonly thumbs: Int8Array;
   private readonly thumbScales: Float32Array;
   private readonly highlights: Float32Array;
-  /** match()'s hash distances, reused: it runs synchronously, up to 14 times a photo. */
+  /** match()'s hash distances, reused: it runs synchronously, many times a photo (one copy per thread). */
   private readonly hashDistances: Float32Array;
   private readonly position = new Map<number, number>();
 
-  /** Room for `capacity` entries, filled by add(): loaded page by page, nothing else is held. */
-  constructor(readonly capacity: number) {
-    const n = capacity;
-    this.cardIds = new Int32Array(n);
-    this.cardHashes = new Uint32Array(n * HASH_WORDS);
-    this.artHashes = new Uint32Array(n * HASH_WORDS);
-    this.colours = new Float32Array(n * COLOUR_LENGTH);
-    this.thumbs = new Int8Array(n * THUMB_LENGTH);
-    this.thumbScales = new Float32Array(n);
-    this.highlights = new Float32Array(n);
-    this.hashDistances = new Float32Array(n);
+  /**
+   * Room for `capacity` entries in shared memory, filled by add(): loaded page by page, nothing
+   * else is held. Given a filled index's shared arrays instead, a view of that index (a worker's).
+   */
+  constructor(from: number | SharedIndexArrays) {
+    if (typeof from === 'number') {
+      const n = from;
+      this.cardIds = sharedArray(Int32Array, 4, n);
+      this.cardHashes = sharedArray(Uint32Array, 4, n * HASH_WORDS);
+      this.artHashes = sharedArray(Uint32Array, 4, n * HASH_WORDS);
+      this.colours = sharedArray(Float32Array, 4, n * COLOUR_LENGTH);
+      this.thumbs = sharedArray(Int8Array, 1, n * THUMB_LENGTH);
+      this.thumbScales = sharedArray(Float32Array, 4, n);
+      this.highlights = sharedArray(Float32Array, 4, n);
+    } else {
+      ({
+        size: this.size,
+        cards: this.#cards,
+        cardIds: this.cardIds,
+        cardHashes: this.cardHashes,
+        artHashes: this.artHashes,
+        colours: this.colours,
+        thumbs: this.thumbs,
+        thumbScales: this.thumbScales,
+        highlights: this.highlights,
+      } = from);
+    }
+    this.hashDistances = new Float32Array(this.capacity);
+  }
+
+  /** Entries the index has room for. */
+  get capacity(): number {
+    return this.cardIds.length;
+  }
+
+  /** The filled entries' arrays, shared (not copied) with whoever is sent them. */
+  get shared(): SharedIndexArrays {
+    return {
+      size: this.size,
+      cards: this.cards,
+      cardIds: this.cardIds,
+      cardHashes: this.cardHashes,
+      artHashes: this.artHashes,
+      colours: this.colours,
+      thumbs: this.thumbs,
+      thumbScales: this.thumbScales,
+      highlights: this.highlights,
+    };
   }
 
   static of(cards: IndexedCard[]): RecognitionIndex {
@@ -57,7 +114,7 @@ export class RecognitionIndex {
 
   /** Distinct cards. */
   get cards(): number {
-    return this.position.size;
+    return Math.max(this.#cards, this.position.size);
   }
 
   add(cardId: number, f: CardFeatures): void {

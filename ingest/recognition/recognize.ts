@@ -1,22 +1,14 @@
 // Recognition of one photo: the card's quadrilateral, cut out in perspective, matched against the
 // index; quadrilaterals best first at the quarter turns that stand them up until one match is sure,
 // then the unsure cuts' sides moved onto the straight edges beside them.
-import { cardFeatures, highlightShare } from './features.js';
+import { highlightShare } from './features.js';
 import type { MatchResult, Ranked, RecognitionIndex } from './matcher.js';
 import type { Cv, Mat } from './opencv.js';
 import { withMats } from './opencv.js';
+import { PhotoCuts, runPass, type PassOutcome } from './pass.js';
+import { Cancelled, type PhotoPasses, type RecognitionThreads } from './passWorkers.js';
 import { innerQuad, refineQuad, sideShifts, type Grey } from './refine.js';
-import {
-  CardFinder,
-  centrePatch,
-  cutCard,
-  halfRaster,
-  quadAspect,
-  type Photo,
-  type Quad,
-  type QuadCandidate,
-  type Rotation,
-} from './photo.js';
+import { CardFinder, centrePatch, quadAspect, type Photo, type Quad, type QuadCandidate, type Rotation } from './photo.js';
 import { captureQuality, screenPeakRatio, sharpnessOf, type CaptureQuality } from './quality.js';
 
 /** A match at least this confident ends the search (and the rotation fallback). */
@@ -30,12 +22,14 @@ const SHIFT_ROUNDS = 2;
 /** Candidates returned: the chosen pass's card first, then the closest cards of every pass. */
 const CANDIDATES = 5;
 
-export type PassResult = { candidate: QuadCandidate; rotation: Rotation; match: MatchResult; card: Uint8Array };
+/** A pass as the search keeps it: which cut, at which turn, and its match. */
+export type PassResult = { candidate: QuadCandidate; rotation: Rotation; match: MatchResult };
 /** A card the photo may show, with the turn of the cut it was matched in. */
 export type Candidate = Ranked & { rotation: Rotation };
 
 export type PhotoRecognition = {
-  best: PassResult | null;
+  /** The surest pass, with the cut it matched. */
+  best: (PassResult & { card: Uint8Array }) | null;
   /** The best pass's card, then the other cards closest to any pass (see pooledCandidates). */
   candidates: Candidate[];
   quality: CaptureQuality;
@@ -45,61 +39,62 @@ export type PhotoRecognition = {
   passes: number;
 };
 
-export function recognisePhoto(cv: Cv, index: RecognitionIndex, photo: Photo): PhotoRecognition {
+/**
+ * Recognises a photo. The passes run on `threads` when given (several at once, the first sure one
+ * in the search order wins, so the answer is the one a single thread would give), else here.
+ */
+export async function recognisePhoto(
+  cv: Cv,
+  index: RecognitionIndex,
+  photo: Photo,
+  threads?: RecognitionThreads,
+): Promise<PhotoRecognition> {
   const rgb = cv.matFromArray(photo.height, photo.width, cv.CV_8UC3, photo.rgb);
-  // The photo at half size, made when a large card is first cut (see cutCard).
-  let half: Mat | undefined;
+  const local = new PhotoCuts(cv, rgb);
+  const here = inline(cv, index, local);
+  const runner: PhotoPasses = threads?.size ? orHere(threads.photo(photo, index), here) : here;
   try {
     const grey = greyOf(cv, rgb);
     const quads: QuadCandidate[] = [];
-    let best: PassResult | null = null;
-    const all: PassResult[] = [];
-    // Each quadrilateral is warped once, standing up (0 or 90); its half turn (180 or −90) is that
-    // cut's pixels in reverse order, which costs nothing next to a warp.
-    const cuts = new Map<QuadCandidate, Uint8Array>();
-    const halfOfRgb = () => (half ??= halfRaster(cv, rgb));
-    const cutAt = (candidate: QuadCandidate, rotation: Rotation): Uint8Array => {
-      const standing: Rotation = rotation === 0 || rotation === 180 ? 0 : 90;
-      let cut = cuts.get(candidate);
-      if (!cut) cuts.set(candidate, (cut = cutCard(cv, rgb, candidate.quad, standing, halfOfRgb)));
-      return rotation === standing ? cut : halfTurn(cut);
-    };
+    let best: (PassResult & { card: Uint8Array }) | null = null;
+    const passes: PassResult[] = [];
     // The best pass of each quadrilateral found (where side shifts start from).
     const bestOf = new Map<QuadCandidate, PassResult>();
     const better = (a: PassResult, b: PassResult | null | undefined) =>
       !b ||
       a.match.confidence > b.match.confidence ||
       (a.match.confidence === b.match.confidence && a.match.separation > b.match.separation);
-    const tryPass = (candidate: QuadCandidate, rotation: Rotation): PassResult => {
-      const card = cutAt(candidate, rotation);
-      const match = index.match(cardFeatures(cv, card, { photo: true }));
-      const pass = { candidate, rotation, match, card };
-      all.push(pass);
-      if (better(pass, best)) best = pass;
-      if (better(pass, bestOf.get(candidate))) bestOf.set(candidate, pass);
+    const take = (step: Step, { match, card }: PassOutcome): PassResult => {
+      const pass = { ...step, match };
+      passes.push(pass);
+      if (better(pass, best)) best = { ...pass, card };
+      if (better(pass, bestOf.get(step.candidate))) bestOf.set(step.candidate, pass);
       return pass;
     };
+    const sure = (r: PassResult | null) => r !== null && r.match.confidence >= ACCEPT_CONFIDENCE;
     // Quadrilaterals best first, each at the quarter turns that stand it up (a card is taller than
     // wide): an upright one at 0 then 180, one lying on its side at −90 then +90. The first sure
     // answer ends the search, so most photos are answered by their first or second pass; the
     // finder's costlier stage (lines) runs only when its outlines left the match unsure, the whole
     // frame last.
-    const sure = (r: PassResult | null) => r !== null && r.match.confidence >= ACCEPT_CONFIDENCE;
     const finder = new CardFinder(cv, photo, rgb);
     try {
       const stages = [() => candidateQuads(grey, finder.outlines()), () => candidateQuads(grey, finder.lines()), () => [finder.frame()]];
-      search: for (const stage of stages)
-        for (const q of stage()) {
-          quads.push(q);
-          for (const rotation of isUpright(q.quad) ? UPRIGHT_TURNS : LYING_TURNS) {
-            tryPass(q, rotation);
-            if (sure(best)) break search;
-          }
-        }
+      for (const stage of stages) {
+        const steps = stage().flatMap((candidate) =>
+          (isUpright(candidate.quad) ? UPRIGHT_TURNS : LYING_TURNS).map((rotation) => ({ candidate, rotation })),
+        );
+        const done = await inOrder(runner, steps, (step, outcome) => {
+          if (quads.at(-1) !== step.candidate) quads.push(step.candidate);
+          take(step, outcome);
+          return sure(best);
+        });
+        if (done) break;
+      }
     } finally {
       finder.delete();
     }
-    const retried = all.some((p) => p.rotation !== 0);
+    const retried = passes.some((p) => p.rotation !== 0);
     // Still unsure: the best cuts of the most promising quadrilaterals have their sides moved, one at
     // a time, onto the other straight edges beside them, kept while the match grows surer (a side
     // on the card's inner frame, its sleeve or clutter).
@@ -112,17 +107,22 @@ export function recognisePhoto(cv: Cv, index: RecognitionIndex, photo: Photo): P
         let start: PassResult = first;
         for (let round = 0; round < SHIFT_ROUNDS && !sure(best); round++) {
           let improved: PassResult | null = null;
-          for (const quad of sideShifts(grey, start.candidate.quad)) {
-            const pass = tryPass({ ...start.candidate, quad }, start.rotation);
-            if (pass.match.confidence > (improved ?? start).match.confidence) improved = pass;
-            if (sure(best)) break;
-          }
+          const from = start;
+          const steps = sideShifts(grey, from.candidate.quad).map((quad) => ({
+            candidate: { ...from.candidate, quad },
+            rotation: from.rotation,
+          }));
+          await inOrder(runner, steps, (step, outcome) => {
+            const pass = take(step, outcome);
+            if (pass.match.confidence > (improved ?? from).match.confidence) improved = pass;
+            return sure(best);
+          });
           if (!improved) break;
           start = improved;
         }
       }
     }
-    const chosen = best as PassResult | null;
+    const chosen = best as (PassResult & { card: Uint8Array }) | null;
     const quality = captureQuality({
       sharpness: chosen ? sharpnessOf(cv, chosen.card) : 0,
       glare: chosen ? Math.max(0, highlightShare(chosen.card) - (chosen.match.ranked[0]?.highlight ?? 0)) : 0,
@@ -131,11 +131,57 @@ export function recognisePhoto(cv: Cv, index: RecognitionIndex, photo: Photo): P
       confidence: chosen?.match.confidence ?? 0,
       acceptConfidence: ACCEPT_CONFIDENCE,
     });
-    return { best, candidates: pooledCandidates(chosen, all), quality, quads, retried, passes: all.length };
+    return { best: chosen, candidates: pooledCandidates(chosen, passes), quality, quads, retried, passes: passes.length };
   } finally {
+    runner.cancel();
+    runner.release();
+    local.delete();
     rgb.delete();
-    half?.delete();
   }
+}
+
+type Step = { candidate: QuadCandidate; rotation: Rotation };
+
+/**
+ * Runs the steps' passes, as many at once as the runner wants, and hands their outcomes to `take`
+ * in the steps' order until it says the search is done (true). Passes started beyond that point
+ * are dropped unseen, so the outcome is the one running them one by one would give.
+ */
+async function inOrder(runner: PhotoPasses, steps: Step[], take: (step: Step, outcome: PassOutcome) => boolean): Promise<boolean> {
+  const running: Promise<PassOutcome>[] = [];
+  let started = 0;
+  try {
+    for (let next = 0; next < steps.length; next++) {
+      while (started < steps.length && runner.wants(running.length)) {
+        const step = steps[started++]!;
+        running.push(runner.run({ quad: step.candidate.quad, rotation: step.rotation }));
+      }
+      if (take(steps[next]!, await running.shift()!)) return true;
+    }
+    return false;
+  } finally {
+    runner.cancel();
+    // Dropped or still running: their outcomes (or Cancelled) are not wanted.
+    for (const p of running) p.catch(() => undefined);
+  }
+}
+
+/** The threads' passes, each run here instead should its thread fail (it is replaced meanwhile). */
+function orHere(threaded: PhotoPasses, here: PhotoPasses): PhotoPasses {
+  return {
+    ...threaded,
+    run: (task) => threaded.run(task).catch((error: unknown) => (error instanceof Cancelled ? Promise.reject(error) : here.run(task))),
+  };
+}
+
+/** Passes run on this thread, one at a time, on the photo's own cuts. */
+function inline(cv: Cv, index: RecognitionIndex, cuts: PhotoCuts): PhotoPasses {
+  return {
+    run: async (task) => runPass(cv, index, cuts, task),
+    wants: (outstanding) => outstanding === 0,
+    cancel: () => undefined,
+    release: () => undefined,
+  };
 }
 
 /**
@@ -184,15 +230,4 @@ function isUpright(q: Quad): boolean {
   const across = Math.hypot(q[1].x - q[0].x, q[1].y - q[0].y) + Math.hypot(q[2].x - q[3].x, q[2].y - q[3].y);
   const down = Math.hypot(q[3].x - q[0].x, q[3].y - q[0].y) + Math.hypot(q[2].x - q[1].x, q[2].y - q[1].y);
   return across <= down;
-}
-
-/** A canonical RGB card turned by 180°: its pixels in reverse order. */
-function halfTurn(rgb: Uint8Array): Uint8Array {
-  const out = new Uint8Array(rgb.length);
-  for (let i = 0, j = rgb.length - 3; i < rgb.length; i += 3, j -= 3) {
-    out[j] = rgb[i]!;
-    out[j + 1] = rgb[i + 1]!;
-    out[j + 2] = rgb[i + 2]!;
-  }
-  return out;
 }
