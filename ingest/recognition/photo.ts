@@ -173,7 +173,11 @@ export class CardFinder {
 
   /** A candidate's shape score: closeness to 63:88 times its share of the photo (an upper bound of its score). */
   private shapeScore(q: Quad): number {
-    return Math.exp(-8 * Math.abs(Math.log(quadAspect(q).ratio / CARD_ASPECT))) * Math.min(1, quadArea(q) / this.imageArea);
+    return this.shapeOf(quadAspect(q).ratio, quadArea(q));
+  }
+
+  private shapeOf(ratio: number, area: number): number {
+    return Math.exp(-8 * Math.abs(Math.log(ratio / CARD_ASPECT))) * Math.min(1, area / this.imageArea);
   }
 
   /** Score = how much of its outline lies on an edge (squared) × shape; the quad in working pixels. */
@@ -254,13 +258,23 @@ export class CardFinder {
     const fromLines = quadsFromLines(segments, minSide);
     // Lines pair into thousands of quadrilaterals on a busy photo: only the best few by score are
     // wanted, so their outlines are checked best shape first until no shape could beat them.
-    const best = (quads: Quad[], how: QuadCandidate['found']) => {
-      const shaped = quads.filter((q) => quadArea(q) >= 0.04 * this.imageArea).map((quad) => ({ quad, shape: this.shapeScore(quad) }));
-      shaped.sort((a, b) => b.shape - a.shape);
+    // Shapes are measured on the corners as found; only a quadrilateral scored is put in order.
+    const best = (quads: CornerList, how: QuadCandidate['found']) => {
+      const shapes = new Float64Array(quads.length / 8);
+      const shaped: number[] = [];
+      for (let i = 0; i < shapes.length; i++) {
+        const corners = cornersOf(quads, i);
+        const area = quadArea(corners);
+        if (area < 0.04 * this.imageArea) continue;
+        shapes[i] = this.shapeOf(quadAspect(corners).ratio, area);
+        shaped.push(i);
+      }
+      shaped.sort((i, j) => shapes[j]! - shapes[i]! || i - j);
       const kept: QuadCandidate[] = [];
-      for (const { quad, shape } of shaped) {
+      for (const i of shaped) {
+        const shape = shapes[i]!;
         if (kept.length >= SCORED_PER_WAY && shape <= kept[SCORED_PER_WAY - 1]!.score) break;
-        kept.push(this.scored(quad, how, shape));
+        kept.push(this.scored(orderClockwise(cornersOf(quads, i)), how, shape));
         kept.sort((a, b) => b.score - a.score);
         kept.length = Math.min(kept.length, SCORED_PER_WAY);
       }
@@ -335,7 +349,7 @@ const DISTINCT_LINES = 80;
  * opposite sides converge by a few degrees), at least 60° apart, of a card's proportions; and
  * those completed from three sides (completedQuads).
  */
-function quadsFromLines(segments: Int32Array, minSide: number): { quads: Quad[]; completed: Quad[] } {
+function quadsFromLines(segments: Int32Array, minSide: number): { quads: CornerList; completed: CornerList } {
   const lines: Line[] = [];
   for (let i = 0; i + 3 < segments.length; i += 4) {
     const [x1, y1, x2, y2] = [segments[i]!, segments[i + 1]!, segments[i + 2]!, segments[i + 3]!];
@@ -363,7 +377,7 @@ function quadsFromLines(segments: Int32Array, minSide: number): { quads: Quad[];
       if (apart < 0.15 * minSide) continue;
       pairs.push([a, b, a.theta, apart]);
     }
-  const quads: Quad[] = [];
+  const quads: CornerList = [];
   for (let i = 0; i < pairs.length; i++)
     for (let j = i + 1; j < pairs.length; j++) {
       const [a, b, ta, apartAB] = pairs[i]!;
@@ -374,12 +388,29 @@ function quadsFromLines(segments: Int32Array, minSide: number): { quads: Quad[];
       if (angleGap(ta, tc) < Math.PI / 3) continue;
       const corners = [intersect(a, c), intersect(c, b), intersect(b, d), intersect(d, a)];
       if (corners.some((p) => p === null)) continue;
-      const quad = orderClockwise(corners as Point[]);
-      const { ratio, short } = quadAspect(quad);
-      if (short < 0.15 * minSide || ratio < 0.5 || ratio > 0.9) continue;
-      quads.push(quad);
+      pushIfCardLike(quads, corners as Quad, minSide);
     }
   return { quads, completed: completedQuads(distinct, pairs, minSide) };
+}
+
+/**
+ * Quadrilaterals as flat corner lists, 8 numbers each (x, y of four corners in order around it,
+ * not yet clockwise from the top-left): a busy photo's lines make tens of thousands, of which
+ * only the few scored need to be put in order (orderClockwise's sort cost more than all the rest).
+ */
+type CornerList = number[];
+
+/** Appends the quadrilateral (corners in order around it) if it has a card's proportions and size. */
+function pushIfCardLike(out: CornerList, q: Quad, minSide: number): void {
+  // quadAspect's measure: the same whichever corner comes first and whichever way round.
+  const { ratio, short } = quadAspect(q);
+  if (short < 0.15 * minSide || ratio < 0.5 || ratio > 0.9) return;
+  out.push(q[0].x, q[0].y, q[1].x, q[1].y, q[2].x, q[2].y, q[3].x, q[3].y);
+}
+
+function cornersOf(list: CornerList, i: number): Quad {
+  const o = 8 * i;
+  return [0, 2, 4, 6].map((k) => ({ x: list[o + k]!, y: list[o + k + 1]! })) as Quad;
 }
 
 /** A card's sides' proportions, both ways round. */
@@ -391,8 +422,8 @@ const PROPORTIONS = [CARD_HEIGHT / CARD_WIDTH, CARD_WIDTH / CARD_HEIGHT];
  * (either way round, on either side). Clutter touching a card often breaks one side beyond what
  * Hough finds; the refit and the side shifts then place the completed side on the card's edge.
  */
-function completedQuads(distinct: Line[], pairs: [Line, Line, number, number][], minSide: number): Quad[] {
-  const out: Quad[] = [];
+function completedQuads(distinct: Line[], pairs: [Line, Line, number, number][], minSide: number): CornerList {
+  const out: CornerList = [];
   for (const [a, b, ta, apart] of pairs) {
     const cos = Math.cos(ta);
     const sin = Math.sin(ta);
@@ -413,10 +444,7 @@ function completedQuads(distinct: Line[], pairs: [Line, Line, number, number][],
           const r = intersect(b, d);
           const s = intersect(a, d);
           if (!r || !s) continue;
-          const quad = orderClockwise([p, q, r, s]);
-          const { ratio, short } = quadAspect(quad);
-          if (short < 0.15 * minSide || ratio < 0.5 || ratio > 0.9) continue;
-          out.push(quad);
+          pushIfCardLike(out, [p, q, r, s], minSide);
         }
     }
   }
