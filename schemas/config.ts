@@ -79,7 +79,7 @@ const envSchema = z.object({
   // How often the status monitor probes the stores, ingestion and queues (/api/status/checks).
   HOLO_STATUS_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
   // Worker threads that run a photo's recognition passes (each with its own OpenCV, ~60 MB); 0 runs
-  // them on the request thread. Default: one per core.
+  // them on the request thread. Default: one per core, at most 4.
   HOLO_RECOGNITION_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   HOLO_WS_PING_SECONDS: z.coerce.number().min(0.05).max(300).default(30),
   HOLO_WS_MAX_CONNECTIONS_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(20),
@@ -237,7 +237,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: e.HOLO_SESSION_SECRET,
     anonymousPerMinute: e.HOLO_ANONYMOUS_RATE_LIMIT,
     wsPingSeconds: e.HOLO_WS_PING_SECONDS,
-    recognitionThreads: e.HOLO_RECOGNITION_THREADS ?? os.availableParallelism(),
+    // Each thread holds its own OpenCV (~70 MB); one photo's passes gain little beyond 4 threads.
+    recognitionThreads: e.HOLO_RECOGNITION_THREADS ?? Math.min(4, os.availableParallelism()),
     statusIntervalSeconds: e.HOLO_STATUS_INTERVAL_SECONDS,
     wsMaxConnectionsPerKey: e.HOLO_WS_MAX_CONNECTIONS_PER_KEY,
     webhookKey: e.HOLO_WEBHOOK_KEY,

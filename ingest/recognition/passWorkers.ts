@@ -2,7 +2,6 @@
 // tail of ~50 passes is what bounds p99), and the request thread only finds the card's outline and
 // orchestrates. Each thread has its own OpenCV (~60 MB) and matches against the same index through
 // shared memory (RecognitionIndex's arrays are SharedArrayBuffers), so the index is held once.
-import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../sql/runtime/log.js';
 import { errorFields } from '../../sql/runtime/log.js';
@@ -30,10 +29,9 @@ export interface PhotoPasses {
 export class Cancelled extends Error {}
 
 type Job = { photoId: number; request: Extract<PassRequest, { type: 'pass' }>; resolve(o: PassOutcome): void; reject(e: Error): void };
-type Thread = { worker: Worker; ready: boolean; job: Job | null };
+type Thread = { worker: Worker; ready: boolean; started: Promise<void>; job: Job | null };
 
-/** The default thread count: one per core the process may use. */
-export const defaultRecognitionThreads = (): number => os.availableParallelism();
+const MAX_START_FAILURES = 3;
 
 export class RecognitionThreads {
   #threads: Thread[] = [];
@@ -41,6 +39,8 @@ export class RecognitionThreads {
   #nextTask = 1;
   #nextPhoto = 1;
   #closed = false;
+  /** Threads that failed before they were ready, in a row: past MAX_START_FAILURES none are started. */
+  #startFailures = 0;
   /** Passes the threads have answered, since start. */
   passesRun = 0;
   readonly #indexIds = new WeakMap<RecognitionIndex, number>();
@@ -52,10 +52,21 @@ export class RecognitionThreads {
     private readonly log?: Logger,
   ) {}
 
+  /** Whether passes can run here; else the caller runs them itself (no threads, or they cannot start). */
+  get usable(): boolean {
+    return this.size > 0 && !this.#closed && this.#startFailures < MAX_START_FAILURES;
+  }
+
   /** Starts the threads now (each loads OpenCV, ~0.3 s), so the first photo does not wait for them. */
   warm(): void {
-    if (this.#closed) return;
+    if (!this.usable) return;
     while (this.#threads.length < this.size) this.#threads.push(this.#spawn());
+  }
+
+  /** Starts the threads and waits until each has loaded OpenCV. */
+  async started(): Promise<void> {
+    this.warm();
+    await Promise.all(this.#threads.map((t) => t.started));
   }
 
   /** A photo's passes on these threads. */
@@ -98,10 +109,14 @@ export class RecognitionThreads {
     const worker = new Worker(new URL('./passWorker.js', import.meta.url));
     // The threads never keep the process alive on their own.
     worker.unref();
-    const thread: Thread = { worker, ready: false, job: null };
+    let started = () => undefined as void;
+    const thread: Thread = { worker, ready: false, job: null, started: new Promise((resolve) => (started = resolve)) };
     worker.on('message', (m: PassReply | { ready: true }) => {
-      if ('ready' in m) thread.ready = true;
-      else {
+      if ('ready' in m) {
+        thread.ready = true;
+        this.#startFailures = 0;
+        started();
+      } else {
         const job = thread.job;
         thread.job = null;
         if (job && job.request.taskId === m.taskId) {
@@ -114,13 +129,22 @@ export class RecognitionThreads {
       this.#dispatch();
     });
     const replace = (error: Error) => {
+      started();
       const i = this.#threads.indexOf(thread);
       if (i < 0) return;
-      this.log?.error('recognition thread stopped; starting another', errorFields(error));
       thread.job?.reject(error);
       thread.job = null;
-      if (!this.#closed) this.#threads[i] = this.#spawn();
-      else this.#threads.splice(i, 1);
+      if (!thread.ready) this.#startFailures++;
+      if (this.usable) {
+        this.log?.error('recognition thread stopped; starting another', errorFields(error));
+        this.#threads[i] = this.#spawn();
+        return;
+      }
+      this.#threads.splice(i, 1);
+      if (!this.#closed) {
+        this.log?.error('recognition threads cannot start; passes run on the request thread', errorFields(error));
+        for (const job of this.#queue.splice(0)) job.reject(error);
+      }
     };
     worker.on('error', replace);
     worker.on('exit', (code) => {

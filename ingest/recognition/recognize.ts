@@ -52,7 +52,7 @@ export async function recognisePhoto(
   const rgb = cv.matFromArray(photo.height, photo.width, cv.CV_8UC3, photo.rgb);
   const local = new PhotoCuts(cv, rgb);
   const here = inline(cv, index, local);
-  const runner: PhotoPasses = threads?.size ? orHere(threads.photo(photo, index), here) : here;
+  const runner: PhotoPasses = threads?.usable ? orHere(threads.photo(photo, index), here) : here;
   try {
     const grey = greyOf(cv, rgb);
     const quads: QuadCandidate[] = [];

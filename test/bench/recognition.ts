@@ -55,6 +55,8 @@ try {
     targetCards: number;
     targetBytes: number;
     rssTarget: number;
+    threads: number;
+    rssThreads: number;
   };
   const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 
@@ -66,6 +68,9 @@ try {
   );
   console.log(
     `  an index of ${loaded.targetCards} cards (copies of these) held in that process: ${mb(loaded.targetBytes)} MB of features, resident ${mb(loaded.rssTarget)} MB (${atMost(loaded.rssTarget / 2 ** 20, GOALS.residentMb)})`,
+  );
+  console.log(
+    `  with the instance's ${loaded.threads} recognition threads started (each its own OpenCV; the index shared, not copied): resident ${mb(loaded.rssThreads)} MB`,
   );
 
   const { rows } = await stack.stores.pg.pool.query<{ id: number; file: string }>(

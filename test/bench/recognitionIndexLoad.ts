@@ -3,11 +3,14 @@
 // Then `target` cards measured rather than extrapolated: copies of the stored entries (card ids
 // shifted) written into recognition_features inside a transaction that is rolled back, loaded
 // from PostgreSQL as an instance loads them, and the process's resident size holding them.
-// Prints one JSON line.
+// Then the recognition threads an instance starts (each with its own OpenCV; the index is shared
+// with them, not copied), and the resident size with them. Prints one JSON line.
 import pg from 'pg';
 import { LiveRecognitionIndex } from '../../ingest/recognition/indexLoad.js';
 import type { RecognitionIndex } from '../../ingest/recognition/matcher.js';
 import { openCv } from '../../ingest/recognition/opencv.js';
+import { RecognitionThreads } from '../../ingest/recognition/passWorkers.js';
+import { loadConfig } from '../../schemas/config.js';
 
 const [url, targetArg] = process.argv.slice(2);
 const pool = new pg.Pool({ connectionString: url, max: 2 });
@@ -45,7 +48,12 @@ try {
 // Resident with both indexes held, as an instance holds its one index (the small one is < 2 MB).
 global.gc?.();
 const rssTarget = process.memoryUsage().rss;
+const threads = new RecognitionThreads(loadConfig().recognitionThreads);
+await threads.started();
+global.gc?.();
+const rssThreads = process.memoryUsage().rss;
+await threads.close();
 process.stdout.write(
-  `${JSON.stringify({ cards: index.cards, loadMs, rssBefore, rssAfter, indexBytes: index.bytes, targetLoadMs, targetCards: big.cards, targetBytes: big.bytes, rssTarget })}\n`,
+  `${JSON.stringify({ cards: index.cards, loadMs, rssBefore, rssAfter, indexBytes: index.bytes, targetLoadMs, targetCards: big.cards, targetBytes: big.bytes, rssTarget, threads: threads.size, rssThreads })}\n`,
 );
 await pool.end();
