@@ -36,9 +36,8 @@ const HIGHLIGHT_LEVEL = 245;
 
 /** The share of a canonical card's pixels that are blown out to white. */
 export function highlightShare(rgb: Uint8Array): number {
-  let n = 0;
-  for (let i = 0; i < rgb.length; i += 3) if (Math.min(rgb[i]!, rgb[i + 1]!, rgb[i + 2]!) >= HIGHLIGHT_LEVEL) n++;
-  return n / (rgb.length / 3);
+  const { mask, count } = blownOut(rgb);
+  return count / mask.length;
 }
 
 // DCT-II basis rows for the first HASH_SIDE frequencies of a DCT_INPUT-long signal.
@@ -126,17 +125,17 @@ export function cardFeatures(cv: Cv, rgb: Uint8Array, opts: { photo?: boolean } 
     cv.resize(card, cells, new cv.Size(COLOUR_CELLS.cols, COLOUR_CELLS.rows), 0, 0, cv.INTER_AREA);
     let thumbGlare: Uint8Array | null = null;
     let colourGlare: Uint8Array | null = null;
-    const blownPixels = blownOut(rgb);
-    let blownCount = 0;
-    for (const b of blownPixels) if (b) blownCount++;
-    if (opts.photo) {
+    const blown = blownOut(rgb);
+    // Nothing blown out (most photos): nothing to flatten and no glare cell.
+    if (opts.photo && blown.count > 0) {
       // The hashes see a glare patch as the card's mean grey: a flat patch moves few low frequencies, a white blob many.
-      flattenMasked(grey.data, blownPixels);
-      const blown = keep(cv.matFromArray(CARD_HEIGHT, CARD_WIDTH, cv.CV_8U, blownPixels));
+      flattenMasked(grey.data, blown.mask);
+      let blownMat: Mat | undefined;
       const glareCells = (width: number, height: number) => {
         // No cell can be half blown out with fewer blown pixels than half the smallest cell: skip the shrink.
-        if (blownCount < GLARE_CELL * Math.floor(CARD_WIDTH / width) * Math.floor(CARD_HEIGHT / height)) return null;
-        const share = shrink(blown, width, height);
+        if (blown.count < GLARE_CELL * Math.floor(CARD_WIDTH / width) * Math.floor(CARD_HEIGHT / height)) return null;
+        blownMat ??= keep(cv.matFromArray(CARD_HEIGHT, CARD_WIDTH, cv.CV_8U, blown.mask));
+        const share = shrink(blownMat, width, height);
         return share.some((v) => v >= 255 * GLARE_CELL) ? Uint8Array.from(share, (v) => (v >= 255 * GLARE_CELL ? 1 : 0)) : null;
       };
       thumbGlare = glareCells(THUMB.width, THUMB.height);
@@ -147,7 +146,7 @@ export function cardFeatures(cv: Cv, rgb: Uint8Array, opts: { photo?: boolean } 
       artHash: perceptualHash(shrink(art, DCT_INPUT, DCT_INPUT)),
       colour: standardisedChannels(cells.data, colourGlare),
       thumb: standardise(shrink(grey, THUMB.width, THUMB.height), thumbGlare),
-      highlight: blownCount / blownPixels.length,
+      highlight: blown.count / blown.mask.length,
     };
   });
 }
@@ -166,11 +165,16 @@ function flattenMasked(grey: Uint8Array, mask: Uint8Array): void {
   for (let i = 0; i < grey.length; i++) if (mask[i]) grey[i] = mean;
 }
 
-/** 255 where a pixel is blown out to white, else 0. */
-function blownOut(rgb: Uint8Array): Uint8Array {
-  const out = new Uint8Array(rgb.length / 3);
-  for (let i = 0, p = 0; p < rgb.length; i++, p += 3) if (Math.min(rgb[p]!, rgb[p + 1]!, rgb[p + 2]!) >= HIGHLIGHT_LEVEL) out[i] = 255;
-  return out;
+/** The pixels blown out to white (every channel at least HIGHLIGHT_LEVEL): 255 in `mask`, and how many. */
+function blownOut(rgb: Uint8Array): { mask: Uint8Array; count: number } {
+  const mask = new Uint8Array(rgb.length / 3);
+  let count = 0;
+  for (let i = 0, p = 0; p < rgb.length; i++, p += 3)
+    if (rgb[p]! >= HIGHLIGHT_LEVEL && rgb[p + 1]! >= HIGHLIGHT_LEVEL && rgb[p + 2]! >= HIGHLIGHT_LEVEL) {
+      mask[i] = 255;
+      count++;
+    }
+  return { mask, count };
 }
 
 /** Interleaved RGB cells with each channel brought to mean 0 and standard deviation 1 over the cells not `skip`ped; skipped cells become 0. */

@@ -79,6 +79,9 @@ try {
     [pictured],
   );
   const account = await accountWithKey(stack, 'benchscanner', 'enterprise');
+  // A served instance starts its recognition threads when it starts (api/main.ts); so does this one
+  // before the clock runs.
+  await stack.server.deps.recognitionThreads.started();
   const recognize = async (photo: Buffer) => {
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(photo)]), 'photo.jpg');
