@@ -21,21 +21,23 @@ export type MatchResult = {
   confidence: number;
 };
 
-/**
- * An index's entries as typed arrays over shared memory: what a recognition worker thread is sent
- * to match against the same index without a copy of it (see passWorkers.ts).
- */
-export type SharedIndexArrays = {
-  size: number;
-  cards: number;
+/** The index's entries, each field one flat typed array over shared memory. */
+type IndexArrays = {
   cardIds: Int32Array;
   cardHashes: Uint32Array;
   artHashes: Uint32Array;
   colours: Float32Array;
+  /** Thumbnails in 8 bits with a scale each (quantiseThumb). */
   thumbs: Int8Array;
   thumbScales: Float32Array;
   highlights: Float32Array;
 };
+
+/**
+ * A filled index as a recognition worker thread is sent it (see passWorkers.ts): the same arrays,
+ * shared rather than copied, and how far they are filled.
+ */
+export type SharedIndexArrays = IndexArrays & { size: number; cards: number };
 
 const sharedArray = <T>(Kind: new (buffer: SharedArrayBuffer) => T, bytesPerElement: number, length: number): T =>
   new Kind(new SharedArrayBuffer(bytesPerElement * length));
@@ -44,14 +46,7 @@ export class RecognitionIndex {
   /** Entries held (a card has one per cut). */
   size = 0;
   #cards = 0;
-  private readonly cardIds: Int32Array;
-  private readonly cardHashes: Uint32Array;
-  private readonly artHashes: Uint32Array;
-  private readonly colours: Float32Array;
-  /** Thumbnails in 8 bits with a scale each (quantiseThumb). */
-  private readonly thumbs: Int8Array;
-  private readonly thumbScales: Float32Array;
-  private readonly highlights: Float32Array;
+  private readonly arrays: IndexArrays;
   /** match()'s hash distances, reused: it runs synchronously, many times a photo (one copy per thread). */
   private readonly hashDistances: Float32Array;
   private readonly position = new Map<number, number>();
@@ -63,47 +58,32 @@ export class RecognitionIndex {
   constructor(from: number | SharedIndexArrays) {
     if (typeof from === 'number') {
       const n = from;
-      this.cardIds = sharedArray(Int32Array, 4, n);
-      this.cardHashes = sharedArray(Uint32Array, 4, n * HASH_WORDS);
-      this.artHashes = sharedArray(Uint32Array, 4, n * HASH_WORDS);
-      this.colours = sharedArray(Float32Array, 4, n * COLOUR_LENGTH);
-      this.thumbs = sharedArray(Int8Array, 1, n * THUMB_LENGTH);
-      this.thumbScales = sharedArray(Float32Array, 4, n);
-      this.highlights = sharedArray(Float32Array, 4, n);
+      this.arrays = {
+        cardIds: sharedArray(Int32Array, 4, n),
+        cardHashes: sharedArray(Uint32Array, 4, n * HASH_WORDS),
+        artHashes: sharedArray(Uint32Array, 4, n * HASH_WORDS),
+        colours: sharedArray(Float32Array, 4, n * COLOUR_LENGTH),
+        thumbs: sharedArray(Int8Array, 1, n * THUMB_LENGTH),
+        thumbScales: sharedArray(Float32Array, 4, n),
+        highlights: sharedArray(Float32Array, 4, n),
+      };
     } else {
-      ({
-        size: this.size,
-        cards: this.#cards,
-        cardIds: this.cardIds,
-        cardHashes: this.cardHashes,
-        artHashes: this.artHashes,
-        colours: this.colours,
-        thumbs: this.thumbs,
-        thumbScales: this.thumbScales,
-        highlights: this.highlights,
-      } = from);
+      const { size, cards, ...arrays } = from;
+      this.size = size;
+      this.#cards = cards;
+      this.arrays = arrays;
     }
     this.hashDistances = new Float32Array(this.capacity);
   }
 
   /** Entries the index has room for. */
   get capacity(): number {
-    return this.cardIds.length;
+    return this.arrays.cardIds.length;
   }
 
   /** The filled entries' arrays, shared (not copied) with whoever is sent them. */
   get shared(): SharedIndexArrays {
-    return {
-      size: this.size,
-      cards: this.cards,
-      cardIds: this.cardIds,
-      cardHashes: this.cardHashes,
-      artHashes: this.artHashes,
-      colours: this.colours,
-      thumbs: this.thumbs,
-      thumbScales: this.thumbScales,
-      highlights: this.highlights,
-    };
+    return { ...this.arrays, size: this.size, cards: this.cards };
   }
 
   static of(cards: IndexedCard[]): RecognitionIndex {
@@ -120,28 +100,20 @@ export class RecognitionIndex {
   add(cardId: number, f: CardFeatures): void {
     if (this.size === this.capacity) throw new Error('recognition index full');
     const i = this.size++;
-    this.cardIds[i] = cardId;
-    this.cardHashes.set(f.cardHash, i * HASH_WORDS);
-    this.artHashes.set(f.artHash, i * HASH_WORDS);
-    this.colours.set(f.colour, i * COLOUR_LENGTH);
+    this.arrays.cardIds[i] = cardId;
+    this.arrays.cardHashes.set(f.cardHash, i * HASH_WORDS);
+    this.arrays.artHashes.set(f.artHash, i * HASH_WORDS);
+    this.arrays.colours.set(f.colour, i * COLOUR_LENGTH);
     const thumb = quantiseThumb(f.thumb);
-    this.thumbScales[i] = thumb.scale;
-    this.thumbs.set(thumb.values, i * THUMB_LENGTH);
-    this.highlights[i] = f.highlight;
+    this.arrays.thumbScales[i] = thumb.scale;
+    this.arrays.thumbs.set(thumb.values, i * THUMB_LENGTH);
+    this.arrays.highlights[i] = f.highlight;
     this.position.set(cardId, i);
   }
 
   /** Bytes the index holds, for sizing. */
   get bytes(): number {
-    return (
-      this.cardIds.byteLength +
-      this.cardHashes.byteLength +
-      this.artHashes.byteLength +
-      this.colours.byteLength +
-      this.thumbs.byteLength +
-      this.thumbScales.byteLength +
-      this.highlights.byteLength
-    );
+    return Object.values(this.arrays).reduce((sum, array) => sum + array.byteLength, 0);
   }
 
   match(q: CardFeatures, top = 5): MatchResult {
@@ -151,7 +123,8 @@ export class RecognitionIndex {
     let sum = 0;
     let sumSq = 0;
     for (let i = 0; i < n; i++) {
-      const d = hamming(q.cardHash, 0, this.cardHashes, i * HASH_WORDS) + hamming(q.artHash, 0, this.artHashes, i * HASH_WORDS);
+      const d =
+        hamming(q.cardHash, 0, this.arrays.cardHashes, i * HASH_WORDS) + hamming(q.artHash, 0, this.arrays.artHashes, i * HASH_WORDS);
       hashDistance[i] = d;
       sum += d;
       sumSq += d * d;
@@ -160,13 +133,13 @@ export class RecognitionIndex {
     // A card has several entries (whole, inside its border): it ranks by its closest one.
     const closest = new Map<number, Ranked>();
     for (const i of shortlist) {
-      const correlation = this.thumbScales[i]! * dot(q.thumb, 0, this.thumbs, i * THUMB_LENGTH, THUMB_LENGTH);
-      const colour = dot(q.colour, 0, this.colours, i * COLOUR_LENGTH, COLOUR_LENGTH) / COLOUR_LENGTH;
+      const correlation = this.arrays.thumbScales[i]! * dot(q.thumb, 0, this.arrays.thumbs, i * THUMB_LENGTH, THUMB_LENGTH);
+      const colour = dot(q.colour, 0, this.arrays.colours, i * COLOUR_LENGTH, COLOUR_LENGTH) / COLOUR_LENGTH;
       const distance = hashDistance[i]! / HASH_BITS + 0.5 * (1 - correlation) + 0.25 * (1 - colour);
-      const cardId = this.cardIds[i]!;
+      const cardId = this.arrays.cardIds[i]!;
       const seen = closest.get(cardId);
       if (!seen || distance < seen.distance)
-        closest.set(cardId, { cardId, distance, highlight: this.highlights[i]!, hashDistance: hashDistance[i]! });
+        closest.set(cardId, { cardId, distance, highlight: this.arrays.highlights[i]!, hashDistance: hashDistance[i]! });
     }
     const ranked = [...closest.values()];
     ranked.sort((a, b) => a.distance - b.distance);

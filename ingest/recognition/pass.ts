@@ -20,6 +20,7 @@ export class PhotoCuts {
   // Each quadrilateral is warped once, standing up (0 or 90); its half turn (180 or −90) is that
   // cut's pixels in reverse order, which costs nothing next to a warp.
   readonly #standing = new Map<string, Uint8Array>();
+  #deleted = false;
 
   constructor(
     private readonly cv: Cv,
@@ -30,6 +31,8 @@ export class PhotoCuts {
   }
 
   cut({ quad, rotation }: PassTask): Uint8Array {
+    // A pass that outlived its photo (a thread's pass rerun here after the answer was given).
+    if (this.#deleted) throw new Error('the photo was released');
     const standing: Rotation = rotation === 0 || rotation === 180 ? 0 : 90;
     const key = `${standing}:${quad.map((p) => `${p.x},${p.y}`).join(';')}`;
     let cut = this.#standing.get(key);
@@ -40,6 +43,8 @@ export class PhotoCuts {
 
   /** Frees the rasters made here (a Mat it was given stays its owner's to free). */
   delete(): void {
+    if (this.#deleted) return;
+    this.#deleted = true;
     this.#half?.delete();
     if (this.#ownsRgb) this.#rgb.delete();
     this.#standing.clear();
