@@ -1,6 +1,6 @@
 // Recognition passes on worker threads: one photo's passes run on several cores at once (the unsure
 // tail of ~50 passes is what bounds p99), and the request thread only finds the card's outline and
-// orchestrates. Each thread has its own OpenCV (~60 MB) and matches against the same index through
+// orchestrates. Each thread has its own OpenCV (~70 MB) and matches against the same index through
 // shared memory (RecognitionIndex's arrays are SharedArrayBuffers), so the index is held once.
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../sql/runtime/log.js';
@@ -57,7 +57,7 @@ export class RecognitionThreads {
     return this.size > 0 && !this.#closed && this.#startFailures < MAX_START_FAILURES;
   }
 
-  /** Starts the threads now (each loads OpenCV, ~0.3 s), so the first photo does not wait for them. */
+  /** Starts the threads now (each loads OpenCV, ~1 s here), so the first photo does not wait for them. */
   warm(): void {
     if (!this.usable) return;
     while (this.#threads.length < this.size) this.#threads.push(this.#spawn());
