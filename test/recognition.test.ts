@@ -190,7 +190,7 @@ describe('card recognition', () => {
   });
 
   it('answers on its worker threads exactly as on one thread', async () => {
-    // The clutter photos above (every stage, both turns, side shifts) and an upside-down one.
+    // Two cluttered photos of the cards above (every stage, both turns, side shifts) and an upside-down one.
     const cases: [string, Partial<Distortion>, number][] = [
       ['1-89', { ...mild, background: 'cluttered', cardHeight: 221, tilt: 13, glare: 0.07, blur: 1.2, jpegQuality: 54 }, 6],
       ['2-210', { ...mild, background: 'cluttered', cardHeight: 389, tilt: 19, jpegQuality: 78 }, 11],

@@ -34,12 +34,6 @@ export type CardFeatures = {
 /** A pixel counts as blown out when its darkest channel is at least this bright. */
 const HIGHLIGHT_LEVEL = 245;
 
-/** The share of a canonical card's pixels that are blown out to white. */
-export function highlightShare(rgb: Uint8Array): number {
-  const { mask, count } = blownOut(rgb);
-  return count / mask.length;
-}
-
 // DCT-II basis rows for the first HASH_SIDE frequencies of a DCT_INPUT-long signal.
 const DCT_BASIS = (() => {
   const m = new Float64Array(HASH_SIDE * DCT_INPUT);

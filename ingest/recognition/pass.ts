@@ -8,8 +8,11 @@ import { cutCard, halfRaster, type Quad, type Rotation } from './photo.js';
 
 /** What a pass is asked: a quadrilateral of the photo and the turn to cut it at. */
 export type PassTask = { quad: Quad; rotation: Rotation };
-/** What it answers; `card` is the canonical cut (CARD_WIDTH × CARD_HEIGHT RGB) that was matched. */
-export type PassOutcome = { match: MatchResult; card: Uint8Array };
+/**
+ * What it answers; `card` is the canonical cut (CARD_WIDTH × CARD_HEIGHT RGB) that was matched and
+ * `highlight` its share blown out to white (the capture-quality glare signal's own measure).
+ */
+export type PassOutcome = { match: MatchResult; card: Uint8Array; highlight: number };
 
 /** A photo's working raster in OpenCV, and its last cut. */
 export class PhotoCuts {
@@ -53,7 +56,8 @@ export class PhotoCuts {
 
 export function runPass(cv: Cv, index: RecognitionIndex, cuts: PhotoCuts, task: PassTask): PassOutcome {
   const card = cuts.cut(task);
-  return { match: index.match(cardFeatures(cv, card, { photo: true })), card };
+  const features = cardFeatures(cv, card, { photo: true });
+  return { match: index.match(features), card, highlight: features.highlight };
 }
 
 /** A canonical RGB card turned by 180°: its pixels in reverse order. */

@@ -1,7 +1,6 @@
 // Recognition of one photo: the card's quadrilateral, cut out in perspective, matched against the
 // index; quadrilaterals best first at the quarter turns that stand them up until one match is sure,
 // then the unsure cuts' sides moved onto the straight edges beside them.
-import { highlightShare } from './features.js';
 import type { MatchResult, Ranked, RecognitionIndex } from './matcher.js';
 import type { Cv, Mat } from './opencv.js';
 import { withMats } from './opencv.js';
@@ -24,12 +23,14 @@ const CANDIDATES = 5;
 
 /** A pass as the search keeps it: which cut, at which turn, and its match. */
 export type PassResult = { candidate: QuadCandidate; rotation: Rotation; match: MatchResult };
+/** The surest pass so far, with the cut it matched and that cut's blown-out share. */
+type BestPass = PassResult & Pick<PassOutcome, 'card' | 'highlight'>;
 /** A card the photo may show, with the turn of the cut it was matched in. */
 export type Candidate = Ranked & { rotation: Rotation };
 
 export type PhotoRecognition = {
   /** The surest pass, with the cut it matched. */
-  best: (PassResult & { card: Uint8Array }) | null;
+  best: BestPass | null;
   /** The best pass's card, then the other cards closest to any pass (see pooledCandidates). */
   candidates: Candidate[];
   quality: CaptureQuality;
@@ -56,7 +57,7 @@ export async function recognisePhoto(
   try {
     const grey = greyOf(cv, rgb);
     const quads: QuadCandidate[] = [];
-    let best: (PassResult & { card: Uint8Array }) | null = null;
+    let best: BestPass | null = null;
     const passes: PassResult[] = [];
     // The best pass of each quadrilateral found (where side shifts start from).
     const bestOf = new Map<QuadCandidate, PassResult>();
@@ -64,10 +65,10 @@ export async function recognisePhoto(
       !b ||
       a.match.confidence > b.match.confidence ||
       (a.match.confidence === b.match.confidence && a.match.separation > b.match.separation);
-    const take = (step: Step, { match, card }: PassOutcome): PassResult => {
+    const take = (step: Step, { match, card, highlight }: PassOutcome): PassResult => {
       const pass = { ...step, match };
       passes.push(pass);
-      if (better(pass, best)) best = { ...pass, card };
+      if (better(pass, best)) best = { ...pass, card, highlight };
       if (better(pass, bestOf.get(step.candidate))) bestOf.set(step.candidate, pass);
       return pass;
     };
@@ -122,10 +123,10 @@ export async function recognisePhoto(
         }
       }
     }
-    const chosen = best as (PassResult & { card: Uint8Array }) | null;
+    const chosen = best as BestPass | null;
     const quality = captureQuality({
       sharpness: chosen ? sharpnessOf(cv, chosen.card) : 0,
-      glare: chosen ? Math.max(0, highlightShare(chosen.card) - (chosen.match.ranked[0]?.highlight ?? 0)) : 0,
+      glare: chosen ? Math.max(0, chosen.highlight - (chosen.match.ranked[0]?.highlight ?? 0)) : 0,
       screen: chosen ? screenPeakRatio(cv, centrePatch(cv, rgb, chosen.candidate.quad)) : 0,
       cardPixels: chosen ? quadAspect(chosen.candidate.quad).long * photo.scale : 0,
       confidence: chosen?.match.confidence ?? 0,
