@@ -21,6 +21,12 @@ export const READER_TABLES = [
   'ingest_rejects',
 ] as const;
 
+/** The documented parameterised views among them, called like functions: holo.card_market_daily_usd(card_id = …). */
+export const READER_PARAMETERISED_VIEWS = [
+  'card_market_daily_usd',
+  'card_auction_sales_usd',
+] as const satisfies readonly (typeof READER_TABLES)[number][];
+
 /** System tables clients and BI tools read to connect and browse (version, settings, schema). */
 export const READER_SYSTEM_TABLES = [
   'one',

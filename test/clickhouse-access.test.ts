@@ -11,7 +11,6 @@ import zlib from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { READER_LIMITS, READER_TABLES, readerAccessStatements } from '../sql/clickhouseAccess.js';
-import { splitStatement } from '../api/clickhouse/httpInterface.js';
 import { toolCacheDir } from '../sql/runtime/toolCache.js';
 import { repoRoot } from '../sql/paths.js';
 import { accountWithKey } from './support/accounts.js';
@@ -220,13 +219,6 @@ describe('the HTTP interface itself', () => {
     const token = fs.readFileSync(path.join(stack.config.dataDir, 'admin-token'), 'utf8').trim();
     const operator = await fetch(`${stack.url}/clickhouse?query=SELECT%201`, { headers: { 'X-ClickHouse-Key': token } });
     assert.equal((await operator.text()).trim(), '1');
-  });
-
-  it('splits off a trailing FORMAT and refuses a second statement, whatever the quotes hold', () => {
-    assert.deepEqual(splitStatement("SELECT 'a;b' AS x FORMAT JSON ;  "), { statement: "SELECT 'a;b' AS x", format: 'JSON' });
-    assert.deepEqual(splitStatement('SELECT 1 -- ; not a statement\n'), { statement: 'SELECT 1 -- ; not a statement', format: undefined });
-    assert.throws(() => splitStatement('SELECT 1; SELECT 2'), /Multi-statements/);
-    assert.throws(() => splitStatement("SELECT '\\''; DROP TABLE t"), /Multi-statements/);
   });
 
   it('gives a ClickHouse server the same reader: role, grants on the documented tables alone, profile, hashed password', () => {

@@ -14,41 +14,17 @@ import type Router from '@koa/router';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { READER_SYSTEM_TABLES, READER_TABLES } from '../../sql/clickhouseAccess.js';
-import type { ChdbSession, SessionPool } from '../../sql/stores/clickhouseSessions.js';
+import type { SessionPool } from '../../sql/stores/clickhouseSessions.js';
 import { ErrorResponse } from '../../schemas/common.js';
 import type { AppDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { readRawBody } from '../http/upload.js';
 import type { AccessCheck, Route } from '../http/route.js';
+import { ClickHouseError, fromEngine } from './engineError.js';
+import { readerStatement } from './readerStatement.js';
 
 export const CLICKHOUSE_PATH = '/clickhouse';
 const MAX_QUERY_BYTES = 1_048_576;
-
-/** A ClickHouse error: its code, name and the HTTP status this interface answers with. */
-class ClickHouseError extends Error {
-  constructor(
-    readonly code: number,
-    readonly codeName: string,
-    message: string,
-    readonly status = 400,
-  ) {
-    super(message);
-  }
-  get text(): string {
-    return `Code: ${this.code}. DB::Exception: ${this.message}. (${this.codeName}) (version holo)\n`;
-  }
-}
-
-// Engine errors the caller caused, by code: refused access is 403, everything else a query error (400).
-const FORBIDDEN_CODES = new Set([164, 497, 516]);
-function fromEngine(err: unknown): ClickHouseError {
-  const text = err instanceof Error ? err.message : String(err);
-  const m = /Code: (\d+)\. DB::Exception: ([\s\S]*?)\s*(?:\(([A-Z_]+)\))?\s*(?:\(version [^)]*\))?\s*$/.exec(text);
-  if (!m) return new ClickHouseError(1002, 'UNKNOWN_EXCEPTION', text.replace(/^Query failed: /, ''));
-  const code = Number(m[1]);
-  return new ClickHouseError(code, m[3] ?? 'UNKNOWN_EXCEPTION', m[2]!.replace(/\.$/, ''), FORBIDDEN_CODES.has(code) ? 403 : 400);
-}
 
 type FormatInfo = { contentType: string; stream: 'rows' | 'whole'; headerLines?: number };
 const TSV = 'text/tab-separated-values; charset=UTF-8';
@@ -130,103 +106,6 @@ const PROTOCOL_PARAMS = new Set([
   'api_key',
 ]);
 
-/** The statement, its trailing FORMAT (if any) and the text without it; multi-statements refused. */
-export function splitStatement(text: string): { statement: string; format: string | undefined } {
-  let end = text.length;
-  let i = 0;
-  let lastSemicolon = -1;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === "'" || c === '"' || c === '`') {
-      i++;
-      while (i < text.length && text[i] !== c) i += text[i] === '\\' ? 2 : 1;
-      i++;
-    } else if (c === '-' && text[i + 1] === '-') {
-      while (i < text.length && text[i] !== '\n') i++;
-    } else if (c === '/' && text[i + 1] === '*') {
-      const close = text.indexOf('*/', i + 2);
-      i = close < 0 ? text.length : close + 2;
-    } else if (c === ';') {
-      if (lastSemicolon < 0) lastSemicolon = i;
-      i++;
-    } else {
-      if (lastSemicolon >= 0 && !/\s/.test(c)) {
-        throw new ClickHouseError(62, 'SYNTAX_ERROR', 'Multi-statements are not allowed');
-      }
-      i++;
-    }
-  }
-  if (lastSemicolon >= 0) end = lastSemicolon;
-  const body = text.slice(0, end).trimEnd();
-  const m = /\bFORMAT\s+([A-Za-z][A-Za-z0-9_]*)\s*$/i.exec(body);
-  return m ? { statement: body.slice(0, m.index).trimEnd(), format: m[1] } : { statement: body, format: undefined };
-}
-
-// Functions that reach outside the tables: `file` reads any file the process can (readonly does not
-// stop it), the filesystem ones describe the disk. Checked on the AST, before anything is analysed.
-const DENIED_FUNCTIONS = new Set(['file', 'filesystemavailable', 'filesystemfree', 'filesystemcapacity', 'filesystemunreserved']);
-
-const ALLOWED = new Set([...READER_TABLES.map((t) => `holo.${t}`), ...READER_SYSTEM_TABLES.map((t) => `system.${t}`)]);
-const qualified = (name: string) => (name.includes('.') ? name : `holo.${name}`).replaceAll('`', '');
-const denied = (what: string) =>
-  new ClickHouseError(
-    497,
-    'ACCESS_DENIED',
-    `holo: Not enough privileges to read ${what}: data teams read the documented tables (sql/README.md)`,
-    403,
-  );
-
-/**
- * Lets a statement through only when it reads documented tables (and a few system tables clients
- * need): ClickHouse's own parser and analyzer name what it reads (EXPLAIN AST, EXPLAIN QUERY TREE).
- */
-async function checkStatement(session: ChdbSession, statement: string, params: Record<string, string>): Promise<'select' | 'other'> {
-  const explain = async (kind: string) => {
-    const sql = `EXPLAIN ${kind} ${statement}`;
-    const result = Object.keys(params).length
-      ? await session.queryBindAsync(sql, params, { format: 'TSVRaw' })
-      : await session.queryAsync(sql, { format: 'TSVRaw' });
-    return result.text().split('\n');
-  };
-  const ast = await explain('AST');
-  for (const line of ast) {
-    const fn = /^\s*Function (\w+)/.exec(line)?.[1];
-    if (fn && DENIED_FUNCTIONS.has(fn.toLowerCase())) throw denied(`the function ${fn}`);
-  }
-  const root = ast[0]!.trim().split(/\s+/);
-  const kind = root[0];
-  const refuse = (table: string) => {
-    if (!ALLOWED.has(qualified(table))) throw denied(qualified(table));
-  };
-  if (kind === 'SelectWithUnionQuery') {
-    for (const line of await explain('QUERY TREE')) {
-      const table = /\bTABLE id: \d+.*table_name: ([^\s,]+)/.exec(line)?.[1];
-      if (table) refuse(table);
-      if (/\bTABLE_FUNCTION id:/.test(line)) throw denied('a table function');
-    }
-    return 'select';
-  }
-  if (kind === 'DescribeQuery') {
-    for (const line of ast) {
-      const table = /^\s*TableIdentifier (\S+)/.exec(line)?.[1];
-      if (table) refuse(table);
-      if (/^\s*Function /.test(line)) throw denied('a table function');
-    }
-    return 'other';
-  }
-  if (kind === 'ExistsTableQuery' || kind === 'ShowCreateTableQuery') {
-    refuse(root[1] ?? '');
-    return 'other';
-  }
-  if (kind === 'ShowTablesQuery' || kind === 'ShowDatabasesQuery') return 'other';
-  throw new ClickHouseError(
-    164,
-    'READONLY',
-    `holo: Cannot execute ${kind ?? 'an empty statement'} in readonly mode: data teams run SELECT, DESCRIBE, SHOW and EXISTS`,
-    403,
-  );
-}
-
 type Credentials = { user: string | undefined; key: string | undefined };
 function credentialsOf(ctx: Context): Credentials {
   const basic = /^Basic\s+(\S+)$/i.exec(ctx.get('authorization'))?.[1];
@@ -302,18 +181,14 @@ async function answer(ctx: Context, sessions: SessionPool): Promise<void> {
     else if (!PROTOCOL_PARAMS.has(name))
       throw new ClickHouseError(164, 'READONLY', `Cannot modify '${name}' setting in readonly mode`, 403);
   }
-  const { statement, format: clause } = splitStatement(text);
+  // ClickHouse's parser decides what the text is and whether it may run (readerStatement.ts);
+  // what runs is its normal form, with the format this interface checked.
+  const { statement, format: clause, kind } = await sessions.use((session) => readerStatement(session, text, params));
   const defaultFormat = typeof ctx.query['default_format'] === 'string' ? ctx.query['default_format'] : 'TabSeparated';
   const format = clause ?? defaultFormat;
   const info = FORMATS[format];
   if (!info)
     throw new ClickHouseError(73, 'UNKNOWN_FORMAT', `Unknown output format ${format}; formats: ${Object.keys(FORMATS).join(', ')}`);
-
-  const kind = await sessions
-    .use((session) => checkStatement(session, statement, params))
-    .catch((err: unknown) => {
-      throw err instanceof ClickHouseError ? err : fromEngine(err);
-    });
 
   // Echoed in a header, so only what a header can carry.
   const asked = ctx.query['query_id'];
@@ -343,14 +218,14 @@ async function answer(ctx: Context, sessions: SessionPool): Promise<void> {
     if (info.stream === 'whole' || kind !== 'select') {
       const result = await sessions.use((s) =>
         Object.keys(params).length
-          ? s.queryBindAsync(`${statement} FORMAT ${format}`, params, { format })
-          : s.queryAsync(`${statement} FORMAT ${format}`, { format }),
+          ? s.queryBindAsync(`${statement}\nFORMAT ${format}`, params, { format })
+          : s.queryAsync(`${statement}\nFORMAT ${format}`, { format }),
       );
       headers['X-ClickHouse-Summary'] = JSON.stringify({ read_rows: String(result.rowsRead), read_bytes: String(result.bytesRead) });
       chunks = [Buffer.from(result.bytes())][Symbol.iterator]() as unknown as AsyncIterator<Buffer>;
       first = await chunks.next();
     } else {
-      chunks = sessions.stream(`${statement} FORMAT ${format}`, params, format, controller.signal);
+      chunks = sessions.stream(`${statement}\nFORMAT ${format}`, params, format, controller.signal);
       first = await chunks.next();
     }
   } catch (err) {
