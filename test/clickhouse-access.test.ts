@@ -13,6 +13,8 @@ import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { READER_LIMITS, READER_TABLES, readerAccessStatements } from '../sql/clickhouseAccess.js';
 import { toolCacheDir } from '../sql/runtime/toolCache.js';
 import { repoRoot } from '../sql/paths.js';
+import { READER_FUNCTION_FAMILIES } from '../sql/clickhouseReaderFunctions.js';
+import { allowedFunction } from '../api/clickhouse/readerStatement.js';
 import { accountWithKey } from './support/accounts.js';
 import { startStack, type Stack } from './support/stack.js';
 
@@ -219,6 +221,40 @@ describe('the HTTP interface itself', () => {
     const token = fs.readFileSync(path.join(stack.config.dataDir, 'admin-token'), 'utf8').trim();
     const operator = await fetch(`${stack.url}/clickhouse?query=SELECT%201`, { headers: { 'X-ClickHouse-Key': token } });
     assert.equal((await operator.text()).trim(), '1');
+  });
+
+  it("allows functions of ClickHouse's own safe families only, as the engine itself files them", async () => {
+    const known = new Map(
+      (
+        await direct<{ name: string; category: string }>(
+          "SELECT f.name AS name, if(f.alias_to = '', f.categories, t.categories) AS category FROM system.functions AS f LEFT JOIN system.functions AS t ON t.name = f.alias_to",
+        )
+      ).map((r) => [r.name, r.category]),
+    );
+    for (const [family, names] of Object.entries(READER_FUNCTION_FAMILIES)) {
+      for (const name of names) {
+        assert.ok(known.has(name), `${name} is not a function of this engine`);
+        assert.equal(known.get(name), family === 'Other (chosen)' ? 'Other' : family, name);
+      }
+    }
+    // Families that reach outside the tables are not on the list at all.
+    for (const family of ['Dictionary', 'Introspection', 'Internal', 'AI', 'Other', 'Encryption'])
+      assert.ok(!(family in READER_FUNCTION_FAMILIES), family);
+    for (const name of ['file', 'FILE', 'url', 'dictGet', 'getSetting', 'arrayReduce', 'fileIf', 'sleepIf', 'joinGet', 'aiGenerate'])
+      assert.equal(allowedFunction(name), false, name);
+    for (const name of [
+      'sum',
+      'SUM',
+      'sumIf',
+      'uniqExactMergeState',
+      'avgOrNullIf',
+      'argMaxIf',
+      'quantilesTDigest',
+      'lower',
+      'toStartOfDay',
+      '_CAST',
+    ])
+      assert.equal(allowedFunction(name), true, name);
   });
 
   it('gives a ClickHouse server the same reader: role, grants on the documented tables alone, profile, hashed password', () => {
