@@ -78,28 +78,32 @@ export async function principalOf(ctx: Context, deps: AuthDeps): Promise<Princip
   return principal;
 }
 
-/** 401 or 403 unless the caller may use a route tagged `access`. Session users count as Starter+. */
+/**
+ * 401 or 403 unless the caller may use a route tagged `access`. A session is the website's own
+ * caller: the spec admits it to starter+ whatever its tier ("Starter tier or higher, or session
+ * cookie"), but to tiered data (pro+, pro+|admin, business+) only at its account's tier, as a key
+ * at its key's tier; otherwise a Free account's cookie would be a Pro key.
+ */
 export function authorize(principal: Principal, access: Access): void {
   if (access === 'free' || access === 'signed') return;
   if (principal.kind === 'anonymous') throw new HttpError(401, 'Not authenticated');
   if (principal.kind === 'operator') return;
+  if (access === 'auth') return;
   if (access === 'admin') {
     if (!principal.user.is_admin) throw new HttpError(403, 'Administrators only');
     return;
   }
+  const tier = principal.kind === 'key' ? principal.tier : principal.user.tier;
+  const whose = principal.kind === 'key' ? 'key' : 'account';
   if (access === 'business+') {
-    const tier = principal.kind === 'key' ? principal.tier : principal.user.tier;
     if (!isBusinessTier(tier))
-      throw new HttpError(
-        403,
-        `This endpoint needs a Business tier (Shop Basic or higher); this ${principal.kind === 'key' ? 'key' : 'account'} is ${TIERS[tier].label}`,
-      );
+      throw new HttpError(403, `This endpoint needs a Business tier (Shop Basic or higher); this ${whose} is ${TIERS[tier].label}`);
     return;
   }
-  if (access === 'auth' || principal.kind === 'session') return;
-  // pro+|admin (direct ClickHouse access): Pro and up, or an administrator's key of any tier.
+  if (access === 'starter+' && principal.kind === 'session') return;
+  // pro+|admin (direct ClickHouse access): Pro and up, or an administrator of any tier.
   if (access === 'pro+|admin' && principal.user.is_admin) return;
   const minimum = access === 'starter+' ? 'starter' : 'pro';
-  if (!atLeast(principal.tier, minimum))
-    throw new HttpError(403, `This endpoint needs the ${TIERS[minimum].label} tier or higher; this key is ${TIERS[principal.tier].label}`);
+  if (!atLeast(tier, minimum))
+    throw new HttpError(403, `This endpoint needs the ${TIERS[minimum].label} tier or higher; this ${whose} is ${TIERS[tier].label}`);
 }

@@ -39,8 +39,8 @@ const ACCESS_TEXT: Record<string, string> = {
   free: 'free: no credentials needed',
   auth: 'auth: session cookie or API key',
   'starter+': 'starter+: Starter tier or higher, or a session',
-  'pro+': 'pro+: Pro tier or higher, or a session',
-  'pro+|admin': 'pro+|admin: a Pro-or-higher key, an administrator, or the operator token',
+  'pro+': "pro+: Pro tier or higher (a session at its account's tier)",
+  'pro+|admin': "pro+|admin: Pro tier or higher (key, or session at its account's tier), an administrator, or the operator token",
   'business+': 'business+: a Business tier (Shop Basic or higher), by key or session',
   admin: 'admin: administrators and the operator token',
 };
