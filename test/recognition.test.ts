@@ -15,6 +15,8 @@ import { openCv } from '../ingest/recognition/opencv.js';
 import { decodePhoto } from '../ingest/recognition/photo.js';
 import { RecognitionThreads } from '../ingest/recognition/passWorkers.js';
 import { recognisePhoto, type PhotoRecognition } from '../ingest/recognition/recognize.js';
+import { createKey } from '../api/auth/accounts.js';
+import { createDb } from '../sql/stores/db.js';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { call, callAs } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
@@ -307,5 +309,10 @@ describe('card recognition', () => {
     const info = await call(stack, 'GET', '/api/developer/info', { headers: starter.headers });
     assert.equal(info.body.recognition.per_day, 25);
     assert.equal(info.body.recognition.remaining, 0);
+    // A key issued below its account's tier shows the quota it is held to: its own tier's.
+    const pro = await accountWithKey(stack, 'proscanner', 'pro');
+    const { key } = await createKey(createDb(stack.stores.pg.pool), pro.user, { name: 'starter key', tier: 'starter' });
+    const below = await call(stack, 'GET', '/api/developer/info', { headers: { 'X-API-Key': key } });
+    assert.equal(below.body.recognition.per_day, 25);
   });
 });

@@ -292,7 +292,7 @@ function sendError(ctx: Context, err: ClickHouseError): void {
 }
 
 const DESCRIPTION =
-  "ClickHouse's HTTP interface over the embedded store, for ClickHouse clients (clickhouse-connect, @clickhouse/client, BI tools): read-only queries (SELECT, DESCRIBE, SHOW, EXISTS) on the documented tables (sql/README.md) under the reader limits, streamed. Authenticate with a Pro-or-higher API key or an administrator's key as the password (basic auth, X-ClickHouse-Key or password=; Authorization: Bearer and X-API-Key work too), or the operator token. Query errors are ClickHouse's text with X-ClickHouse-Exception-Code. On a deployment with a ClickHouse server this answers 404: connect to the server as its reader user.";
+  "ClickHouse's HTTP interface over the embedded store, for ClickHouse clients (clickhouse-connect, @clickhouse/client, BI tools): read-only queries (SELECT, DESCRIBE, SHOW, EXISTS) on the documented tables (sql/README.md) under the reader limits, streamed. Authenticate with a Pro-or-higher API key or an administrator's key as the password, or a session of a Pro-or-higher (or administrator's) account (basic auth, X-ClickHouse-Key or password=; Authorization: Bearer and X-API-Key work too), or the operator token. Query errors are ClickHouse's text with X-ClickHouse-Exception-Code. On a deployment with a ClickHouse server this answers 404: connect to the server as its reader user.";
 
 /** The interface as routes of the API (GET and POST, and /ping): mounted, access-checked (Pro and up, administrators, the operator) and documented. */
 export function clickhouseHttpRoutes(deps: AppDeps): Route[] {

@@ -65,7 +65,8 @@ export async function recognitionQuota(
   user: User,
   now = Date.now(),
 ): Promise<z.input<typeof RecognitionQuota>> {
-  const perDay = principal.kind === 'key' ? keyRecognitionsPerDay(user.tier) : null;
+  // A key's quota is its own tier's (keys may be issued below the account's tier), as enforced.
+  const perDay = principal.kind === 'key' ? keyRecognitionsPerDay(principal.tier) : null;
   const used = Number((await deps.redis.get(counterKey(deps, user.id, now)).catch(() => null)) ?? 0);
   return {
     per_day: perDay,
