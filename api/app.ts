@@ -15,6 +15,7 @@ import { errorHandler } from './middleware/errors.js';
 import { localeRedirect } from './middleware/localeRedirect.js';
 import { mountPortalRedirect } from './middleware/portalRedirect.js';
 import { requestContext } from './middleware/requestContext.js';
+import { API_SECURITY_HEADERS, securityHeaders } from './middleware/securityHeaders.js';
 import { adminIngestRoutes } from './routes/admin/ingest.js';
 import { authRoutes } from './routes/auth.js';
 import { healthRoutes } from './routes/health.js';
@@ -128,6 +129,7 @@ export function createApp(deps: AppDeps, opts: { portalUrl: string }): { app: Ko
   });
 
   app.use(requestContext(deps.log, deps.counters));
+  app.use(securityHeaders(API_SECURITY_HEADERS));
   app.use(errorHandler(deps.log));
   app.use(cors(deps.config.siteOrigin));
   // A URL a hot route answered under this prices epoch: its bytes again, after the same access

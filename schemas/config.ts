@@ -74,6 +74,13 @@ const envSchema = z.object({
   HOLO_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   // Requests a minute per client IP without credentials (spec: 30).
   HOLO_ANONYMOUS_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(30),
+  // Password guessing (README, Login throttling): failed password checks a window allows per login
+  // name (or account, for a password change) and per client address, registrations per address,
+  // and the window's length; past a limit the answer is 429 with Retry-After until it ends.
+  HOLO_LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(5),
+  HOLO_LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  HOLO_REGISTRATIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  HOLO_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   // WebSocket price stream: seconds between server pings (a connection silent for two is closed),
   // and open streams per API key on one instance.
   // How often the status monitor probes the stores, ingestion and queues (/api/status/checks).
@@ -163,6 +170,7 @@ export type Config = {
   adminToken: string | undefined;
   sessionSecret: string | undefined;
   anonymousPerMinute: number;
+  loginThrottle: { failuresPerAccount: number; failuresPerAddress: number; registrationsPerAddress: number; windowSeconds: number };
   wsPingSeconds: number;
   recognitionThreads: number;
   statusIntervalSeconds: number;
@@ -236,6 +244,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminToken: e.HOLO_ADMIN_TOKEN,
     sessionSecret: e.HOLO_SESSION_SECRET,
     anonymousPerMinute: e.HOLO_ANONYMOUS_RATE_LIMIT,
+    loginThrottle: {
+      failuresPerAccount: e.HOLO_LOGIN_FAILURES_PER_ACCOUNT,
+      failuresPerAddress: e.HOLO_LOGIN_FAILURES_PER_ADDRESS,
+      registrationsPerAddress: e.HOLO_REGISTRATIONS_PER_ADDRESS,
+      windowSeconds: e.HOLO_LOGIN_WINDOW_SECONDS,
+    },
     wsPingSeconds: e.HOLO_WS_PING_SECONDS,
     // Each thread holds its own OpenCV (~70 MB); one photo's passes gain little beyond 4 threads.
     recognitionThreads: e.HOLO_RECOGNITION_THREADS ?? Math.min(4, os.availableParallelism()),

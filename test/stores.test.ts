@@ -141,6 +141,16 @@ function redisContract(name: string, make: () => Promise<RedisStore>) {
         Array.from({ length: 200 }, (_, i) => i + 1),
       );
     });
+    it('decrements only a key that exists, keeping its time to live', async () => {
+      const key = k('d');
+      assert.equal(await redis.decrExisting(key), 0);
+      assert.equal(await redis.get(key), null, 'a missing key stays missing');
+      await redis.incrMany([{ key, ttlSeconds: 60 }]);
+      await redis.incr(key, 60);
+      assert.equal(await redis.decrExisting(key), 1);
+      const left = await redis.ttl(key);
+      assert.ok(left > 55 && left <= 60, `TTL kept: ${left}`);
+    });
     it('delivers published messages to subscribers until they unsubscribe', async () => {
       const channel = k('c');
       const got: string[] = [];

@@ -76,11 +76,13 @@ export async function revokeSession(db: Db, sessionId: string): Promise<void> {
   await q.revokeSession(db, sessionId);
 }
 
-export async function changePassword(db: Db, user: User, current: string, next: string): Promise<void> {
+/** Sets a new password when the current one is right (true), else changes nothing (null: a failed guess the caller counts). */
+export async function changePassword(db: Db, user: User, current: string, next: string): Promise<true | null> {
   const [row] = await q.passwordHashOf(db, user.id);
-  if (!(await verifyPassword(current, row?.password_hash ?? null))) throw new DomainError('invalid', 'Current password is wrong');
+  if (!(await verifyPassword(current, row?.password_hash ?? null))) return null;
   // One statement: the new password and the end of every session land together or not at all.
   await q.changePasswordHash(db, user.id, await hashPassword(next));
+  return true;
 }
 
 export const DELETION_COOLDOWN_HOURS = 24;

@@ -1,8 +1,8 @@
 // The API server's first listener. A GET of a URL the hot responses hold, from a caller that
 // presents no credential (no Authorization, X-API-Key, api_key or cookie: anonymous for sure), is
-// answered here on node:http: request id, the anonymous rate limit, CORS, the kept headers and
-// bytes (or 304), the access log line, with the same helpers as the Koa path and the same
-// headers. Everything else, and any of these past its limit or failing, goes to Koa, which answers
+// answered here on node:http: request id, the anonymous rate limit, CORS, the security headers,
+// the kept headers and bytes (or 304), the access log line, with the same helpers as the Koa path
+// and the same headers. Everything else, and any of these past its limit or failing, goes to Koa, which answers
 // as always (a refused call is then counted twice: it was refused either way). Koa's per-request
 // context, middleware chain and response handling cost more than the rest of such an answer.
 import type http from 'node:http';
@@ -10,6 +10,7 @@ import type { AppDeps } from '../deps.js';
 import { countCall, rateHeaders } from '../auth/rateLimit.js';
 import { allowedOrigins, corsHeaders } from '../middleware/cors.js';
 import { requestDone, requestIdOf } from '../middleware/requestContext.js';
+import { API_SECURITY_HEADERS } from '../middleware/securityHeaders.js';
 import { notModified, type HotResponse } from './hotResponses.js';
 
 const ANONYMOUS = { kind: 'anonymous' } as const;
@@ -39,6 +40,7 @@ export function hotPath(deps: AppDeps, koa: http.RequestListener): http.RequestL
     const status = notModified(req.headers, hit.etag) ? 304 : 200;
     res.writeHead(status, {
       'X-Request-Id': requestId,
+      ...API_SECURITY_HEADERS,
       ...corsHeaders(allowed, req.headers.origin ?? ''),
       ...rateHeaders(decision),
       ...hit.headers,

@@ -1,12 +1,17 @@
 // The marketplace's public HTML pages, plain and server-rendered like the developer portal's.
-import { html } from '../portal/html.js';
+import { Html, html } from '../portal/html.js';
 import type { Listing, VerificationRecord } from './listings.js';
+
+// A style element, not a style attribute: the Content-Security-Policy allows it by its SHA-256
+// (api/middleware/securityHeaders.ts), which no attribute can be without 'unsafe-hashes'.
+export const MARKETPLACE_PAGE_STYLE = 'body{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}';
+const style = new Html(`<style>${MARKETPLACE_PAGE_STYLE}</style>`);
 
 function page(title: string, body: ReturnType<typeof html>): string {
   return html`<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · Holo</title></head>
-<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; padding: 0 1rem">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · Holo</title>${style}</head>
+<body>
 <h1>${title}</h1>
 ${body}
 </body>

@@ -13,6 +13,7 @@ import { buildOpenApiDocument } from '../http/openapi.js';
 import type { ValidationIssue } from '../http/errors.js';
 import { errorHandler } from '../middleware/errors.js';
 import { requestContext } from '../middleware/requestContext.js';
+import { securityHeaders } from '../middleware/securityHeaders.js';
 import { createCsrf } from './csrf.js';
 import type { OpenApiDocument } from './docs.js';
 import { errorPage } from './pages.js';
@@ -94,10 +95,7 @@ export function createPortalApp(deps: AppDeps, opts: { apiUrl: string; apiDocume
   });
 
   app.use(requestContext(deps.log, deps.counters));
-  app.use(async (ctx, next) => {
-    ctx.set(SECURITY_HEADERS);
-    await next();
-  });
+  app.use(securityHeaders(SECURITY_HEADERS));
   app.use(errorsAsPages(opts.apiUrl));
   app.use(errorHandler(deps.log));
   const bodyParser = koaBody({

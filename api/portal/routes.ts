@@ -16,6 +16,7 @@ import {
   type User,
 } from '../auth/accounts.js';
 import { withLiveCalls } from '../auth/rateLimit.js';
+import { countRegistration, loginSubject, throttledPasswordCheck, throttleWording } from '../auth/loginThrottle.js';
 import { isBusinessTier } from '../../schemas/tiers.js';
 import { cookieSession, endSession, startSession } from '../auth/sessionCookie.js';
 import { DEPRECATIONS } from '../http/deprecations.js';
@@ -65,6 +66,7 @@ export async function portalSession(ctx: Context, deps: AppDeps): Promise<Portal
 
 export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocument: OpenApiDocument; csrf: Csrf }): Route[] {
   const { db } = deps;
+  const limits = throttleWording(deps.config.loginThrottle);
   const view = async (ctx: Context, user?: User | null): Promise<View> => {
     const session = await portalSession(ctx, deps);
     return {
@@ -141,17 +143,20 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       method: 'post',
       path: '/login',
       summary: 'Sign in with a form (username or e-mail); 303 to the dashboard',
+      description: limits.login,
       tags,
       body: LoginForm,
       bodyType: 'form',
       produces: 'html',
       response: HtmlPage,
       status: 303,
-      errors: [401],
+      errors: [401, 429],
       handler: async ({ body, ctx }) => {
         const current = await portalSession(ctx, deps);
         portal.csrf.verify(ctx, current?.sessionId ?? null, body.csrf_token);
-        const user = await checkCredentials(db, body.username, body.password);
+        const user = await throttledPasswordCheck(ctx, deps, loginSubject(body.username), () =>
+          checkCredentials(db, body.username, body.password),
+        );
         if (!user) throw new HttpError(401, 'Invalid username or password');
         // A new session on every sign-in; one that was already open ends here.
         if (current) await endSession(ctx, db, current.sessionId);
@@ -164,16 +169,18 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       method: 'post',
       path: '/register',
       summary: 'Create an account with a form and sign in; 303 to /enable',
+      description: limits.registration,
       tags,
       body: RegisterForm,
       bodyType: 'form',
       produces: 'html',
       response: HtmlPage,
       status: 303,
-      errors: [400],
+      errors: [400, 429],
       handler: async ({ body, ctx }) => {
         const current = await portalSession(ctx, deps);
         portal.csrf.verify(ctx, current?.sessionId ?? null, body.csrf_token);
+        await countRegistration(ctx, deps);
         const user = await createUser(db, body);
         if (current) await endSession(ctx, db, current.sessionId);
         const sessionId = await startSession(ctx, db, deps.sessionSecret, user);

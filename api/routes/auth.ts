@@ -16,6 +16,7 @@ import {
   type User,
 } from '../auth/accounts.js';
 import type { Principal } from '../auth/principal.js';
+import { accountSubject, countRegistration, loginSubject, throttledPasswordCheck, throttleWording } from '../auth/loginThrottle.js';
 import { clearSessionCookie, endSession, startSession } from '../auth/sessionCookie.js';
 import {
   ChangePasswordBody,
@@ -46,6 +47,7 @@ export function callerAccountOf(ctx: Context): User | null {
 
 export const authRoutes = (deps: AppDeps) => {
   const { db } = deps;
+  const limits = throttleWording(deps.config.loginThrottle);
   const setSessionCookie = (ctx: Context, user: User) => startSession(ctx, db, deps.sessionSecret, user);
   const register =
     (isSeller: boolean) =>
@@ -56,6 +58,7 @@ export const authRoutes = (deps: AppDeps) => {
       body: { username: string; email: string; password: string; display_name?: string; country?: string };
       ctx: Context;
     }) => {
+      await countRegistration(ctx, deps);
       const user = await createUser(db, { ...body, isSeller, displayName: body.display_name });
       await setSessionCookie(ctx, user);
       return { ok: true as const, user_id: user.id, username: user.username };
@@ -68,37 +71,42 @@ export const authRoutes = (deps: AppDeps) => {
       method: 'post',
       path: '/auth/register',
       summary: 'Create an account and start a session',
+      description: limits.registration,
       tags,
       body: RegisterBody,
       invalidBody: 400,
       response: Registered,
       status: 201,
-      errors: [400],
+      errors: [400, 429],
       handler: register(false),
     }),
     defineRoute({
       method: 'post',
       path: '/auth/register-seller',
       summary: 'Create a seller account (the register-as-seller variant) and start a session',
+      description: limits.registration,
       tags,
       body: SellerRegisterBody,
       invalidBody: 400,
       response: Registered,
       status: 201,
-      errors: [400],
+      errors: [400, 429],
       handler: register(true),
     }),
     defineRoute({
       method: 'post',
       path: '/auth/login',
       summary: 'Start a session (username or e-mail); sets the tcg_session cookie',
+      description: limits.login,
       tags,
       body: LoginBody,
       invalidBody: 400,
       response: Registered,
-      errors: [400, 401],
+      errors: [400, 401, 429],
       handler: async ({ body, ctx }) => {
-        const user = await checkCredentials(db, body.username, body.password);
+        const user = await throttledPasswordCheck(ctx, deps, loginSubject(body.username), () =>
+          checkCredentials(db, body.username, body.password),
+        );
         if (!user) throw new HttpError(401, 'Invalid username or password');
         await setSessionCookie(ctx, user);
         return { ok: true as const, user_id: user.id, username: user.username };
@@ -130,14 +138,18 @@ export const authRoutes = (deps: AppDeps) => {
       method: 'post',
       path: '/auth/change-password',
       summary: 'Change the password; every session is revoked and this one renewed',
+      description: `A wrong current password is 400. ${limits.passwordChange}`,
       tags,
       access: 'auth',
       body: ChangePasswordBody,
       response: Ok,
-      errors: [400],
+      errors: [400, 429],
       handler: async ({ body, ctx }) => {
         const user = accountOf(ctx);
-        await changePassword(db, user, body.current_password, body.new_password);
+        const changed = await throttledPasswordCheck(ctx, deps, accountSubject(user.id), () =>
+          changePassword(db, user, body.current_password, body.new_password),
+        );
+        if (!changed) throw new HttpError(400, 'Current password is wrong');
         if ((ctx.state.principal as Principal).kind === 'session') await setSessionCookie(ctx, user);
         return { ok: true as const };
       },

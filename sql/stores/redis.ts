@@ -17,6 +17,8 @@ export type RedisStore = {
   incr(key: string, ttlSeconds?: number): Promise<number>;
   /** Several atomic increments in one round trip (rate-limit windows); each new key gets its TTL. */
   incrMany(entries: { key: string; ttlSeconds: number }[]): Promise<number[]>;
+  /** Atomic decrement of a key that exists; a missing (or expired) key stays missing and answers 0. */
+  decrExisting(key: string): Promise<number>;
   /** Seconds until the key expires (rounded up); -1 for a key without expiry, -2 for no key (Redis' TTL). */
   ttl(key: string): Promise<number>;
   publish(channel: string, message: string): Promise<void>;
@@ -41,6 +43,11 @@ const INCR_WITH_TTL = `
 local v = redis.call('INCR', KEYS[1])
 if v == 1 and tonumber(ARGV[1]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return v`;
+
+// A counter given back after its key expired must not come back as a key without expiry.
+const DECR_EXISTING = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+return redis.call('DECR', KEYS[1])`;
 
 const INCR_MANY_WITH_TTL = `
 local out = {}
@@ -74,6 +81,7 @@ function externalRedis(url: string): RedisStore {
           ...entries.map((e) => String(e.ttlSeconds)),
         )) as number[]
       ).map(Number),
+    decrExisting: async (key) => Number(await client.eval(DECR_EXISTING, 1, key)),
     ttl: (key) => client.ttl(key),
     publish: async (channel, message) => {
       await client.publish(channel, message);
@@ -135,6 +143,12 @@ export function inProcessRedis(now: () => number = Date.now): RedisStore {
     del: async (...keys) => keys.reduce((n, k) => n + (values.delete(k) ? 1 : 0), 0),
     incr: async (key, ttl = 0) => increment(key, ttl),
     incrMany: async (entries) => entries.map((e) => increment(e.key, e.ttlSeconds)),
+    decrExisting: async (key) => {
+      const e = live(key);
+      if (!e) return 0;
+      e.value = String(Number(e.value) - 1);
+      return Number(e.value);
+    },
     ttl: async (key) => {
       const e = live(key);
       if (!e) return -2;

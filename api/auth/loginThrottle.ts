@@ -1,0 +1,122 @@
+// Password guessing, slowed per login name and per client address (README, "Login throttling").
+//
+// A password check first reserves a slot in both counters, in one atomic Redis round trip, so a
+// burst of parallel guesses cannot all pass a look taken before any of them was counted. Past
+// either limit the attempt is refused with 429 and Retry-After before any password is looked at,
+// so even the right one waits for the window to end. A failed check keeps its slots; a good one
+// clears the name's counter and gives the address its slot back (never clears it: one's own
+// account must not reset the count of guesses at others'). Windows are fixed, from the first
+// counted attempt; the counters live in Redis, shared by every instance, and expire with it.
+//
+// The name's counter is keyed by the login text as typed (lowercased as the lookup does, hashed so
+// that Redis holds no e-mail address), not by the account it resolves to: an unknown name counts
+// and answers exactly like a known one, and whether a username and an e-mail share a counter
+// tells nothing about whether they are one account.
+import crypto from 'node:crypto';
+import net from 'node:net';
+import type { Context } from 'koa';
+import type { Config } from '../../schemas/config.js';
+import type { RedisStore } from '../../sql/stores/redis.js';
+import { HttpError } from '../http/errors.js';
+
+export type ThrottleDeps = { stores: { redis: RedisStore }; config: Pick<Config, 'redisPrefix' | 'loginThrottle'> };
+
+/** The counter of a login by username or e-mail. */
+export const loginSubject = (login: string) => `n:${crypto.createHash('sha256').update(login.toLowerCase()).digest('base64url')}`;
+
+/** The counter of a signed-in account's password checks (a password change). */
+export const accountSubject = (userId: number) => `a:${userId}`;
+
+/**
+ * Runs a password check under the limits. `check` answers null for a wrong password (a failed
+ * guess: its slots stay counted) or the result of a good one (the subject's counter is cleared,
+ * the address gets its slot back). A check that throws (a store outage) judged no password: both
+ * slots are given back. Past either limit: 429 with Retry-After, and `check` does not run.
+ */
+export async function throttledPasswordCheck<T>(
+  ctx: Context,
+  deps: ThrottleDeps,
+  subject: string,
+  check: () => Promise<T | null>,
+): Promise<T | null> {
+  const { redis } = deps.stores;
+  const limits = deps.config.loginThrottle;
+  const base = `${deps.config.redisPrefix}:lt`;
+  const keys = { subject: `${base}:${subject}`, address: `${base}:ip:${clientNetwork(ctx.ip)}` };
+  const window = limits.windowSeconds;
+  const [bySubject, byAddress] = await redis.incrMany([
+    { key: keys.subject, ttlSeconds: window },
+    { key: keys.address, ttlSeconds: window },
+  ]);
+  const giveBack = () => Promise.all([redis.decrExisting(keys.subject), redis.decrExisting(keys.address)]);
+  const spent = [
+    ...(bySubject! > limits.failuresPerAccount ? [keys.subject] : []),
+    ...(byAddress! > limits.failuresPerAddress ? [keys.address] : []),
+  ];
+  if (spent.length > 0) {
+    // A refused attempt was not a guess: it leaves the counters as they were.
+    await giveBack();
+    await refuse(ctx, redis, spent, 'Too many failed sign-in attempts');
+  }
+  let result: T | null;
+  try {
+    result = await check();
+  } catch (err) {
+    await giveBack().catch(() => undefined);
+    throw err;
+  }
+  if (result !== null) await Promise.all([redis.del(keys.subject), redis.decrExisting(keys.address)]);
+  return result;
+}
+
+/**
+ * Counts a registration from the caller's address, whatever its outcome (a taken name tells
+ * whether it exists, so tries at it are limited too); 429 with Retry-After past the limit.
+ */
+export async function countRegistration(ctx: Context, deps: ThrottleDeps): Promise<void> {
+  const { redis } = deps.stores;
+  const limits = deps.config.loginThrottle;
+  const key = `${deps.config.redisPrefix}:lt:reg:${clientNetwork(ctx.ip)}`;
+  if ((await redis.incr(key, limits.windowSeconds)) > limits.registrationsPerAddress)
+    await refuse(ctx, redis, [key], 'Too many registrations from this address');
+}
+
+async function refuse(ctx: Context, redis: RedisStore, keys: string[], why: string): Promise<never> {
+  // The window ends when the last spent counter expires. Redis rounds a TTL to the nearest second:
+  // one more, so that a client waiting exactly this long is not refused again.
+  const seconds = Math.max(0, ...(await Promise.all(keys.map((k) => redis.ttl(k))))) + 1;
+  ctx.set('Retry-After', String(seconds));
+  throw new HttpError(429, `${why}. Retry after ${seconds} seconds.`);
+}
+
+/**
+ * The network a per-address limit counts: an IPv4 address as it is (an IPv4-mapped IPv6 one as
+ * its IPv4), an IPv6 address by its /64, the block one subscriber usually holds whole.
+ */
+export function clientNetwork(ip: string): string {
+  const mapped = /^::ffff:([\d.]+)$/i.exec(ip);
+  if (mapped && net.isIPv4(mapped[1]!)) return mapped[1]!;
+  const address = ip.split('%')[0]!;
+  if (!net.isIPv6(address)) return ip;
+  // Validated above; only the first four groups matter, and an embedded IPv4 is always in the last two.
+  const [head = '', tail] = address.split('::');
+  const groups = (s: string) => (s === '' ? [] : s.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])));
+  const left = groups(head);
+  const right = tail === undefined ? [] : groups(tail);
+  const all = [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return `${all
+    .slice(0, 4)
+    .map((g) => g.toLowerCase().padStart(4, '0'))
+    .join(':')}::/64`;
+}
+
+/** The limits as the routes' OpenAPI descriptions state them, from the running configuration. */
+export function throttleWording(limits: ThrottleDeps['config']['loginThrottle']) {
+  const window = limits.windowSeconds % 60 === 0 ? `${limits.windowSeconds / 60} minutes` : `${limits.windowSeconds} seconds`;
+  const past = 'past a limit every attempt, even with the right password, is 429 with Retry-After until the window ends';
+  return {
+    login: `Failed sign-ins are limited to ${limits.failuresPerAccount} per username or e-mail as typed (the same for names that exist and names that do not) and ${limits.failuresPerAddress} per client address in ${window}; ${past}. A successful sign-in clears its name's count. The API's POST /auth/login and the portal's POST /login share the counts.`,
+    passwordChange: `Wrong current passwords are limited to ${limits.failuresPerAccount} per account and ${limits.failuresPerAddress} per client address (with failed sign-ins) in ${window}; ${past}.`,
+    registration: `Registrations are limited to ${limits.registrationsPerAddress} per client address in ${window}, whatever their outcome (the API's and the portal's together); past it: 429 with Retry-After.`,
+  };
+}

@@ -1,0 +1,298 @@
+// Password guessing, as an attacker and a forgetful user meet it: failed sign-ins limited per
+// name and per client address (429 with Retry-After, even for the right password), unknown names
+// answered exactly like known ones, success clearing the count, a short window ending, the counts
+// shared by two API instances and by the portal, registrations and password changes limited too.
+// Each test speaks from its own loopback address (127.0.0.x), so per-address counts stay its own.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { createUser } from '../api/auth/accounts.js';
+import { buildDeps, startServer, type RunningServer } from '../api/server.js';
+import { openRedis } from '../sql/stores/redis.js';
+import { startStack, type Stack } from './support/stack.js';
+
+const PASSWORD = 'correct horse battery';
+const LIMITS = { perAccount: 3, perAddress: 6, registrations: 3 };
+
+let stack: Stack;
+/** A second API instance on the same PostgreSQL and Redis (its own Redis connection when Redis is a server), with a 3-second window. */
+let short: RunningServer;
+let closeShortRedis = async () => undefined as unknown;
+
+before(async () => {
+  stack = await startStack({
+    demo: 'none',
+    env: {
+      HOLO_LOGIN_FAILURES_PER_ACCOUNT: String(LIMITS.perAccount),
+      HOLO_LOGIN_FAILURES_PER_ADDRESS: String(LIMITS.perAddress),
+      HOLO_REGISTRATIONS_PER_ADDRESS: String(LIMITS.registrations),
+      HOLO_LOGIN_WINDOW_SECONDS: '600',
+    },
+  });
+  const config = { ...stack.config, loginThrottle: { ...stack.config.loginThrottle, windowSeconds: 3 } };
+  const redis = stack.stores.redis.kind === 'external' ? await openRedis(config, stack.server.deps.log) : stack.stores.redis;
+  if (redis !== stack.stores.redis) closeShortRedis = () => redis.close();
+  short = await startServer(await buildDeps(config, { ...stack.stores, redis }, stack.server.deps.log), 0, '127.0.0.1');
+});
+after(async () => {
+  await short?.close();
+  await closeShortRedis();
+  await stack?.close();
+});
+
+type Answer = { status: number; body: any; headers: http.IncomingHttpHeaders };
+
+/** A request from a chosen loopback address (the server sees it as the client's address). */
+function request(
+  base: string,
+  method: string,
+  path: string,
+  opts: { from: string; json?: unknown; form?: Record<string, string>; cookie?: string },
+): Promise<Answer> {
+  const body =
+    opts.json !== undefined ? JSON.stringify(opts.json) : opts.form !== undefined ? new URLSearchParams(opts.form).toString() : undefined;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (opts.json !== undefined) headers['Content-Type'] = 'application/json';
+  if (opts.form !== undefined) headers['Content-Type'] = 'application/x-www-form-urlencoded';
+  if (opts.cookie) headers.Cookie = opts.cookie;
+  return new Promise((resolve, reject) => {
+    const req = http.request(base + path, { method, headers, localAddress: opts.from, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: unknown = text;
+        try {
+          parsed = text ? JSON.parse(text) : null;
+        } catch {
+          // an HTML page: kept as text
+        }
+        resolve({ status: res.statusCode!, body: parsed, headers: res.headers });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const login = (from: string, username: string, password: string, base = stack.url) =>
+  request(base, 'POST', '/auth/login', { from, json: { username, password } });
+
+let userCount = 0;
+async function user(): Promise<{ username: string; email: string }> {
+  const username = `thr${++userCount}`;
+  await createUser(stack.server.deps.db, { username, email: `${username}@example.com`, password: PASSWORD });
+  return { username, email: `${username}@example.com` };
+}
+
+let addressCount = 10;
+const address = () => `127.0.0.${++addressCount}`;
+
+const retryAfter = (a: Answer) => Number(a.headers['retry-after']);
+const WRONG = { detail: 'Invalid username or password' };
+
+describe('failed sign-ins per account', () => {
+  it(`after ${LIMITS.perAccount} wrong passwords, 429 with Retry-After, even for the right password and from elsewhere`, async () => {
+    const { username } = await user();
+    const from = address();
+    for (let i = 0; i < LIMITS.perAccount; i++) {
+      const wrong = await login(from, username, `wrong ${i}`);
+      assert.deepEqual([wrong.status, wrong.body], [401, WRONG]);
+    }
+    for (const [where, res] of [
+      ['same address', await login(from, username, PASSWORD)],
+      ['another address', await login(address(), username, PASSWORD)],
+    ] as const) {
+      assert.equal(res.status, 429, where);
+      assert.match(res.body.detail, /^Too many failed sign-in attempts\. Retry after \d+ seconds\.$/, where);
+      assert.ok(retryAfter(res) >= 590 && retryAfter(res) <= 601, `${where}: Retry-After ${res.headers['retry-after']}`);
+      assert.equal(res.headers['set-cookie'], undefined, `${where}: no session`);
+    }
+  });
+
+  it('a burst of parallel guesses gets no more password checks than the limit', async () => {
+    const { username } = await user();
+    const from = address();
+    const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => login(from, username, `guess ${i}`)));
+    const statuses = burst.map((r) => r.status).sort((a, b) => a - b);
+    assert.deepEqual(statuses, [...Array<number>(LIMITS.perAccount).fill(401), ...Array<number>(10 - LIMITS.perAccount).fill(429)]);
+  });
+
+  it('an unknown username is counted and answered exactly like a known one with a wrong password', async () => {
+    const { username } = await user();
+    const transcript = async (name: string) => {
+      const from = address();
+      const answers = [];
+      for (let i = 0; i <= LIMITS.perAccount; i++) answers.push(await login(from, name, 'not the password'));
+      return answers.map((a) => ({
+        status: a.status,
+        body: a.body,
+        headers: Object.keys(a.headers).sort(),
+        contentType: a.headers['content-type'],
+        retryAfter: a.headers['retry-after'] === undefined ? null : Math.round(retryAfter(a) / 10),
+      }));
+    };
+    const known = await transcript(username);
+    const unknown = await transcript('nobody-by-this-name');
+    assert.deepEqual(
+      known.map((a) => a.status),
+      [...Array<number>(LIMITS.perAccount).fill(401), 429],
+    );
+    assert.deepEqual(unknown, known);
+  });
+
+  it('a successful sign-in clears the count: the next wrong passwords start from zero', async () => {
+    const { username } = await user();
+    const from = address();
+    for (let i = 0; i < LIMITS.perAccount - 1; i++) assert.equal((await login(from, username, 'wrong')).status, 401);
+    assert.equal((await login(from, username, PASSWORD)).status, 200);
+    for (let i = 0; i < LIMITS.perAccount; i++) assert.equal((await login(from, username, 'wrong')).status, 401, `wrong #${i + 1}`);
+    assert.equal((await login(from, username, PASSWORD)).status, 429);
+  });
+});
+
+describe('failed sign-ins per address', () => {
+  it(`${LIMITS.perAddress} failures from one address across several usernames, then 429 for any name from it, not from elsewhere`, async () => {
+    const from = address();
+    const victim = await user();
+    for (let i = 0; i < LIMITS.perAddress; i++) assert.equal((await login(from, `sprayed${i}`, 'Summer2026!')).status, 401);
+    const refused = await login(from, victim.username, PASSWORD);
+    assert.equal(refused.status, 429);
+    assert.ok(retryAfter(refused) > 0);
+    assert.equal((await login(address(), victim.username, PASSWORD)).status, 200, 'the account itself is not locked');
+  });
+
+  it('signing in to an own account does not reset the address count', async () => {
+    const from = address();
+    const own = await user();
+    for (let i = 0; i < LIMITS.perAddress; i++) {
+      assert.equal((await login(from, `guessed${i}`, 'wrong')).status, 401);
+      if (i === LIMITS.perAddress - 2) assert.equal((await login(from, own.username, PASSWORD)).status, 200);
+    }
+    assert.equal((await login(from, `guessed-next`, 'wrong')).status, 429);
+  });
+});
+
+describe('the window', () => {
+  it('a user who types the right password after the window ends gets in', async () => {
+    const { username } = await user();
+    const from = address();
+    // In parallel, so all three land well within the 3-second window.
+    const wrong = await Promise.all(Array.from({ length: LIMITS.perAccount }, () => login(from, username, 'wrong', short.url)));
+    assert.deepEqual(
+      wrong.map((r) => r.status),
+      Array<number>(LIMITS.perAccount).fill(401),
+    );
+    const locked = await login(from, username, PASSWORD, short.url);
+    assert.equal(locked.status, 429);
+    assert.ok(retryAfter(locked) >= 1 && retryAfter(locked) <= 4, `Retry-After ${locked.headers['retry-after']}`);
+    // As a client would: wait as long as Retry-After says, then try again.
+    await new Promise((r) => setTimeout(r, retryAfter(locked) * 1000));
+    const later = await login(from, username, PASSWORD, short.url);
+    assert.equal(later.status, 200);
+    assert.match(String(later.headers['set-cookie']), /^tcg_session=/);
+  });
+});
+
+describe('shared counts', () => {
+  it('two API instances on one Redis count the same failures', async () => {
+    const { username } = await user();
+    const from = address();
+    for (let i = 0; i < LIMITS.perAccount; i++) assert.equal((await login(from, username, 'wrong')).status, 401);
+    assert.equal((await login(from, username, PASSWORD, short.url)).status, 429, 'the other instance refuses too');
+  });
+
+  it('the portal’s form sign-in counts with the API’s, and answers 429 with Retry-After', async () => {
+    const { username } = await user();
+    const from = address();
+    const portalLogin = async (password: string) => {
+      const page = await request(stack.server.portalUrl, 'GET', '/login', { from });
+      const cookie = String(page.headers['set-cookie']).split(';')[0]!;
+      return request(stack.server.portalUrl, 'POST', '/login', {
+        from,
+        cookie,
+        form: { username, password, csrf_token: page.body.csrf_token },
+      });
+    };
+    for (let i = 0; i < LIMITS.perAccount - 1; i++) assert.equal((await portalLogin('wrong')).status, 401);
+    assert.equal((await login(from, username, 'wrong')).status, 401);
+    const refused = await portalLogin(PASSWORD);
+    assert.equal(refused.status, 429);
+    assert.ok(retryAfter(refused) > 0);
+    assert.equal((await login(from, username, PASSWORD)).status, 429);
+  });
+});
+
+describe('registration and password change', () => {
+  it(`${LIMITS.registrations} registrations from one address (taken names included, API and portal together), then 429`, async () => {
+    const from = address();
+    const register = (username: string) =>
+      request(stack.url, 'POST', '/auth/register', { from, json: { username, email: `${username}@example.com`, password: PASSWORD } });
+    assert.equal((await register('regone')).status, 201);
+    assert.equal((await register('regone')).status, 400, 'taken: counted too');
+    const page = await request(stack.server.portalUrl, 'GET', '/login', { from });
+    const viaPortal = await request(stack.server.portalUrl, 'POST', '/register', {
+      from,
+      cookie: String(page.headers['set-cookie']).split(';')[0]!,
+      form: { username: 'regtwo', email: 'regtwo@example.com', password: PASSWORD, csrf_token: page.body.csrf_token },
+    });
+    assert.equal(viaPortal.status, 303);
+    const refused = await register('regthree');
+    assert.equal(refused.status, 429);
+    assert.match(refused.body.detail, /^Too many registrations from this address\. Retry after \d+ seconds\.$/);
+    assert.ok(retryAfter(refused) > 0);
+    const seller = await request(stack.url, 'POST', '/auth/register-seller', {
+      from,
+      json: { username: 'regfour', email: 'regfour@example.com', password: PASSWORD },
+    });
+    assert.equal(seller.status, 429, 'the seller variant shares the count');
+    assert.equal(
+      (
+        await request(stack.url, 'POST', '/auth/register', {
+          from: address(),
+          json: { username: 'regthree', email: 'regthree@example.com', password: PASSWORD },
+        })
+      ).status,
+      201,
+    );
+  });
+
+  it(`a password change: ${LIMITS.perAccount} wrong current passwords, then 429 even for the right one; the password stays`, async () => {
+    const { username } = await user();
+    const from = address();
+    const session = String((await login(from, username, PASSWORD)).headers['set-cookie']).split(';')[0]!;
+    const change = (current: string) =>
+      request(stack.url, 'POST', '/auth/change-password', {
+        from,
+        cookie: session,
+        json: { current_password: current, new_password: 'a brand new password' },
+      });
+    for (let i = 0; i < LIMITS.perAccount; i++) {
+      const wrong = await change('wrong');
+      assert.deepEqual([wrong.status, wrong.body], [400, { detail: 'Current password is wrong' }]);
+    }
+    const refused = await change(PASSWORD);
+    assert.equal(refused.status, 429);
+    assert.ok(retryAfter(refused) > 0);
+    assert.equal((await login(address(), username, PASSWORD)).status, 200, 'unchanged');
+  });
+});
+
+describe('documentation', () => {
+  it('OpenAPI lists 429 and states the limits on every throttled route, the API’s and the portal’s', async () => {
+    const api = (await (await fetch(`${stack.url}/openapi.json`)).json()) as any;
+    const portal = (await (await fetch(`${stack.server.portalUrl}/openapi.json`)).json()) as any;
+    for (const [doc, path] of [
+      [api, '/auth/login'],
+      [api, '/auth/register'],
+      [api, '/auth/register-seller'],
+      [api, '/auth/change-password'],
+      [portal, '/login'],
+      [portal, '/register'],
+    ] as const) {
+      const op = doc.paths[path].post;
+      assert.ok(op.responses['429'], `${path}: 429 documented`);
+      assert.match(op.description, /limited to \d+ per/, `${path}: the limit stated`);
+    }
+  });
+});
