@@ -27,7 +27,9 @@ export const FeedCursor = z
       ctx.addIssue({ code: 'custom', message: 'not a cursor from this feed' });
       return z.NEVER;
     }
-    return { xid, seq };
+    // Without leading zeros: PostgreSQL reads an xid8 like C's strtoull, "010" as octal 8 and
+    // "09" not at all.
+    return { xid: BigInt(xid).toString(), seq: BigInt(seq).toString() };
   })
   .openapi({ type: 'string', pattern: CURSOR, description: 'next_cursor of the previous page (opaque)', example: '0.0' });
 
