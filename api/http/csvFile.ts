@@ -43,11 +43,11 @@ export function readCsvRecords(file: Buffer, opts: { required: readonly string[]
     const e = err as { lines?: number; message: string };
     throw new ValidationError([csvIssue(e.lines ?? 1, `not a readable CSV: ${e.message}`)]);
   }
+  const missing = opts.required.filter((c) => !header.includes(c));
+  if (missing.length) throw new ValidationError([csvIssue(1, `the header row lacks ${missing.join(', ')}`)]);
   // A column named twice would leave which of its values counts to the parser's whim.
   const twice = header.filter((c, i) => c !== '' && header.indexOf(c) !== i);
   if (twice.length) throw new ValidationError([csvIssue(1, `the header row names ${[...new Set(twice)].join(', ')} more than once`)]);
-  const missing = opts.required.filter((c) => !header.includes(c));
-  if (missing.length) throw new ValidationError([csvIssue(1, `the header row lacks ${missing.join(', ')}`)]);
   if (parsed.length === 0) throw new ValidationError([csvIssue(1, `the file has a header row and no ${opts.what}`)]);
   if (parsed.length > opts.maxRows)
     throw new ValidationError([csvIssue(parsed[opts.maxRows]!.info.lines, `at most ${opts.maxRows} ${opts.what} per import`)]);
