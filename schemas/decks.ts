@@ -51,7 +51,16 @@ export const AddDeckCardBody = z
 export const ImportDeckBody = z
   .strictObject({
     tcg_slug: slug,
-    text: z.string().min(1).max(DECK_LIMITS.importChars),
+    text: z
+      .string()
+      .min(1)
+      .max(DECK_LIMITS.importChars)
+      // Line breaks and tabs are the format; other control characters are not, and PostgreSQL
+      // refuses the NUL a card name would carry into the name search.
+      // oxlint-disable-next-line no-control-regex -- control characters are exactly what this refuses
+      .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, {
+        message: 'control characters other than tabs and line breaks are not allowed',
+      }),
     name: text({ max: 100 }).optional(),
     format: text({ max: 40 }).optional(),
     is_public: z.boolean().default(false),

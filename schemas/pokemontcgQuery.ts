@@ -13,6 +13,8 @@
 //   range   := ( "[" | "{" ) bound "TO" bound ( "]" | "}" )    [ ] inclusive, { } exclusive
 //   bound   := "*" | phrase | word
 //   word    := any run of characters but whitespace and ( ) [ ] { } " ; "*" and "?" are wildcards
+//
+// Control characters other than whitespace are refused anywhere in the text.
 
 export type QValue = { type: 'word' | 'phrase' | 'wildcard'; text: string };
 export type QNode =
@@ -37,6 +39,10 @@ const WORD_STOP = new Set([' ', '\t', '\n', '\r', '(', ')', '[', ']', '{', '}', 
 
 export function parseQ(input: string): QNode {
   if (input.length > Q_LIMITS.length) throw new QSyntaxError(`q is longer than ${Q_LIMITS.length} characters`, Q_LIMITS.length);
+  // No card or set holds a control character, and PostgreSQL refuses NUL in any text it is given.
+  // oxlint-disable-next-line no-control-regex -- control characters are exactly what this refuses
+  const control = input.search(/[\u0000-\u0008\u000e-\u001f\u007f]/);
+  if (control >= 0) throw new QSyntaxError('control characters are not allowed', control);
   let pos = 0;
   let terms = 0;
   let depth = 0;

@@ -5,19 +5,31 @@ import { intParam, z } from './common.js';
 const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 /** An ISO 8601 instant with its offset; the feeds compare it with microsecond timestamps. */
-export const UpdatedAfter = z.iso.datetime({ offset: true }).openapi({
-  description: 'only what changed after this instant (ISO 8601 with offset, e.g. 2026-11-23T00:00:00Z)',
-  example: '2026-11-23T00:00:00Z',
-});
+export const UpdatedAfter = z.iso
+  .datetime({ offset: true })
+  // ISO 8601 has a year 0000; PostgreSQL's calendar goes from 1 BC to AD 1 without one.
+  .refine((s) => !s.startsWith('0000-'), { message: 'the year must be 0001 or later' })
+  .openapi({
+    description: 'only what changed after this instant (ISO 8601 with offset, e.g. 2026-11-23T00:00:00Z)',
+    example: '2026-11-23T00:00:00Z',
+  });
 
 /** A feed position: opaque to clients; the next_cursor of the previous page. */
 const CURSOR = '^\\d{1,20}\\.\\d{1,19}$';
 export const FeedCursor = z
   .string()
   .regex(new RegExp(CURSOR), { message: 'not a cursor from this feed' })
-  .transform((s) => {
-    const [xid, seq] = s.split('.');
-    return { xid: xid!, seq: seq! };
+  .transform((s, ctx) => {
+    const [xid, seq] = s.split('.') as [string, string];
+    // The digits fit the pattern but not always the columns: a transaction id is an unsigned
+    // 64-bit xid8, a sequence a signed bigint. Beyond them no cursor was ever handed out.
+    if (BigInt(xid) > 2n ** 64n - 1n || BigInt(seq) > 2n ** 63n - 1n) {
+      ctx.addIssue({ code: 'custom', message: 'not a cursor from this feed' });
+      return z.NEVER;
+    }
+    // Without leading zeros: PostgreSQL reads an xid8 like C's strtoull, "010" as octal 8 and
+    // "09" not at all.
+    return { xid: BigInt(xid).toString(), seq: BigInt(seq).toString() };
   })
   .openapi({ type: 'string', pattern: CURSOR, description: 'next_cursor of the previous page (opaque)', example: '0.0' });
 

@@ -183,7 +183,9 @@ export function compileQ(tree: QNode, scope: 'card' | 'set', firstParam: number)
       if (!numeric && field.numeric && [node.lo, node.hi].some((b) => b !== null && !NUMBER.test(b)))
         throw new QFieldError(`${node.field.join('.')} ranges take numbers`);
       const v = numeric ? `(CASE WHEN ${x} ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN (${x})::numeric END)` : `(${x}) COLLATE "C"`;
-      const bound = (b: string) => (numeric ? param(Number(b), '::numeric') : param(b, '::text'));
+      // A bound goes to PostgreSQL as the digits given (NUMBER admits only numeric literals), never
+      // through a JavaScript number, which would round 1.00000000000000001 to 1 and widen the range.
+      const bound = (b: string) => param(b, numeric ? '::numeric' : '::text');
       const parts: string[] = [];
       if (node.lo !== null) parts.push(`${v} ${node.loInclusive ? '>=' : '>'} ${bound(node.lo)}`);
       if (node.hi !== null) parts.push(`${v} ${node.hiInclusive ? '<=' : '<'} ${bound(node.hi)}`);
@@ -200,12 +202,12 @@ export function compileQ(tree: QNode, scope: 'card' | 'set', firstParam: number)
       if ([node.lo, node.hi].some((b) => b !== null && !NUMBER.test(b)))
         throw new QFieldError(`${node.field.join('.')} ranges take numbers`);
       const parts: string[] = ['TRUE'];
-      if (node.lo !== null) parts.push(`l.amount ${node.loInclusive ? '>=' : '>'} ${param(Number(node.lo), '::numeric')}`);
-      if (node.hi !== null) parts.push(`l.amount ${node.hiInclusive ? '<=' : '<'} ${param(Number(node.hi), '::numeric')}`);
+      if (node.lo !== null) parts.push(`l.amount ${node.loInclusive ? '>=' : '>'} ${param(node.lo, '::numeric')}`);
+      if (node.hi !== null) parts.push(`l.amount ${node.hiInclusive ? '<=' : '<'} ${param(node.hi, '::numeric')}`);
       amount = parts.join(' AND ');
     } else {
       if (!NUMBER.test(node.value.text)) throw new QFieldError(`${node.field.join('.')} is a price: give a number or a [a TO b] range`);
-      amount = `l.amount = ${param(Number(node.value.text), '::numeric')}`;
+      amount = `l.amount = ${param(node.value.text, '::numeric')}`;
     }
     const finish = f.finish ? `v.finish = ${param(f.finish, '::text')}` : `v.finish <> ${param(f.notFinish, '::text')}`;
     const run = f.printRun ? ` AND p.print_run = ${param(f.printRun, '::text')}` : '';

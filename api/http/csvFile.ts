@@ -45,12 +45,15 @@ export function readCsvRecords(file: Buffer, opts: { required: readonly string[]
   }
   const missing = opts.required.filter((c) => !header.includes(c));
   if (missing.length) throw new ValidationError([csvIssue(1, `the header row lacks ${missing.join(', ')}`)]);
+  // A column named twice would leave which of its values counts to the parser's whim.
+  const twice = header.filter((c, i) => c !== '' && header.indexOf(c) !== i);
+  if (twice.length) throw new ValidationError([csvIssue(1, `the header row names ${[...new Set(twice)].join(', ')} more than once`)]);
   if (parsed.length === 0) throw new ValidationError([csvIssue(1, `the file has a header row and no ${opts.what}`)]);
   if (parsed.length > opts.maxRows)
     throw new ValidationError([csvIssue(parsed[opts.maxRows]!.info.lines, `at most ${opts.maxRows} ${opts.what} per import`)]);
   // info.lines is the line a record ends on; it starts as many lines earlier as its own text spans
   // (without blank lines before it and its line break after).
-  return parsed.map((p) => ({
+  const records = parsed.map((p) => ({
     line:
       p.info.lines -
       (p.raw
@@ -59,4 +62,8 @@ export function readCsvRecords(file: Buffer, opts: { required: readonly string[]
         .match(/\n/g)?.length ?? 0),
     fields: p.record,
   }));
+  // PostgreSQL stores no NUL in text: a field holding one is the file's fault, said at its line.
+  const withNul = records.filter((r) => Object.values(r.fields).some((v) => v.includes('\u0000')));
+  refuseIssues(withNul.map((r) => csvIssue(r.line, 'a field holds a NUL character')));
+  return records;
 }

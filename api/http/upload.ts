@@ -21,11 +21,17 @@ export async function readUploadedFile(
   return new Promise((resolve, reject) => {
     let file: Buffer | null = null;
     let failure: Error | null = null;
-    const fields: Record<string, string> = {};
+    // No prototype: a field named __proto__ or constructor is just a field.
+    const fields: Record<string, string> = Object.create(null) as Record<string, string>;
     parser.on('field', (name, value) => {
       fields[name] = value;
     });
     parser.on('file', (name, stream) => {
+      // busboy also emits a cut-off body's error ("Unexpected end of form") on the part's own
+      // stream: without a listener that is an uncaught error that ends the whole process.
+      stream.on('error', (err: Error) => {
+        failure ??= new HttpError(400, `unreadable multipart body: ${err.message}`);
+      });
       if (name !== opts.field) {
         stream.resume();
         return;
@@ -40,13 +46,19 @@ export async function readUploadedFile(
         if (!failure) file = Buffer.concat(chunks);
       });
     });
-    parser.on('error', (err: Error) => reject(new HttpError(400, `unreadable multipart body: ${err.message}`)));
+    parser.on('error', (err: Error) => {
+      ctx.req.unpipe(parser);
+      ctx.req.resume();
+      reject(new HttpError(400, `unreadable multipart body: ${err.message}`));
+    });
     parser.on('close', () => {
       if (failure) reject(failure);
       else if (!file || file.length === 0)
         reject(new ValidationError([{ loc: ['body', opts.field], msg: 'a non-empty file is required', type: 'value_error.missing' }]));
       else resolve({ file, fields });
     });
+    // A client that goes away mid-upload: answer (to no one) instead of waiting forever.
+    ctx.req.once('error', (err: Error) => reject(new HttpError(400, `unreadable multipart body: ${err.message}`)));
     ctx.req.pipe(parser);
   });
 }

@@ -4,18 +4,21 @@
 -- priciest first. Parameters:
 --   $1 q, $2 tcg slug, $3 set id, $4 rarity, $5 min price, $6 max price (USD, best_price),
 --   $7 foil status (nonfoil: normal or holofoil, the standard print | foil: any other foil | etched), $8 language, $9 limit, $10 offset.
+-- The query is text, not a LIKE pattern: its % and _ are escaped (backslash, LIKE's default escape
+-- character), so "%" finds names holding a percent sign rather than every card.
 WITH q AS (
-  SELECT lower($1::text) AS text, plainto_tsquery('simple', $1::text) AS words
+  SELECT lower($1::text) AS text, plainto_tsquery('simple', $1::text) AS words,
+         replace(replace(replace(lower($1::text), '\', '\\'), '%', '\%'), '_', '\_') AS pattern
 ),
 matched AS (
   SELECT c.id,
          CASE WHEN lower(c.name) = q.text THEN 0
-              WHEN lower(c.name) LIKE q.text || '%' THEN 1
+              WHEN lower(c.name) LIKE q.pattern || '%' THEN 1
               WHEN c.name_tsv @@ q.words THEN 2
               ELSE 3 END AS rank,
          similarity(lower(c.name), q.text) AS sim
   FROM cards c, q
-  WHERE (lower(c.name) LIKE '%' || q.text || '%' OR c.name_tsv @@ q.words OR lower(c.name) % q.text)
+  WHERE (lower(c.name) LIKE '%' || q.pattern || '%' OR c.name_tsv @@ q.words OR lower(c.name) % q.text)
 )
 SELECT c.id, c.set_id AS card_set_id, c.name, c.collector_number AS number, c.rarity, c.card_type,
        (SELECT i.source_url FROM images i WHERE i.card_id = c.id ORDER BY (i.kind = 'large') DESC, i.id LIMIT 1) AS image_url,
