@@ -14,7 +14,15 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { SignJWT } from 'jose';
 import { createTokens, PURPOSES, type Claims, type Purpose, type Tokens } from '../sql/runtime/signedTokens.js';
-import { CURRENT_FILE, keyring, loadKeyring, MAX_TOKEN_SECONDS, PREVIOUS_FILE, rotateKeyring } from '../sql/runtime/signingKeys.js';
+import {
+  CURRENT_FILE,
+  keyring,
+  loadKeyring,
+  MAX_TOKEN_SECONDS,
+  PREVIOUS_FILE,
+  RETIRED_SECONDS,
+  rotateKeyring,
+} from '../sql/runtime/signingKeys.js';
 import { loadConfig } from '../schemas/config.js';
 import { createLogger } from '../sql/runtime/log.js';
 import { buildDeps, startServer, type RunningServer } from '../api/server.js';
@@ -196,7 +204,7 @@ describe('key rotation', () => {
     );
 
     // When every token a retired key signed has expired, the key is no longer there: it verifies nothing.
-    const later = new Date(Date.now() + MAX_TOKEN_SECONDS * 1000 + 60_000);
+    const later = new Date(Date.now() + RETIRED_SECONDS * 1000 + 60_000);
     const afterAll = await createTokens(await loadKeyring(sources(), later));
     assert.deepEqual(await afterAll.verify('session', old.get('session')!, later), { ok: false, reason: 'invalid' });
     const third = await rotateKeyring(dataDir, later);

@@ -7,7 +7,7 @@
 // - current: HOLO_SESSION_SECRET, else HOLO_DATA_DIR/session-secret (generated on first start);
 // - previous: HOLO_SESSION_SECRET_PREVIOUS (comma-separated), plus the lines of
 //   HOLO_DATA_DIR/session-secret.previous, `<retired at, ISO 8601> <key>` each, written by
-//   `npm run secrets:rotate`. A line stops counting MAX_TOKEN_SECONDS after it was retired: by
+//   `npm run secrets:rotate`. A line stops counting RETIRED_SECONDS after it was retired: by
 //   then every token the key signed has expired (signedTokens refuses to sign for longer).
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -16,6 +16,9 @@ import { loadOrCreateSecret } from './secrets.js';
 
 /** The longest lifetime of any signed token (the session cookie's 30 days), so the longest a retired key must verify. */
 export const MAX_TOKEN_SECONDS = 30 * 86_400;
+
+/** How long a retired key still verifies: the longest token, and an hour for clocks and the signer's slack. */
+export const RETIRED_SECONDS = MAX_TOKEN_SECONDS + 3600;
 
 export const CURRENT_FILE = 'session-secret';
 export const PREVIOUS_FILE = 'session-secret.previous';
@@ -47,7 +50,7 @@ export function keyring(current: string, previous: readonly string[] = []): Keyr
 
 type Retired = { retiredAt: Date; secret: string };
 
-/** The retired keys in the data directory still within MAX_TOKEN_SECONDS of their retirement; malformed lines are skipped. */
+/** The retired keys in the data directory still within RETIRED_SECONDS of their retirement; malformed lines are skipped. */
 async function readRetired(dataDir: string, now: Date): Promise<Retired[]> {
   let text: string;
   try {
@@ -61,7 +64,7 @@ async function readRetired(dataDir: string, now: Date): Promise<Retired[]> {
     const [at, secret, ...extra] = line.trim().split(/\s+/);
     const retiredAt = new Date(at ?? '');
     if (!secret || extra.length > 0 || Number.isNaN(retiredAt.getTime()) || secret.length < MIN_LENGTH) continue;
-    if (retiredAt.getTime() + MAX_TOKEN_SECONDS * 1000 <= now.getTime()) continue;
+    if (retiredAt.getTime() + RETIRED_SECONDS * 1000 <= now.getTime()) continue;
     retired.push({ retiredAt, secret });
   }
   return retired;
@@ -87,7 +90,7 @@ async function replaceFile(file: string, text: string): Promise<void> {
 
 /**
  * Rotates the data directory's key: the current key joins session-secret.previous (verify only,
- * for MAX_TOKEN_SECONDS), a new random key becomes current, and retired keys past their time are
+ * for RETIRED_SECONDS), a new random key becomes current, and retired keys past their time are
  * dropped. Processes read the keyring at start: restart the API instances and workers after.
  * The previous file is written first, so a crash between the two writes leaves a working keyring.
  */
