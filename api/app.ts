@@ -110,7 +110,7 @@ export function createApp(deps: AppDeps, opts: { portalUrl: string }): { app: Ko
     db: deps.db,
     redis: deps.stores.redis,
     redisPrefix: deps.config.redisPrefix,
-    sessionSecret: deps.sessionSecret,
+    tokens: deps.tokens,
     admin: deps.admin,
     anonymousPerMinute: deps.config.anonymousPerMinute,
     keyCache: deps.keyCache,

@@ -4,6 +4,7 @@ import type { Config } from '../schemas/config.js';
 import type { Analytics } from '../sql/stores/analytics.js';
 import type { Db } from '../sql/stores/db.js';
 import type { Logger } from '../sql/runtime/log.js';
+import type { Tokens } from '../sql/runtime/signedTokens.js';
 import type { Stores } from '../sql/stores/index.js';
 import type { AdminGuard } from './http/adminToken.js';
 import type { KeyCache } from './auth/keyCache.js';
@@ -31,8 +32,8 @@ export type AppDeps = {
   /** Operator actions on ingestion, over Temporal (connected on first use). */
   ingest: IngestOperations;
   admin: AdminGuard;
-  /** Key of the session cookie's signature. */
-  sessionSecret: string;
+  /** Signs and verifies every token (session cookie, links, claims, CSRF) with the keyring. */
+  tokens: Tokens;
   keyCache: KeyCache;
   /** Seals and opens webhook signing secrets (key shared by API instances and workers). */
   webhookBox: SecretBox;

@@ -19,6 +19,8 @@ import type { Stores } from '../sql/stores/index.js';
 import type { AppDeps } from './deps.js';
 import { adminGuard } from './http/adminToken.js';
 import { loadOrCreateSecret } from '../sql/runtime/secrets.js';
+import { loadKeyring } from '../sql/runtime/signingKeys.js';
+import { createTokens } from '../sql/runtime/signedTokens.js';
 import { createKeyCache } from './auth/keyCache.js';
 import { ImageStore } from '../sql/stores/images.js';
 import { LiveRecognitionIndex } from '../ingest/recognition/indexLoad.js';
@@ -30,6 +32,9 @@ export type RunningServer = { url: string; port: number; portalUrl: string; deps
 export async function buildDeps(config: Config, stores: Stores, log: Logger): Promise<AppDeps> {
   const db = createDb(stores.pg.pool);
   const keyCache = await createKeyCache(stores.redis, config.redisPrefix);
+  const keys = await loadKeyring(config);
+  // The key ids only (never a key): which key signs, and which older ones still verify.
+  log.info('token signing keys', { kid: keys.current.kid, previous: keys.previous.map((k) => k.kid) });
   const deps = {
     config,
     log,
@@ -44,7 +49,7 @@ export async function buildDeps(config: Config, stores: Stores, log: Logger): Pr
     ingestion: null,
     ingest: ingestOperations(config),
     admin: await adminGuard(config),
-    sessionSecret: (await loadOrCreateSecret(config.dataDir, 'session-secret', config.sessionSecret)).value,
+    tokens: await createTokens(keys),
     keyCache,
     webhookBox: secretBox((await loadOrCreateSecret(config.dataDir, 'webhook-key', config.webhookKey)).value),
     vapid: await loadVapidKeys(config),

@@ -44,6 +44,7 @@ export const BulkQuery = z.strictObject({
 });
 
 export const DownloadParams = z.object({
-  token: z.string().regex(/^[A-Za-z0-9_-]{10,400}\.[A-Za-z0-9_-]{43}$/, { message: 'not a download token' }),
+  // A signed JWT: header, claims, HS256 signature.
+  token: z.string().regex(/^[A-Za-z0-9_-]{10,200}\.[A-Za-z0-9_-]{10,800}\.[A-Za-z0-9_-]{43}$/, { message: 'not a download token' }),
   filename: z.string().regex(/^[a-z0-9][a-z0-9.-]{0,120}$/, { message: 'not a file name' }),
 });

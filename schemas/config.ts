@@ -72,6 +72,18 @@ const envSchema = z.object({
   // Key of the session cookie's HS256 signature; unset: generated into HOLO_DATA_DIR/session-secret.
   // Several API instances must share it (set it, or share the data directory).
   HOLO_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  // Previous keys, comma-separated: they verify the tokens they signed (until those expire, at
+  // most 30 days) but sign nothing. README "Tokens and secrets" has the rotation procedure.
+  HOLO_SESSION_SECRET_PREVIOUS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().min(32, 'each key must be at least 32 characters'))),
   // Requests a minute per client IP without credentials (spec: 30).
   HOLO_ANONYMOUS_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(30),
   // Password guessing (README, Login throttling): failed password checks a window allows per login
@@ -169,6 +181,7 @@ export type Config = {
   ingest: 'auto' | 'on' | 'off';
   adminToken: string | undefined;
   sessionSecret: string | undefined;
+  sessionSecretPrevious: string[];
   anonymousPerMinute: number;
   loginThrottle: { failuresPerAccount: number; failuresPerAddress: number; registrationsPerAddress: number; windowSeconds: number };
   wsPingSeconds: number;
@@ -243,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ingest: e.HOLO_INGEST,
     adminToken: e.HOLO_ADMIN_TOKEN,
     sessionSecret: e.HOLO_SESSION_SECRET,
+    sessionSecretPrevious: e.HOLO_SESSION_SECRET_PREVIOUS,
     anonymousPerMinute: e.HOLO_ANONYMOUS_RATE_LIMIT,
     loginThrottle: {
       failuresPerAccount: e.HOLO_LOGIN_FAILURES_PER_ACCOUNT,

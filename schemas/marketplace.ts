@@ -295,7 +295,7 @@ export const Reputation = z
   .openapi('Reputation');
 
 export const RenewalTokenParams = z.strictObject({
-  token: z.string().min(1).max(200).openapi({ description: 'from the expiry e-mail' }),
+  token: z.string().min(1).max(600).openapi({ description: 'from the expiry e-mail' }),
 });
 
 export const VerifySearchQuery = z.strictObject({

@@ -3,7 +3,7 @@
 import { intParam, text, z } from './common.js';
 import { LoginBody, RegisterBody } from './auth.js';
 
-const csrf_token = z.string().max(200).default('').openapi({ description: "the form's CSRF token (from the page or GET /login)" });
+const csrf_token = z.string().max(600).default('').openapi({ description: "the form's CSRF token (from the page or GET /login)" });
 // An empty field counts as left out: the browser sends key_name= when the box is cleared.
 const emptyAsMissing = (v: unknown) => (v === '' ? undefined : v);
 

@@ -162,7 +162,7 @@ export const ScanSessionOut = z
   })
   .openapi('ScanSession');
 
-export const ClaimScanSessionBody = z.strictObject({ claim_token: z.string().min(1).max(200) }).openapi('ClaimScanSession');
+export const ClaimScanSessionBody = z.strictObject({ claim_token: z.string().min(1).max(600) }).openapi('ClaimScanSession');
 export const ClaimedScanSession = z
   .object({
     ok: z.literal(true),

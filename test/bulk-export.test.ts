@@ -135,11 +135,11 @@ describe('GET /dl/{token}/{filename}', () => {
     assert.equal((await fetch(`${stack.url}/dl/${tampered}/${filename}`)).status, 403);
     const other = fileOf(await list('pro'), 'latest-prices', 'parquet').filename;
     assert.equal((await fetch(`${stack.url}/dl/${token}/${other}`)).status, 403, 'a link names one file');
-    const expired = signDownload(stack.server.deps.sessionSecret, filename!, Math.floor(Date.now() / 1000) - 1);
+    const expired = await signDownload(stack.server.deps.tokens, filename!, Math.floor(Date.now() / 1000) - 1);
     const res = await fetch(`${stack.url}/dl/${expired}/${filename}`);
     assert.equal(res.status, 403);
     assert.match(((await res.json()) as { detail: string }).detail, /expired/);
-    const unknown = signDownload(stack.server.deps.sessionSecret, 'nothing-here.parquet', Math.floor(Date.now() / 1000) + 60);
+    const unknown = await signDownload(stack.server.deps.tokens, 'nothing-here.parquet', Math.floor(Date.now() / 1000) + 60);
     assert.equal((await fetch(`${stack.url}/dl/${unknown}/nothing-here.parquet`)).status, 404);
     assert.equal((await fetch(`${stack.url}/dl/short/${filename}`)).status, 422);
   });

@@ -80,7 +80,7 @@ describe('portal origin and pages', () => {
     assert.match(anonymous.headers.get('content-type')!, /^application\/json/);
     const body = anonymous.json();
     assert.deepEqual([body.authenticated, body.user, body.login.action, body.login.method], [false, null, '/login', 'POST']);
-    assert.match(body.csrf_token, /^[\w-]{43}$/);
+    assert.match(body.csrf_token, /^[\w-]+\.[\w-]+\.[\w-]{43}$/, 'a signed JWT');
     const member = await developer('jsonlogin');
     const signedIn = (await member.get('/login', 'application/json')).json();
     assert.deepEqual(

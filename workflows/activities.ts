@@ -20,7 +20,8 @@ import { correlateCardRange, type RangeResult } from '../ingest/correlate/source
 import { dispatchPriceEvents } from '../ingest/events/dispatch.js';
 import { queueDigests } from '../ingest/events/digest.js';
 import { expireListings } from '../ingest/marketplace/listingExpiry.js';
-import { renewalKey } from '../ingest/marketplace/renewalTokens.js';
+import { loadKeyring } from '../sql/runtime/signingKeys.js';
+import { createTokens, type Tokens } from '../sql/runtime/signedTokens.js';
 import { createMailer, type Mailer } from '../ingest/events/email.js';
 import { apnsSender, fcmSender } from '../ingest/events/mobilePush.js';
 import { loadVapidKeys, pushSender, sendDuePushes, type PushRetry, type PushRound, type PushSender } from '../ingest/events/push.js';
@@ -62,7 +63,7 @@ export type ActivityDeps = IngestDeps & {
   /** Where and from what the bulk export files are written. */
   bulk: BulkTarget;
   /** What the listing expiry signs its renewal links with, and the site they point to. */
-  listingRenewal(): Promise<{ key: Buffer; siteOrigin: string }>;
+  listingRenewal(): Promise<{ tokens: Tokens; siteOrigin: string }>;
 };
 
 /** The activities' dependencies from the configuration and the open stores. */
@@ -78,7 +79,7 @@ export function activityDeps(config: Config, stores: Stores): ActivityDeps {
     images: new ImageStore(path.join(config.dataDir, 'images')),
     bulk: { dir: path.join(config.dataDir, 'exports'), pool: stores.pg.pool, ch: stores.ch.client, sessions: stores.ch.sessions?.exports },
     listingRenewal: once(async () => ({
-      key: renewalKey((await loadOrCreateSecret(config.dataDir, 'session-secret', config.sessionSecret)).value),
+      tokens: await createTokens(await loadKeyring(config)),
       siteOrigin: config.siteOrigin,
     })),
     events: {

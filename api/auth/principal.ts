@@ -5,6 +5,7 @@
 import type { Context } from 'koa';
 import type { Db } from '../../sql/stores/db.js';
 import type { RedisStore } from '../../sql/stores/redis.js';
+import type { Tokens } from '../../sql/runtime/signedTokens.js';
 import type { AdminGuard } from '../http/adminToken.js';
 import { HttpError } from '../http/errors.js';
 import { keyDigest, keyOwner, type KeyOwner, type User } from './accounts.js';
@@ -28,7 +29,7 @@ export type AuthDeps = {
   db: Db;
   redis: RedisStore;
   redisPrefix: string;
-  sessionSecret: string;
+  tokens: Tokens;
   admin: AdminGuard;
   anonymousPerMinute: number;
   keyCache: KeyCache;
@@ -71,7 +72,7 @@ export async function principalOf(ctx: Context, deps: AuthDeps): Promise<Princip
     }
   } else if (ctx.headers.cookie) {
     // Most calls carry no cookie: they skip the session lookup without an extra await.
-    const session = await cookieSession(ctx, deps.db, deps.sessionSecret);
+    const session = await cookieSession(ctx, deps.db, deps.tokens);
     if (session) principal = { kind: 'session', ...session };
   }
   ctx.state.principal = principal;

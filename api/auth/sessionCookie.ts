@@ -2,15 +2,15 @@
 // portal alike: a server-side session row, named by an HS256-signed token.
 import type { Context } from 'koa';
 import type { Db } from '../../sql/stores/db.js';
+import type { Tokens } from '../../sql/runtime/signedTokens.js';
 import { createSession, revokeSession, sessionUser, type User } from './accounts.js';
 import { SESSION_COOKIE, SESSION_DAYS, signSession, verifySession } from './sessionTokens.js';
 
 const ATTRIBUTES = 'Path=/; HttpOnly; Secure; SameSite=Lax';
 
-export async function startSession(ctx: Context, db: Db, secret: string, user: User): Promise<string> {
+export async function startSession(ctx: Context, db: Db, tokens: Tokens, user: User): Promise<string> {
   const session = await createSession(db, user.id);
-  const now = Math.floor(Date.now() / 1000);
-  const token = signSession(secret, { sid: session.id, sub: user.id, iat: now, exp: Math.floor(session.expiresAt.getTime() / 1000) });
+  const token = await signSession(tokens, { sid: session.id, sub: user.id, exp: Math.floor(session.expiresAt.getTime() / 1000) });
   ctx.append('Set-Cookie', `${SESSION_COOKIE}=${token}; Max-Age=${SESSION_DAYS * 86_400}; ${ATTRIBUTES}`);
   return session.id;
 }
@@ -20,10 +20,10 @@ export function clearSessionCookie(ctx: Context): void {
 }
 
 /** The live session the request's cookie names, if any (a bad or revoked cookie is no session). */
-export async function cookieSession(ctx: Context, db: Db, secret: string): Promise<{ user: User; sessionId: string } | null> {
+export async function cookieSession(ctx: Context, db: Db, tokens: Tokens): Promise<{ user: User; sessionId: string } | null> {
   if (!ctx.headers.cookie) return null;
   const cookie = ctx.cookies.get(SESSION_COOKIE);
-  const claims = cookie ? verifySession(secret, cookie) : null;
+  const claims = cookie ? await verifySession(tokens, cookie) : null;
   const user = claims ? await sessionUser(db, claims.sid) : null;
   return claims && user && user.id === claims.sub ? { user, sessionId: claims.sid } : null;
 }

@@ -2,8 +2,8 @@
 // token (spec: GET /dl/{token}/{filename}). Possession of the link is the authorisation, so tools
 // that cannot send headers (curl in a cron job, a browser, DuckDB's httpfs) can fetch the files;
 // the tier is checked when the link is issued. `send` serves the file with ranges (resume),
-// conditional GET and HEAD; the ETag is the file's SHA-256.
-import crypto from 'node:crypto';
+// conditional GET and HEAD; the ETag is the file's SHA-256. The token is a signed JWT (purpose
+// "download", sql/runtime/signedTokens.ts) naming the one file it opens.
 import path from 'node:path';
 import type { Context } from 'koa';
 import send from 'send';
@@ -13,30 +13,27 @@ import { versionFolder } from '../../ingest/export/bulkExport.js';
 import { BULK_ACCESS, type BulkDataset, type BulkListResponse, type BulkQuery } from '../../schemas/bulk.js';
 import { authorize, type Principal } from '../auth/principal.js';
 import type { AppDeps } from '../deps.js';
+import type { Tokens } from '../../sql/runtime/signedTokens.js';
 import { HttpError, NotFoundError } from '../http/errors.js';
 
 /** How long a download link works. */
 export const LINK_SECONDS = 6 * 3600;
 
-const b64 = (b: Buffer | string) => Buffer.from(b).toString('base64url');
-const mac = (secret: string, payload: string) => crypto.createHmac('sha256', secret).update(`holo-download\n${payload}`).digest();
-
 /** A token for one file until `expiresAt` (unix seconds). */
-export function signDownload(secret: string, filename: string, expiresAt: number): string {
-  const payload = b64(`${filename}\n${expiresAt}`);
-  return `${payload}.${b64(mac(secret, payload))}`;
+export function signDownload(tokens: Tokens, filename: string, expiresAt: number): Promise<string> {
+  return tokens.sign('download', { file: filename }, expiresAt);
 }
 
 /** Whether a token names this file and is still valid. */
-export function verifyDownload(secret: string, token: string, filename: string, now = Date.now()): 'ok' | 'expired' | 'invalid' {
-  const [payload, signature] = token.split('.');
-  if (!payload || !signature) return 'invalid';
-  const expected = mac(secret, payload);
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return 'invalid';
-  const [name, expires] = Buffer.from(payload, 'base64url').toString('utf8').split('\n');
-  if (name !== filename) return 'invalid';
-  return Number(expires) * 1000 > now ? 'ok' : 'expired';
+export async function verifyDownload(
+  tokens: Tokens,
+  token: string,
+  filename: string,
+  now = new Date(),
+): Promise<'ok' | 'expired' | 'invalid'> {
+  const verified = await tokens.verify('download', token, now);
+  if (!verified.ok) return verified.reason;
+  return verified.claims.file === filename ? 'ok' : 'invalid';
 }
 
 const DESCRIPTIONS = {
@@ -89,7 +86,7 @@ export async function listBulk(
       bytes: r.bytes,
       rows: r.rows,
       sha256: r.sha256,
-      url: mayDownload(principal, r.kind) ? `/dl/${signDownload(deps.sessionSecret, r.filename, expiresAt)}/${r.filename}` : null,
+      url: mayDownload(principal, r.kind) ? `/dl/${await signDownload(deps.tokens, r.filename, expiresAt)}/${r.filename}` : null,
     });
   }
   return { datasets: [...datasets.values()], expires_at: new Date(expiresAt * 1000).toISOString() };
@@ -103,7 +100,7 @@ const CONTENT_TYPES: Record<BulkFileRow['format'], string> = {
 
 /** Serves a file by token: 200 or 206 (Range), 304 (If-None-Match), 412 (If-Match), 416; refusals in the spec's shape. */
 export async function serveDownload(deps: AppDeps, ctx: Context, params: { token: string; filename: string }): Promise<void> {
-  const verdict = verifyDownload(deps.sessionSecret, params.token, params.filename);
+  const verdict = await verifyDownload(deps.tokens, params.token, params.filename);
   if (verdict === 'expired') throw new HttpError(403, 'This download link has expired: list /api/v2/bulk again for a fresh one');
   if (verdict === 'invalid') throw new HttpError(403, 'Not a valid download link for this file');
   const [file] = await bulkFileByName(deps.db, params.filename);

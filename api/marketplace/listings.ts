@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import type { z } from 'zod';
 import type { Db } from '../../sql/stores/db.js';
+import type { Tokens } from '../../sql/runtime/signedTokens.js';
 import { DomainError, NotFound } from '../../schemas/errors.js';
 import {
   LISTING_TIMES,
@@ -194,8 +195,8 @@ export async function verifyCode(db: Db, code: string): Promise<VerificationReco
  * (signed, single-use, 7 days). A link that is not ours, used or late: 404; a listing sold or
  * withdrawn meanwhile: 409 and the link stays unused.
  */
-export async function renewByToken(db: Db, key: Buffer, token: string): Promise<{ listing: Listing; renewal_count: number }> {
-  const read = readRenewalToken(key, token);
+export async function renewByToken(db: Db, tokens: Tokens, token: string): Promise<{ listing: Listing; renewal_count: number }> {
+  const read = await readRenewalToken(tokens, token);
   const refused = () => new NotFound('Renewal link (not valid, used already, or expired)');
   if (!read) throw refused();
   return db.transaction(async (tx) => {

@@ -64,7 +64,7 @@ export function createPortalApp(deps: AppDeps, opts: { apiUrl: string; apiDocume
   const routes = portalRoutes(deps, {
     apiUrl: opts.apiUrl,
     apiDocument: opts.apiDocument as OpenApiDocument,
-    csrf: createCsrf(deps.sessionSecret),
+    csrf: createCsrf(deps.tokens),
   });
   const auth = {
     db: deps.db,

@@ -102,6 +102,15 @@ const RELEASES: ChangelogEntry[] = [
       'GET /api/v2/cards/{card_id}/history.svg and .png: the price history as a chart to embed',
     ],
   },
+  {
+    date: '2026-11-26',
+    type: 'break',
+    title: 'One format for every signed token; sign in again once',
+    details: [
+      'The tcg_session cookie, listing renewal links, bulk download links, scan-session claim tokens and portal CSRF tokens are all HS256 JWTs with a purpose, an expiry and a key id, so the signing key can be rotated without signing anyone out',
+      'Sessions, download links, claim tokens and form tokens issued before this release no longer verify: sign in again, list /api/v2/bulk again for fresh links, reload portal pages. Renewal links e-mailed before it stop working too: renew those listings with POST /api/listings/{id}/renew',
+    ],
+  },
 ];
 
 export function changelog(): ChangelogEntry[] {

@@ -60,7 +60,7 @@ export type PortalSession = { user: User; sessionId: string } | null;
 
 /** The visitor's session, resolved once per request (API keys do not sign in to the portal). */
 export async function portalSession(ctx: Context, deps: AppDeps): Promise<PortalSession> {
-  if (ctx.state.portalSession === undefined) ctx.state.portalSession = await cookieSession(ctx, deps.db, deps.sessionSecret);
+  if (ctx.state.portalSession === undefined) ctx.state.portalSession = await cookieSession(ctx, deps.db, deps.tokens);
   return ctx.state.portalSession as PortalSession;
 }
 
@@ -71,7 +71,7 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
     const session = await portalSession(ctx, deps);
     return {
       user: user === undefined ? (session?.user ?? null) : user,
-      csrf: portal.csrf.token(ctx, session?.sessionId ?? null),
+      csrf: await portal.csrf.token(ctx, session?.sessionId ?? null),
       path: ctx.path,
       apiUrl: portal.apiUrl,
     };
@@ -80,7 +80,7 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
   const signedInPost = async (ctx: Context, csrfToken: string) => {
     const session = await portalSession(ctx, deps);
     if (!session) throw new HttpError(401, 'Sign in first: your session has ended or you are not signed in');
-    portal.csrf.verify(ctx, session.sessionId, csrfToken);
+    await portal.csrf.verify(ctx, session.sessionId, csrfToken);
     return session;
   };
   const dashboard = async (ctx: Context, user: User, extra: Omit<DashboardData, 'keys' | 'deprecations' | 'webhooks'> = {}) => {
@@ -132,7 +132,7 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
         return {
           authenticated: user !== null,
           user: user && { id: user.id, username: user.username, tier: user.tier, developer_enabled: user.developer_enabled_at !== null },
-          csrf_token: portal.csrf.token(ctx, session?.sessionId ?? null),
+          csrf_token: await portal.csrf.token(ctx, session?.sessionId ?? null),
           login: { method: 'POST' as const, action: '/login', fields: ['username', 'password', 'csrf_token'] },
           register: { method: 'POST' as const, action: '/register', fields: ['username', 'email', 'password', 'csrf_token'] },
           after_login: user ? afterSignIn(user) : '/dashboard',
@@ -153,14 +153,14 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       errors: [401, 429],
       handler: async ({ body, ctx }) => {
         const current = await portalSession(ctx, deps);
-        portal.csrf.verify(ctx, current?.sessionId ?? null, body.csrf_token);
+        await portal.csrf.verify(ctx, current?.sessionId ?? null, body.csrf_token);
         const user = await throttledPasswordCheck(ctx, deps, loginSubject(body.username), () =>
           checkCredentials(db, body.username, body.password),
         );
         if (!user) throw new HttpError(401, 'Invalid username or password');
         // A new session on every sign-in; one that was already open ends here.
         if (current) await endSession(ctx, db, current.sessionId);
-        const sessionId = await startSession(ctx, db, deps.sessionSecret, user);
+        const sessionId = await startSession(ctx, db, deps.tokens, user);
         ctx.state.portalSession = { user, sessionId };
         return continueTo(ctx, afterSignIn(user));
       },
@@ -179,11 +179,11 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       errors: [400, 429],
       handler: async ({ body, ctx }) => {
         const current = await portalSession(ctx, deps);
-        portal.csrf.verify(ctx, current?.sessionId ?? null, body.csrf_token);
+        await portal.csrf.verify(ctx, current?.sessionId ?? null, body.csrf_token);
         await countRegistration(ctx, deps);
         const user = await createUser(db, body);
         if (current) await endSession(ctx, db, current.sessionId);
-        const sessionId = await startSession(ctx, db, deps.sessionSecret, user);
+        const sessionId = await startSession(ctx, db, deps.tokens, user);
         ctx.state.portalSession = { user, sessionId };
         return continueTo(ctx, '/enable');
       },

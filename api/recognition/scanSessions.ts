@@ -12,12 +12,13 @@ import { NotFound } from '../../schemas/errors.js';
 import type { Tier } from '../../schemas/tiers.js';
 import { SCAN_SESSION_SECONDS, type ClaimedScanSession, type ScanSessionOut, type ScanPhotoResult } from '../../schemas/recognition.js';
 import * as q from '../../sql/scanSessions.js';
+import type { Tokens } from '../../sql/runtime/signedTokens.js';
 import { HttpError } from '../http/errors.js';
 import { SSE_KEEPALIVE_MS, SSE_MAX_BUFFERED, sseFrame } from '../http/serverSentEvents.js';
 import { countAgainstQuota, keyRecognitionsPerDay } from './quota.js';
 import { readPhoto, recognise, type RecognitionDeps } from './recognize.js';
 
-export type ScanSessionDeps = RecognitionDeps & { sessionSecret: string; siteOrigin: string };
+export type ScanSessionDeps = RecognitionDeps & { tokens: Tokens; siteOrigin: string };
 
 /** Events read from PostgreSQL at a time (scan_session_events_after's LIMIT). */
 const EVENTS_PAGE = 500;
@@ -25,12 +26,16 @@ const EVENTS_PAGE = 500;
 const channelOf = (deps: ScanSessionDeps, id: string) => `${deps.redisPrefix}:scan-session:${id}`;
 const digest = (token: string) => crypto.createHash('sha256').update(token).digest();
 
-/** The claim token: an HMAC of the session id, so none is stored and the QR code can be drawn again. */
-function claimToken(deps: ScanSessionDeps, id: string): string {
-  return crypto.createHmac('sha256', deps.sessionSecret).update(`scan-session-claim:${id}`).digest('base64url').slice(0, 32);
+/**
+ * The claim token: a signed JWT (purpose "scan-claim") naming the session and expiring with it.
+ * HS256 is deterministic, so none is stored and the QR code can be drawn again with the same token.
+ */
+function claimToken(deps: ScanSessionDeps, row: { id: string; expires_at: string }): Promise<string> {
+  return deps.tokens.sign('scan-claim', { sub: row.id }, Math.ceil(Date.parse(row.expires_at) / 1000));
 }
 
-const claimUrl = (deps: ScanSessionDeps, id: string) => `${deps.siteOrigin}/scan/${id}#claim=${claimToken(deps, id)}`;
+const claimUrl = async (deps: ScanSessionDeps, row: { id: string; expires_at: string }) =>
+  `${deps.siteOrigin}/scan/${row.id}#claim=${await claimToken(deps, row)}`;
 
 function stateOf(row: q.ScanSessionRow): z.infer<typeof ScanSessionOut>['state'] {
   if (row.completed_at) return 'completed';
@@ -67,7 +72,7 @@ export async function createSession(deps: ScanSessionDeps, userId: number, viaAp
   const id = crypto.randomUUID();
   const [created] = await q.createScanSession(deps.db, id, userId, viaApiKey, SCAN_SESSION_SECONDS);
   const row = { ...created!, user_id: userId, counted: viaApiKey, claimed_at: null, completed_at: null, last_seq: 0, expired: false };
-  return present(row, { claim_url: claimUrl(deps, id), claim_token: claimToken(deps, id) });
+  return present(row, { claim_url: await claimUrl(deps, row), claim_token: await claimToken(deps, row) });
 }
 
 /** The owner's session (another user's is not found); its `expired` event is written on first sight. */
@@ -92,15 +97,15 @@ export async function getSession(deps: ScanSessionDeps, id: string, userId: numb
 export async function sessionQrCode(deps: ScanSessionDeps, id: string, userId: number): Promise<Buffer> {
   const { row } = await ownSession(deps, id, userId);
   if (stateOf(row) !== 'open') throw new HttpError(409, `the session is ${stateOf(row)}: create a new one to link a phone`);
-  return QRCode.toBuffer(claimUrl(deps, id), { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 360 });
+  return QRCode.toBuffer(await claimUrl(deps, row), { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 360 });
 }
 
 /** The phone's claim: the token works once; what it gets is the device token for uploads. */
 export async function claimSession(deps: ScanSessionDeps, id: string, token: string): Promise<z.input<typeof ClaimedScanSession>> {
-  const expected = Buffer.from(claimToken(deps, id));
-  const given = Buffer.from(token);
-  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected))
-    throw new HttpError(403, 'the claim token does not open this session');
+  const verified = await deps.tokens.verify('scan-claim', token);
+  // A token expires with its session: one we signed that is past its time opens nothing any more.
+  if (!verified.ok && verified.reason === 'expired') throw new HttpError(409, 'the session is over');
+  if (!verified.ok || verified.claims.sub !== id) throw new HttpError(403, 'the claim token does not open this session');
   const deviceToken = crypto.randomBytes(32).toString('base64url');
   const [claimed] = await q.claimScanSession(deps.db, id, digest(deviceToken));
   if (!claimed) {

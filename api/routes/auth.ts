@@ -48,7 +48,7 @@ export function callerAccountOf(ctx: Context): User | null {
 export const authRoutes = (deps: AppDeps) => {
   const { db } = deps;
   const limits = throttleWording(deps.config.loginThrottle);
-  const setSessionCookie = (ctx: Context, user: User) => startSession(ctx, db, deps.sessionSecret, user);
+  const setSessionCookie = (ctx: Context, user: User) => startSession(ctx, db, deps.tokens, user);
   const register =
     (isSeller: boolean) =>
     async ({

@@ -22,7 +22,6 @@ import { cardImageUrl } from '../images/urls.js';
 import { readUploadedFile } from '../http/upload.js';
 import { LISTING_IMAGE_MAX_BYTES, uploadListingImage, verificationLine } from '../marketplace/images.js';
 import { fromZod } from '../http/errors.js';
-import { renewalKey } from '../../ingest/marketplace/renewalTokens.js';
 import { HtmlPage } from '../../schemas/portal.js';
 import {
   BrowseListingsQuery,
@@ -159,7 +158,7 @@ export const listingRoutes = (deps: AppDeps) => [
     produces: 'html',
     response: HtmlPage,
     errors: [404, 409],
-    handler: async ({ params }) => renewedPage((await renewByToken(deps.db, renewalKey(deps.sessionSecret), params.token)).listing),
+    handler: async ({ params }) => renewedPage((await renewByToken(deps.db, deps.tokens, params.token)).listing),
   }),
   defineRoute({
     method: 'get',

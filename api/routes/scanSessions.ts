@@ -54,7 +54,7 @@ export const scanSessionRoutes = (deps: AppDeps) => {
     redisPrefix: deps.config.redisPrefix,
     recognitionIndex: deps.recognitionIndex,
     recognitionThreads: deps.recognitionThreads,
-    sessionSecret: deps.sessionSecret,
+    tokens: deps.tokens,
     siteOrigin: deps.config.siteOrigin,
   };
   const phone = 'The phone sends X-Scan-Device-Token (from the claim); the session’s owner may call it signed in instead.';

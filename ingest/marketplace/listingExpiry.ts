@@ -5,18 +5,19 @@ import type pg from 'pg';
 import { pgTransaction } from '../../sql/stores/db.js';
 import { expireDueListings, insertRenewalToken } from '../../sql/marketplace.js';
 import { queueEmail } from '../events/email.js';
+import type { Tokens } from '../../sql/runtime/signedTokens.js';
 import { issueRenewalToken, RENEWAL_TOKEN_DAYS } from './renewalTokens.js';
 
 const PER_RUN = 1000;
 
 /** Expires what is due, in pages; how many listings expired. */
-export async function expireListings(pool: pg.Pool, renewal: { key: Buffer; siteOrigin: string }): Promise<number> {
+export async function expireListings(pool: pg.Pool, renewal: { tokens: Tokens; siteOrigin: string }): Promise<number> {
   let total = 0;
   for (;;) {
     const expired = await pgTransaction(pool, async (client) => {
       const due = await expireDueListings(client, PER_RUN);
       for (const listing of due) {
-        const { token, nonceSha256, expiresAt } = issueRenewalToken(renewal.key, listing.listing_id);
+        const { token, nonceSha256, expiresAt } = await issueRenewalToken(renewal.tokens, listing.listing_id);
         await insertRenewalToken(client, nonceSha256, listing.listing_id, expiresAt);
         if (!listing.email) continue;
         await queueEmail(client, {
