@@ -131,6 +131,43 @@ describe('@clickhouse/client against /clickhouse', () => {
     assert.ok(Number((await direct<{ n: string }>('SELECT count() AS n FROM holo.price_points'))[0]!.n) > 0);
   });
 
+  it('runs the SQL data teams write: every clause, operator syntax, aggregates with combinators, windows', async () => {
+    for (const query of [
+      "SELECT CASE number WHEN 1 THEN 'a' ELSE 'b' END, CASE WHEN number > 1 THEN 1 END FROM numbers_10 LIMIT 3",
+      'SELECT count(DISTINCT number), uniq(number), countIf(number > 2), sum(number + 1), avg(number) FROM numbers_10',
+      "SELECT EXTRACT(YEAR FROM now()), DATE '2020-01-01', TIMESTAMP '2020-01-01 00:00:00', now() - INTERVAL 1 HOUR",
+      "SELECT TRIM(BOTH ' ' FROM ' a '), SUBSTRING('abc' FROM 1 FOR 2), POSITION('b' IN 'abc'), 'a' || 'b', [1, 2][1], (1, 2).1, -number, number BETWEEN 1 AND 2, number IS NULL FROM numbers_10 LIMIT 1",
+      'SELECT number, row_number() OVER (ORDER BY number), lagInFrame(number) OVER (ORDER BY number ROWS BETWEEN 1 PRECEDING AND CURRENT ROW), sum(number) OVER w FROM numbers_10 WINDOW w AS (ORDER BY number) LIMIT 5',
+      'SELECT number % 3 AS k, groupArray(number), argMax(number, number), quantiles(0.1, 0.9)(number), median(number) FROM (SELECT number FROM numbers_10 LIMIT 100) GROUP BY k WITH ROLLUP',
+      'SELECT uniqExactIf(number, number > 1), sumArray([number]), avgOrNull(number), countDistinctIf(number, number > 2) FROM numbers_10',
+      "SELECT if(number > 1, 'y', 'n'), coalesce(NULL, 1), CAST(1 AS String), 1::String, arrayMap(x -> x * 2, [number]) FROM numbers_10 LIMIT 1",
+      `WITH recent AS (SELECT card_id, amount FROM holo.price_points WHERE card_id = ${card}) SELECT count(), max(amount) FROM recent`,
+      `SELECT p.source, count() FROM holo.price_points AS p INNER JOIN holo.price_latest AS l ON l.card_id = p.card_id WHERE p.card_id IN (SELECT card_id FROM holo.price_latest WHERE card_id = ${card}) GROUP BY p.source`,
+      "SELECT name, type FROM system.columns WHERE database = 'holo' AND table = 'price_points'",
+      'SHOW TABLES FROM holo',
+      'EXISTS TABLE holo.price_points',
+    ]) {
+      const res = await raw(query.replaceAll('FROM numbers_10', 'FROM (SELECT number FROM system.numbers LIMIT 10)'));
+      assert.equal(res.status, 200, `${query}: ${await res.text()}`);
+    }
+  });
+
+  it('runs one query at a time per account, so one caller cannot hold every reader session', async () => {
+    const other = (await accountWithKey(stack, 'otherteam', 'pro')).key;
+    const slow = 'SELECT sum(cityHash64(number)) FROM (SELECT number FROM system.numbers LIMIT 200000000)';
+    const finished: string[] = [];
+    const timed = (label: string, query: string, as = proKey) =>
+      fetch(`${stack.url}/clickhouse/?query=${encodeURIComponent(query)}`, { headers: { 'X-ClickHouse-Key': as } }).then(async (res) => {
+        assert.equal(res.status, 200, await res.text());
+        finished.push(label);
+      });
+    const first = timed('slow', slow);
+    // Sent while the slow one runs: the same account's quick query waits for it, another's does not.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await Promise.all([first, timed('same account', 'SELECT 1'), timed('other account', 'SELECT 1', other)]);
+    assert.deepEqual(finished, ['other account', 'slow', 'same account']);
+  });
+
   it('refuses a query over the result limit with ClickHouse\u2019s own error', async () => {
     const res = await raw(`SELECT number FROM system.numbers LIMIT ${READER_LIMITS.max_result_rows + 1} FORMAT JSON`);
     assert.equal(res.status, 400);

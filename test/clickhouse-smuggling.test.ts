@@ -71,6 +71,10 @@ function assertNothingRan(what: string, answer: Answer, outfiles: string[] = [])
 // Forbidden calls: each would read the canary or a secret if it ran.
 const reads = (file: string) => [
   `file('${file}')`,
+  // A function passed by name to a higher-order function is a call all the same.
+  `arrayMap(file, ['${file}'])[1]`,
+  `arrayMap(\`file\`, ['${file}'])[1]`,
+  `arraySort(file, ['${file}'])[1]`,
   `FiLe('${file}')`,
   `\`file\`('${file}')`,
   `"file"('${file}')`,
@@ -154,6 +158,12 @@ describe('forbidden calls in one statement', () => {
       { headers: { 'X-ClickHouse-Key': key } },
     );
     assert.equal(bound.status, 403, await bound.text());
+    const fnByParam = await fetch(
+      `${stack.url}/clickhouse/?param_f=file&query=${encodeURIComponent(`SELECT arrayMap({f:Identifier}, ['${canary.path}'])`)}`,
+      { headers: { 'X-ClickHouse-Key': key } },
+    );
+    assertNothingRan('a function bound as an identifier', { status: fnByParam.status, body: await fnByParam.text() });
+    assert.equal(fnByParam.status, 403);
   });
 
   it('refuses table functions, dictionaries, settings and the engine outside the documented tables', async () => {
@@ -169,6 +179,16 @@ describe('forbidden calls in one statement', () => {
       'SELECT * FROM system.query_log',
       'SELECT * FROM holo.schema_migrations',
       'SELECT 1 WHERE 1 IN holo.schema_migrations',
+      // clickhouse-local's default database overlays the file system: its tables are files.
+      `SELECT * FROM default.\`${canary.path}\``,
+      `SELECT toUInt8((SELECT * FROM default.\`${canary.path}\`))`,
+      // Tables system.tables does not list are tables all the same; a scalar subquery is read
+      // while a query is analysed, so it must be refused before that.
+      'SELECT toUInt8((SELECT any(toString(tuple(*))) FROM system.user_directories))',
+      'SELECT (SELECT count() FROM system.settings_changes)',
+      // Aggregate functions named in a type string are calls all the same.
+      "SELECT finalizeAggregation(CAST(unhex('00'), 'AggregateFunction(aggThrow(1), UInt8)'))",
+      "SELECT CAST(unhex('00'), 'AggregateFunction(aggThrow(1), UInt8)')",
       'SELECT 1 SETTINGS readonly = 0',
       'SELECT 1 SETTINGS max_result_rows = 1000000000',
       'SELECT 1 FORMAT TSV SETTINGS max_threads = 1',

@@ -20,6 +20,7 @@ import type { AppDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { readRawBody } from '../http/upload.js';
 import type { AccessCheck, Route } from '../http/route.js';
+import type { Principal } from '../auth/principal.js';
 import { ClickHouseError, fromEngine } from './engineError.js';
 import { readerStatement } from './readerStatement.js';
 
@@ -283,6 +284,28 @@ function dropLines(chunk: Buffer, lines: number): Buffer {
   return chunk.subarray(at);
 }
 
+// One query at a time per account (or the operator): the reader sessions are few, and a caller's
+// next query waits for its last one instead of taking a second session while others wait.
+const lastQuery = new Map<string, Promise<void>>();
+async function oneAtATime(caller: string, work: () => Promise<void>): Promise<void> {
+  const before = lastQuery.get(caller) ?? Promise.resolve();
+  let done!: () => void;
+  const mine = before.then(() => new Promise<void>((resolve) => (done = resolve)));
+  lastQuery.set(caller, mine);
+  await before;
+  try {
+    await work();
+  } finally {
+    done();
+    if (lastQuery.get(caller) === mine) lastQuery.delete(caller);
+  }
+}
+
+function callerOf(ctx: Context): string {
+  const principal = ctx.state.principal as Principal | undefined;
+  return principal && 'user' in principal ? `user:${principal.user.id}` : (principal?.kind ?? 'anonymous');
+}
+
 function sendError(ctx: Context, err: ClickHouseError): void {
   ctx.status = err.status;
   ctx.set('X-ClickHouse-Exception-Code', String(err.code));
@@ -309,7 +332,7 @@ export function clickhouseHttpRoutes(deps: AppDeps): Route[] {
         'This deployment runs a ClickHouse server: connect to it as its reader user (HOLO_CLICKHOUSE_READER_USER), see sql/README.md',
       );
     try {
-      await answer(ctx, sessions);
+      await oneAtATime(callerOf(ctx), () => answer(ctx, sessions));
     } catch (err) {
       if (err instanceof ClickHouseError) sendError(ctx, err);
       else throw err;

@@ -52,7 +52,7 @@ const isAggregate = (name: string): boolean =>
 export const allowedFunction = (name: string): boolean =>
   FUNCTIONS.has(name) || FUNCTIONS_ANY_CASE.has(name.toLowerCase()) || isAggregate(name);
 
-// The whole statements allowed besides SELECT, in ClickHouse's normal form (computed once per engine).
+// The whole statements allowed besides SELECT, in ClickHouse's normal form.
 const TABLE_NAMES = [...ALLOWED_TABLES, ...READER_TABLES];
 const OTHER_STATEMENTS = [
   'SHOW TABLES',
@@ -61,19 +61,26 @@ const OTHER_STATEMENTS = [
   'SHOW DATABASES',
   ...TABLE_NAMES.flatMap((t) => [`DESCRIBE TABLE ${t}`, `EXISTS TABLE ${t}`, `SHOW CREATE TABLE ${t}`]),
 ];
-let otherStatements: Promise<Set<string>> | undefined;
-function normalOtherStatements(session: ChdbSession): Promise<Set<string>> {
-  otherStatements ??= session
-    .queryBindAsync(
-      'SELECT arrayJoin(arrayMap(s -> formatQuery(s), {statements:Array(String)})) AS s',
-      { statements: OTHER_STATEMENTS },
-      {
-        format: 'JSONEachRow',
-      },
-    )
-    .then((r) => new Set(jsonRows<{ s: string }>(r.text()).map((row) => row.s.trimEnd())));
-  otherStatements.catch(() => (otherStatements = undefined));
-  return otherStatements;
+
+/** What the engine itself says once per process: the other statements' normal forms, its functions. */
+type Engine = { otherStatements: Set<string>; functions: Set<string> };
+let engine: Promise<Engine> | undefined;
+function engineFacts(session: ChdbSession): Promise<Engine> {
+  engine ??= (async () => {
+    const [row] = jsonRows<{ statements: string[]; functions: string[] }>(
+      (
+        await session.queryBindAsync(
+          `SELECT arrayMap(s -> trimRight(formatQuery(s)), {statements:Array(String)}) AS statements,
+                  (SELECT groupArray(lower(name)) FROM system.functions) AS functions`,
+          { statements: OTHER_STATEMENTS },
+          { format: 'JSONEachRow' },
+        )
+      ).text(),
+    );
+    return { otherStatements: new Set(row!.statements), functions: new Set(row!.functions) };
+  })();
+  engine.catch(() => (engine = undefined));
+  return engine;
 }
 
 const jsonRows = <T>(text: string): T[] =>
@@ -90,13 +97,20 @@ const bind = async (session: ChdbSession, sql: string, params: Record<string, un
 
 const PROBE = "\nINTO OUTFILE 'holo-probe'";
 
+/** The checker's own queries are not the caller's business: their text is cut from errors. */
+const withoutScope = (err: unknown): ClickHouseError => {
+  const e = fromEngine(err);
+  return new ClickHouseError(e.code, e.codeName, e.message.replace(/[\s.:]*In scope [\s\S]*$/, ''), e.status);
+};
+
 /**
  * The statement a text holds, if a data team may run it; otherwise a ClickHouseError (62 syntax,
  * 164 readonly, 497 access denied). `params` binds the text's {name:Type} placeholders.
  */
 export async function readerStatement(session: ChdbSession, text: string, params: Record<string, string>): Promise<ReaderStatement> {
   try {
-    // 1 and 2: the normal form, whether it has output clauses, and every table the engine knows.
+    const facts = await engineFacts(session);
+    // 1 and 2: the normal form, whether it has output clauses, and every table the engine lists.
     const [first] = jsonRows<{ normal: string; bare: number; tables: [string, string][] }>(
       await session
         .queryBindAsync(
@@ -106,7 +120,10 @@ export async function readerStatement(session: ChdbSession, text: string, params
           { text, probe: PROBE },
           { format: 'JSONEachRow' },
         )
-        .then((r) => r.text()),
+        .then((r) => r.text())
+        .catch((err: unknown) => {
+          throw withoutScope(err);
+        }),
     );
     if (!first) throw new ClickHouseError(62, 'SYNTAX_ERROR', 'Empty query');
     let statement = first.normal.trimEnd();
@@ -114,7 +131,7 @@ export async function readerStatement(session: ChdbSession, text: string, params
     if (!first.bare) ({ statement, format } = await withoutFormat(session, statement));
 
     // 3: DESCRIBE, EXISTS and SHOW, as whole statements.
-    if ((await normalOtherStatements(session)).has(statement)) return { statement, format, kind: 'other' };
+    if (facts.otherStatements.has(statement)) return { statement, format, kind: 'other' };
 
     // 4: the unresolved tree of a SELECT (safe to EXPLAIN: step 2 left no output clause to run).
     let rawTree: string;
@@ -126,37 +143,13 @@ export async function readerStatement(session: ChdbSession, text: string, params
       if (e.code === 36 || e.code === 62) throw readonlyRefusal('this statement');
       throw e;
     }
-    checkRawTree(rawTree, new Set(first.tables.map(([db, name]) => `${db}.${name}`)));
+    checkUnresolvedTree(parseDump(rawTree, true), {
+      tables: new Set(first.tables.map(([db, name]) => `${db}.${name}`)),
+      functions: facts.functions,
+    });
 
-    // 5: the tables the analyser resolved.
-    const analysed = await bind(session, `EXPLAIN QUERY TREE\n${statement}`, params);
-    for (const line of analysed.split('\n')) {
-      if (/^\s*TABLE_FUNCTION id: \d+/.test(line)) {
-        const at = line.lastIndexOf('table_function_name: ');
-        if (
-          at < 0 ||
-          !VIEWS.has(
-            line
-              .slice(at + 'table_function_name: '.length)
-              .split(',')[0]!
-              .trim(),
-          )
-        )
-          throw accessDenied('a table function');
-        continue;
-      }
-      if (!/^\s*TABLE id: \d+/.test(line)) continue;
-      // The name is the line's last field; an alias (printed before it) cannot stand in for it.
-      const at = line.lastIndexOf('table_name: ');
-      const table =
-        at < 0
-          ? ''
-          : line
-              .slice(at + 'table_name: '.length)
-              .split(',')[0]!
-              .trim();
-      if (!ALLOWED_TABLES.has(table)) throw accessDenied(table || 'a table');
-    }
+    // 5: the analysed tree: every function it resolved, every table and view it reads.
+    checkAnalysedTree(parseDump(await bind(session, `EXPLAIN QUERY TREE\n${statement}`, params), false));
     return { statement, format, kind: 'select' };
   } catch (err) {
     throw fromEngine(err);
@@ -174,15 +167,67 @@ async function withoutFormat(session: ChdbSession, normal: string): Promise<{ st
       `SELECT formatQuery(concat({rest:String}, '\nFORMAT ', {format:String})) = {normal:String}
           AND formatQueryOrNull(concat({rest:String}, {probe:String})) IS NOT NULL`,
       { rest, format, normal, probe: PROBE },
-    );
+    ).catch((err: unknown) => {
+      throw withoutScope(err);
+    });
     if (confirmed.trim() === '1') return { statement: rest, format };
   }
   throw readonlyRefusal('INTO OUTFILE, SETTINGS or a FORMAT clause other than a final FORMAT <name>');
 }
 
-// The unresolved tree's vocabulary (EXPLAIN QUERY TREE run_passes = 0). Node lines carry an id;
-// the rest are section headers. A kind or header not listed here is refused, so a construct a
-// future engine adds is refused until it is looked at.
+// --- The query tree dump (EXPLAIN QUERY TREE), read as the tree it prints ---
+
+type DumpLine = {
+  /** A node's kind (FUNCTION, IDENTIFIER, …), or a section header's text (JOIN TREE, ARGUMENTS, …). */
+  kind: string;
+  node: boolean;
+  /** A node's fields after its id, as printed. */
+  fields: string;
+  parent: DumpLine | undefined;
+  children: DumpLine[];
+};
+
+const NODE = /^([A-Z][A-Z_ ]*?) id: (\d+)(?:, (.*))?$/;
+
+/**
+ * The dump as a tree, by indentation. In an unresolved tree node ids run 0, 1, 2, … in order, and
+ * must: a name with a line break in it (printed as is) cannot pass a line of its own off as a
+ * node, or shift one. (The analysed tree numbers its nodes otherwise; its checks do not depend on
+ * where a line sits, and a forged line can only add a refusal.)
+ */
+function parseDump(dump: string, idsInOrder: boolean): DumpLine[] {
+  const lines: DumpLine[] = [];
+  const open: { indent: number; line: DumpLine }[] = [];
+  let nextId = 0;
+  for (const raw of dump.split('\n')) {
+    if (raw.trim() === '') continue;
+    const indent = raw.length - raw.trimStart().length;
+    const text = raw.trim();
+    const node = NODE.exec(text);
+    if (node && idsInOrder && Number(node[2]) !== nextId++) throw unsupported('a name with a line break');
+    while (open.length && open.at(-1)!.indent >= indent) open.pop();
+    const line: DumpLine = {
+      kind: node ? node[1]! : text,
+      node: Boolean(node),
+      fields: node?.[3] ?? '',
+      parent: open.at(-1)?.line,
+      children: [],
+    };
+    line.parent?.children.push(line);
+    lines.push(line);
+    open.push({ indent, line });
+  }
+  return lines;
+}
+
+/** A field's value: the last `name: ` on the line (an alias, printed before it, cannot stand in for it). */
+function field(line: DumpLine, name: string): string | undefined {
+  const at = line.fields.lastIndexOf(`${name}: `);
+  return at < 0 ? undefined : line.fields.slice(at + name.length + 2).split(', ')[0];
+}
+
+// The unresolved tree's vocabulary (EXPLAIN QUERY TREE run_passes = 0). A node kind or section not
+// listed here is refused, so a construct a future engine adds is refused until it is looked at.
 const NODE_KINDS = new Set([
   'QUERY',
   'UNION',
@@ -190,6 +235,7 @@ const NODE_KINDS = new Set([
   'CONSTANT',
   'IDENTIFIER',
   'FUNCTION',
+  'TABLE_FUNCTION',
   'LAMBDA',
   'MATCHER',
   'SORT',
@@ -239,48 +285,92 @@ const HEADERS = new Set([
 ]);
 // Headers that carry a name (a sort or interpolate column, a replaced column).
 const NAMED_HEADER = /^(?:EXPRESSION [\w.]+|REPLACEMENTS \d+|REPLACEMENT NAME [\w.]+ EXPRESSION)$/;
-const NODE = /^([A-Z][A-Z_ ]*?) id: (\d+)(?:, (.*))?$/;
+/** Sections whose identifier is a table (or a CTE, or a view). */
+const TABLE_SECTIONS = new Set(['JOIN TREE', 'TABLE EXPRESSION', 'LEFT TABLE EXPRESSION', 'RIGHT TABLE EXPRESSION']);
+/** Functions whose second argument may be a table (`x IN t`). */
+const IN_FUNCTIONS = new Set(
+  ['in', 'notIn', 'nullIn', 'notNullIn'].flatMap((f) => [f, `global${f[0]!.toUpperCase()}${f.slice(1)}`]).map((f) => f.toLowerCase()),
+);
+// Type strings name aggregate functions too: CAST(x, 'AggregateFunction(aggThrow(1), UInt8)').
+const AGGREGATE_TYPE = /(?:Simple)?AggregateFunction\(\s*([A-Za-z_][A-Za-z0-9_]*)/g;
+
+function checkAggregateTypes(line: DumpLine): void {
+  for (const [, name] of line.fields.matchAll(AGGREGATE_TYPE)) if (!allowedFunction(name!)) throw accessDenied(`the function ${name}`);
+}
+
+/** Whether an identifier names a table (in its section, or as the table of `x IN t`). */
+function inTablePosition(line: DumpLine): boolean {
+  const parent = line.parent;
+  if (!parent) return false;
+  if (!parent.node && TABLE_SECTIONS.has(parent.kind)) return true;
+  // FUNCTION in → ARGUMENTS → LIST → [x, t]
+  const fn = parent.kind === 'LIST' ? parent.parent?.parent : undefined;
+  return Boolean(
+    fn?.node && fn.kind === 'FUNCTION' && IN_FUNCTIONS.has((field(fn, 'function_name') ?? '').toLowerCase()) && parent.children[1] === line,
+  );
+}
 
 /**
- * Refuses a SELECT's unresolved tree unless every function is allowed, no table function or
- * setting appears, and no identifier names an existing table other than a documented one. Node
- * ids must run 0, 1, 2, … in order: an identifier or alias with a line break in it (printed as is)
- * cannot pass off a line of its own as a node or hide one.
+ * Refuses a SELECT's unresolved tree unless every function is allowed (called, or named as an
+ * argument: arrayMap(f, …)), no table function but the documented parameterised views appears,
+ * no setting, and every table it names is documented (or a CTE of its own that shadows no table).
  */
-function checkRawTree(dump: string, existingTables: Set<string>): void {
-  let nextId = 0;
-  for (const raw of dump.split('\n')) {
-    const line = raw.trim();
-    if (line === '') continue;
-    const node = NODE.exec(line);
-    if (!node) {
-      if (line.startsWith('SETTINGS')) throw readonlyRefusal('SETTINGS in a query');
-      if (!HEADERS.has(line) && !NAMED_HEADER.test(line)) throw unsupported(line);
+function checkUnresolvedTree(lines: DumpLine[], engine: { tables: Set<string>; functions: Set<string> }): void {
+  const ctes = new Set(lines.flatMap((l) => (l.node && (l.kind === 'QUERY' || l.kind === 'UNION') ? [field(l, 'cte_name') ?? ''] : [])));
+  ctes.delete('');
+  for (const line of lines) {
+    if (!line.node) {
+      if (line.kind.startsWith('SETTINGS')) throw readonlyRefusal('SETTINGS in a query');
+      if (!HEADERS.has(line.kind) && !NAMED_HEADER.test(line.kind)) throw unsupported(line.kind);
       continue;
     }
-    const [, kind, id, fields = ''] = node;
-    if (Number(id) !== nextId++) throw unsupported('a name with a line break');
-    if (kind === 'TABLE_FUNCTION') {
+    if (!NODE_KINDS.has(line.kind)) throw unsupported(line.kind);
+    checkAggregateTypes(line);
+    if (line.kind === 'FUNCTION') {
+      const name = field(line, 'function_name') ?? '';
+      if (!allowedFunction(name)) throw accessDenied(`the function ${name}`);
+    }
+    if (line.kind === 'TABLE_FUNCTION') {
       // Only the documented parameterised views are called like table functions.
-      const at = fields.lastIndexOf('table_function_name: ');
-      if (at < 0 || !VIEWS.has(fields.slice(at + 'table_function_name: '.length).split(', ')[0]!)) throw accessDenied('a table function');
-      continue;
+      if (!VIEWS.has(field(line, 'table_function_name') ?? '')) throw accessDenied('a table function');
     }
-    if (!NODE_KINDS.has(kind!)) throw unsupported(kind!);
-    if (kind === 'FUNCTION') {
-      // The real name is the last field of its kind: an alias is printed before it.
-      const at = fields.lastIndexOf('function_name: ');
-      const name = fields.slice(at + 'function_name: '.length).split(', ')[0]!;
-      if (at < 0 || !allowedFunction(name)) throw accessDenied(`the function ${name}`);
-    }
-    if (kind === 'IDENTIFIER') {
-      const at = fields.lastIndexOf('identifier: ');
-      const parts = fields.slice(at + 'identifier: '.length).split('.');
-      // A table named by database and table, or by table alone in the session's database (holo).
+    if (line.kind === 'IDENTIFIER') {
+      const name = field(line, 'identifier') ?? '';
+      const parts = name.split('.');
+      // A function passed by name (arrayMap(file, …)) is a call all the same.
+      if (parts.length === 1 && engine.functions.has(name.toLowerCase()) && !allowedFunction(name))
+        throw accessDenied(`the function ${name}`);
+      // `default` is clickhouse-local's overlay of the file system: its "tables" are files.
+      if (parts[0] === 'default' && parts.length > 1) throw accessDenied(name);
       const named = [parts.length > 1 ? `${parts[0]}.${parts[1]}` : undefined, `holo.${parts[0]}`].filter(
-        (t): t is string => t !== undefined && existingTables.has(t),
+        (t): t is string => t !== undefined && engine.tables.has(t),
       );
       for (const table of named) if (!ALLOWED_TABLES.has(table)) throw accessDenied(table);
+      if (inTablePosition(line)) {
+        const qualified = parts.length > 1 ? name : `holo.${name}`;
+        const cte = parts.length === 1 && ctes.has(name) && !engine.tables.has(`holo.${name}`);
+        if (!ALLOWED_TABLES.has(qualified) && !cte) throw accessDenied(name);
+      }
+    }
+  }
+}
+
+// Functions the analyser itself puts into a tree (constant folding, scalar subqueries, casts).
+const ANALYSER_FUNCTIONS = new Set(['_CAST', '__getScalar', '__scalarSubqueryResult']);
+
+/** The analysed tree reads documented tables and views alone, and calls allowed functions alone. */
+function checkAnalysedTree(lines: DumpLine[]): void {
+  for (const line of lines) {
+    if (!line.node) continue;
+    checkAggregateTypes(line);
+    if (line.kind === 'FUNCTION') {
+      const name = field(line, 'function_name') ?? '';
+      if (!allowedFunction(name) && !ANALYSER_FUNCTIONS.has(name)) throw accessDenied(`the function ${name}`);
+    } else if (line.kind === 'TABLE_FUNCTION') {
+      if (!VIEWS.has(field(line, 'table_function_name') ?? '')) throw accessDenied('a table function');
+    } else if (line.kind === 'TABLE') {
+      const table = field(line, 'table_name') ?? '';
+      if (!ALLOWED_TABLES.has(table)) throw accessDenied(table || 'a table');
     }
   }
 }
