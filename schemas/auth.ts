@@ -1,5 +1,5 @@
 // Accounts, sessions and API keys (spec: "Accounts and session", "API key record", "User").
-import { intParam, text, z } from './common.js';
+import { Instant, intParam, text, z } from './common.js';
 import { TIER_NAMES } from './tiers.js';
 import { RecognitionQuota } from './recognition.js';
 
@@ -77,10 +77,7 @@ export const CreateKeyBody = z
       .enum(TIER_NAMES as [string, ...string[]])
       .optional()
       .openapi({ description: 'defaults to the subscription tier; the subscription tier or a lower one' }),
-    expires_at: z.iso
-      .datetime({ offset: true })
-      .optional()
-      .refine((v) => v === undefined || Date.parse(v) > Date.now(), 'expires_at must be in the future'),
+    expires_at: Instant.optional().refine((v) => v === undefined || Date.parse(v) > Date.now(), 'expires_at must be in the future'),
   })
   .openapi('CreateApiKey');
 export const KeyByNameQuery = z.strictObject({ name: text({ max: 100 }) });

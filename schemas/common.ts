@@ -88,3 +88,23 @@ export const IsoDate = z
     message: 'not a calendar date',
   })
   .openapi({ format: 'date', example: '2026-06-04' });
+
+/**
+ * An instant in ISO 8601 with its offset (RFC 3339), handed on in UTC with its fraction of a second
+ * kept (the feeds compare microsecond timestamps). zod accepts any offset up to ±23:59 and any year
+ * from 0000; PostgreSQL takes offsets up to ±15:59 and no year 0000, so the instant is moved to UTC
+ * here and must fall within the years 0001 to 9999 there.
+ */
+export const Instant = z.iso
+  .datetime({ offset: true })
+  .transform((s, ctx) => {
+    const [, local, fraction = '', offset] = /^(.+?T[\d:]+)(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.exec(s) ?? [];
+    const utc = local === undefined ? undefined : new Date(`${local}${offset}`);
+    const iso = utc && !Number.isNaN(utc.getTime()) ? utc.toISOString() : '';
+    if (!/^\d{4}-/.test(iso) || iso.startsWith('0000-')) {
+      ctx.addIssue({ code: 'custom', message: 'an instant between the years 0001 and 9999 in UTC' });
+      return z.NEVER;
+    }
+    return `${iso.slice(0, 19)}${fraction}Z`;
+  })
+  .openapi({ type: 'string', format: 'date-time', example: '2026-11-23T00:00:00Z' });
