@@ -1642,6 +1642,8 @@ export const CASE_INSENSITIVE_READER_FUNCTIONS: readonly string[] = [
 ];
 
 /** Aggregate function combinators (system.aggregate_function_combinators): sumIf, uniqMerge, ... */
+// Not -State, -Merge, -MergeState or -SimpleState: aggregate states are neither built nor opened
+// (no documented column holds one, and opening bytes a caller wrote is the engine's riskiest code).
 export const AGGREGATE_COMBINATORS = [
   'If',
   'Array',
@@ -1651,10 +1653,6 @@ export const AGGREGATE_COMBINATORS = [
   'OrDefault',
   'OrNull',
   'Resample',
-  'State',
-  'Merge',
-  'MergeState',
-  'SimpleState',
   'ArgMin',
   'ArgMax',
   'Null',

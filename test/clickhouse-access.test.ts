@@ -277,13 +277,27 @@ describe('the HTTP interface itself', () => {
     // Families that reach outside the tables are not on the list at all.
     for (const family of ['Dictionary', 'Introspection', 'Internal', 'AI', 'Other', 'Encryption'])
       assert.ok(!(family in READER_FUNCTION_FAMILIES), family);
-    for (const name of ['file', 'FILE', 'url', 'dictGet', 'getSetting', 'arrayReduce', 'fileIf', 'sleepIf', 'joinGet', 'aiGenerate'])
+    for (const name of [
+      'file',
+      'FILE',
+      'url',
+      'dictGet',
+      'getSetting',
+      'arrayReduce',
+      'fileIf',
+      'sleepIf',
+      'joinGet',
+      'aiGenerate',
+      'uniqState',
+      'sumMerge',
+      'uniqMergeState',
+    ])
       assert.equal(allowedFunction(name), false, name);
     for (const name of [
       'sum',
       'SUM',
       'sumIf',
-      'uniqExactMergeState',
+      'uniqExactIfOrNull',
       'avgOrNullIf',
       'argMaxIf',
       'quantilesTDigest',

@@ -189,6 +189,11 @@ describe('forbidden calls in one statement', () => {
       // Aggregate functions named in a type string are calls all the same.
       "SELECT finalizeAggregation(CAST(unhex('00'), 'AggregateFunction(aggThrow(1), UInt8)'))",
       "SELECT CAST(unhex('00'), 'AggregateFunction(aggThrow(1), UInt8)')",
+      "SELECT CAST('x', 'AggregateFunction(1, aggThrow, UInt8)')",
+      "SELECT CAST('', 'AggregateFunction(`aggThrow`, UInt8)')",
+      'SELECT uniqState(1)',
+      // A statement's own SETTINGS before its FORMAT: refused before anything could apply them.
+      'SELECT 1 SETTINGS readonly = 0 FORMAT TSV',
       'SELECT 1 SETTINGS readonly = 0',
       'SELECT 1 SETTINGS max_result_rows = 1000000000',
       'SELECT 1 FORMAT TSV SETTINGS max_threads = 1',
@@ -202,6 +207,28 @@ describe('forbidden calls in one statement', () => {
       const answer = await send(text);
       assertNothingRan(text, answer);
       assert.ok([400, 403].includes(answer.status), `${text}: ${answer.status} ${answer.body}`);
+    }
+  });
+});
+
+describe('the check itself', () => {
+  it('stays small: aliases that double at each use, and long names, are refused before they grow', async () => {
+    const name = 'c'.repeat(7600);
+    let text = `WITH ${name} AS x0`;
+    for (let i = 1; i <= 16; i++) text += `, (x${i - 1} + x${i - 1}) AS x${i}`;
+    text += ` SELECT x16 FROM (SELECT dummy AS ${name} FROM system.one)`;
+    const short = text.replaceAll(name, 'c');
+    for (const t of [text, short]) {
+      const answer = await send(t);
+      assertNothingRan('doubling aliases', answer);
+      assert.ok([400, 403].includes(answer.status), `${answer.status} ${answer.body.slice(0, 200)}`);
+    }
+  });
+
+  it('tells no engine version and none of its own SQL', async () => {
+    for (const t of ['SELECT 1; SELECT 2', 'SELECT 1 SETTINGS max_threads = 1', 'SELEC 1']) {
+      const answer = await send(t);
+      assert.doesNotMatch(answer.body, /version \d|formatQuery|holo-probe/, answer.body);
     }
   });
 });

@@ -27,7 +27,11 @@ export function fromEngine(err: unknown): ClickHouseError {
   if (!m) return new ClickHouseError(1002, 'UNKNOWN_EXCEPTION', text.replace(/^Query failed: /, ''));
   const code = Number(m[1]);
   // A query that failed inside another (an EXPLAIN) repeats the prefix.
-  const message = m[2]!.replace(/^(?:Code: \d+\. DB::Exception: )+/, '').replace(/\s*\([A-Z_]+\)\s*\(version [^)]*\)$/, '');
+  // The engine's version is not the caller's business either.
+  const message = m[2]!
+    .replace(/^(?:Code: \d+\. DB::Exception: )+/, '')
+    .replace(/\s*\([A-Z_]+\)\s*\(version [^)]*\)$/, '')
+    .replace(/\s*\(version [^)]*\)/g, '');
   return new ClickHouseError(code, m[3] ?? 'UNKNOWN_EXCEPTION', message.replace(/\.$/, ''), FORBIDDEN_CODES.has(code) ? 403 : 400);
 }
 
