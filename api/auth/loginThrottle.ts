@@ -14,12 +14,13 @@
 // tells nothing about whether they are one account.
 import crypto from 'node:crypto';
 import net from 'node:net';
-import type { Context } from 'koa';
 import type { Config } from '../../schemas/config.js';
 import type { RedisStore } from '../../sql/stores/redis.js';
-import { HttpError } from '../http/errors.js';
+import { TooManyRequestsError } from '../http/errors.js';
 
 export type ThrottleDeps = { stores: { redis: RedisStore }; config: Pick<Config, 'redisPrefix' | 'loginThrottle'> };
+/** Who is trying: the client's address as the app sees it (Koa's ctx.ip from a handler). */
+export type Client = { ip: string };
 
 /** The counter of a login by username or e-mail. */
 export const loginSubject = (login: string) => `n:${crypto.createHash('sha256').update(login.toLowerCase()).digest('base64url')}`;
@@ -31,18 +32,19 @@ export const accountSubject = (userId: number) => `a:${userId}`;
  * Runs a password check under the limits. `check` answers null for a wrong password (a failed
  * guess: its slots stay counted) or the result of a good one (the subject's counter is cleared,
  * the address gets its slot back). A check that throws (a store outage) judged no password: both
- * slots are given back. Past either limit: 429 with Retry-After, and `check` does not run.
+ * slots are given back. Past either limit: TooManyRequestsError (429 with Retry-After), and
+ * `check` does not run.
  */
 export async function throttledPasswordCheck<T>(
-  ctx: Context,
   deps: ThrottleDeps,
+  client: Client,
   subject: string,
   check: () => Promise<T | null>,
 ): Promise<T | null> {
   const { redis } = deps.stores;
   const limits = deps.config.loginThrottle;
   const base = `${deps.config.redisPrefix}:lt`;
-  const keys = { subject: `${base}:${subject}`, address: `${base}:ip:${clientNetwork(ctx.ip)}` };
+  const keys = { subject: `${base}:${subject}`, address: `${base}:ip:${clientNetwork(client.ip)}` };
   const window = limits.windowSeconds;
   const [bySubject, byAddress] = await redis.incrMany([
     { key: keys.subject, ttlSeconds: window },
@@ -56,7 +58,7 @@ export async function throttledPasswordCheck<T>(
   if (spent.length > 0) {
     // A refused attempt was not a guess: it leaves the counters as they were.
     await giveBack();
-    await refuse(ctx, redis, spent, 'Too many failed sign-in attempts');
+    await refuse(redis, spent, 'Too many failed sign-in attempts');
   }
   let result: T | null;
   try {
@@ -73,20 +75,19 @@ export async function throttledPasswordCheck<T>(
  * Counts a registration from the caller's address, whatever its outcome (a taken name tells
  * whether it exists, so tries at it are limited too); 429 with Retry-After past the limit.
  */
-export async function countRegistration(ctx: Context, deps: ThrottleDeps): Promise<void> {
+export async function countRegistration(deps: ThrottleDeps, client: Client): Promise<void> {
   const { redis } = deps.stores;
   const limits = deps.config.loginThrottle;
-  const key = `${deps.config.redisPrefix}:lt:reg:${clientNetwork(ctx.ip)}`;
+  const key = `${deps.config.redisPrefix}:lt:reg:${clientNetwork(client.ip)}`;
   if ((await redis.incr(key, limits.windowSeconds)) > limits.registrationsPerAddress)
-    await refuse(ctx, redis, [key], 'Too many registrations from this address');
+    await refuse(redis, [key], 'Too many registrations from this address');
 }
 
-async function refuse(ctx: Context, redis: RedisStore, keys: string[], why: string): Promise<never> {
+async function refuse(redis: RedisStore, keys: string[], why: string): Promise<never> {
   // The window ends when the last spent counter expires. Redis rounds a TTL to the nearest second:
   // one more, so that a client waiting exactly this long is not refused again.
   const seconds = Math.max(0, ...(await Promise.all(keys.map((k) => redis.ttl(k))))) + 1;
-  ctx.set('Retry-After', String(seconds));
-  throw new HttpError(429, `${why}. Retry after ${seconds} seconds.`);
+  throw new TooManyRequestsError(`${why}. Retry after ${seconds} seconds.`, seconds);
 }
 
 /**

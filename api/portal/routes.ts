@@ -154,7 +154,7 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       handler: async ({ body, ctx }) => {
         const current = await portalSession(ctx, deps);
         await portal.csrf.verify(ctx, current?.sessionId ?? null, body.csrf_token);
-        const user = await throttledPasswordCheck(ctx, deps, loginSubject(body.username), () =>
+        const user = await throttledPasswordCheck(deps, { ip: ctx.ip }, loginSubject(body.username), () =>
           checkCredentials(db, body.username, body.password),
         );
         if (!user) throw new HttpError(401, 'Invalid username or password');
@@ -180,7 +180,7 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       handler: async ({ body, ctx }) => {
         const current = await portalSession(ctx, deps);
         await portal.csrf.verify(ctx, current?.sessionId ?? null, body.csrf_token);
-        await countRegistration(ctx, deps);
+        await countRegistration(deps, { ip: ctx.ip });
         const user = await createUser(db, body);
         if (current) await endSession(ctx, db, current.sessionId);
         const sessionId = await startSession(ctx, db, deps.tokens, user);

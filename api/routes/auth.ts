@@ -58,7 +58,7 @@ export const authRoutes = (deps: AppDeps) => {
       body: { username: string; email: string; password: string; display_name?: string; country?: string };
       ctx: Context;
     }) => {
-      await countRegistration(ctx, deps);
+      await countRegistration(deps, { ip: ctx.ip });
       const user = await createUser(db, { ...body, isSeller, displayName: body.display_name });
       await setSessionCookie(ctx, user);
       return { ok: true as const, user_id: user.id, username: user.username };
@@ -104,7 +104,7 @@ export const authRoutes = (deps: AppDeps) => {
       response: Registered,
       errors: [400, 401, 429],
       handler: async ({ body, ctx }) => {
-        const user = await throttledPasswordCheck(ctx, deps, loginSubject(body.username), () =>
+        const user = await throttledPasswordCheck(deps, { ip: ctx.ip }, loginSubject(body.username), () =>
           checkCredentials(db, body.username, body.password),
         );
         if (!user) throw new HttpError(401, 'Invalid username or password');
@@ -146,7 +146,7 @@ export const authRoutes = (deps: AppDeps) => {
       errors: [400, 429],
       handler: async ({ body, ctx }) => {
         const user = accountOf(ctx);
-        const changed = await throttledPasswordCheck(ctx, deps, accountSubject(user.id), () =>
+        const changed = await throttledPasswordCheck(deps, { ip: ctx.ip }, accountSubject(user.id), () =>
           changePassword(db, user, body.current_password, body.new_password),
         );
         if (!changed) throw new HttpError(400, 'Current password is wrong');
