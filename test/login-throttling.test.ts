@@ -142,6 +142,30 @@ describe('failed sign-ins per account', () => {
       [...Array<number>(LIMITS.perAccount).fill(401), 429],
     );
     assert.deepEqual(unknown, known);
+    assert.deepEqual(await transcript('nob\u0130dy'), known, 'a text that is no valid name at all');
+  });
+
+  it('every spelling of a name shares its count or names no account (case, padding, İ, fullwidth, combining marks)', async () => {
+    const username = `admin${++userCount}`;
+    await createUser(stack.server.deps.db, { username, email: `${username}@example.com`, password: PASSWORD });
+    const fullwidth = (s: string) => s.replace(/[a-z0-9]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
+    // PostgreSQL's lower() under glibc or ICU locales folds U+0130 to 'i', and NFKC folds fullwidth
+    // letters and a dotted i: were any of these looked up as the name, each would be a fresh count
+    // of guesses at it. None signs in, even with the right password.
+    const lookalikes = [
+      username.replace('i', '\u0130'),
+      username.toUpperCase().replace('I', '\u0130'),
+      fullwidth(username),
+      username.replace('i', 'i\u0307'),
+      `${username}@example.com`.replace('i', '\u0130'),
+    ];
+    for (const spelling of lookalikes) assert.deepEqual([spelling, (await login(address(), spelling, PASSWORD)).status], [spelling, 401]);
+    // ASCII spellings are the name itself: their failures add up in one count.
+    const from = address();
+    const spellings = [username.toUpperCase(), ` ${username} `, `${username[0]!.toUpperCase()}${username.slice(1)}`];
+    for (const spelling of spellings.slice(0, LIMITS.perAccount))
+      assert.equal((await login(from, spelling, 'wrong')).status, 401, spelling);
+    assert.equal((await login(from, username, PASSWORD)).status, 429);
   });
 
   it('a successful sign-in clears the count: the next wrong passwords start from zero', async () => {

@@ -45,9 +45,12 @@ export async function createUser(
   }
 }
 
-/** The account a username or e-mail names, when the password is right; deleted accounts never log in. */
-export async function checkCredentials(db: Db, login: string, password: string): Promise<User | null> {
-  const [row] = await q.accountByLogin(db, login);
+/**
+ * The account a canonical sign-in name (canonicalLogin) names, when the password is right; deleted
+ * accounts never log in. A name that is no valid name (null) costs the same password work.
+ */
+export async function checkCredentials(db: Db, login: string | null, password: string): Promise<User | null> {
+  const [row] = login === null ? [] : await q.accountByLogin(db, login);
   const ok = await verifyPassword(password, row?.password_hash ?? null);
   if (!row || !ok) return null;
   const { password_hash: _hash, ...user } = row;

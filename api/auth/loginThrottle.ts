@@ -8,8 +8,8 @@
 // account must not reset the count of guesses at others'). Windows are fixed, from the first
 // counted attempt; the counters live in Redis, shared by every instance, and expire with it.
 //
-// The name's counter is keyed by the login text as typed (lowercased as the lookup does, hashed so
-// that Redis holds no e-mail address), not by the account it resolves to: an unknown name counts
+// The name's counter is keyed by the name in the one spelling the lookup uses (signIn.ts; hashed
+// so that Redis holds no e-mail address), not by the account it resolves to: an unknown name counts
 // and answers exactly like a known one, and whether a username and an e-mail share a counter
 // tells nothing about whether they are one account.
 import crypto from 'node:crypto';
@@ -22,8 +22,8 @@ export type ThrottleDeps = { stores: { redis: RedisStore }; config: Pick<Config,
 /** Who is trying: the client's address as the app sees it (Koa's ctx.ip from a handler). */
 export type Client = { ip: string };
 
-/** The counter of a login by username or e-mail. */
-export const loginSubject = (login: string) => `n:${crypto.createHash('sha256').update(login.toLowerCase()).digest('base64url')}`;
+/** The counter of a sign-in name, as signIn.ts spells it (hashed: Redis holds no e-mail address). */
+export const loginSubject = (name: string) => `n:${crypto.createHash('sha256').update(name).digest('base64url')}`;
 
 /** The counter of a signed-in account's password checks (a password change). */
 export const accountSubject = (userId: number) => `a:${userId}`;

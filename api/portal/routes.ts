@@ -5,18 +5,10 @@
 // next step), /static/portal.css and /openapi.json.
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps.js';
-import {
-  checkCredentials,
-  createKey,
-  createUser,
-  enableDeveloperAccess,
-  listKeys,
-  revokeKey,
-  userById,
-  type User,
-} from '../auth/accounts.js';
+import { createKey, createUser, enableDeveloperAccess, listKeys, revokeKey, userById, type User } from '../auth/accounts.js';
 import { withLiveCalls } from '../auth/rateLimit.js';
-import { countRegistration, loginSubject, throttledPasswordCheck, throttleWording } from '../auth/loginThrottle.js';
+import { countRegistration, throttleWording } from '../auth/loginThrottle.js';
+import { signIn } from '../auth/signIn.js';
 import { isBusinessTier } from '../../schemas/tiers.js';
 import { cookieSession, endSession, startSession } from '../auth/sessionCookie.js';
 import { DEPRECATIONS } from '../http/deprecations.js';
@@ -154,9 +146,7 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       handler: async ({ body, ctx }) => {
         const current = await portalSession(ctx, deps);
         await portal.csrf.verify(ctx, current?.sessionId ?? null, body.csrf_token);
-        const user = await throttledPasswordCheck(deps, { ip: ctx.ip }, loginSubject(body.username), () =>
-          checkCredentials(db, body.username, body.password),
-        );
+        const user = await signIn(deps, { ip: ctx.ip }, { login: body.username, password: body.password });
         if (!user) throw new HttpError(401, 'Invalid username or password');
         // A new session on every sign-in; one that was already open ends here.
         if (current) await endSession(ctx, db, current.sessionId);

@@ -5,18 +5,10 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
-import {
-  cancelDeletion,
-  changePassword,
-  checkCredentials,
-  createUser,
-  deleteAccount,
-  publicUser,
-  requestDeletion,
-  type User,
-} from '../auth/accounts.js';
+import { cancelDeletion, changePassword, createUser, deleteAccount, publicUser, requestDeletion, type User } from '../auth/accounts.js';
 import type { Principal } from '../auth/principal.js';
-import { accountSubject, countRegistration, loginSubject, throttledPasswordCheck, throttleWording } from '../auth/loginThrottle.js';
+import { accountSubject, countRegistration, throttledPasswordCheck, throttleWording } from '../auth/loginThrottle.js';
+import { signIn } from '../auth/signIn.js';
 import { clearSessionCookie, endSession, startSession } from '../auth/sessionCookie.js';
 import {
   ChangePasswordBody,
@@ -104,9 +96,7 @@ export const authRoutes = (deps: AppDeps) => {
       response: Registered,
       errors: [400, 401, 429],
       handler: async ({ body, ctx }) => {
-        const user = await throttledPasswordCheck(deps, { ip: ctx.ip }, loginSubject(body.username), () =>
-          checkCredentials(db, body.username, body.password),
-        );
+        const user = await signIn(deps, { ip: ctx.ip }, { login: body.username, password: body.password });
         if (!user) throw new HttpError(401, 'Invalid username or password');
         await setSessionCookie(ctx, user);
         return { ok: true as const, user_id: user.id, username: user.username };
