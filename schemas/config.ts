@@ -84,6 +84,10 @@ const envSchema = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(z.string().min(32, 'each key must be at least 32 characters'))),
+  // Proxies in front of the API and portal that each append the address they saw to
+  // X-Forwarded-For: the client's address is that many entries from the end (0: the socket's,
+  // the header ignored). Per-address limits (anonymous calls, sign-ins, registrations) count it.
+  HOLO_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   // Requests a minute per client IP without credentials (spec: 30).
   HOLO_ANONYMOUS_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(30),
   // Password guessing (README, Login throttling): failed password checks a window allows per login
@@ -182,6 +186,7 @@ export type Config = {
   adminToken: string | undefined;
   sessionSecret: string | undefined;
   sessionSecretPrevious: string[];
+  trustedProxyHops: number;
   anonymousPerMinute: number;
   loginThrottle: { failuresPerAccount: number; failuresPerAddress: number; registrationsPerAddress: number; windowSeconds: number };
   wsPingSeconds: number;
@@ -257,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminToken: e.HOLO_ADMIN_TOKEN,
     sessionSecret: e.HOLO_SESSION_SECRET,
     sessionSecretPrevious: e.HOLO_SESSION_SECRET_PREVIOUS,
+    trustedProxyHops: e.HOLO_TRUSTED_PROXY_HOPS,
     anonymousPerMinute: e.HOLO_ANONYMOUS_RATE_LIMIT,
     loginThrottle: {
       failuresPerAccount: e.HOLO_LOGIN_FAILURES_PER_ACCOUNT,

@@ -6,9 +6,12 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import Koa from 'koa';
 import { createUser } from '../api/auth/accounts.js';
 import { countRegistration, loginSubject, throttledPasswordCheck } from '../api/auth/loginThrottle.js';
 import { TooManyRequestsError } from '../api/http/errors.js';
+import { clientAddress, proxySettings } from '../api/http/clientAddress.js';
 import { buildDeps, startServer, type RunningServer } from '../api/server.js';
 import { openRedis } from '../sql/stores/redis.js';
 import { startStack, type Stack } from './support/stack.js';
@@ -20,6 +23,8 @@ let stack: Stack;
 /** A second API instance on the same PostgreSQL and Redis (its own Redis connection when Redis is a server), with a 3-second window. */
 let short: RunningServer;
 let closeShortRedis = async () => undefined as unknown;
+/** A third instance, as behind one proxy that appends the client's address to X-Forwarded-For. */
+let proxied: RunningServer;
 
 before(async () => {
   stack = await startStack({
@@ -35,8 +40,14 @@ before(async () => {
   const redis = stack.stores.redis.kind === 'external' ? await openRedis(config, stack.server.deps.log) : stack.stores.redis;
   if (redis !== stack.stores.redis) closeShortRedis = () => redis.close();
   short = await startServer(await buildDeps(config, { ...stack.stores, redis }, stack.server.deps.log), 0, '127.0.0.1');
+  proxied = await startServer(
+    await buildDeps({ ...stack.config, trustedProxyHops: 1 }, stack.stores, stack.server.deps.log),
+    0,
+    '127.0.0.1',
+  );
 });
 after(async () => {
+  await proxied?.close();
   await short?.close();
   await closeShortRedis();
   await stack?.close();
@@ -49,11 +60,11 @@ function request(
   base: string,
   method: string,
   path: string,
-  opts: { from: string; json?: unknown; form?: Record<string, string>; cookie?: string },
+  opts: { from: string; json?: unknown; form?: Record<string, string>; cookie?: string; headers?: Record<string, string> },
 ): Promise<Answer> {
   const body =
     opts.json !== undefined ? JSON.stringify(opts.json) : opts.form !== undefined ? new URLSearchParams(opts.form).toString() : undefined;
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
   if (opts.json !== undefined) headers['Content-Type'] = 'application/json';
   if (opts.form !== undefined) headers['Content-Type'] = 'application/x-www-form-urlencoded';
   if (opts.cookie) headers.Cookie = opts.cookie;
@@ -302,6 +313,97 @@ describe('registration and password change', () => {
     assert.equal(refused.status, 429);
     assert.ok(retryAfter(refused) > 0);
     assert.equal((await login(address(), username, PASSWORD)).status, 200, 'unchanged');
+  });
+});
+
+describe('behind a proxy (HOLO_TRUSTED_PROXY_HOPS)', () => {
+  const spray = (base: string, from: string, forwardedFor: string, n: number) =>
+    Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        request(base, 'POST', '/auth/login', {
+          from,
+          headers: { 'X-Forwarded-For': forwardedFor },
+          json: { username: `proxied${i}`, password: 'wrong' },
+        }),
+      ),
+    );
+
+  it('with one trusted hop, clients the proxy tells apart are counted apart; what a client writes itself is not believed', async () => {
+    // Every request reaches the instance from one address, the proxy's, as in compose's topology.
+    const proxy = address();
+    const victim = await user();
+    assert.deepEqual(
+      (await spray(proxied.url, proxy, '203.0.113.10', LIMITS.perAddress)).map((r) => r.status),
+      Array<number>(LIMITS.perAddress).fill(401),
+    );
+    const over = (forwardedFor: string, username = 'proxied-next', password = 'wrong') =>
+      request(proxied.url, 'POST', '/auth/login', {
+        from: proxy,
+        headers: { 'X-Forwarded-For': forwardedFor },
+        json: { username, password },
+      });
+    assert.equal((await over('203.0.113.10')).status, 429, 'the guessing client is refused');
+    // The proxy appends the address it saw: entries before it are the client's own words.
+    assert.equal((await over('198.51.100.1, 203.0.113.10')).status, 429, 'a forged first entry changes nothing');
+    assert.equal((await over('203.0.113.11', victim.username, PASSWORD)).status, 200, 'another client behind the same proxy signs in');
+  });
+
+  it('with none (the default), X-Forwarded-For is ignored: a client cannot leave its count by writing one', async () => {
+    const from = address();
+    await spray(stack.url, from, '203.0.113.20', LIMITS.perAddress);
+    const res = await request(stack.url, 'POST', '/auth/login', {
+      from,
+      headers: { 'X-Forwarded-For': '203.0.113.21' },
+      json: { username: 'proxied-next', password: 'wrong' },
+    });
+    assert.equal(res.status, 429);
+  });
+
+  it('registrations are counted per client behind the proxy', async () => {
+    const proxy = address();
+    const register = (forwardedFor: string, username: string) =>
+      request(proxied.url, 'POST', '/auth/register', {
+        from: proxy,
+        headers: { 'X-Forwarded-For': forwardedFor },
+        json: { username, email: `${username}@example.com`, password: PASSWORD },
+      });
+    for (let i = 0; i < LIMITS.registrations; i++) assert.equal((await register('203.0.113.30', `viaproxy${i}`)).status, 201);
+    assert.equal((await register('203.0.113.30', 'viaproxy-more')).status, 429);
+    assert.equal((await register('203.0.113.31', 'viaproxy-other')).status, 201);
+  });
+
+  it('the hot path reads the client address exactly as Koa does, for any X-Forwarded-For and hop count', async () => {
+    const apps = [0, 1, 2, 3].map((hops) => {
+      const app = new Koa(proxySettings(hops));
+      app.use((ctx) => {
+        ctx.body = { koa: ctx.ip, ours: clientAddress(ctx.req, hops) };
+      });
+      return http.createServer(app.callback()).listen(0, '127.0.0.1');
+    });
+    await Promise.all(apps.map((a) => new Promise((r) => a.once('listening', r))));
+    try {
+      const entry = fc.oneof(
+        fc.ipV4(),
+        fc.ipV6(),
+        fc.constantFrom('', ' ', 'unknown', '::ffff:10.0.0.1'),
+        fc.stringMatching(/^[ -+\--~]{0,12}$/),
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 0, max: 3 }),
+          fc.option(fc.array(entry, { maxLength: 5 }), { nil: undefined }),
+          async (hops, entries) => {
+            const port = (apps[hops]!.address() as { port: number }).port;
+            const headers = entries === undefined ? undefined : { 'X-Forwarded-For': entries.join(', ') };
+            const res = await request(`http://127.0.0.1:${port}`, 'GET', '/', { from: '127.0.0.1', headers });
+            assert.equal(res.body.ours, res.body.koa);
+          },
+        ),
+        { numRuns: 200 },
+      );
+    } finally {
+      await Promise.all(apps.map((a) => new Promise((r) => a.close(r))));
+    }
   });
 });
 
