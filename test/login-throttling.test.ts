@@ -1,7 +1,9 @@
 // Password guessing, as an attacker and a forgetful user meet it: failed sign-ins limited per
-// name and per client address (429 with Retry-After, even for the right password), unknown names
-// answered exactly like known ones, success clearing the count, a short window ending, the counts
-// shared by two API instances and by the portal, registrations and password changes limited too.
+// name from one address, per name from every address (a ceiling that a browser that signed in
+// before is not held to) and per client address (429 with Retry-After, even for the right
+// password), unknown names answered exactly like known ones, success clearing the count, a short
+// window ending, the counts shared by two API instances and by the portal, the client address
+// behind a proxy, registrations and password changes limited too.
 // Each test speaks from its own loopback address (127.0.0.x), so per-address counts stay its own.
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -17,7 +19,7 @@ import { openRedis } from '../sql/stores/redis.js';
 import { startStack, type Stack } from './support/stack.js';
 
 const PASSWORD = 'correct horse battery';
-const LIMITS = { perAccount: 3, perAddress: 6, registrations: 3 };
+const LIMITS = { perAccount: 3, perName: 8, perAddress: 6, registrations: 3 };
 
 let stack: Stack;
 /** A second API instance on the same PostgreSQL and Redis (its own Redis connection when Redis is a server), with a 3-second window. */
@@ -31,6 +33,7 @@ before(async () => {
     demo: 'none',
     env: {
       HOLO_LOGIN_FAILURES_PER_ACCOUNT: String(LIMITS.perAccount),
+      HOLO_LOGIN_FAILURES_PER_NAME: String(LIMITS.perName),
       HOLO_LOGIN_FAILURES_PER_ADDRESS: String(LIMITS.perAddress),
       HOLO_REGISTRATIONS_PER_ADDRESS: String(LIMITS.registrations),
       HOLO_LOGIN_WINDOW_SECONDS: '600',
@@ -88,8 +91,16 @@ function request(
   });
 }
 
-const login = (from: string, username: string, password: string, base = stack.url) =>
-  request(base, 'POST', '/auth/login', { from, json: { username, password } });
+const login = (from: string, username: string, password: string, base = stack.url, cookie?: string) =>
+  request(base, 'POST', '/auth/login', { from, json: { username, password }, cookie });
+
+/** The holo_device cookie a sign-in set, as a Cookie header's pair. */
+const deviceCookie = (a: Answer) => {
+  const cookie = ([] as string[]).concat(a.headers['set-cookie'] ?? []).find((c) => c.startsWith('holo_device='));
+  assert.ok(cookie, 'a device cookie');
+  assert.match(cookie, /; HttpOnly;/);
+  return cookie.split(';')[0]!;
+};
 
 let userCount = 0;
 async function user(): Promise<{ username: string; email: string }> {
@@ -104,23 +115,20 @@ const address = () => `127.0.0.${++addressCount}`;
 const retryAfter = (a: Answer) => Number(a.headers['retry-after']);
 const WRONG = { detail: 'Invalid username or password' };
 
-describe('failed sign-ins per account', () => {
-  it(`after ${LIMITS.perAccount} wrong passwords, 429 with Retry-After, even for the right password and from elsewhere`, async () => {
+describe('failed sign-ins per name from one address', () => {
+  it(`after ${LIMITS.perAccount} wrong passwords, 429 with Retry-After from that address, even for the right password; not from elsewhere`, async () => {
     const { username } = await user();
     const from = address();
     for (let i = 0; i < LIMITS.perAccount; i++) {
       const wrong = await login(from, username, `wrong ${i}`);
       assert.deepEqual([wrong.status, wrong.body], [401, WRONG]);
     }
-    for (const [where, res] of [
-      ['same address', await login(from, username, PASSWORD)],
-      ['another address', await login(address(), username, PASSWORD)],
-    ] as const) {
-      assert.equal(res.status, 429, where);
-      assert.match(res.body.detail, /^Too many failed sign-in attempts\. Retry after \d+ seconds\.$/, where);
-      assert.ok(retryAfter(res) >= 590 && retryAfter(res) <= 601, `${where}: Retry-After ${res.headers['retry-after']}`);
-      assert.equal(res.headers['set-cookie'], undefined, `${where}: no session`);
-    }
+    const res = await login(from, username, PASSWORD);
+    assert.equal(res.status, 429);
+    assert.match(res.body.detail, /^Too many failed sign-in attempts\. Retry after \d+ seconds\.$/);
+    assert.ok(retryAfter(res) >= 590 && retryAfter(res) <= 601, `Retry-After ${res.headers['retry-after']}`);
+    assert.equal(res.headers['set-cookie'], undefined, 'no session, no device');
+    assert.equal((await login(address(), username, PASSWORD)).status, 200, 'guesses from one address do not lock the account');
   });
 
   it('a burst of parallel guesses gets no more password checks than the limit', async () => {
@@ -186,6 +194,52 @@ describe('failed sign-ins per account', () => {
     assert.equal((await login(from, username, PASSWORD)).status, 200);
     for (let i = 0; i < LIMITS.perAccount; i++) assert.equal((await login(from, username, 'wrong')).status, 401, `wrong #${i + 1}`);
     assert.equal((await login(from, username, PASSWORD)).status, 429);
+  });
+});
+
+describe('guesses at one name from many addresses', () => {
+  /** Wrong passwords at `name`, a new address every LIMITS.perAccount of them (the per-address pair never binds), until one past the ceiling. */
+  const spread = async (name: string, cookie?: string) => {
+    const statuses: number[] = [];
+    while (statuses.length <= LIMITS.perName) {
+      const from = address();
+      for (let i = 0; i < LIMITS.perAccount && statuses.length <= LIMITS.perName; i++)
+        statuses.push((await login(from, name, `guess ${statuses.length}`, stack.url, cookie)).status);
+    }
+    return statuses;
+  };
+  const stopped = [...Array<number>(LIMITS.perName).fill(401), 429];
+
+  it(`stop at the name's ceiling of ${LIMITS.perName}, for a name that exists as for one that does not`, async () => {
+    const { username } = await user();
+    assert.deepEqual(await spread(username), stopped);
+    assert.deepEqual(await spread('nobody-spread-out'), stopped);
+    // Its owner, from a browser that never signed in to it, waits for the window too.
+    assert.equal((await login(address(), username, PASSWORD)).status, 429);
+  });
+
+  it('do not lock out a browser that has signed in to the account before, from wherever it comes', async () => {
+    const victim = await user();
+    const home = address();
+    const first = await login(home, victim.username, PASSWORD);
+    assert.equal(first.status, 200);
+    const device = deviceCookie(first);
+    // The attacker's own device token, for an account of their own, is no device of the victim's.
+    const attackers = deviceCookie(await login(address(), (await user()).username, PASSWORD));
+    assert.deepEqual(await spread(victim.username, attackers), stopped);
+    assert.equal((await login(address(), victim.username, PASSWORD)).status, 429, 'a browser without the device');
+    assert.equal((await login(home, victim.username, PASSWORD)).status, 429, 'the home address without the device');
+    const back = await login(home, victim.username, PASSWORD, stack.url, device);
+    assert.equal(back.status, 200, 'home, with the device');
+    assert.equal(
+      (await login(address(), victim.username, PASSWORD, stack.url, deviceCookie(back))).status,
+      200,
+      'travelling, with the renewed device',
+    );
+    // A device does not lift the count of its own guesses from its address.
+    const from = address();
+    for (let i = 0; i < LIMITS.perAccount; i++) assert.equal((await login(from, victim.username, 'wrong', stack.url, device)).status, 401);
+    assert.equal((await login(from, victim.username, PASSWORD, stack.url, device)).status, 429);
   });
 });
 

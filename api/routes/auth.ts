@@ -9,7 +9,7 @@ import { cancelDeletion, changePassword, createUser, deleteAccount, publicUser, 
 import type { Principal } from '../auth/principal.js';
 import { accountSubject, countRegistration, throttledPasswordCheck, throttleWording } from '../auth/loginThrottle.js';
 import { signIn } from '../auth/signIn.js';
-import { clearSessionCookie, endSession, startSession } from '../auth/sessionCookie.js';
+import { clearSessionCookie, DEVICE_COOKIE, endSession, rememberDevice, startSession } from '../auth/sessionCookie.js';
 import {
   ChangePasswordBody,
   ConfirmBody,
@@ -96,9 +96,16 @@ export const authRoutes = (deps: AppDeps) => {
       response: Registered,
       errors: [400, 401, 429],
       handler: async ({ body, ctx }) => {
-        const user = await signIn(deps, { ip: ctx.ip }, { login: body.username, password: body.password });
-        if (!user) throw new HttpError(401, 'Invalid username or password');
+        const signedIn = await signIn(
+          deps,
+          { ip: ctx.ip },
+          { login: body.username, password: body.password, device: ctx.cookies.get(DEVICE_COOKIE) },
+        );
+        if (!signedIn) throw new HttpError(401, 'Invalid username or password');
+        const { user } = signedIn;
         await setSessionCookie(ctx, user);
+        // After the session's: clients that read the first Set-Cookie read the session.
+        rememberDevice(ctx, signedIn.device);
         return { ok: true as const, user_id: user.id, username: user.username };
       },
     }),
