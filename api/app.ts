@@ -51,6 +51,7 @@ import { syncRoutes } from './routes/v2/sync.js';
 import { compatRoutes } from './routes/compat.js';
 import { clickhouseHttpRoutes } from './clickhouse/httpInterface.js';
 import { bulkRoutes } from './routes/bulk.js';
+import { proxySettings } from './http/clientAddress.js';
 
 export const VERSION = '0.1.0';
 
@@ -101,7 +102,7 @@ const apiDocumentOf = (routes: Route[]) =>
 
 /** The API app, and its OpenAPI document (served at /openapi.json, rendered by the portal's /docs). */
 export function createApp(deps: AppDeps, opts: { portalUrl: string }): { app: Koa; document: object } {
-  const app = new Koa({ proxy: false });
+  const app = new Koa(proxySettings(deps.config.trustedProxyHops));
   const routes = allRoutes(deps);
   // Every method Node's parser accepts (TRACE, QUERY, PROPFIND, …) is known to the router, so an
   // unlisted one gets the 405 and Allow of any wrong method (the spec's error model) instead of 501.

@@ -27,6 +27,19 @@ export const SellerRegisterBody = RegisterBody.extend({
     .regex(/^[A-Z]{2}$/, 'country is an ISO 3166-1 alpha-2 code')
     .optional(),
 }).openapi('RegisterSeller');
+/**
+ * The one spelling a sign-in name is counted and looked up by: trimmed and lowercased here, then
+ * a username or an e-mail address as registration accepts them (both ASCII only), else null (it
+ * names no account). The lookup compares this exact text, so no other code's idea of lowercase
+ * matters: PostgreSQL's lower() under glibc or ICU locales turns U+0130 'İ' into 'i', JavaScript
+ * into 'i' and a combining dot, and a name that lowercased two ways had two counts of guesses.
+ */
+export function canonicalLogin(typed: string): string | null {
+  const lowered = typed.trim().toLowerCase();
+  if (!/^[\x21-\x7e]+$/.test(lowered)) return null;
+  return username.safeParse(lowered).success || email.safeParse(lowered).success ? lowered : null;
+}
+
 export const LoginBody = z
   .object({ username: text({ max: 254 }).openapi({ description: 'username or e-mail' }), password: z.string().min(1).max(1024) })
   .openapi('Login');

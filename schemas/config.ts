@@ -84,13 +84,21 @@ const envSchema = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(z.string().min(32, 'each key must be at least 32 characters'))),
+  // Proxies in front of the API and portal that each append the address they saw to
+  // X-Forwarded-For: the client's address is that many entries from the end (0: the socket's,
+  // the header ignored). Per-address limits (anonymous calls, sign-ins, registrations) count it.
+  HOLO_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   // Requests a minute per client IP without credentials (spec: 30).
   HOLO_ANONYMOUS_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(30),
   // Password guessing (README, Login throttling): failed password checks a window allows per login
-  // name (or account, for a password change) and per client address, registrations per address,
-  // and the window's length; past a limit the answer is 429 with Retry-After until it ends.
+  // name from one client address (or per account, for a password change) and per client address,
+  // registrations per address, and the window's length; past a limit the answer is 429 with
+  // Retry-After until it ends.
   HOLO_LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(5),
   HOLO_LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  // The ceiling of failed sign-ins at one name from every address together (distributed guessing);
+  // a browser that signed in to the account before is not held to it.
+  HOLO_LOGIN_FAILURES_PER_NAME: z.coerce.number().int().min(1).max(1_000_000).default(100),
   HOLO_REGISTRATIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(10),
   HOLO_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   // WebSocket price stream: seconds between server pings (a connection silent for two is closed),
@@ -182,8 +190,15 @@ export type Config = {
   adminToken: string | undefined;
   sessionSecret: string | undefined;
   sessionSecretPrevious: string[];
+  trustedProxyHops: number;
   anonymousPerMinute: number;
-  loginThrottle: { failuresPerAccount: number; failuresPerAddress: number; registrationsPerAddress: number; windowSeconds: number };
+  loginThrottle: {
+    failuresPerAccount: number;
+    failuresPerName: number;
+    failuresPerAddress: number;
+    registrationsPerAddress: number;
+    windowSeconds: number;
+  };
   wsPingSeconds: number;
   recognitionThreads: number;
   statusIntervalSeconds: number;
@@ -257,9 +272,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminToken: e.HOLO_ADMIN_TOKEN,
     sessionSecret: e.HOLO_SESSION_SECRET,
     sessionSecretPrevious: e.HOLO_SESSION_SECRET_PREVIOUS,
+    trustedProxyHops: e.HOLO_TRUSTED_PROXY_HOPS,
     anonymousPerMinute: e.HOLO_ANONYMOUS_RATE_LIMIT,
     loginThrottle: {
       failuresPerAccount: e.HOLO_LOGIN_FAILURES_PER_ACCOUNT,
+      failuresPerName: e.HOLO_LOGIN_FAILURES_PER_NAME,
       failuresPerAddress: e.HOLO_LOGIN_FAILURES_PER_ADDRESS,
       registrationsPerAddress: e.HOLO_REGISTRATIONS_PER_ADDRESS,
       windowSeconds: e.HOLO_LOGIN_WINDOW_SECONDS,

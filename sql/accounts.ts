@@ -31,8 +31,8 @@ export const insertAccount = pgQuery<
 >('account_create', rows.id);
 
 const WithHash = AccountRow.extend({ password_hash: z.string().nullable() });
-/** The live account a username or e-mail names, with its password hash. */
-export const accountByLogin = pgQuery<[login: string], typeof WithHash>('account_by_login', WithHash);
+/** The live account a canonical sign-in name (schemas/auth.ts canonicalLogin) names, with its password hash. */
+export const accountByLogin = pgQuery<[canonicalLogin: string], typeof WithHash>('account_by_login', WithHash);
 /** A live account. */
 export const accountById = pgQuery<[id: number], typeof AccountRow>('account_by_id', AccountRow);
 

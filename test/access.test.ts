@@ -1,7 +1,8 @@
 // The access matrix: every route of the route table (allRoutes, plus what the app mounts beside it)
 // against every kind of caller, generated, so a new route or a new tier cannot escape it. Callers:
-// nobody; a session cookie and an API key of every tier in schemas/tiers.ts; an administrator's
-// session and key (on a Free account, so only the admin flag can admit them); the operator token.
+// nobody; a session cookie and an API key of every tier in schemas/tiers.ts; keys issued below
+// their account's tier; an administrator's session and key (on a Free account, so only the admin
+// flag can admit them); the operator token.
 // Allowed means the request got past authentication and authorisation (its handler may still
 // answer 400, 404 or 422 to the dummy input); refused means 401 for nobody and 403 for the rest.
 import assert from 'node:assert/strict';
@@ -93,6 +94,17 @@ before(async () => {
     const account = await accountWithKey(stack, `m_${tier}`, tier);
     callers.push({ name: `${tier} key`, kind: 'key', tier, admin: false, headers: account.headers });
     callers.push({ name: `${tier} session`, kind: 'session', tier, admin: false, headers: await login(`m_${tier}`) });
+  }
+  // A key below its account's tier: the key's tier decides, whatever the account holds.
+  for (const [account, key] of [
+    ['pro', 'free'],
+    ['business', 'starter'],
+    ['shop_pro', 'pro'],
+    ['unlimited', 'shop_basic'],
+    ['power_collector', 'starter'],
+  ] as const) {
+    const held = await accountWithKey(stack, `m_${account}_${key}`, account, { keyTier: key });
+    callers.push({ name: `${account} account with a ${key} key`, kind: 'key', tier: key, admin: false, headers: held.headers });
   }
   const admin = await accountWithKey(stack, 'm_admin', 'free', { admin: true });
   callers.push({ name: 'admin key', kind: 'key', tier: 'free', admin: true, headers: admin.headers });

@@ -43,6 +43,7 @@ const SAMPLES: { [P in Purpose]: Claims<P> } = {
   download: { file: 'latest-prices.csv.gz' },
   'scan-claim': { sub: crypto.randomUUID() },
   csrf: { bind: crypto.randomBytes(32).toString('base64url') },
+  device: { sub: '42' },
 };
 
 /**

@@ -45,12 +45,22 @@ export async function createUser(
   }
 }
 
-/** The account a username or e-mail names, when the password is right; deleted accounts never log in. */
-export async function checkCredentials(db: Db, login: string, password: string): Promise<User | null> {
-  const [row] = await q.accountByLogin(db, login);
-  const ok = await verifyPassword(password, row?.password_hash ?? null);
-  if (!row || !ok) return null;
-  const { password_hash: _hash, ...user } = row;
+export type SignInAccount = q.AccountRow & { password_hash: string | null };
+
+/** The live account a canonical sign-in name (canonicalLogin) names, with its password hash; null names none. */
+export async function accountForSignIn(db: Db, login: string | null): Promise<SignInAccount | null> {
+  const [row] = login === null ? [] : await q.accountByLogin(db, login);
+  return row ?? null;
+}
+
+/**
+ * The account, when the password is right; deleted accounts never log in (accountForSignIn finds
+ * none). No account costs the same password work as a wrong password.
+ */
+export async function checkPassword(account: SignInAccount | null, password: string): Promise<User | null> {
+  const ok = await verifyPassword(password, account?.password_hash ?? null);
+  if (!account || !ok) return null;
+  const { password_hash: _hash, ...user } = account;
   return user;
 }
 

@@ -1,62 +1,107 @@
-// Password guessing, slowed per login name and per client address (README, "Login throttling").
+// Password guessing, slowed as OWASP's Authentication Cheat Sheet has it (README, "Login throttling"):
+//   - per name and client address: a few failures (HOLO_LOGIN_FAILURES_PER_ACCOUNT), then 429 for
+//     that pair only, so guesses from elsewhere cannot lock the account's owner out;
+//   - per name across every address: a ceiling (HOLO_LOGIN_FAILURES_PER_NAME, far higher) that
+//     stops guessing spread over many addresses; a browser that has signed in to the account
+//     before (a device token, signIn.ts) is not held by it, so an attacker who knows a username
+//     cannot lock its owner out from their own browser;
+//   - per client address: failures at any names (HOLO_LOGIN_FAILURES_PER_ADDRESS).
+// A password change counts per account and per address.
 //
-// A password check first reserves a slot in both counters, in one atomic Redis round trip, so a
-// burst of parallel guesses cannot all pass a look taken before any of them was counted. Past
-// either limit the attempt is refused with 429 and Retry-After before any password is looked at,
-// so even the right one waits for the window to end. A failed check keeps its slots; a good one
-// clears the name's counter and gives the address its slot back (never clears it: one's own
-// account must not reset the count of guesses at others'). Windows are fixed, from the first
-// counted attempt; the counters live in Redis, shared by every instance, and expire with it.
+// A password check first reserves a slot in every counter, in one atomic Redis round trip, so a
+// burst of parallel guesses cannot all pass a look taken before any of them was counted. Past a
+// limit the attempt is refused with 429 and Retry-After before any password is looked at, so even
+// the right one waits for the window to end. A failed check keeps its slots; a good one clears
+// the counter of its own guesses (the name from this address, or the account) and gives the others
+// their slot back: it never clears the address's (one's own account must not reset a count of
+// guesses at others') nor the name's ceiling (the owner signing in must not hand an attacker a
+// fresh budget). Windows are fixed, from the first counted attempt; the counters live in Redis,
+// shared by every instance, and expire with it.
 //
-// The name's counter is keyed by the login text as typed (lowercased as the lookup does, hashed so
-// that Redis holds no e-mail address), not by the account it resolves to: an unknown name counts
+// The name's counters are keyed by the name in the one spelling the lookup uses (signIn.ts; hashed
+// so that Redis holds no e-mail address), not by the account it resolves to: an unknown name counts
 // and answers exactly like a known one, and whether a username and an e-mail share a counter
 // tells nothing about whether they are one account.
 import crypto from 'node:crypto';
 import net from 'node:net';
-import type { Context } from 'koa';
 import type { Config } from '../../schemas/config.js';
 import type { RedisStore } from '../../sql/stores/redis.js';
-import { HttpError } from '../http/errors.js';
+import { TooManyRequestsError } from '../http/errors.js';
 
 export type ThrottleDeps = { stores: { redis: RedisStore }; config: Pick<Config, 'redisPrefix' | 'loginThrottle'> };
+/** Who is trying: the client's address as the app sees it (Koa's ctx.ip from a handler). */
+export type Client = { ip: string };
 
-/** The counter of a login by username or e-mail. */
-export const loginSubject = (login: string) => `n:${crypto.createHash('sha256').update(login.toLowerCase()).digest('base64url')}`;
+/** The counter of a sign-in name, as signIn.ts spells it (hashed: Redis holds no e-mail address). */
+export const loginSubject = (name: string) => `n:${crypto.createHash('sha256').update(name).digest('base64url')}`;
 
 /** The counter of a signed-in account's password checks (a password change). */
 export const accountSubject = (userId: number) => `a:${userId}`;
 
+/** One count an attempt is held to; on success it is cleared (the guesses it counts were the caller's own) or gets its slot back. */
+type Counter = { key: string; limit: number; onSuccess: 'clear' | 'give back' };
+
+const base = (deps: ThrottleDeps) => `${deps.config.redisPrefix}:lt`;
+const addressCounter = (deps: ThrottleDeps, client: Client): Counter => ({
+  key: `${base(deps)}:ip:${clientNetwork(client.ip)}`,
+  limit: deps.config.loginThrottle.failuresPerAddress,
+  onSuccess: 'give back',
+});
+
 /**
- * Runs a password check under the limits. `check` answers null for a wrong password (a failed
- * guess: its slots stay counted) or the result of a good one (the subject's counter is cleared,
- * the address gets its slot back). A check that throws (a store outage) judged no password: both
- * slots are given back. Past either limit: 429 with Retry-After, and `check` does not run.
+ * A sign-in's password check under the limits: the name from this address, the address, and,
+ * unless the caller's browser has signed in to the account the name names (`knownDevice`), the
+ * name's ceiling across addresses. See limited() for what `check` answers.
  */
-export async function throttledPasswordCheck<T>(
-  ctx: Context,
+export function throttledSignIn<T>(
   deps: ThrottleDeps,
+  client: Client,
+  attempt: { subject: string; knownDevice: boolean },
+  check: () => Promise<T | null>,
+): Promise<T | null> {
+  const limits = deps.config.loginThrottle;
+  const name = `${base(deps)}:${attempt.subject}`;
+  return limited(
+    deps,
+    [
+      { key: `${name}:ip:${clientNetwork(client.ip)}`, limit: limits.failuresPerAccount, onSuccess: 'clear' },
+      addressCounter(deps, client),
+      ...(attempt.knownDevice ? [] : [{ key: name, limit: limits.failuresPerName, onSuccess: 'give back' as const }]),
+    ],
+    check,
+  );
+}
+
+/** A password change's check (the caller is signed in): per account, and per address with sign-ins. */
+export function throttledPasswordCheck<T>(
+  deps: ThrottleDeps,
+  client: Client,
   subject: string,
   check: () => Promise<T | null>,
 ): Promise<T | null> {
-  const { redis } = deps.stores;
-  const limits = deps.config.loginThrottle;
-  const base = `${deps.config.redisPrefix}:lt`;
-  const keys = { subject: `${base}:${subject}`, address: `${base}:ip:${clientNetwork(ctx.ip)}` };
-  const window = limits.windowSeconds;
-  const [bySubject, byAddress] = await redis.incrMany([
-    { key: keys.subject, ttlSeconds: window },
-    { key: keys.address, ttlSeconds: window },
-  ]);
-  const giveBack = () => Promise.all([redis.decrExisting(keys.subject), redis.decrExisting(keys.address)]);
-  const spent = [
-    ...(bySubject! > limits.failuresPerAccount ? [keys.subject] : []),
-    ...(byAddress! > limits.failuresPerAddress ? [keys.address] : []),
+  const counters: Counter[] = [
+    { key: `${base(deps)}:${subject}`, limit: deps.config.loginThrottle.failuresPerAccount, onSuccess: 'clear' },
+    addressCounter(deps, client),
   ];
+  return limited(deps, counters, check);
+}
+
+/**
+ * Runs a password check under `counters`. `check` answers null for a wrong password (a failed
+ * guess: its slots stay counted) or the result of a good one. A check that throws (a store
+ * outage) judged no password: every slot is given back. Past a limit: TooManyRequestsError (429
+ * with Retry-After), and `check` does not run.
+ */
+async function limited<T>(deps: ThrottleDeps, counters: Counter[], check: () => Promise<T | null>): Promise<T | null> {
+  const { redis } = deps.stores;
+  const window = deps.config.loginThrottle.windowSeconds;
+  const counts = await redis.incrMany(counters.map((c) => ({ key: c.key, ttlSeconds: window })));
+  const giveBack = () => Promise.all(counters.map((c) => redis.decrExisting(c.key)));
+  const spent = counters.filter((c, i) => counts[i]! > c.limit).map((c) => c.key);
   if (spent.length > 0) {
     // A refused attempt was not a guess: it leaves the counters as they were.
     await giveBack();
-    await refuse(ctx, redis, spent, 'Too many failed sign-in attempts');
+    await refuse(redis, spent, 'Too many failed sign-in attempts');
   }
   let result: T | null;
   try {
@@ -65,7 +110,7 @@ export async function throttledPasswordCheck<T>(
     await giveBack().catch(() => undefined);
     throw err;
   }
-  if (result !== null) await Promise.all([redis.del(keys.subject), redis.decrExisting(keys.address)]);
+  if (result !== null) await Promise.all(counters.map((c) => (c.onSuccess === 'clear' ? redis.del(c.key) : redis.decrExisting(c.key))));
   return result;
 }
 
@@ -73,20 +118,19 @@ export async function throttledPasswordCheck<T>(
  * Counts a registration from the caller's address, whatever its outcome (a taken name tells
  * whether it exists, so tries at it are limited too); 429 with Retry-After past the limit.
  */
-export async function countRegistration(ctx: Context, deps: ThrottleDeps): Promise<void> {
+export async function countRegistration(deps: ThrottleDeps, client: Client): Promise<void> {
   const { redis } = deps.stores;
   const limits = deps.config.loginThrottle;
-  const key = `${deps.config.redisPrefix}:lt:reg:${clientNetwork(ctx.ip)}`;
+  const key = `${deps.config.redisPrefix}:lt:reg:${clientNetwork(client.ip)}`;
   if ((await redis.incr(key, limits.windowSeconds)) > limits.registrationsPerAddress)
-    await refuse(ctx, redis, [key], 'Too many registrations from this address');
+    await refuse(redis, [key], 'Too many registrations from this address');
 }
 
-async function refuse(ctx: Context, redis: RedisStore, keys: string[], why: string): Promise<never> {
+async function refuse(redis: RedisStore, keys: string[], why: string): Promise<never> {
   // The window ends when the last spent counter expires. Redis rounds a TTL to the nearest second:
   // one more, so that a client waiting exactly this long is not refused again.
   const seconds = Math.max(0, ...(await Promise.all(keys.map((k) => redis.ttl(k))))) + 1;
-  ctx.set('Retry-After', String(seconds));
-  throw new HttpError(429, `${why}. Retry after ${seconds} seconds.`);
+  throw new TooManyRequestsError(`${why}. Retry after ${seconds} seconds.`, seconds);
 }
 
 /**
@@ -115,7 +159,7 @@ export function throttleWording(limits: ThrottleDeps['config']['loginThrottle'])
   const window = limits.windowSeconds % 60 === 0 ? `${limits.windowSeconds / 60} minutes` : `${limits.windowSeconds} seconds`;
   const past = 'past a limit every attempt, even with the right password, is 429 with Retry-After until the window ends';
   return {
-    login: `Failed sign-ins are limited to ${limits.failuresPerAccount} per username or e-mail as typed (the same for names that exist and names that do not) and ${limits.failuresPerAddress} per client address in ${window}; ${past}. A successful sign-in clears its name's count. The API's POST /auth/login and the portal's POST /login share the counts.`,
+    login: `Failed sign-ins are limited to ${limits.failuresPerAccount} per username or e-mail from one client address, ${limits.failuresPerName} per name from all addresses together (a browser that has signed in to the account before, by its holo_device cookie, is not held to this one), and ${limits.failuresPerAddress} per client address, in ${window}; the same for names that exist and names that do not; ${past}. A successful sign-in clears its name's count from its address. The API's POST /auth/login and the portal's POST /login share the counts.`,
     passwordChange: `Wrong current passwords are limited to ${limits.failuresPerAccount} per account and ${limits.failuresPerAddress} per client address (with failed sign-ins) in ${window}; ${past}.`,
     registration: `Registrations are limited to ${limits.registrationsPerAddress} per client address in ${window}, whatever their outcome (the API's and the portal's together); past it: 429 with Retry-After.`,
   };

@@ -55,6 +55,15 @@ export async function resolveApiKey(deps: Pick<AuthDeps, 'db' | 'keyCache'>, key
   return owner;
 }
 
+/** The caller an API key makes: its owner, held to the key's own tier and limits. */
+export const keyPrincipal = (owner: Pick<KeyOwner, 'user' | 'keyId' | 'tier' | 'limits'>): Principal & { kind: 'key' } => ({
+  kind: 'key',
+  user: owner.user,
+  keyId: owner.keyId,
+  tier: owner.tier,
+  limits: owner.limits,
+});
+
 /** Resolves the caller once per request (ctx.state.principal); invalid credentials are a 401. */
 export async function principalOf(ctx: Context, deps: AuthDeps): Promise<Principal> {
   if (ctx.state.principal) return ctx.state.principal as Principal;
@@ -68,7 +77,7 @@ export async function principalOf(ctx: Context, deps: AuthDeps): Promise<Princip
         ctx.set('WWW-Authenticate', 'Bearer realm="holo"');
         throw new HttpError(401, 'Invalid or revoked API key');
       }
-      principal = { kind: 'key', user: owner.user, keyId: owner.keyId, tier: owner.tier, limits: owner.limits };
+      principal = keyPrincipal(owner);
     }
   } else if (ctx.headers.cookie) {
     // Most calls carry no cookie: they skip the session lookup without an extra await.

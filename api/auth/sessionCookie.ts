@@ -5,6 +5,10 @@ import type { Db } from '../../sql/stores/db.js';
 import type { Tokens } from '../../sql/runtime/signedTokens.js';
 import { createSession, revokeSession, sessionUser, type User } from './accounts.js';
 import { SESSION_COOKIE, SESSION_DAYS, signSession, verifySession } from './sessionTokens.js';
+import { DEVICE_SECONDS } from './signIn.js';
+
+/** A browser that has signed in to an account (signIn.ts): its sign-ins are not held by the name's ceiling. */
+export const DEVICE_COOKIE = 'holo_device';
 
 const ATTRIBUTES = 'Path=/; HttpOnly; Secure; SameSite=Lax';
 
@@ -13,6 +17,11 @@ export async function startSession(ctx: Context, db: Db, tokens: Tokens, user: U
   const token = await signSession(tokens, { sid: session.id, sub: user.id, exp: Math.floor(session.expiresAt.getTime() / 1000) });
   ctx.append('Set-Cookie', `${SESSION_COOKIE}=${token}; Max-Age=${SESSION_DAYS * 86_400}; ${ATTRIBUTES}`);
   return session.id;
+}
+
+/** The device token a sign-in gave, kept by the browser across sessions (a logout keeps it). */
+export function rememberDevice(ctx: Context, token: string): void {
+  ctx.append('Set-Cookie', `${DEVICE_COOKIE}=${token}; Max-Age=${DEVICE_SECONDS}; ${ATTRIBUTES}`);
 }
 
 export function clearSessionCookie(ctx: Context): void {

@@ -25,6 +25,16 @@ export function httpErrorOf(err: DomainError): HttpError {
   return new HttpError(DOMAIN_ERROR_STATUS[err.kind], err.detail, err.code);
 }
 
+/** 429: the caller may try again after `retryAfterSeconds` (the error middleware sends it as Retry-After). */
+export class TooManyRequestsError extends HttpError {
+  constructor(
+    detail: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, detail);
+  }
+}
+
 export class NotFoundError extends HttpError {
   constructor(what: string) {
     super(404, `${what} not found`);

@@ -12,6 +12,7 @@ import { allowedOrigins, corsHeaders } from '../middleware/cors.js';
 import { requestDone, requestIdOf } from '../middleware/requestContext.js';
 import { API_SECURITY_HEADERS } from '../middleware/securityHeaders.js';
 import { notModified, type HotResponse } from './hotResponses.js';
+import { clientAddress } from './clientAddress.js';
 
 const ANONYMOUS = { kind: 'anonymous' } as const;
 
@@ -32,7 +33,7 @@ export function hotPath(deps: AppDeps, koa: http.RequestListener): http.RequestL
 
   async function answer(req: http.IncomingMessage, res: http.ServerResponse, url: string, hit: HotResponse): Promise<void> {
     const started = process.hrtime.bigint();
-    const { decision, retryAfter } = await countCall(ANONYMOUS, req.socket.remoteAddress ?? '', limits);
+    const { decision, retryAfter } = await countCall(ANONYMOUS, clientAddress(req, deps.config.trustedProxyHops), limits);
     if (retryAfter !== null) return koa(req, res);
     const requestId = requestIdOf(req.headers['x-request-id'] as string | undefined);
     deps.counters.total++;

@@ -18,6 +18,7 @@ import { createCsrf } from './csrf.js';
 import type { OpenApiDocument } from './docs.js';
 import { errorPage } from './pages.js';
 import { portalRoutes, portalSession, type PortalSession } from './routes.js';
+import { proxySettings } from '../http/clientAddress.js';
 
 export const PORTAL_VERSION = '0.1.0';
 
@@ -59,7 +60,7 @@ function errorsAsPages(apiUrl: string): Middleware {
 }
 
 export function createPortalApp(deps: AppDeps, opts: { apiUrl: string; apiDocument: object }): Koa {
-  const app = new Koa({ proxy: false });
+  const app = new Koa(proxySettings(deps.config.trustedProxyHops));
   const router = new Router();
   const routes = portalRoutes(deps, {
     apiUrl: opts.apiUrl,

@@ -5,20 +5,12 @@
 // next step), /static/portal.css and /openapi.json.
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps.js';
-import {
-  checkCredentials,
-  createKey,
-  createUser,
-  enableDeveloperAccess,
-  listKeys,
-  revokeKey,
-  userById,
-  type User,
-} from '../auth/accounts.js';
+import { createKey, createUser, enableDeveloperAccess, listKeys, revokeKey, userById, type User } from '../auth/accounts.js';
 import { withLiveCalls } from '../auth/rateLimit.js';
-import { countRegistration, loginSubject, throttledPasswordCheck, throttleWording } from '../auth/loginThrottle.js';
+import { countRegistration, throttleWording } from '../auth/loginThrottle.js';
+import { signIn } from '../auth/signIn.js';
 import { isBusinessTier } from '../../schemas/tiers.js';
-import { cookieSession, endSession, startSession } from '../auth/sessionCookie.js';
+import { cookieSession, DEVICE_COOKIE, endSession, rememberDevice, startSession } from '../auth/sessionCookie.js';
 import { DEPRECATIONS } from '../http/deprecations.js';
 import { HttpError, NotFoundError, ValidationError } from '../http/errors.js';
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, webhookUrlProblem } from '../events/webhookEndpoints.js';
@@ -154,13 +146,17 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       handler: async ({ body, ctx }) => {
         const current = await portalSession(ctx, deps);
         await portal.csrf.verify(ctx, current?.sessionId ?? null, body.csrf_token);
-        const user = await throttledPasswordCheck(ctx, deps, loginSubject(body.username), () =>
-          checkCredentials(db, body.username, body.password),
+        const signedIn = await signIn(
+          deps,
+          { ip: ctx.ip },
+          { login: body.username, password: body.password, device: ctx.cookies.get(DEVICE_COOKIE) },
         );
-        if (!user) throw new HttpError(401, 'Invalid username or password');
+        if (!signedIn) throw new HttpError(401, 'Invalid username or password');
+        const { user } = signedIn;
         // A new session on every sign-in; one that was already open ends here.
         if (current) await endSession(ctx, db, current.sessionId);
         const sessionId = await startSession(ctx, db, deps.tokens, user);
+        rememberDevice(ctx, signedIn.device);
         ctx.state.portalSession = { user, sessionId };
         return continueTo(ctx, afterSignIn(user));
       },
@@ -180,7 +176,7 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       handler: async ({ body, ctx }) => {
         const current = await portalSession(ctx, deps);
         await portal.csrf.verify(ctx, current?.sessionId ?? null, body.csrf_token);
-        await countRegistration(ctx, deps);
+        await countRegistration(deps, { ip: ctx.ip });
         const user = await createUser(db, body);
         if (current) await endSession(ctx, db, current.sessionId);
         const sessionId = await startSession(ctx, db, deps.tokens, user);

@@ -5,19 +5,11 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
-import {
-  cancelDeletion,
-  changePassword,
-  checkCredentials,
-  createUser,
-  deleteAccount,
-  publicUser,
-  requestDeletion,
-  type User,
-} from '../auth/accounts.js';
+import { cancelDeletion, changePassword, createUser, deleteAccount, publicUser, requestDeletion, type User } from '../auth/accounts.js';
 import type { Principal } from '../auth/principal.js';
-import { accountSubject, countRegistration, loginSubject, throttledPasswordCheck, throttleWording } from '../auth/loginThrottle.js';
-import { clearSessionCookie, endSession, startSession } from '../auth/sessionCookie.js';
+import { accountSubject, countRegistration, throttledPasswordCheck, throttleWording } from '../auth/loginThrottle.js';
+import { signIn } from '../auth/signIn.js';
+import { clearSessionCookie, DEVICE_COOKIE, endSession, rememberDevice, startSession } from '../auth/sessionCookie.js';
 import {
   ChangePasswordBody,
   ConfirmBody,
@@ -58,7 +50,7 @@ export const authRoutes = (deps: AppDeps) => {
       body: { username: string; email: string; password: string; display_name?: string; country?: string };
       ctx: Context;
     }) => {
-      await countRegistration(ctx, deps);
+      await countRegistration(deps, { ip: ctx.ip });
       const user = await createUser(db, { ...body, isSeller, displayName: body.display_name });
       await setSessionCookie(ctx, user);
       return { ok: true as const, user_id: user.id, username: user.username };
@@ -104,11 +96,16 @@ export const authRoutes = (deps: AppDeps) => {
       response: Registered,
       errors: [400, 401, 429],
       handler: async ({ body, ctx }) => {
-        const user = await throttledPasswordCheck(ctx, deps, loginSubject(body.username), () =>
-          checkCredentials(db, body.username, body.password),
+        const signedIn = await signIn(
+          deps,
+          { ip: ctx.ip },
+          { login: body.username, password: body.password, device: ctx.cookies.get(DEVICE_COOKIE) },
         );
-        if (!user) throw new HttpError(401, 'Invalid username or password');
+        if (!signedIn) throw new HttpError(401, 'Invalid username or password');
+        const { user } = signedIn;
         await setSessionCookie(ctx, user);
+        // After the session's: clients that read the first Set-Cookie read the session.
+        rememberDevice(ctx, signedIn.device);
         return { ok: true as const, user_id: user.id, username: user.username };
       },
     }),
@@ -146,7 +143,7 @@ export const authRoutes = (deps: AppDeps) => {
       errors: [400, 429],
       handler: async ({ body, ctx }) => {
         const user = accountOf(ctx);
-        const changed = await throttledPasswordCheck(ctx, deps, accountSubject(user.id), () =>
+        const changed = await throttledPasswordCheck(deps, { ip: ctx.ip }, accountSubject(user.id), () =>
           changePassword(db, user, body.current_password, body.new_password),
         );
         if (!changed) throw new HttpError(400, 'Current password is wrong');

@@ -13,14 +13,29 @@ import type { Db } from '../../sql/stores/db.js';
 import type { Logger } from '../../sql/runtime/log.js';
 import { errorFields } from '../../sql/runtime/log.js';
 import type { RedisStore } from '../../sql/stores/redis.js';
-import { keyRecord, type KeyOwner } from '../auth/accounts.js';
+import { keyRecord, userById, type KeyOwner } from '../auth/accounts.js';
 import type { KeyCache } from '../auth/keyCache.js';
-import { resolveApiKey } from '../auth/principal.js';
-import { atLeast, TIERS } from '../../schemas/tiers.js';
+import { authorize, keyPrincipal, resolveApiKey, type Principal } from '../auth/principal.js';
+import { HttpError } from '../http/errors.js';
+import { TIERS } from '../../schemas/tiers.js';
 import { priceUpdatesChannel } from '../../sql/stores/priceChannels.js';
 import { ClientMessage, PriceUpdatesMessage, STREAM_LIMITS, type ServerMessage } from '../../schemas/stream.js';
 
 export const STREAM_PATH = '/api/v1/stream';
+
+/**
+ * The stream is a starter+ resource: the route table's rule (authorize) decides, for the key's own
+ * tier, and a refusal becomes close code 4403. Null when the key may stream.
+ */
+function tierRefusal(principal: Principal & { kind: 'key' }): { code: number; reason: string } | null {
+  try {
+    authorize(principal, 'starter+');
+    return null;
+  } catch (err) {
+    if (!(err instanceof HttpError) || err.status !== 403) throw err;
+    return { code: CLOSE.forbidden, reason: `the stream needs the Starter tier or higher; this key is ${TIERS[principal.tier].label}` };
+  }
+}
 
 /** Close codes (4000–4999 are the application's own). */
 export const CLOSE = {
@@ -147,8 +162,8 @@ export async function createPriceStream(
       return { code: CLOSE.internal, reason: 'holo_data_unavailable' };
     }
     if (!owner) return { code: CLOSE.unauthorized, reason: 'invalid or revoked API key' };
-    if (!atLeast(owner.tier, 'starter'))
-      return { code: CLOSE.forbidden, reason: `the stream needs the Starter tier or higher; this key is ${TIERS[owner.tier].label}` };
+    const belowStarter = tierRefusal(keyPrincipal(owner));
+    if (belowStarter) return belowStarter;
     if ((byKey.get(owner.keyId)?.size ?? 0) >= options.maxConnectionsPerKey) {
       return { code: CLOSE.tooManyConnections, reason: `at most ${options.maxConnectionsPerKey} open streams per key` };
     }
@@ -195,19 +210,23 @@ export async function createPriceStream(
   // A key changed on any instance: revoked, suspended or moved below Starter ends its open streams
   // here; a change of limits keeps them. A deleted account ends all of its streams.
   const recheck = async (keyId: number) => {
+    const open = [...(byKey.get(keyId) ?? [])];
+    if (open.length === 0) return;
     let key: Awaited<ReturnType<typeof keyRecord>>;
+    let user: Awaited<ReturnType<typeof userById>>;
     try {
-      key = await keyRecord(deps.db, keyId);
+      [key, user] = await Promise.all([keyRecord(deps.db, keyId), userById(deps.db, open[0]!.userId)]);
     } catch (err) {
       deps.log.warn('stream: key recheck failed', errorFields(err));
       return;
     }
-    const refused = !key?.is_active
-      ? { code: CLOSE.unauthorized, reason: 'API key revoked or suspended' }
-      : !atLeast(key.tier, 'starter')
-        ? { code: CLOSE.forbidden, reason: `the stream needs the Starter tier or higher; this key is ${TIERS[key.tier].label}` }
-        : null;
-    if (refused) for (const c of [...(byKey.get(keyId) ?? [])]) drop(c, refused.code, refused.reason);
+    const refused =
+      !key?.is_active || !user
+        ? { code: CLOSE.unauthorized, reason: 'API key revoked or suspended' }
+        : tierRefusal(
+            keyPrincipal({ user, keyId, tier: key.tier, limits: { perDay: key.daily_limit, perMinute: key.rate_limit_per_minute } }),
+          );
+    if (refused) for (const c of open) drop(c, refused.code, refused.reason);
   };
   deps.keyCache.onChange((kind, id) => {
     if (kind === 'key') {

@@ -7,6 +7,7 @@
 //   download    a bulk export link: the one file it opens (file); 6 hours
 //   scan-claim  a scan session's QR code: the session (sub); until the session ends
 //   csrf        a portal form: bound to the visitor's nonce cookie and session (bind); 1 day
+//   device      the holo_device cookie: a browser that signed in to this account (sub); 30 days
 // A token of one purpose never verifies as another: the claim is checked, and each purpose signs
 // with its own key derived from the secret (HKDF), so even a check forgotten somewhere could not
 // let one kind pass for another. Verification never throws: any failure is a refusal, and only
@@ -24,6 +25,7 @@ const claims = {
   download: z.object({ file: z.string().min(1).max(255) }),
   'scan-claim': z.object({ sub: z.uuid() }),
   csrf: z.object({ bind: z.string().regex(/^[A-Za-z0-9_-]{43}$/) }),
+  device: z.object({ sub: rowId }),
 } as const;
 
 export type Purpose = keyof typeof claims;
