@@ -3,6 +3,7 @@
 // queries answered as an independent reading of the upstream files says they should be, the q
 // grammar's edges, and bad input.
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -141,6 +142,28 @@ describe('pokemontcg.io response samples, field by field', () => {
         .find((v: Json) => v.finish === finish)
         ?.prices.us.find((p: Json) => p.source === 'tcgplayer' && p.price_type === 'market');
       if (market) assert.equal(card.tcgplayer.prices[key].market, market.amount, card.id);
+    }
+  });
+
+  it('links pictures to the origin asked, and a forged Host never reaches another caller', async () => {
+    const id = upstream.find((c) => c.images)!.id;
+    const url = `${stack.url}/compat/pokemontcg/v2/cards/${id}`;
+    // Node's fetch will not forge Host: a raw request does, as an attacker's client would.
+    const forged = await new Promise<string>((resolve, reject) => {
+      const u = new URL(url);
+      http
+        .get({ host: u.hostname, port: u.port, path: u.pathname, headers: { Host: 'evil.example' } }, (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve(body));
+        })
+        .on('error', reject);
+    });
+    assert.match(forged, /"small":"http:\/\/evil\.example\/static\//, 'the forged request sees its own origin');
+    for (const search of ['', `?select=id,images`]) {
+      const res = await stack.json(`/compat/pokemontcg/v2/cards/${id}${search}`);
+      const small = (res.body as { data: { images: { small: string } } }).data.images.small;
+      assert.ok(small.startsWith(`${stack.url}/`), small);
     }
   });
 

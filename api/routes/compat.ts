@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
 import {
@@ -19,7 +20,11 @@ const ABOUT =
   "pokemontcg.io v2's shape, ids and search syntax over Holo's catalogue and prices, for clients of that API (announced to go offline on 2027-03-01): point its base URL here. Errors use Holo's {detail} shape.";
 
 /** Answers depend on the URL and the prices epoch alone: cached like the v2 reads. */
-const cacheKey = (path: string, querystring: string) => `compat:${path}?${querystring}`;
+// Card answers carry absolute image links built from the request's origin (its Host): the origin is
+// part of the key, or one request with a forged Host would hand its links to every later caller.
+const cacheKey = (path: string, querystring: string, origin = '') => `compat:${origin}${path}?${querystring}`;
+// Koa 3's ctx.origin is null: the origin is the request's own scheme and Host.
+const originOf = (ctx: Context) => `${ctx.protocol}://${ctx.host}`;
 
 export const compatRoutes = (deps: AppDeps) => [
   defineRoute({
@@ -32,7 +37,8 @@ export const compatRoutes = (deps: AppDeps) => [
     response: CompatCardList,
     maxAge: 300,
     errors: [503],
-    handler: ({ query, ctx }) => deps.cache.json(cacheKey(ctx.path, ctx.querystring), 300, () => listCards(deps.db, query, ctx.origin)),
+    handler: ({ query, ctx }) =>
+      deps.cache.json(cacheKey(ctx.path, ctx.querystring, originOf(ctx)), 300, () => listCards(deps.db, query, originOf(ctx))),
   }),
   defineRoute({
     method: 'get',
@@ -46,7 +52,9 @@ export const compatRoutes = (deps: AppDeps) => [
     maxAge: 300,
     errors: [404, 503],
     handler: ({ params, query, ctx }) =>
-      deps.cache.json(cacheKey(ctx.path, ctx.querystring), 300, () => cardById(deps.db, params.id, query.select, ctx.origin)),
+      deps.cache.json(cacheKey(ctx.path, ctx.querystring, originOf(ctx)), 300, () =>
+        cardById(deps.db, params.id, query.select, originOf(ctx)),
+      ),
   }),
   defineRoute({
     method: 'get',
