@@ -2,8 +2,10 @@
 // API keeps serving and /api/health reports ingestion degraded with the failing step; once a
 // Temporal server appears at the address, ingestion reaches "up" with its schedules in place.
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
+import { loadConfig } from '../schemas/config.js';
 import { silentLogger } from '../sql/runtime/log.js';
 import { freePort } from '../sql/runtime/ports.js';
 import { superviseIngestion, type Ingestion } from '../workflows/ingestion.js';
@@ -16,10 +18,22 @@ let stack: Stack;
 let ingestion: Ingestion | undefined;
 let temporal: TemporalServer | undefined;
 
+// What `npm start` on the same machine holds: the default ports of the feed server, Temporal and
+// its UI, the API and the portal. A stack must not need any of them.
+const occupied: net.Server[] = [];
+
 before(async () => {
+  const defaults = loadConfig({});
+  for (const port of [defaults.feedsPort, defaults.temporalPort, defaults.temporalUiPort, defaults.port, defaults.portalPort]) {
+    const holder = net.createServer();
+    // A port something else holds already is just as taken.
+    await new Promise<void>((resolve) => holder.once('error', () => resolve()).listen(port, '127.0.0.1', () => resolve()));
+    if (holder.listening) occupied.push(holder);
+  }
   stack = await startStack({ demo: 'none' });
 });
 after(async () => {
+  for (const holder of occupied) holder.close();
   await ingestion?.stop();
   await temporal?.stop();
   await stack?.close();

@@ -58,8 +58,12 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     HOLO_DEMO: opts.demo ?? 'small',
     HOLO_DEMO_HISTORY_DAYS: '365',
     HOLO_EMBEDDED_PG_PORT: String(await freePort()),
-    // A test's Temporal (TemporalRig) listens here, so the API's own client reaches it.
+    // A test's Temporal (TemporalRig) listens here, so the API's own client reaches it. Every port
+    // a stack may open is a free one, so the suite runs beside `npm start` and beside another suite.
     HOLO_TEMPORAL_PORT: String(await freePort()),
+    HOLO_TEMPORAL_UI_PORT: String(await freePort()),
+    HOLO_FEEDS_PORT: String(await freePort()),
+    HOLO_PORTAL_PORT: String(await freePort()),
     TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS,
     HOLO_SHARED_DATA_DIR: path.resolve(repoRoot, '..', 'shared', 'data'),
     HOLO_REDIS_PREFIX: `t${crypto.randomBytes(4).toString('hex')}`,
