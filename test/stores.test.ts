@@ -151,6 +151,29 @@ function redisContract(name: string, make: () => Promise<RedisStore>) {
       const left = await redis.ttl(key);
       assert.ok(left > 55 && left <= 60, `TTL kept: ${left}`);
     });
+    it('increments several keys in one step, each with its own time to live, atomically under concurrency', async () => {
+      const [a, b] = [k('ma'), k('mb')];
+      const rounds = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          redis.incrMany([
+            { key: a, ttlSeconds: 60 },
+            { key: b, ttlSeconds: 120 },
+          ]),
+        ),
+      );
+      // Every round sees both counters at the same step: no round is split by another.
+      assert.deepEqual(
+        rounds.map(([x, y]) => x === y).filter((same) => !same),
+        [],
+      );
+      assert.deepEqual(
+        rounds.map(([x]) => x!).sort((p, q) => p - q),
+        Array.from({ length: 50 }, (_, i) => i + 1),
+      );
+      assert.ok((await redis.ttl(a)) > 55 && (await redis.ttl(a)) <= 60);
+      assert.ok((await redis.ttl(b)) > 115 && (await redis.ttl(b)) <= 120);
+      assert.equal(await redis.ping(), true);
+    });
     it('delivers published messages to subscribers until they unsubscribe', async () => {
       const channel = k('c');
       const got: string[] = [];

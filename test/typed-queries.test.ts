@@ -1,12 +1,15 @@
 // The typed query layer (sql/typedQuery.ts) on the real stores: rows come out converted to what
 // the code uses, and a row that does not match its schema fails loudly instead of flowing on.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { z } from 'zod';
 import { chQuery, col, pgQuery } from '../sql/typedQuery.js';
 import { accountById } from '../sql/accounts.js';
 import { createUser } from '../api/auth/accounts.js';
 import { createDb } from '../sql/stores/db.js';
+import { repoRoot } from '../sql/paths.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
@@ -47,5 +50,31 @@ describe('typed queries', () => {
     assert.throws(() => col.number.parse(null), z.ZodError);
     assert.throws(() => col.number.parse('n/a'), z.ZodError);
     assert.throws(() => col.text.parse(null), z.ZodError);
+  });
+});
+
+describe('every PostgreSQL query file', () => {
+  // The SQL-dialect check of the server pass: each query is parsed, type-checked and planned by the
+  // PostgreSQL it runs on (embedded 18 in one pass, the Debian server in the other), without running.
+  it('is prepared by this PostgreSQL: its syntax, functions, columns and parameter types', async () => {
+    const dir = path.join(repoRoot, 'sql', 'postgres', 'queries');
+    const names = fs.readdirSync(dir).filter((f) => f.endsWith('.sql'));
+    assert.ok(names.length > 200, `${names.length} query files`);
+    const client = await stack.stores.pg.pool.connect();
+    const refused: string[] = [];
+    try {
+      for (const [i, name] of names.entries()) {
+        const text = fs.readFileSync(path.join(dir, name), 'utf8');
+        try {
+          await client.query(`PREPARE holo_check_${i} AS ${text}`);
+          await client.query(`DEALLOCATE holo_check_${i}`);
+        } catch (err) {
+          refused.push(`${name}: ${(err as Error).message}`);
+        }
+      }
+    } finally {
+      client.release();
+    }
+    assert.deepEqual(refused, []);
   });
 });
