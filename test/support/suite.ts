@@ -3,11 +3,16 @@
 // slowest-first by the times of the last run on this machine (kept beside the tool cache), so the
 // two workers finish together instead of one waiting on a long file started last.
 //
-//   node dist/test/support/suite.js --label "pass 1" [--concurrency 2] [--timeout 900000] files…
+// With --only server, just the files test/support/serverPass.ts lists for the server pass; either
+// way every file must be in exactly one of its lists.
+//
+//   node dist/test/support/suite.js --label "pass 1" [--concurrency 2] [--timeout 900000] [--only server] files…
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { toolCacheDir } from '../../sql/runtime/toolCache.js';
+import { EMBEDDED_ONLY, SERVER_PASS } from './serverPass.js';
 
 type Outcome = { file: string; ms: number; code: number | null };
 
@@ -18,7 +23,8 @@ function option(name: string, fallback: string): string {
 const label = option('label', 'suite');
 const concurrency = Number(option('concurrency', '2'));
 const timeout = option('timeout', '900000');
-const files = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--'));
+const only = option('only', 'all');
+const named = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--'));
 
 const timesFile = path.join(toolCacheDir(), 'test-times.json');
 const previous: Record<string, number> = (() => {
@@ -29,6 +35,31 @@ const previous: Record<string, number> = (() => {
   }
 })();
 const name = (file: string) => path.basename(file).replace(/\.js$/, '');
+
+const testDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const existing = new Set(
+  fs
+    .readdirSync(testDir)
+    .filter((f) => f.endsWith('.test.js'))
+    .map(name),
+);
+// Files by path, or by name (`stores`, `stores.test`); none: every file.
+const given = named.length
+  ? named.map((a) => (a.endsWith('.js') ? a : path.join(testDir, `${a.replace(/\.test$/, '')}.test.js`)))
+  : [...existing].map((n) => path.join(testDir, `${n}.js`));
+const missing = given.filter((f) => !fs.existsSync(f));
+if (missing.length) {
+  console.error(`no such test file: ${missing.join(', ')}`);
+  process.exit(1);
+}
+const gone = [...Object.keys(SERVER_PASS), ...Object.keys(EMBEDDED_ONLY)].filter((n) => !existing.has(n));
+const unplaced = given.map(name).filter((n) => n in SERVER_PASS === n in EMBEDDED_ONLY);
+if (unplaced.length || gone.length) {
+  const problems = [...unplaced.map((n) => `${n} (in neither or both)`), ...gone.map((n) => `${n} (no such file)`)];
+  console.error(`test/support/serverPass.ts must place every test file in exactly one list: ${problems.join(', ')}`);
+  process.exit(1);
+}
+const files = only === 'server' ? given.filter((f) => name(f) in SERVER_PASS) : given;
 const key = (file: string) => `${label}: ${name(file)}`;
 const queue = [...files].sort((a, b) => (previous[key(b)] ?? 60_000) - (previous[key(a)] ?? 60_000));
 
