@@ -142,6 +142,14 @@ describe('the cap of entries', () => {
 describe('reading and changing entries', () => {
   it('pages the collection with its total, filters by game, and keeps it to its owner', async () => {
     for (const card of priced.slice(2, 7)) await call(owner, 'POST', '/collection/add', { card_id: card.card_id });
+    // And a card of another game, so the game filter has an entry to leave out.
+    const elsewhere = (
+      await stack.stores.pg.pool.query<{ id: number }>(
+        `SELECT c.id FROM cards c JOIN games g ON g.id = c.game_id WHERE g.slug <> $1 ORDER BY c.id LIMIT 1`,
+        [priced[0]!.slug],
+      )
+    ).rows[0]!;
+    assert.equal((await call(owner, 'POST', '/collection/add', { card_id: elsewhere.id })).status, 201);
     const all = await call(owner, 'GET', '/collection?limit=200');
     const page = await call(owner, 'GET', '/collection?limit=2&offset=1');
     assert.equal(page.body.total, all.body.total);
@@ -153,6 +161,8 @@ describe('reading and changing entries', () => {
     assert.deepEqual([past.body.items, past.body.total], [[], all.body.total]);
     const slug = priced[0]!.slug;
     const ofGame = await call(owner, 'GET', `/collection?tcg_slug=${slug}&limit=200`);
+    assert.ok(ofGame.body.items.length > 0, 'entries of the game');
+    assert.ok(!ofGame.body.items.some((e: Json) => e.card_id === elsewhere.id), 'not the other game’s');
     assert.ok(ofGame.body.items.every((e: Json) => e.tcg_slug === slug));
     assert.equal(ofGame.body.total, all.body.items.filter((e: Json) => e.tcg_slug === slug).length);
     assert.equal((await call(owner, 'GET', '/collection?limit=201')).status, 422);

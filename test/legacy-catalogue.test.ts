@@ -215,6 +215,7 @@ describe('cards', () => {
         .map(([id]) => id),
     );
     const pokemonTop = await stack.json('/cards/top?limit=3&tcg_slug=pokemon');
+    assert.equal(pokemonTop.body.items.length, 3);
     assert.ok(pokemonTop.body.items.every((c: { tcg_slug: string }) => c.tcg_slug === 'pokemon'));
     await expect422('/cards/top?limit=101', ['query', 'limit']);
 

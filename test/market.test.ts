@@ -14,6 +14,7 @@ import { announcePricesLanded } from '../sql/stores/priceChannels.js';
 
 let stack: Stack;
 let cards: Record<string, TestCard>;
+let older: Record<string, TestCard>;
 const USD_PER_EUR = 1.25;
 const JPY_PER_EUR = 160;
 
@@ -69,6 +70,28 @@ before(async () => {
   // A European quote for the flat card (EUR 10 = USD 12.50) and a cheap US ask for the up card.
   points.push(row('flat', { region: 'eu', source: 'eu_c', price_type: 'trend', currency: 'EUR', amount: '10.0000', as_of: daysAgo(0) }));
   points.push(row('up', { region: 'us', source: 'us_a', price_type: 'low', currency: 'USD', amount: '9.0000', as_of: daysAgo(0) }));
+  // A second game with a month of prices (the first game's series are a week or so long): the
+  // older movers compare 30 days. Moves of a few percent a week, so the week's top gainer stays "up".
+  older = await createTestCards(stack.stores.pg.pool, 'test-older', ['sinking', 'lifting'], ['normal']);
+  for (let i = 0; i <= 30; i++)
+    for (const [name, amount] of [
+      ['sinking', 14 + 0.2 * i],
+      ['lifting', 13 - 0.1 * i],
+    ] as const)
+      points.push({
+        card_id: older[name]!.card,
+        variant_id: older[name]!.variants['normal']!,
+        game: 'test-older',
+        grading_company: 'raw',
+        grade: '',
+        is_outlier: false,
+        region: 'us',
+        source: 'us_a',
+        price_type: 'market',
+        currency: 'USD',
+        amount: amount.toFixed(4),
+        as_of: daysAgo(i),
+      });
   await loadPricePoints(stack.loadTargets(), points, { id: 'test-market', ingestedAt: new Date() });
 });
 after(async () => {
@@ -105,8 +128,16 @@ describe('movers', () => {
     await expect422At(stack, '/api/market/movers?period=1d', ['query', 'period']);
     await expect422At(stack, '/api/market/movers?limit=51', ['query', 'limit']);
     await expect422At(stack, '/api/market/movers?tcg=Not%20A%20Game', ['query', 'tcg']);
-    const older = await stack.json('/api/market/older-movers?direction=down&tcg_slug=test-market');
-    assert.ok(older.body.every((m: { change_pct: number }) => m.change_pct < 0));
+    // Older movers: a month, each direction only its own sign.
+    const month = async (direction: string) =>
+      (await stack.json(`/api/market/older-movers?direction=${direction}&tcg_slug=test-older`)).body as {
+        name: string;
+        change_pct: number;
+      }[];
+    const [fell, rose] = [await month('down'), await month('up')];
+    assert.deepEqual([fell.map((m) => m.name), rose.map((m) => m.name)], [['test-older sinking'], ['test-older lifting']]);
+    close(fell[0]!.change_pct, ((14 - 20) / 20) * 100);
+    close(rose[0]!.change_pct, ((13 - 10) / 10) * 100);
   });
 
   it('sum the market index over series priced on both days', async () => {

@@ -78,21 +78,37 @@ describe('mapping to variants', () => {
       points.map((p) => p.variant_id),
       [expected],
     );
-    const lorcana = await variantOf('lorcanajson:1:en:unlimited:foil');
+    // A generic "foil" row lands on the card's one foil finish, whatever the catalogue calls it:
+    // Magic's foil, Lorcana's foil (Cold Foil), Pokémon's holofoil. Every case is in the small demo.
     const mtgFoil = (
       await stack.stores.pg.pool.query<{ ref_value: string; variant_id: number }>(
         `SELECT r.ref_value, v.id AS variant_id FROM cross_refs r JOIN printings p ON p.card_id = r.card_id JOIN variants v ON v.printing_id = p.id
-       WHERE r.ref_key = 'mtg_card_db_id' AND v.finish = 'foil' LIMIT 1`,
+       WHERE r.ref_key = 'mtg_card_db_id' AND v.finish = 'foil' ORDER BY r.ref_value LIMIT 1`,
       )
     ).rows[0];
-    if (mtgFoil) {
-      const m = await mapToVariants(stack.stores.pg.pool, [row({ kind: 'mtg_card_db_id', value: mtgFoil.ref_value }, 'foil', null)]);
-      assert.deepEqual(
-        m.points.map((p) => p.variant_id),
-        [mtgFoil.variant_id],
-      );
-    }
-    assert.ok(lorcana.id > 0);
+    assert.ok(mtgFoil, 'the demo holds a Magic card with a foil finish');
+    const lorcana = await variantOf('lorcanajson:1:en:unlimited:foil');
+    assert.ok(lorcana, 'the demo holds the first Lorcana card in foil');
+    // Lorcana carries no marketplace ids: its rows come from the price guide, linked by set name and number.
+    const lorcanaCard = (
+      await stack.stores.pg.pool.query<{ set_name: string; number: string }>(
+        `SELECT s.name AS set_name, c.collector_number AS number FROM cards c JOIN sets s ON s.id = c.set_id WHERE c.id = $1`,
+        [lorcana.card_id],
+      )
+    ).rows[0]!;
+    const generic = await mapToVariants(stack.stores.pg.pool, [
+      row({ kind: 'mtg_card_db_id', value: mtgFoil.ref_value }, 'foil', null),
+      {
+        ...row({ kind: 'price_guide_id', value: 'test-lorcana-foil' }, 'foil', null),
+        hint: { game: 'lorcana', set: lorcanaCard.set_name, number: lorcanaCard.number },
+      },
+      row({ kind: 'pokemontcg_id', value: 'base1-4' }, 'foil', null),
+    ]);
+    assert.deepEqual(generic.rejected, []);
+    assert.deepEqual(
+      generic.points.map((p) => p.variant_id),
+      [mtgFoil.variant_id, lorcana.id, (await variantOf('pokemontcg:base1-4:en:unlimited:holofoil')).id],
+    );
   });
 });
 
