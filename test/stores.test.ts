@@ -3,11 +3,13 @@
 import { silentLogger } from '../sql/runtime/log.js';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../schemas/config.js';
 import { migrateClickHouse, migratePostgres, renderClickHouseDdl, splitStatements } from '../sql/migrate.js';
 import { repoRoot } from '../sql/paths.js';
+import { openPayments } from '../sql/stores/payments.js';
 import { inProcessRedis, openRedis, type RedisStore } from '../sql/stores/redis.js';
 import { readFleshAndBloodCatalogue } from '../ingest/catalogue/fleshAndBlood.js';
 import { readPokemonCatalogue } from '../ingest/catalogue/pokemon.js';
@@ -224,5 +226,30 @@ describe('catalogue readers on the full upstream files', () => {
     const refs = batch.cards.flatMap((c) => c.printings.flatMap((p) => p.crossRefs));
     assert.ok(refs.length > 6000);
     assert.ok(refs.every((r) => r.key === 'us_marketplace_product_id' && /^\d+$/.test(r.value)));
+  });
+});
+
+describe('payments on the embedded default', () => {
+  it('two stripe-mocks on one machine both answer (each on ports of its own, HTTPS included)', async () => {
+    const opened = await Promise.all(
+      ['a', 'b'].map(async () => {
+        const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'holo-payments-'));
+        return { dataDir, payments: await openPayments(loadConfig({ NODE_ENV: 'test', HOLO_DATA_DIR: dataDir }), silent) };
+      }),
+    );
+    try {
+      // One after the other: the second starts while the first holds its ports.
+      for (const { payments } of opened) assert.equal(payments.kind, 'stripe-mock');
+      const first = await (await opened[0]!.payments.client()).balance.retrieve();
+      const second = await (await opened[1]!.payments.client()).balance.retrieve();
+      assert.equal(first.object, 'balance');
+      assert.equal(second.object, 'balance');
+      assert.equal((await (await opened[0]!.payments.client()).balance.retrieve()).object, 'balance', 'the first still answers');
+    } finally {
+      for (const { payments, dataDir } of opened) {
+        await payments.close();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
   });
 });

@@ -96,10 +96,14 @@ export async function embeddedWebhookSecret(config: Config): Promise<string> {
   return (await loadOrCreateSecret(config.dataDir, 'stripe-webhook-secret', config.stripeWebhookSecret, 'whsec_')).value;
 }
 
-/** stripe-mock on a port the system picks, read back from what it prints when it listens. */
+/**
+ * stripe-mock on a port the system picks, read back from what it prints when it listens. Its HTTPS
+ * listener gets a free port too: by default it takes 12112, and a second stripe-mock on the
+ * machine (another test file, an `npm start`) printed its HTTP address and then exited on it.
+ */
 async function startStripeMock(log: Logger): Promise<{ child: ChildProcess; stripe: Stripe }> {
   const bin = await goInstalled(STRIPE_MOCK, 'stripe-mock', log);
-  const child = spawn(bin, ['-http-addr', '127.0.0.1:'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(bin, ['-http-addr', '127.0.0.1:', '-https-addr', '127.0.0.1:'], { stdio: ['ignore', 'pipe', 'pipe'] });
   // It never outlives the process that started it.
   const killOnExit = () => child.kill('SIGTERM');
   process.once('exit', killOnExit);
