@@ -225,8 +225,19 @@ describe('an ingestion run crosses an alert', () => {
       assert.match((push.payload as any).body, /crossing your below USD 1000000\.00 alert/);
 
       // The next run prices the card again: the triggered alert stays triggered, nothing is sent twice.
+      // The run's workflow returns once its dispatch has queued every delivery, push and e-mail (rows
+      // written before the activity ends): so nothing new queued, and all queued ended, means nothing
+      // more can arrive.
       await ingestRun('alerts-2');
-      await new Promise((r) => setTimeout(r, 1000));
+      const queued = (
+        await stack.stores.pg.pool.query<{ deliveries: string[]; pushes: string[]; mails: number }>(
+          `SELECT (SELECT array_agg(status ORDER BY id) FROM webhook_deliveries WHERE endpoint_id = $1) AS deliveries,
+                  (SELECT array_agg(o.state ORDER BY o.id) FROM push_outbox o JOIN push_devices d ON d.id = o.device_id WHERE d.user_id = $2) AS pushes,
+                  (SELECT count(*)::int FROM email_outbox WHERE user_id = $2) AS mails`,
+          [endpoint.body.id, shop.user.id],
+        )
+      ).rows[0]!;
+      assert.deepEqual(queued, { deliveries: ['delivered'], pushes: ['sent'], mails: 1 }, 'the second run queued nothing');
       assert.equal(receiver.received.length, 3);
       assert.equal(pushService.received.length, 1, 'pushed once');
       assert.equal((await api('/api/notifications/unread-count')).body.count, 1);

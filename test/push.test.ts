@@ -139,7 +139,17 @@ describe('push notifications', () => {
     const [apnsBefore, fcmBefore] = [apns.received.length, fcm.received.length];
     await until('the next message at the two browsers', async () => pushService.received.length >= before + 2);
     await until('the next message at both phones', async () => apns.received.length > apnsBefore && fcm.received.length > fcmBefore);
-    await new Promise((r) => setTimeout(r, 500));
+    // Its pushes were queued with the message (one row a device, in its transaction): once each has
+    // ended, no other send of it can arrive. The disabled subscription has no row.
+    const next = await until('every push of the next message to end', async () => {
+      const r = (await outboxOf(collector.user.id)).slice(rows.length);
+      return r.length > 0 && r.every((x) => x.state !== 'pending') && r;
+    });
+    const byText = (a: string, b: string) => a.localeCompare(b);
+    assert.deepEqual(
+      next.map((r) => `${r.state} ${r.token}`).sort(byText),
+      ['apns-device-token-0001', 'fcm-device-token-0001', laptop.endpoint, phone.endpoint].map((t) => `sent ${t}`).sort(byText),
+    );
     assert.deepEqual([...apns.received.slice(apnsBefore), ...fcm.received.slice(fcmBefore)].map((p) => p.token).sort(), [
       'apns-device-token-0001',
       'fcm-device-token-0001',
