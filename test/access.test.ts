@@ -5,6 +5,8 @@
 // flag can admit them); the operator token.
 // Allowed means the request got past authentication and authorisation (its handler may still
 // answer 400, 404 or 422 to the dummy input); refused means 401 for nobody and 403 for the rest.
+// What each route should allow is the table in support/routeAccess.ts (written from the spec),
+// never the route's own tag: a route tagged wrong fails whether or not it behaves as tagged.
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -21,6 +23,7 @@ import { recordBulkFile } from '../sql/bulk.js';
 import { accountWithKey } from './support/accounts.js';
 import { call } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
+import { ROUTE_ACCESS } from './support/routeAccess.js';
 
 // Which tiers each tag admits, written out here rather than derived from the code under test: a
 // tier added to schemas/tiers.ts fails this file until someone decides where it belongs.
@@ -262,15 +265,34 @@ describe('access matrix', () => {
     assert.deepEqual(failures.sort(), []);
   });
 
+  it("tags every route with the access the test's own table gives it, and the table names only routes that exist", () => {
+    const routes = allRoutes(stack.server.deps);
+    const declared = new Map(routes.map((r) => [`${r.method.toUpperCase()} ${r.path}`, r.access]));
+    assert.equal(declared.size, routes.length, 'one route per method and path');
+    const problems: string[] = [];
+    for (const [route, access] of declared) {
+      const want = ROUTE_ACCESS[route];
+      if (want === undefined) problems.push(`${route}: tagged ${access}, not in test/support/routeAccess.ts`);
+      else if (want !== access) problems.push(`${route}: tagged ${access}, the table says ${want}`);
+    }
+    for (const route of Object.keys(ROUTE_ACCESS)) if (!declared.has(route)) problems.push(`${route}: in the table, no such route`);
+    assert.deepEqual(problems.sort(), []);
+  });
+
   // Last: its final phase ends every session.
-  it('every route answers every caller as its access tag says', async () => {
+  it('every route answers every caller as the access table says', async () => {
     const routes = allRoutes(stack.server.deps);
     assert.ok(routes.length > 60);
-    const probes: Probe[] = routes.map((r) => ({ method: r.method.toUpperCase(), path: r.path, access: r.access }));
+    // Expected outcomes come from the table, not from the route's own tag: a mis-tagged route that
+    // behaves as its tag says still disagrees here.
+    const probes: Probe[] = routes.map((r) => {
+      const method = r.method.toUpperCase();
+      return { method, path: r.path, access: ROUTE_ACCESS[`${method} ${r.path}`] ?? r.access };
+    });
     // Mounted beside the route table: the ClickHouse interface's trailing-slash form (what clients
     // send), the OpenAPI document, uploaded images and the /dev redirect.
     for (const r of routes.filter((r) => r.path === '/clickhouse'))
-      probes.push({ method: r.method.toUpperCase(), path: '/clickhouse/', access: r.access });
+      probes.push({ method: r.method.toUpperCase(), path: '/clickhouse/', access: ROUTE_ACCESS[`${r.method.toUpperCase()} /clickhouse`]! });
     probes.push(
       { method: 'GET', path: '/openapi.json', access: 'free' },
       { method: 'GET', path: '/static/images/cards/{card_id}/small', access: 'free' },
