@@ -55,3 +55,44 @@ export async function loadOnly(
     fs.rmSync(jobFile, { force: true });
   }
 }
+
+// A benchmark whose measurement is invalid (errors, non-2xx answers, lost messages, empty samples)
+// says why and exits non-zero, whatever its figures: a goal "met" by a run that lost half its
+// answers is no result. Each benchmark reports its problems here and ends with finish().
+const invalidReasons: string[] = [];
+
+/** Records why the measurement cannot be trusted, and prints it where it happened. */
+export function invalid(why: string): void {
+  invalidReasons.push(why);
+  console.log(`  INVALID: ${why}`);
+}
+
+/** The load run, after recording as invalid one with no completed request, a non-2xx answer or an error. */
+export function checkLoad<T extends LoadResult>(name: string, r: T): T {
+  if (r.requests === 0) invalid(`${name}: no request completed`);
+  if (r.non2xx > 0) invalid(`${name}: ${r.non2xx} non-2xx answers of ${r.requests}`);
+  if (r.errors > 0) invalid(`${name}: ${r.errors} errors or timeouts`);
+  return r;
+}
+
+/** The q-quantile of an ascending sample; an empty sample is recorded as invalid and gives NaN, never -Infinity. */
+export function quantileOf(sorted: number[], q: number, what: string): number {
+  if (sorted.length === 0) {
+    invalid(`${what}: no samples`);
+    return NaN;
+  }
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+/** "meets goal" only for a valid measurement that meets it. */
+export function goal(ok: boolean): string {
+  return invalidReasons.length > 0 ? 'INVALID measurement (see below)' : ok ? 'meets goal' : 'MISSES goal';
+}
+
+/** Ends the benchmark: exit 0, or exit 1 after listing every reason the measurement is invalid. */
+export function finish(): never {
+  if (invalidReasons.length === 0) process.exit(0);
+  console.log(`\nINVALID MEASUREMENT: ${invalidReasons.length} problem(s), the figures above are not a result:`);
+  for (const why of invalidReasons) console.log(`  - ${why}`);
+  process.exit(1);
+}

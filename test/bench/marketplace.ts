@@ -6,7 +6,7 @@
 import { accountWithKey } from '../support/accounts.js';
 import { createTestCards } from '../support/catalogue.js';
 import { startStack } from '../support/stack.js';
-import { loadOnly } from './harness.js';
+import { checkLoad, finish, goal, invalid, loadOnly } from './harness.js';
 
 const LISTINGS = Number(process.env.HOLO_BENCH_LISTINGS ?? 100_000);
 const BROWSE_P99_GOAL_MS = 30;
@@ -15,11 +15,12 @@ const BUY_NOW_GOAL_MS = 200;
 const stack = await startStack({ demo: 'none', env: { HOLO_ANONYMOUS_RATE_LIMIT: '1000000', HOLO_LOG_LEVEL: 'warn' } });
 try {
   const seller = await accountWithKey(stack, 'benchseller', 'enterprise');
-  await fetch(`${stack.url}/seller/become`, {
+  const became = await fetch(`${stack.url}/seller/become`, {
     method: 'POST',
     headers: { ...seller.headers, 'Content-Type': 'application/json' },
     body: JSON.stringify({ display_name: 'Bench Shop', country: 'DE' }),
   });
+  if (!became.ok) invalid(`the seller could not become one: ${became.status} ${await became.text()}`);
   const games = ['bench-alpha', 'bench-beta', 'bench-gamma'];
   const cards: number[] = [];
   for (const game of games)
@@ -59,26 +60,28 @@ try {
     ][i % 5];
     paths.push(`/api/listings?${filters}`);
   }
-  await loadOnly(stack.url, paths, 10, { duration: 3 }); // warm-up
+  checkLoad('browse warm-up', await loadOnly(stack.url, paths, 10, { duration: 3 }));
   for (const connections of [1, 10]) {
-    const browse = await loadOnly(stack.url, paths, connections, { duration: 10 });
-    const valid = browse.non2xx === 0 && browse.errors === 0;
+    const browse = checkLoad(
+      `browse with filters, ${connections} connection(s)`,
+      await loadOnly(stack.url, paths, connections, { duration: 10 }),
+    );
     console.log(
       `  browse with filters, ${String(connections).padStart(2)} connection(s): ${browse.rps.toFixed(0)} req/s, p50 ${browse.p50} ms, p99 ${browse.p99} ms ` +
-        `(goal p99 <= ${BROWSE_P99_GOAL_MS} ms: ${!valid ? `INVALID (${browse.non2xx} non-2xx, ${browse.errors} errors)` : browse.p99 <= BROWSE_P99_GOAL_MS ? 'meets goal' : 'MISSES goal'}, ratio ${(browse.p99 / BROWSE_P99_GOAL_MS).toFixed(2)})`,
+        `(goal p99 <= ${BROWSE_P99_GOAL_MS} ms: ${goal(browse.p99 <= BROWSE_P99_GOAL_MS)}, ratio ${(browse.p99 / BROWSE_P99_GOAL_MS).toFixed(2)})`,
     );
   }
 
   const buyers = await Promise.all(Array.from({ length: 50 }, (_, i) => accountWithKey(stack, `benchbuyer${i}`, 'enterprise')));
   const rounds: { winners: number; slowest: number }[] = [];
   for (let round = 0; round < 5; round++) {
-    const listing = (await (
-      await fetch(`${stack.url}/seller/listings`, {
-        method: 'POST',
-        headers: { ...seller.headers, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ card_id: cards[round]!, price: 25, condition: 'NM' }),
-      })
-    ).json()) as { id: number };
+    const created = await fetch(`${stack.url}/seller/listings`, {
+      method: 'POST',
+      headers: { ...seller.headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ card_id: cards[round]!, price: 25, condition: 'NM' }),
+    });
+    const listing = (await created.json()) as { id: number };
+    if (created.status !== 201) invalid(`round ${round}: the listing was not created (${created.status})`);
     const answers = await Promise.all(
       buyers.map(async (b) => {
         const started = performance.now();
@@ -87,16 +90,17 @@ try {
         return { ms: performance.now() - started, won: res.status === 200, unavailable: body.error === 'listing_unavailable' };
       }),
     );
-    if (answers.some((a) => !a.won && !a.unavailable)) throw new Error('a buy-now answered neither the sale nor listing_unavailable');
+    const stray = answers.filter((a) => !a.won && !a.unavailable).length;
+    if (stray > 0) invalid(`round ${round}: ${stray} buy-now calls answered neither the sale nor listing_unavailable`);
     rounds.push({ winners: answers.filter((a) => a.won).length, slowest: Math.max(...answers.map((a) => a.ms)) });
   }
   const slowest = Math.max(...rounds.map((r) => r.slowest));
   console.log(
     `  50 buy-now at once on one listing, 5 rounds: winners per round ${rounds.map((r) => r.winners).join(', ')}; ` +
       `slowest answer per round ${rounds.map((r) => r.slowest.toFixed(0)).join(', ')} ms ` +
-      `(goal one winner, all within ${BUY_NOW_GOAL_MS} ms: ${rounds.every((r) => r.winners === 1) && slowest <= BUY_NOW_GOAL_MS ? 'meets goal' : 'MISSES goal'}, ratio ${(slowest / BUY_NOW_GOAL_MS).toFixed(2)})`,
+      `(goal one winner, all within ${BUY_NOW_GOAL_MS} ms: ${goal(rounds.every((r) => r.winners === 1) && slowest <= BUY_NOW_GOAL_MS)}, ratio ${(slowest / BUY_NOW_GOAL_MS).toFixed(2)})`,
   );
 } finally {
   await stack.close();
 }
-process.exit(0);
+finish();

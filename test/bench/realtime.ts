@@ -25,6 +25,7 @@ import { createTestCards } from '../support/catalogue.js';
 import { startStack } from '../support/stack.js';
 import { startWebhookReceiver } from '../support/webhookReceiver.js';
 import { TemporalRig } from '../support/temporal.js';
+import { finish, goal, invalid, quantileOf } from './harness.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const WANTED_SUBSCRIBERS = Number(process.env.HOLO_BENCH_SUBSCRIBERS ?? 50_000);
@@ -52,7 +53,6 @@ const WEBHOOK_ACCOUNTS = 100;
 const ENDPOINTS_PER_ACCOUNT = 10;
 const WEBHOOKS = WEBHOOK_ACCOUNTS * ENDPOINTS_PER_ACCOUNT;
 const now = () => performance.timeOrigin + performance.now();
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const silent = silentLogger();
 
 const stack = await startStack({
@@ -128,16 +128,22 @@ try {
     const times = collected.flatMap((c) => (c.arrivals[round] ?? []) as number[]).map((t) => t - published[round]!);
     missing += SUBSCRIBERS - times.length;
     every.push(...times);
-    lastPerRound.push(Math.max(...times));
+    // The last subscriber of a round is only known when every subscriber got it.
+    if (times.length === SUBSCRIBERS) lastPerRound.push(Math.max(...times));
   }
+  if (missing > 0) invalid(`WebSocket fan-out: ${missing} of ${ROUNDS * SUBSCRIBERS} updates never arrived`);
+  if (open < SUBSCRIBERS) invalid(`WebSocket fan-out: ${open} of ${SUBSCRIBERS} subscribers connected`);
   for (const c of clients) c.send({ kind: 'close' });
   every.sort((a, b) => a - b);
   lastPerRound.sort((a, b) => a - b);
   console.log(`  ${ROUNDS} rounds x ${SUBSCRIBERS} subscribers = ${every.length} updates received, ${missing} missing`);
-  console.log(`  announce -> each subscriber      p50 ${quantile(every, 0.5).toFixed(1)} ms  p99 ${quantile(every, 0.99).toFixed(1)} ms`);
-  const lastP99 = quantile(lastPerRound, 0.99);
+  const eachP50 = quantileOf(every, 0.5, 'announce -> each subscriber');
   console.log(
-    `  announce -> LAST subscriber      p50 ${quantile(lastPerRound, 0.5).toFixed(1)} ms  p99 ${lastP99.toFixed(1)} ms   goal p99 < 1000 ms: ${lastP99 < 1000 ? 'meets goal' : 'MISSES goal'} (ratio ${(lastP99 / 1000).toFixed(2)} of the goal, ${(lastP99 / 5000).toFixed(3)} of the spec's 5 s)`,
+    `  announce -> each subscriber      p50 ${eachP50.toFixed(1)} ms  p99 ${quantileOf(every, 0.99, 'announce -> each subscriber').toFixed(1)} ms`,
+  );
+  const lastP99 = quantileOf(lastPerRound, 0.99, 'announce -> last subscriber (rounds every subscriber received)');
+  console.log(
+    `  announce -> LAST subscriber      p50 ${quantileOf(lastPerRound, 0.5, 'announce -> last subscriber').toFixed(1)} ms  p99 ${lastP99.toFixed(1)} ms   goal p99 < 1000 ms: ${goal(lastP99 < 1000)} (ratio ${(lastP99 / 1000).toFixed(2)} of the goal, ${(lastP99 / 5000).toFixed(3)} of the spec's 5 s)`,
   );
   console.log(`  server: ${JSON.stringify(stack.server.deps.stream.stats())}`);
 
@@ -201,14 +207,16 @@ try {
     const measured = accepted().slice(WARMUP);
     const latencies = measured.map((r) => r.at - t0).sort((a, b) => a - b);
     const endpointsReached = new Set(measured.map((r) => r.path)).size;
-    const p99 = quantile(latencies, 0.99);
+    if (endpointsReached < WEBHOOKS) invalid(`webhooks: ${WEBHOOKS - endpointsReached} of ${WEBHOOKS} endpoints never got their delivery`);
+    if (measured.length > WEBHOOKS) invalid(`webhooks: ${measured.length - WEBHOOKS} deliveries accepted more than once`);
+    const p99 = quantileOf(latencies, 0.99, 'webhook trigger -> receipt');
     console.log(
       `\nwebhooks: ${result.triggered} alerts triggered in one dispatch -> ${result.deliveries} deliveries to ${WEBHOOKS} endpoints; ` +
         `${latencies.length} signed deliveries accepted at ${endpointsReached} distinct endpoints, ${WEBHOOKS - endpointsReached} lost ` +
         `(first attempts side by side in one deliverWebhooks workflow per page of 1,000, ${eager} of them started eagerly; the dispatch itself took ${dispatched} ms)`,
     );
     console.log(
-      `  trigger -> receipt               p50 ${quantile(latencies, 0.5).toFixed(0)} ms  p99 ${p99.toFixed(0)} ms   goal p99 < 2000 ms: ${p99 < 2000 && endpointsReached === WEBHOOKS ? 'meets goal' : 'MISSES goal'} (ratio ${(p99 / 2000).toFixed(2)} of the goal)`,
+      `  trigger -> receipt               p50 ${quantileOf(latencies, 0.5, 'webhook trigger -> receipt').toFixed(0)} ms  p99 ${p99.toFixed(0)} ms   goal p99 < 2000 ms: ${goal(p99 < 2000)} (ratio ${(p99 / 2000).toFixed(2)} of the goal)`,
     );
     await receiver.close();
   } finally {
@@ -217,4 +225,4 @@ try {
 } finally {
   await stack.close();
 }
-process.exit(0);
+finish();

@@ -13,7 +13,7 @@ import { loadDemoDataIfEmpty } from '../../ingest/demo/index.js';
 import { announcePricesLanded } from '../../sql/stores/priceChannels.js';
 import { createDb } from '../../sql/stores/db.js';
 import { createKey, createUser } from '../../api/auth/accounts.js';
-import { cpuMicros, loadOnly, runChild, type LoadResult } from './harness.js';
+import { checkLoad, cpuMicros, finish, goal, invalid, loadOnly, runChild, type LoadResult } from './harness.js';
 
 const DURATION = Number(process.env.HOLO_BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.HOLO_BENCH_ROUNDS ?? 5);
@@ -55,13 +55,16 @@ const setIds = (await pool.query<{ id: number }>(`SELECT id FROM sets ORDER BY i
 const charizard =
   (await pool.query<{ id: number }>(`SELECT id FROM cards WHERE external_key = 'pokemontcg:base1-4'`)).rows[0]?.id ?? cardIds[0]!;
 
-const detailBody = await (await fetch(`${server.url}/api/v2/cards/${charizard}`)).text();
+const detailAnswer = await fetch(`${server.url}/api/v2/cards/${charizard}`);
+const detailBody = await detailAnswer.text();
+if (detailAnswer.status !== 200) invalid(`the card detail the ceilings serve answered ${detailAnswer.status}`);
 const bodyFile = path.join(os.tmpdir(), `holo-bench-body-${process.pid}.json`);
 fs.writeFileSync(bodyFile, detailBody);
 const ceilings = ['bare', 'koa'].map((kind) => runChild('ceiling.js', [kind, bodyFile]));
 const [barePort, koaPort] = await Promise.all(ceilings.map((c) => c.firstLine));
 
 const report = <T extends Result & { cpuPerRequestUs: number }>(name: string, r: T) => {
+  checkLoad(name, r);
   console.log(
     `${name.padEnd(42)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms  server CPU ${r.cpuPerRequestUs.toFixed(0).padStart(5)} us/req  (${r.requests} requests, ${r.non2xx} non-2xx, ${r.errors} errors)`,
   );
@@ -155,7 +158,7 @@ for (let round = 1; round <= 3; round++) {
   keyP50.push(keyed.p50 - anon.p50);
 }
 
-const verdict = (ok: boolean) => (ok ? 'meets goal' : 'MISSES goal');
+const verdict = goal;
 const r = (xs: number[]) => `${median(xs).toFixed(2)} (rounds: ${xs.map((x) => x.toFixed(2)).join(' ')})`;
 console.log('\nratios and goals');
 console.log(`  minimal Koa / bare node:http          ${r(koaVsBare)}`);
@@ -172,4 +175,4 @@ for (const c of ceilings) c.child.kill();
 fs.rmSync(bodyFile, { force: true });
 await server.close();
 await stores.close();
-process.exit(0);
+finish();

@@ -19,8 +19,9 @@ per_card AS (
   SELECT DISTINCT ON (card_id) card_id, current, past, volatility, (current - past) / past * 100 AS change_pct
   FROM series ORDER BY card_id, n DESC, current DESC
 )
-(SELECT 'gainer' AS kind, card_id, change_pct FROM per_card ORDER BY change_pct DESC LIMIT $2)
+-- value: what each list is ordered by (the change, or the volatility), so the answer can be checked against ClickHouse's.
+(SELECT 'gainer' AS kind, card_id, change_pct AS value FROM per_card ORDER BY change_pct DESC LIMIT $2)
 UNION ALL
 (SELECT 'loser', card_id, change_pct FROM per_card ORDER BY change_pct ASC LIMIT $2)
 UNION ALL
-(SELECT 'volatile', card_id, change_pct FROM per_card ORDER BY volatility DESC LIMIT $2)
+(SELECT 'volatile', card_id, volatility FROM per_card ORDER BY volatility DESC LIMIT $2)
