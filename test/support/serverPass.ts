@@ -34,6 +34,7 @@ export const EMBEDDED_ONLY: Readonly<Record<string, string>> = {
   'conformance.test': 'schemathesis sees the same documents and handlers whatever the stores (and runs ~3 minutes)',
   'conformance-accounts.test': 'schemathesis sees the same documents and handlers whatever the stores (and runs ~3 minutes)',
   'architecture.test': 'lint rules on the source tree; no store',
+  'bench-verdicts.test': "the benchmarks' verdicts on invalid measurements; no store",
   'egress.test': 'outbound address rules; no store',
   'logging.test': 'log redaction; no store',
   'upstream-formats.test': 'upstream file parsers; no store',
