@@ -5,7 +5,8 @@ import type { Db } from '../../sql/stores/db.js';
 import type { Tokens } from '../../sql/runtime/signedTokens.js';
 import { createSession, revokeSession, sessionUser, type User } from './accounts.js';
 import { SESSION_COOKIE, SESSION_DAYS, signSession, verifySession } from './sessionTokens.js';
-import { DEVICE_SECONDS } from './signIn.js';
+import { HttpError } from '../http/errors.js';
+import { DEVICE_SECONDS, signIn, type SignInDeps } from './signIn.js';
 
 /** A browser that has signed in to an account (signIn.ts): its sign-ins are not held by the name's ceiling. */
 export const DEVICE_COOKIE = 'holo_device';
@@ -17,6 +18,21 @@ export async function startSession(ctx: Context, db: Db, tokens: Tokens, user: U
   const token = await signSession(tokens, { sid: session.id, sub: user.id, exp: Math.floor(session.expiresAt.getTime() / 1000) });
   ctx.append('Set-Cookie', `${SESSION_COOKIE}=${token}; Max-Age=${SESSION_DAYS * 86_400}; ${ATTRIBUTES}`);
   return session.id;
+}
+
+/**
+ * Signs in with the request's address and device cookie (the site's and the portal's forms alike);
+ * 401 for a wrong name or password. The caller starts its session, then remembers the device.
+ */
+export async function requestSignIn(
+  ctx: Context,
+  deps: SignInDeps,
+  login: string,
+  password: string,
+): Promise<{ user: User; device: string }> {
+  const signedIn = await signIn(deps, { ip: ctx.ip }, { login, password, device: ctx.cookies.get(DEVICE_COOKIE) });
+  if (!signedIn) throw new HttpError(401, 'Invalid username or password');
+  return signedIn;
 }
 
 /** The device token a sign-in gave, kept by the browser across sessions (a logout keeps it). */

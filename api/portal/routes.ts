@@ -8,9 +8,8 @@ import type { AppDeps } from '../deps.js';
 import { createKey, createUser, enableDeveloperAccess, listKeys, revokeKey, userById, type User } from '../auth/accounts.js';
 import { withLiveCalls } from '../auth/rateLimit.js';
 import { countRegistration, throttleWording } from '../auth/loginThrottle.js';
-import { signIn } from '../auth/signIn.js';
 import { isBusinessTier } from '../../schemas/tiers.js';
-import { cookieSession, DEVICE_COOKIE, endSession, rememberDevice, startSession } from '../auth/sessionCookie.js';
+import { cookieSession, endSession, rememberDevice, requestSignIn, startSession } from '../auth/sessionCookie.js';
 import { DEPRECATIONS } from '../http/deprecations.js';
 import { HttpError, NotFoundError, ValidationError } from '../http/errors.js';
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, webhookUrlProblem } from '../events/webhookEndpoints.js';
@@ -146,12 +145,7 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       handler: async ({ body, ctx }) => {
         const current = await portalSession(ctx, deps);
         await portal.csrf.verify(ctx, current?.sessionId ?? null, body.csrf_token);
-        const signedIn = await signIn(
-          deps,
-          { ip: ctx.ip },
-          { login: body.username, password: body.password, device: ctx.cookies.get(DEVICE_COOKIE) },
-        );
-        if (!signedIn) throw new HttpError(401, 'Invalid username or password');
+        const signedIn = await requestSignIn(ctx, deps, body.username, body.password);
         const { user } = signedIn;
         // A new session on every sign-in; one that was already open ends here.
         if (current) await endSession(ctx, db, current.sessionId);

@@ -8,8 +8,7 @@ import { defineRoute } from '../http/route.js';
 import { cancelDeletion, changePassword, createUser, deleteAccount, publicUser, requestDeletion, type User } from '../auth/accounts.js';
 import type { Principal } from '../auth/principal.js';
 import { accountSubject, countRegistration, throttledPasswordCheck, throttleWording } from '../auth/loginThrottle.js';
-import { signIn } from '../auth/signIn.js';
-import { clearSessionCookie, DEVICE_COOKIE, endSession, rememberDevice, startSession } from '../auth/sessionCookie.js';
+import { clearSessionCookie, endSession, rememberDevice, requestSignIn, startSession } from '../auth/sessionCookie.js';
 import {
   ChangePasswordBody,
   ConfirmBody,
@@ -96,12 +95,7 @@ export const authRoutes = (deps: AppDeps) => {
       response: Registered,
       errors: [400, 401, 429],
       handler: async ({ body, ctx }) => {
-        const signedIn = await signIn(
-          deps,
-          { ip: ctx.ip },
-          { login: body.username, password: body.password, device: ctx.cookies.get(DEVICE_COOKIE) },
-        );
-        if (!signedIn) throw new HttpError(401, 'Invalid username or password');
+        const signedIn = await requestSignIn(ctx, deps, body.username, body.password);
         const { user } = signedIn;
         await setSessionCookie(ctx, user);
         // After the session's: clients that read the first Set-Cookie read the session.
