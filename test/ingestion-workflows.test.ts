@@ -17,8 +17,7 @@ import { freePort } from '../sql/runtime/ports.js';
 import { insertTabSeparated } from '../sql/stores/clickhouse.js';
 import { PRICE_POINT_COLUMNS } from '../ingest/load/pricePoints.js';
 import { buildDeps, startServer, type RunningServer } from '../api/server.js';
-import { activityDeps } from '../workflows/activities.js';
-import { createIngestWorker } from '../workflows/worker.js';
+import { activityDeps, createActivities } from '../workflows/activities.js';
 import { bulkExport, catalogueSync, catchUp, fxRates, scrapeAll, progressQuery, recognitionIndex } from '../workflows/workflows.js';
 import { ImageStore } from '../sql/stores/images.js';
 import { CATCH_UP_MAX_DAYS, missingDays } from '../workflows/ingestion.js';
@@ -31,6 +30,7 @@ import { chRows } from './support/clickhouseRows.js';
 import { call as jsonCall } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
 import { TemporalRig } from './support/temporal.js';
+import { until } from './support/until.js';
 
 const ecbFile = path.resolve(repoRoot, '..', 'shared', 'data', 'prices', 'ecb-eurofxref', 'eurofxref-hist-90d.xml');
 const silent = silentLogger();
@@ -88,18 +88,24 @@ describe('fxRates workflow', () => {
   it('fails a malformed feed at once instead of retrying it', async () => {
     const bad = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'holo-feed-')), 'ecb.xml');
     fs.writeFileSync(bad, '<html>maintenance</html>');
-    const started = Date.now();
+    const workflowId = workflowIds.fxRates(`bad-${Date.now()}`);
     await assert.rejects(
       client.workflow.execute(fxRates, {
         args: [{ location: bad, batchId: 'ecb-bad' }],
         taskQueue: TASK_QUEUE,
-        workflowId: workflowIds.fxRates(`bad-${Date.now()}`),
+        workflowId,
       }),
       (err: unknown) =>
         err instanceof WorkflowFailedError &&
         /no <Cube time/.test(String((err.cause as { cause?: { message?: string } } | undefined)?.cause?.message)),
     );
-    assert.ok(Date.now() - started < 10_000, 'no retry backoff was spent on a non-retryable failure');
+    // One attempt, as the history records it (the started event of a retried activity carries its last attempt).
+    const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+    assert.deepEqual(
+      events.flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt] : [])),
+      [1],
+      'no retry of a non-retryable failure',
+    );
   });
 });
 
@@ -570,8 +576,25 @@ describe('catalogueSync workflow', () => {
 describe('worker loss and replay', () => {
   it('finishes a run whose worker died mid-activity, with no row lost or doubled', async () => {
     const asOf = '2030-02-01';
-    // A second worker on the same queue, which will die while it holds an activity.
-    const doomed = await createIngestWorker(temporal.address, 'default', activityDeps(stack.config, stack.stores), {
+    // A second worker on the same queue, which dies while it holds a feed's activity. This process
+    // cannot be killed (chDB lives in it), and a worker forced to stop keeps it alive, so the doomed
+    // worker's feed activity holds its task until the worker goes and then abandons it unfinished,
+    // as a crashed process would; every other activity is the real one. The attempt is then retried
+    // on the suite's worker.
+    const { NativeConnection, Worker } = await import('@temporalio/worker');
+    const { Context } = await import('@temporalio/activity');
+    const { createRequire } = await import('node:module');
+    const doomedConnection = await NativeConnection.connect({ address: temporal.address });
+    const doomed = await Worker.create({
+      connection: doomedConnection,
+      namespace: 'default',
+      taskQueue: TASK_QUEUE,
+      workflowsPath: createRequire(import.meta.url).resolve('../workflows/workflows.js'),
+      activities: {
+        ...createActivities(activityDeps(stack.config, stack.stores)),
+        ingestPriceFeed: () => Context.current().cancelled,
+      },
+      identity: 'doomed-worker',
       shutdownGraceTime: '1 ms',
     });
     await rig.stopWorker();
@@ -581,30 +604,60 @@ describe('worker loss and replay', () => {
       taskQueue: TASK_QUEUE,
       workflowId: `kill-${Date.now()}`,
     });
-    // Kill it as soon as it is working on a feed.
-    for (let i = 0; i < 200; i++) {
-      const d = await client.workflowService
-        .describeWorkflowExecution({ namespace: 'default', execution: { workflowId: `${handle.workflowId}/pokemontcg/pokemon` } })
-        .catch(() => null);
-      if ((d?.pendingActivities?.length ?? 0) > 0) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    doomed.worker.shutdown();
+    // Kill it once it holds a feed's activity: the server says the attempt is started, on the doomed
+    // worker (the only one polling), and not finished.
+    const child = `${handle.workflowId}/pokemontcg/pokemon`;
+    const held = await until(
+      'the doomed worker to hold the feed activity',
+      async () => {
+        const d = await client.workflowService
+          .describeWorkflowExecution({ namespace: 'default', execution: { workflowId: child } })
+          .catch(() => null);
+        return d?.pendingActivities?.find((a) => a.state === proto.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED);
+      },
+      60_000,
+    );
+    assert.equal(held.lastWorkerIdentity, 'doomed-worker');
+    doomed.shutdown();
     await doomedRun.catch(() => undefined);
-    await doomed.connection.close();
+    await doomedConnection.close();
     await rig.startWorker();
     const result = await handle.result();
     assert.equal(result.failed, 0, JSON.stringify(result.failures));
-    const loaded = result.results.reduce((sum, r) => sum + r.loaded, 0);
-    assert.ok(loaded > 5000);
-    const n = Number(
-      (
-        await chRows<{ n: string }>(stack.stores.ch.client, `SELECT toString(count()) AS n FROM holo.price_points WHERE as_of = {d:Date}`, {
-          d: asOf,
-        })
-      )[0]!.n,
+    // The doomed worker's attempt was lost: the feed's activity ended on a later attempt, elsewhere.
+    const events = (await client.workflow.getHandle(child).fetchHistory()).events ?? [];
+    const started = events.flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes] : []));
+    const completed = events.flatMap((e) => (e.activityTaskCompletedEventAttributes ? [e.activityTaskCompletedEventAttributes] : []));
+    assert.equal(started.length, 1);
+    assert.ok((started[0]!.attempt ?? 0) >= 2, `the feed's activity ended on attempt ${started[0]!.attempt}`);
+    assert.deepEqual(
+      completed.map((c) => c.identity === 'doomed-worker'),
+      [false],
     );
-    assert.equal(n, loaded, 'every reported row is stored exactly once');
+    // Every series of the day once (its sort key, sales by their observation id), none twice.
+    const day = async () =>
+      (
+        await chRows<{ n: string; series: string }>(
+          stack.stores.ch.client,
+          `SELECT toString(count()) AS n,
+                  toString(uniqExact(card_id, variant_id, region, source, price_type, grading_company, grade, observation_id)) AS series
+           FROM holo.price_points WHERE as_of = {d:Date}`,
+          { d: asOf },
+        )
+      )[0]!;
+    const stored = await day();
+    assert.equal(stored.n, stored.series, 'no row stored twice');
+    // A clean run of the same day (validators forgotten, so every feed is read and loaded again)
+    // reports every row the feeds hold: the killed run had stored each of them.
+    await stack.stores.pg.pool.query('DELETE FROM feed_validators');
+    const clean = await client.workflow.execute(scrapeAll, {
+      args: [{ asOf, feedsUrl: feeds.url, pairs: feedPairs(), concurrency: 2 }],
+      taskQueue: TASK_QUEUE,
+      workflowId: `clean-${Date.now()}`,
+    });
+    const feedRows = clean.results.reduce((sum, r) => sum + r.loaded, 0);
+    assert.ok(feedRows > 5000);
+    assert.equal(Number(stored.series), feedRows, 'no row lost');
   });
 
   it('replays recorded histories deterministically', async () => {

@@ -136,10 +136,12 @@ describe('incidents and the operators’ stream', () => {
   it('ends open streams when the server stops, so shutdown does not wait on them', async () => {
     const res = await fetch(`${stack.url}/admin/status/stream`, { headers: admin.headers });
     const body = res.text();
-    const started = Date.now();
     await stack.close();
     stack = undefined as unknown as Stack;
-    assert.match(await body, /event: checks/);
-    assert.ok(Date.now() - started < 8_000, 'well before the 10 s grace of in-flight requests');
+    // Ended by the server, not cut: a connection still open when the 10 s grace of in-flight
+    // requests runs out is destroyed, and reading its body then fails ("terminated").
+    const text = await body;
+    assert.match(text, /event: checks/);
+    assert.ok(text.endsWith('\n\n'), 'the stream ends on a whole event');
   });
 });
