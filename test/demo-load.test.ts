@@ -11,7 +11,7 @@ import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
 before(async () => {
-  stack = await startStack({ env: { HOLO_SHARED_DATA_DIR: path.join(os.tmpdir(), 'holo-no-such-shared-data') } });
+  stack = await startStack({ fresh: true, env: { HOLO_SHARED_DATA_DIR: path.join(os.tmpdir(), 'holo-no-such-shared-data') } });
 });
 after(async () => {
   await stack?.close();

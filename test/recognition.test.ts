@@ -8,7 +8,6 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { repoRoot } from '../sql/paths.js';
 import { ImageStore } from '../sql/stores/images.js';
-import { indexCardPictures } from '../ingest/recognition/indexBuild.js';
 import { cardsOfSetByNumber } from '../sql/recognition.js';
 import { LiveRecognitionIndex } from '../ingest/recognition/indexLoad.js';
 import { openCv } from '../ingest/recognition/opencv.js';
@@ -44,7 +43,7 @@ function scanFile(name: string): string {
 }
 
 before(async () => {
-  stack = await startStack();
+  stack = await startStack({ recognitionIndex: true });
   const store = new ImageStore(path.join(stack.config.dataDir, 'images'));
   for (const [setKey, prefix] of [
     ['pokemontcg:sv3pt5', 'sv3pt5-'],
@@ -55,7 +54,6 @@ before(async () => {
   }
   const pictured = await store.cardsWithOriginals();
   assert.ok(pictured.length >= 600, `the demo copies the real scans into the image store (${pictured.length})`);
-  await indexCardPictures(stack.stores.pg.pool, store, pictured);
   // One card is left out of the index: a photo of it must not come back as another card.
   absentCard = { file: 'sv3pt5-25', id: cardOf.get('sv3pt5-25')! };
   await stack.stores.pg.pool.query('DELETE FROM recognition_features WHERE card_id = $1', [absentCard.id]);

@@ -6,10 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import path from 'node:path';
 import sharp from 'sharp';
 import { repoRoot } from '../sql/paths.js';
-import { ImageStore } from '../sql/stores/images.js';
 import { openRedis } from '../sql/stores/redis.js';
 import { createLogger } from '../sql/runtime/log.js';
-import { indexCardPictures } from '../ingest/recognition/indexBuild.js';
 import { cardsOfSetByNumber } from '../sql/recognition.js';
 import { buildDeps, startServer, type RunningServer } from '../api/server.js';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
@@ -33,9 +31,7 @@ async function upload(server: { url: string }, id: string, headers: Record<strin
 }
 
 before(async () => {
-  stack = await startStack();
-  const store = new ImageStore(path.join(stack.config.dataDir, 'images'));
-  await indexCardPictures(stack.stores.pg.pool, store, await store.cardsWithOriginals());
+  stack = await startStack({ recognitionIndex: true });
   cardId = (await cardsOfSetByNumber(stack.stores.pg.pool, 'lorcanajson:2')).find((c) => c.collector_number === '77')!.id;
   const scan = path.resolve(repoRoot, '..', 'shared', 'data', 'images', 'lorcana-2', '2-77.webp');
   // Upright as the phone took it: the session turns it 90° clockwise, so the match needs −90.

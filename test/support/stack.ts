@@ -1,6 +1,7 @@
 // A real Holo for one test file: its own data directory, its own PostgreSQL database (embedded,
 // or a fresh database on DATABASE_URL's server), its own Redis key prefix, chDB in-process, the
-// small demo catalogue with 365 days of history, and the API on a free port.
+// small demo catalogue with 365 days of history, and the API on a free port. Under the suite
+// runner the data directory starts as a copy of this run's template (stackTemplate.ts).
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -15,7 +16,9 @@ import { loadDemoDataIfEmpty } from '../../ingest/demo/index.js';
 import { repoRoot } from '../../sql/paths.js';
 import { freePort } from '../../sql/runtime/ports.js';
 import type { LoadTargets } from '../../ingest/load/pricePoints.js';
+import { announcePricesLanded } from '../../sql/stores/priceChannels.js';
 import { call } from './http.js';
+import { copyTemplate, indexDemoPictures, stackTemplate, templatesDir } from './stackTemplate.js';
 
 export type Stack = {
   config: Config;
@@ -30,15 +33,21 @@ export type Stack = {
   close(): Promise<void>;
 };
 
-async function freshDatabase(serverUrl: string): Promise<string> {
-  const name = `holo_test_${crypto.randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+/** A database of its own on the server of `serverUrl` (created empty unless a template creates it). */
+function databaseOf(serverUrl: string): string {
   const u = new URL(serverUrl);
-  u.pathname = `/${name}`;
+  u.pathname = `/holo_test_${crypto.randomBytes(5).toString('hex')}`;
   return u.toString();
+}
+
+async function createEmptyDatabase(databaseUrl: string): Promise<void> {
+  const u = new URL(databaseUrl);
+  const name = u.pathname.slice(1);
+  u.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: u.toString() });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+  await admin.end();
 }
 
 export type StackOptions = {
@@ -46,12 +55,16 @@ export type StackOptions = {
   demo?: 'small' | 'none';
   anonymousPerMinute?: number;
   env?: Record<string, string>;
+  /** The stack's first start itself is under test (the demo load and its log): never from a template. */
+  fresh?: boolean;
+  /** Every demo card picture indexed for recognition before the API starts (built once per run under the suite). */
+  recognitionIndex?: boolean;
 };
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'holo-test-'));
   await fs.chmod(dataDir, 0o755);
-  const externalPg = process.env.DATABASE_URL && !opts.embeddedPostgres ? await freshDatabase(process.env.DATABASE_URL) : undefined;
+  const externalPg = process.env.DATABASE_URL && !opts.embeddedPostgres ? databaseOf(process.env.DATABASE_URL) : undefined;
   const config = loadConfig({
     NODE_ENV: 'test',
     HOLO_DATA_DIR: dataDir,
@@ -83,10 +96,26 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     logLines.push(line);
     if (logLines.length > 5000) logLines.shift();
   });
+  const folder = opts.fresh ? undefined : templatesDir();
+  const template = folder
+    ? await stackTemplate(folder, {
+        demo: config.demo,
+        demoHistoryDays: String(config.demoHistoryDays),
+        sharedDataDir: config.sharedDataDir,
+        nodeEnv: config.env,
+        postgresServer: externalPg ? process.env.DATABASE_URL! : null,
+        recognitionIndex: opts.recognitionIndex ?? false,
+      })
+    : undefined;
+  if (template) await copyTemplate(template, dataDir, externalPg);
+  else if (externalPg) await createEmptyDatabase(externalPg);
   const stores = await openStores(config, log);
   await migratePostgres(stores.pg, log);
   await migrateClickHouse(stores.ch, log);
   await loadDemoDataIfEmpty(config, stores, log);
+  // The load announced its prices under the template's key prefix; this stack's caches key on its own.
+  if (template && config.demo !== 'none') await announcePricesLanded(stores.redis, config.redisPrefix);
+  if (!template && opts.recognitionIndex) await indexDemoPictures(config, stores);
   const deps = await buildDeps(config, stores, log);
   const server = await startServer(deps, 0, '127.0.0.1');
   let closed = false;

@@ -3,12 +3,16 @@
 // slowest-first by the times of the last run on this machine (kept beside the tool cache), so the
 // two workers finish together instead of one waiting on a long file started last.
 //
+// Each run has a folder of stack templates (test/support/stackTemplate.ts): the first stack of a
+// kind is built once and the others start from copies; the folder goes when the run ends.
+//
 // With --only server, just the files test/support/serverPass.ts lists for the server pass; either
 // way every file must be in exactly one of its lists.
 //
 //   node dist/test/support/suite.js --label "pass 1" [--concurrency 2] [--timeout 900000] [--only server] files…
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toolCacheDir } from '../../sql/runtime/toolCache.js';
@@ -63,10 +67,16 @@ const files = only === 'server' ? given.filter((f) => name(f) in SERVER_PASS) : 
 const key = (file: string) => `${label}: ${name(file)}`;
 const queue = [...files].sort((a, b) => (previous[key(b)] ?? 60_000) - (previous[key(a)] ?? 60_000));
 
+const templates = fs.mkdtempSync(path.join(os.tmpdir(), 'holo-templates-'));
+fs.chmodSync(templates, 0o755);
+
 function runFile(file: string): Promise<Outcome> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--test', `--test-timeout=${timeout}`, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--test', `--test-timeout=${timeout}`, file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, HOLO_TEST_TEMPLATES: templates },
+    });
     const output: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
@@ -84,6 +94,8 @@ await Promise.all(
     for (let file = queue.shift(); file; file = queue.shift()) outcomes.push(await runFile(file));
   }),
 );
+
+fs.rmSync(templates, { recursive: true, force: true });
 
 const seconds = (ms: number) => (ms / 1000).toFixed(1).padStart(7);
 outcomes.sort((a, b) => b.ms - a.ms);
