@@ -63,18 +63,29 @@ function saleRow(out: ParseResult, sale: Sale, ref: SourceRow['ref']): void {
   });
 }
 
-export type ItemSalesPage = ParseResult & { total: number | null; next: string | null };
+export type ItemSalesPage = ParseResult & { total: number | null; next: string | null; sales: number };
 
-/** One page of an item_sales search, read as a stream; its total and next page link too. */
-export async function parseItemSales(body: AsyncIterable<Uint8Array | string> | string, ref: SourceRow['ref']): Promise<ItemSalesPage> {
-  const out: ItemSalesPage = { rows: [], rejected: [], total: null, next: null };
+/**
+ * One page of an item_sales search, read as a stream; its total, next page link and sales on it
+ * too. `belongs` (default: every sale) keeps out sales a keyword search also matched that are
+ * another card's.
+ */
+export async function parseItemSales(
+  body: AsyncIterable<Uint8Array | string> | string,
+  ref: SourceRow['ref'],
+  belongs: (title: string) => boolean = () => true,
+): Promise<ItemSalesPage> {
+  const out: ItemSalesPage = { rows: [], rejected: [], total: null, next: null, sales: 0 };
   let errors: unknown = null;
   await readJsonStream(
     typeof body === 'string' ? oneChunk(body) : body,
     ['$.itemSales.*', '$.total', '$.next', '$.errors'],
     ({ path, value }) => {
-      if (path === '$.itemSales.*') saleRow(out, (value ?? {}) as Sale, ref);
-      else if (path === '$.total') out.total = typeof value === 'number' ? value : null;
+      if (path === '$.itemSales.*') {
+        out.sales++;
+        const sale = (value ?? {}) as Sale;
+        if (belongs(typeof sale.title === 'string' ? sale.title : '')) saleRow(out, sale, ref);
+      } else if (path === '$.total') out.total = typeof value === 'number' ? value : null;
       else if (path === '$.next') out.next = typeof value === 'string' ? value : null;
       else if (path === '$.errors') errors = value;
     },

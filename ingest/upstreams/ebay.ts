@@ -39,12 +39,32 @@ function tokenOf(upstream: Upstream): BearerToken {
 /** The search words for a card: its name, collector number and set name. */
 export const saleSearchWords = (card: { name: string; number: string; set_name: string }) => `${card.name} ${card.number} ${card.set_name}`;
 
+const wordsOf = (text: string) => text.toLowerCase().split(/\s+/).filter(Boolean);
+const holds = (title: string[], phrase: string[]) => title.some((_, i) => phrase.length > 0 && phrase.every((w, j) => title[i + j] === w));
+
+/**
+ * Whether a sale a keyword search found is the card's: its title holds the card's words in order,
+ * and no longer phrase of another watched card does ("Charizard 4 Base" also matches the titles
+ * of "Charizard 4 Base Set 2"; the more specific card claims those sales).
+ */
+export function saleBelongsTo(card: string, watched: string[]): (title: string) => boolean {
+  const own = wordsOf(card);
+  const longer = watched.map(wordsOf).filter((p) => p.length > own.length);
+  return (title) => {
+    const words = wordsOf(title);
+    return holds(words, own) && !longer.some((p) => holds(words, p));
+  };
+}
+
 export const ebay: PriceConnector = {
   games: ['pokemon'],
   async *documents(upstream: Upstream, ctx: FeedContext): AsyncGenerator<FeedItem> {
     const token = tokenOf(upstream);
-    for (const card of await watchedCardRefs(ctx.pool, ctx.game)) {
+    const cards = await watchedCardRefs(ctx.pool, ctx.game);
+    const phrases = cards.map(saleSearchWords);
+    for (const card of cards) {
       const ref = { kind: 'pokemontcg_id' as const, value: card.ref };
+      const belongs = saleBelongsTo(saleSearchWords(card), phrases);
       const query = new URLSearchParams({
         q: saleSearchWords(card),
         category_ids: EBAY_CCG_CARDS,
@@ -58,10 +78,10 @@ export const ebay: PriceConnector = {
           headers: { Authorization: `Bearer ${await token.value()}`, 'X-EBAY-C-MARKETPLACE-ID': 'EBAY_US', Accept: 'application/json' },
         });
         let read: ItemSalesPage | null = null;
-        yield documentOf(res, async (body) => (read = await parseItemSales(body, ref)));
+        yield documentOf(res, async (body) => (read = await parseItemSales(body, ref, belongs)));
         const page = read as ItemSalesPage | null;
         if (!page) throw new Error('eBay: a page was not read before the next was asked for');
-        seen += page.rows.length + page.rejected.length;
+        seen += page.sales;
         next = page.next && page.total !== null && seen < page.total ? page.next : null;
       }
     }
