@@ -58,42 +58,42 @@ async function record(name: string, workflowId: string): Promise<void> {
   fs.writeFileSync(indexFile, JSON.stringify({ ...index, [`${name}.history.bin`]: workflowId }, null, 2) + '\n');
 }
 
+// The ECB at its own paths for the fxRates tests: the recorded 90-day file, then a maintenance page.
+let ecb: http.Server;
+let ecbBody = fs.readFileSync(ecbFile, 'utf8');
+
 before(async () => {
   // Every demo picture indexed already (built once per suite run); the index test takes some out.
   stack = await startStack({ demo: 'small', recognitionIndex: true });
   // The mirror where the stack's configuration points every upstream (demo data, HOLO_FEEDS_PORT).
   feeds = await startFeedServer(stack.stores.pg.url, stack.config.feedsPort);
-  rig = await TemporalRig.start(stack);
+  ecb = http.createServer((req, res) =>
+    req.url === '/stats/eurofxref/eurofxref-hist-90d.xml'
+      ? res.writeHead(200, { 'Content-Type': 'text/xml' }).end(ecbBody)
+      : res.writeHead(404).end(),
+  );
+  await new Promise<void>((resolve) => ecb.listen(0, '127.0.0.1', resolve));
+  const ecbUrl = `http://127.0.0.1:${(ecb.address() as AddressInfo).port}`;
+  const deps: ActivityDeps = activityDeps(stack.config, stack.stores);
+  // The first worker reads the ECB from that server (the fxRates tests come first), the rest from the mirror.
+  rig = await TemporalRig.start(stack, {
+    ...deps,
+    upstreams: createUpstreams({ ...stack.config.upstreams, ecb: { ...stack.config.upstreams.ecb, url: ecbUrl } }),
+  });
   ({ temporal, client } = rig);
 });
 after(async () => {
   await rig?.close();
+  ecb?.closeAllConnections();
+  ecb?.close();
   await feeds?.close();
   await stack?.close();
 });
 
 describe('fxRates workflow', () => {
-  // The ECB at its own paths: the recorded 90-day file, then a maintenance page in its place.
-  let ecb: http.Server;
-  let ecbBody = fs.readFileSync(ecbFile, 'utf8');
-  before(async () => {
-    ecb = http.createServer((req, res) =>
-      req.url === '/stats/eurofxref/eurofxref-hist-90d.xml'
-        ? res.writeHead(200, { 'Content-Type': 'text/xml' }).end(ecbBody)
-        : res.writeHead(404).end(),
-    );
-    await new Promise<void>((resolve) => ecb.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(ecb.address() as AddressInfo).port}`;
-    const deps: ActivityDeps = activityDeps(stack.config, stack.stores);
-    await rig.startWorker({
-      ...deps,
-      upstreams: createUpstreams({ ...stack.config.upstreams, ecb: { ...stack.config.upstreams.ecb, url } }),
-    });
-  });
   after(async () => {
+    // Back to the worker whose upstreams are all the mirror's.
     await rig.startWorker();
-    ecb.closeAllConnections();
-    ecb.close();
   });
 
   it('loads the ECB reference rates through an activity', async () => {
