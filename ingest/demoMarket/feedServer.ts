@@ -373,7 +373,7 @@ export async function serveFeeds(
         });
       const page = sales.slice(offset, offset + limit).map((s) => s.sale);
       const self = (o: number) =>
-        `http://${req.headers.host}${path}?${new URLSearchParams({ ...Object.fromEntries(url.searchParams), offset: String(o) })}`;
+        `http://${req.headers.host}${path}?${new URLSearchParams({ ...Object.fromEntries(url.searchParams), offset: String(o) }).toString()}`;
       return json(200, {
         href: self(offset),
         total: sales.length,

@@ -71,7 +71,7 @@ export const ebay: PriceConnector = {
         limit: String(EBAY_PAGE_LIMIT),
         offset: '0',
       });
-      let next: string | null = `${ITEM_SALES_PATH}?${query}`;
+      let next: string | null = `${ITEM_SALES_PATH}?${query.toString()}`;
       let seen = 0;
       while (next) {
         const res = await upstream.fetch(next, {

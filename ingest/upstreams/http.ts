@@ -75,8 +75,8 @@ function upstreamMessage(text: string): string {
       doc.error_description,
       doc['error-message'],
     ];
-    const found = candidates.find((c) => typeof c === 'string' && c.length > 0);
-    if (found) return String(found).slice(0, 300);
+    const found = candidates.find((c): c is string => typeof c === 'string' && c.length > 0);
+    if (found) return found.slice(0, 300);
   } catch {
     // not JSON: the text itself
   }
