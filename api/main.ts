@@ -87,8 +87,8 @@ function ingestionLines(state: IngestionState, urls: ReturnType<Ingestion['urls'
   return [
     `  Ingestion      ${state.state}${state.error ? ` (retrying: ${state.error})` : ''}; see ${base}/api/health`,
     `  Temporal UI    ${temporalUi}`,
-    `  Market feeds   ${urls.feeds ?? '(starting)'}/feeds/pokemontcg/pokemon/${new Date().toISOString().slice(0, 10)}.json`,
-    `  Operators      npm run ingest -- status | run | schedules | pause | resume | backfill`,
+    `  Upstreams      ${urls.feeds ? `local mirror ${urls.feeds} (e.g. ${urls.feeds}/v2/cards?page=1&pageSize=250)` : 'the real hosts'}; npm run ingest -- sources`,
+    `  Operators      npm run ingest -- status | run | sources | schedules | pause | resume | backfill`,
     `  Admin API      ${base}/api/admin/ingest/runs  (Authorization: Bearer ${deps.admin.tokenFile ? `$(cat ${deps.admin.tokenFile})` : '$HOLO_ADMIN_TOKEN'})`,
   ];
 }

@@ -7,15 +7,15 @@ import crypto from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { insertTabSeparated, tsvField } from '../sql/stores/clickhouse.js';
 import type pg from 'pg';
-import { fetchFeed, type FeedValidators } from './fetchFeed.js';
 import { loadPricePoints, type LoadTargets } from './load/pricePoints.js';
 import { mapToVariants } from './normalise/mapVariants.js';
 import { crossSourceEvidence, flagCrossSourceOutliers } from './normalise/crossSource.js';
 import { flagOutliers, seriesBaselines } from './normalise/outliers.js';
-import { PRICE_FEEDS } from './sources/registry.js';
+import { missingRequiredCredentials, PRICE_CONNECTORS, type Upstreams } from './upstreams/registry.js';
+import type { FeedValidators } from './upstreams/http.js';
 import { priceUpdatesChannel } from '../sql/stores/priceChannels.js';
 import { feedValidatorsOf, rememberFeedValidators } from '../sql/priceLoads.js';
-import { recordFeedRun } from '../sql/status.js';
+import { recordFeedFailure, recordFeedRun } from '../sql/status.js';
 import type { RedisStore } from '../sql/stores/redis.js';
 import type { PriceUpdate } from '../schemas/stream.js';
 import type { ParseResult, RejectedRow } from './sources/types.js';
@@ -24,8 +24,12 @@ import type { ParseResult, RejectedRow } from './sources/types.js';
  * The stores an ingestion writes to (the same targets as the price loader), and what runs once
  * the new prices are announced (alerts, webhooks: see api/events/dispatch.ts).
  */
-export type IngestDeps = LoadTargets & { afterPublish?: (batchId: string, updates: PriceUpdate[]) => Promise<void> };
-export type IngestInput = { source: string; game: string; asOf: string; feedsUrl: string };
+export type IngestDeps = LoadTargets & {
+  /** The upstream clients (base URL, credentials, request budget), shared by the feeds of a worker. */
+  upstreams: Upstreams;
+  afterPublish?: (batchId: string, updates: PriceUpdate[]) => Promise<void>;
+};
+export type IngestInput = { source: string; game: string; asOf: string };
 export type IngestSummary = {
   batchId: string;
   source: string;
@@ -41,21 +45,38 @@ export type IngestSummary = {
   crossSourceFlagged: number;
   rejected: number;
   /**
-   * Wall time of each step in milliseconds: where a slow run spent its time. The ClickHouse insert
+   * Wall time of each step in milliseconds: where a slow run spent its time. Documents are parsed
+   * as their bytes arrive, so `fetch` holds the reading and parsing of them both (`parse` is 0).
+   * The ClickHouse insert
    * and the PostgreSQL latest prices run side by side, so the steps can add up to more than the run.
    */
   timings: Record<'fetch' | 'parse' | 'map' | 'outliers' | 'insert' | 'latest' | 'publish', number>;
 };
 
 export class UnknownFeedError extends Error {}
+/** The source's required credentials are not set: it is off until they are. */
+export class SourceOffError extends Error {}
 
 export async function ingestFeed(
   deps: IngestDeps,
   input: IngestInput,
   progress: (step: string) => void = () => undefined,
 ): Promise<IngestSummary> {
-  const spec = PRICE_FEEDS[input.source];
-  if (!spec || !spec.games.includes(input.game)) throw new UnknownFeedError(`no ${input.source} feed for ${input.game}`);
+  try {
+    return await ingestFeedOnce(deps, input, progress);
+  } catch (err) {
+    // The sources report shows the last failure since the last load, in the upstream's own words.
+    await recordFeedFailure(deps.pool, input.source, input.game, (err as Error).message ?? String(err)).catch(() => undefined);
+    throw err;
+  }
+}
+
+async function ingestFeedOnce(deps: IngestDeps, input: IngestInput, progress: (step: string) => void): Promise<IngestSummary> {
+  const connector = PRICE_CONNECTORS[input.source];
+  if (!connector || !connector.games.includes(input.game)) throw new UnknownFeedError(`no ${input.source} feed for ${input.game}`);
+  const upstream = deps.upstreams[input.source as keyof Upstreams];
+  const missing = missingRequiredCredentials(upstream);
+  if (missing.length) throw new SourceOffError(`${input.source} is off: set ${missing.join(' and ')} (${upstream.config.url})`);
   const summary: IngestSummary = {
     batchId: `${input.source}/${input.game}/${input.asOf}`,
     source: input.source,
@@ -77,29 +98,16 @@ export async function ingestFeed(
     clock = now;
   };
   progress('fetching');
-  const documents = await spec.documents({ pool: deps.pool, game: input.game, day: input.asOf });
-  const fetched = await fetchAll(
-    deps.pool,
-    documents.map((d) => input.feedsUrl + d.path),
-  );
+  const read = await readFeed(deps, input);
   lap('fetch');
-  if (fetched === 'not-modified') {
-    await recordFeedRun(deps.pool, input.source, input.game, 'not-modified');
+  if (read === 'not-modified') {
+    await recordFeedRun(deps.pool, input.source, input.game, 'not-modified', null);
     return { ...summary, status: 'not-modified' };
   }
-  const bodies = fetched.map((f) => f.body);
-  summary.fetchedBytes = bodies.reduce((n, b) => n + b.length, 0);
-  const digest = crypto.createHash('sha1');
-  for (const body of bodies) digest.update(body).update('\0');
-  const batchId = `${summary.batchId}:${digest.digest('hex').slice(0, 12)}`;
+  const { parsed, documents } = read;
+  summary.fetchedBytes = read.bytes;
+  const batchId = `${summary.batchId}:${read.digest.slice(0, 12)}`;
   summary.batchId = batchId;
-  progress('parsing');
-  const parsed: ParseResult = { rows: [], rejected: [] };
-  documents.forEach((doc, i) => {
-    const one = spec.parse(bodies[i]!, { game: input.game, day: input.asOf, ref: doc.ref });
-    for (const row of one.rows) parsed.rows.push(row);
-    for (const row of one.rejected) parsed.rejected.push(row);
-  });
   summary.parsed = parsed.rows.length;
   lap('parse');
   progress('mapping');
@@ -137,49 +145,63 @@ export async function ingestFeed(
   // Only now: a run that failed before the end must fetch in full when retried, or its retry would
   // answer not-modified and never announce what the first attempt loaded (the load itself repeats
   // without doubling: same batch, same deduplication tokens).
-  await rememberValidators(deps.pool, fetched);
-  // The status page's freshness check of this source (api/status) reads this.
-  await recordFeedRun(deps.pool, input.source, input.game, 'loaded');
+  await rememberValidators(deps.pool, documents);
+  // The status page's freshness check and the sources report read this.
+  await recordFeedRun(deps.pool, input.source, input.game, 'loaded', summary.loaded);
   return summary;
 }
 
-const FETCH_CONCURRENCY = 8;
-
-type Fetched = { url: string; body: string; validators: FeedValidators };
+type ReadDocument = { url: string; validators: FeedValidators };
+type FeedRead = { parsed: ParseResult; documents: ReadDocument[]; bytes: number; digest: string };
 
 /**
- * Every document of the feed, at most FETCH_CONCURRENCY requests at a time, in document order,
- * with conditional GETs against the validators of the last load. When nothing changed upstream
- * the answer is 'not-modified'; when anything did, the whole feed is read so the batch is whole.
+ * Every document of the feed, in order, each parsed as its bytes arrive and hashed on the way
+ * (the batch digest). A feed whose one document answered 304 to its conditional GET is
+ * 'not-modified'. Any failure (an upstream error, a body cut off, a malformed document) throws
+ * before anything is loaded.
  */
-async function fetchAll(pool: pg.Pool, urls: string[]): Promise<Fetched[] | 'not-modified'> {
-  const known = new Map((await feedValidatorsOf(pool, urls)).map((r) => [r.url, { etag: r.etag, lastModified: r.last_modified }]));
-  const results: (Fetched | null)[] = new Array(urls.length).fill(null);
-  let next = 0;
-  let conditional = known.size === urls.length && urls.length > 0;
-  const lane = async () => {
-    for (let i = next++; i < urls.length; i = next++) {
-      const url = urls[i]!;
-      const feed = await fetchFeed(url, { timeoutMs: 60_000, validators: conditional ? known.get(url) : undefined });
-      if (feed.status === 'fresh') {
-        conditional = false; // something changed: read the rest in full
-        results[i] = { url, body: feed.body, validators: feed.validators };
-      }
-    }
+async function readFeed(deps: IngestDeps, input: IngestInput): Promise<FeedRead | 'not-modified'> {
+  const connector = PRICE_CONNECTORS[input.source]!;
+  const digest = crypto.createHash('sha1');
+  const parsed: ParseResult = { rows: [], rejected: [] };
+  const documents: ReadDocument[] = [];
+  const notModified: string[] = [];
+  let bytes = 0;
+  const ctx = {
+    pool: deps.pool,
+    game: input.game,
+    day: input.asOf,
+    validators: async (url: string) => {
+      const [known] = await feedValidatorsOf(deps.pool, [url]);
+      return known ? { etag: known.etag, lastModified: known.last_modified } : undefined;
+    },
   };
-  await Promise.all(Array.from({ length: Math.min(FETCH_CONCURRENCY, urls.length) }, lane));
-  if (urls.length > 0 && results.every((r) => r === null)) return 'not-modified';
-  const missing = results.flatMap((r, i) => (r ? [] : [i]));
-  for (const i of missing) {
-    const feed = await fetchFeed(urls[i]!, { timeoutMs: 60_000 });
-    if (feed.status !== 'fresh') throw new Error(`${urls[i]}: answered ${feed.status} to an unconditional GET`);
-    results[i] = { url: urls[i]!, body: feed.body, validators: feed.validators };
+  for await (const item of connector.documents(deps.upstreams[input.source as keyof Upstreams], ctx)) {
+    if ('notModified' in item) {
+      notModified.push(item.notModified);
+      continue;
+    }
+    const hashed = (async function* () {
+      for await (const chunk of item.body) {
+        digest.update(chunk);
+        bytes += chunk.byteLength;
+        yield chunk;
+      }
+    })();
+    const one = await item.parse(hashed);
+    digest.update('\0');
+    for (const row of one.rows) parsed.rows.push(row);
+    for (const row of one.rejected) parsed.rejected.push(row);
+    documents.push({ url: item.url, validators: item.validators });
   }
-  return results as Fetched[];
+  if (documents.length === 0 && notModified.length > 0) return 'not-modified';
+  // Conditional GETs are made only of single-document feeds, so a feed is either all 304 or read whole.
+  if (notModified.length > 0) throw new Error(`${input.source}/${input.game}: part of the feed answered 304 (${notModified.join(', ')})`);
+  return { parsed, documents, bytes, digest: digest.digest('hex') };
 }
 
 /** Remembers the validators of a loaded feed's documents for the next conditional GET. */
-async function rememberValidators(pool: pg.Pool, fetched: Fetched[]): Promise<void> {
+async function rememberValidators(pool: pg.Pool, fetched: ReadDocument[]): Promise<void> {
   const withValidators = fetched.filter((f) => f.validators.etag || f.validators.lastModified);
   if (withValidators.length === 0) return;
   await rememberFeedValidators(

@@ -178,3 +178,30 @@ export const RejectsResponse = z
       .openapi({ description: 'counts over the same filter' }),
   })
   .openapi('IngestRejects');
+
+export const SourcesResponse = z
+  .object({
+    items: z.array(
+      z.object({
+        source: z.string().openapi({ example: 'pokemontcg' }),
+        url: z.string().openapi({ description: 'the base URL the connector reads from', example: 'https://api.pokemontcg.io' }),
+        credentials: z
+          .array(z.object({ variable: z.string(), present: z.boolean() }))
+          .openapi({ description: 'the environment variables holding its credentials, and whether each is set (never their values)' }),
+        credentials_required: z.boolean(),
+        on: z.boolean().openapi({ description: 'false: a required credential is missing, and its feeds fail saying which to set' }),
+        feeds: z.array(
+          z.object({
+            game: z.string(),
+            last_success_at: z.string().nullable().openapi({ description: 'the last load' }),
+            rows: z.number().int().nullable().openapi({ description: 'rows the last load wrote' }),
+            last_checked_at: z.string().nullable().openapi({ description: 'the last load or not-modified check' }),
+            freshness_s: z.number().nullable().openapi({ description: 'seconds since the last check; null: never' }),
+            last_error: z.string().nullable().openapi({ description: "the upstream's own reason of the last failure since the last load" }),
+            last_failed_at: z.string().nullable(),
+          }),
+        ),
+      }),
+    ),
+  })
+  .openapi('IngestSources');

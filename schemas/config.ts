@@ -13,6 +13,107 @@ const optionalUrl = (protocols: string[]) =>
       message: `must start with ${protocols.join(' or ')}`,
     });
 
+/**
+ * The upstreams prices, rates and catalogues are read from: each one's public host, the variables
+ * holding its credentials (required: without them the source is off; optional: it works without,
+ * under lower limits) and its default request budget, from each upstream's published limits.
+ */
+export const UPSTREAMS = {
+  // docs.pokemontcg.io: 20,000 requests a day with a key, 1,000 (30 a minute) without.
+  pokemontcg: {
+    url: 'https://api.pokemontcg.io',
+    credentials: ['HOLO_POKEMONTCG_API_KEY'],
+    required: false,
+    concurrency: 2,
+    spacingMs: 100,
+  },
+  // scryfall.com/docs/api/rate-limits: 10 requests a second on api.scryfall.com (50–100 ms apart).
+  scryfall: { url: 'https://api.scryfall.com', credentials: [], required: false, concurrency: 1, spacingMs: 100 },
+  cardmarket: { url: 'https://downloads.s3.cardmarket.com', credentials: [], required: false, concurrency: 1, spacingMs: 0 },
+  // TCGplayer: at most 10 requests a second per application.
+  tcgplayer: {
+    url: 'https://api.tcgplayer.com',
+    credentials: ['HOLO_TCGPLAYER_CLIENT_ID', 'HOLO_TCGPLAYER_CLIENT_SECRET'],
+    required: true,
+    concurrency: 2,
+    spacingMs: 100,
+  },
+  pricecharting: {
+    url: 'https://www.pricecharting.com',
+    credentials: ['HOLO_PRICECHARTING_TOKEN'],
+    required: true,
+    concurrency: 1,
+    spacingMs: 1000,
+  },
+  ebay: {
+    url: 'https://api.ebay.com',
+    credentials: ['HOLO_EBAY_CLIENT_ID', 'HOLO_EBAY_CLIENT_SECRET'],
+    required: true,
+    concurrency: 4,
+    spacingMs: 0,
+  },
+  ecb: { url: 'https://www.ecb.europa.eu', credentials: [], required: false, concurrency: 1, spacingMs: 0 },
+} as const satisfies Record<string, { url: string; credentials: string[]; required: boolean; concurrency: number; spacingMs: number }>;
+export type UpstreamName = keyof typeof UPSTREAMS;
+export const UPSTREAM_NAMES = Object.keys(UPSTREAMS) as UpstreamName[];
+
+export type UpstreamConfig = {
+  url: string;
+  /** The URL was set explicitly (HOLO_<SOURCE>_URL), so a demo mirror leaves it alone. */
+  urlSet: boolean;
+  /** Each credential variable and its value (undefined: not set). */
+  credentials: Record<string, string | undefined>;
+  concurrency: number;
+  spacingMs: number;
+};
+
+const envName = (name: string) => `HOLO_${name.toUpperCase()}`;
+
+/** HOLO_<SOURCE>_URL, its credentials, HOLO_<SOURCE>_CONCURRENCY and HOLO_<SOURCE>_SPACING_MS, for every upstream. */
+function upstreamEnv() {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, u] of Object.entries(UPSTREAMS)) {
+    shape[`${envName(name)}_URL`] = optionalUrl(['http://', 'https://']);
+    for (const variable of u.credentials) shape[variable] = z.string().trim().min(1).optional();
+    shape[`${envName(name)}_CONCURRENCY`] = z.coerce.number().int().min(1).max(64).default(u.concurrency);
+    shape[`${envName(name)}_SPACING_MS`] = z.coerce.number().int().min(0).max(60_000).default(u.spacingMs);
+  }
+  return shape as Record<string, z.ZodOptional<z.ZodString> | z.ZodDefault<z.ZodNumber>>;
+}
+
+/**
+ * The credentials the local upstream mirror accepts (it checks them as the real services do): the
+ * demo's, used for every credential variable that is not set while the mirror stands in.
+ */
+export const MIRROR_CREDENTIALS: Record<string, string> = {
+  HOLO_POKEMONTCG_API_KEY: 'holo-mirror-pokemontcg-key',
+  HOLO_TCGPLAYER_CLIENT_ID: 'holo-mirror-tcgplayer-client',
+  HOLO_TCGPLAYER_CLIENT_SECRET: 'holo-mirror-tcgplayer-secret',
+  HOLO_PRICECHARTING_TOKEN: 'holo0mirror0pricecharting0token000000000',
+  HOLO_EBAY_CLIENT_ID: 'holo-mirror-ebay-client',
+  HOLO_EBAY_CLIENT_SECRET: 'holo-mirror-ebay-secret',
+};
+
+/** Upstreams as configured; with `mirror`, every URL not set explicitly points at it, with its credentials. */
+function upstreamConfig(e: Record<string, unknown>, mirror: string | null): Record<UpstreamName, UpstreamConfig> {
+  const out = {} as Record<UpstreamName, UpstreamConfig>;
+  for (const name of UPSTREAM_NAMES) {
+    const u = UPSTREAMS[name];
+    const url = e[`${envName(name)}_URL`] as string | undefined;
+    const mirrored = mirror !== null && url === undefined;
+    out[name] = {
+      url: (url ?? mirror ?? u.url).replace(/\/$/, ''),
+      urlSet: url !== undefined,
+      credentials: Object.fromEntries(
+        u.credentials.map((v) => [v, (e[v] as string | undefined) ?? (mirrored ? MIRROR_CREDENTIALS[v] : undefined)]),
+      ),
+      concurrency: e[`${envName(name)}_CONCURRENCY`] as number,
+      spacingMs: e[`${envName(name)}_SPACING_MS`] as number,
+    };
+  }
+  return out;
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
@@ -56,8 +157,9 @@ const envSchema = z.object({
   HOLO_TEMPORAL_PORT: z.coerce.number().int().min(1024).max(65535).default(7233),
   HOLO_TEMPORAL_UI_PORT: z.coerce.number().int().min(1024).max(65535).default(8233),
   HOLO_FEEDS_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
-  // Where price feeds are read from; unset: the local market feed server.
-  HOLO_FEEDS_URL: z.url().optional(),
+  // The local upstream mirror (ingest/demoMarket/feedServer.ts) in place of the real hosts: auto =
+  // with demo data outside production; each HOLO_<SOURCE>_URL set explicitly still wins.
+  HOLO_MIRROR: z.enum(['auto', 'on', 'off']).default('auto'),
   // Ingestion (Temporal, the worker, schedules) inside the API process: auto = when ClickHouse is
   // the embedded chDB, which only this process can open; on = always; off = never.
   HOLO_INGEST: z.enum(['auto', 'on', 'off']).default('auto'),
@@ -157,6 +259,7 @@ const envSchema = z.object({
     .regex(/^whsec_[A-Za-z0-9+/=_-]+$/, 'must be a Stripe webhook signing secret (whsec_…)')
     .optional(),
   HOLO_STRIPE_API_URL: optionalUrl(['http://', 'https://']),
+  ...upstreamEnv(),
 });
 
 export type Config = {
@@ -185,7 +288,10 @@ export type Config = {
   temporalPort: number;
   temporalUiPort: number;
   feedsPort: number;
-  feedsUrl: string | undefined;
+  /** Whether the local upstream mirror stands in for the real hosts (HOLO_MIRROR, resolved). */
+  mirror: 'on' | 'off';
+  /** Where each upstream is read from, with what credentials and request budget. */
+  upstreams: Record<UpstreamName, UpstreamConfig>;
   ingest: 'auto' | 'on' | 'off';
   adminToken: string | undefined;
   sessionSecret: string | undefined;
@@ -240,6 +346,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'Invalid configuration:\n  HOLO_APNS_KEY_FILE, HOLO_APNS_KEY_ID, HOLO_APNS_TEAM_ID, HOLO_APNS_TOPIC: all four, or none (APNs off)',
     );
+  // The demo's market is the local mirror: with demo data outside production, unless turned off.
+  const mirrorOn = e.HOLO_MIRROR === 'on' || (e.HOLO_MIRROR === 'auto' && e.HOLO_DEMO !== 'none' && e.NODE_ENV !== 'production');
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -267,7 +375,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalPort: e.HOLO_TEMPORAL_PORT,
     temporalUiPort: e.HOLO_TEMPORAL_UI_PORT,
     feedsPort: e.HOLO_FEEDS_PORT,
-    feedsUrl: e.HOLO_FEEDS_URL?.replace(/\/$/, ''),
+    mirror: mirrorOn ? 'on' : 'off',
+    upstreams: upstreamConfig(e, mirrorOn ? `http://127.0.0.1:${e.HOLO_FEEDS_PORT}` : null),
     ingest: e.HOLO_INGEST,
     adminToken: e.HOLO_ADMIN_TOKEN,
     sessionSecret: e.HOLO_SESSION_SECRET,

@@ -47,9 +47,13 @@ export const feedValidatorsOf = pgQuery<[urls: string[]], typeof Validators>('fe
 export const rememberFeedValidators =
   pgStatement<[urls: string[], etags: (string | null)[], lastModified: (string | null)[]]>('feed_validators_remember');
 
+const WatchedRef = z.object({ ref: z.string(), name: z.string(), number: z.string(), set_name: z.string() });
+/** The pokemontcg.io ids of a game's watched cards, with their name, number and set name. */
+export const watchedCardRefs = pgQuery<[game: string], typeof WatchedRef>('auction_watchlist_refs', WatchedRef);
+
 const Ref = z.object({ ref: z.string() });
-/** The pokemontcg.io ids of a game's watched cards. */
-export const watchedCardRefs = pgQuery<[game: string], typeof Ref>('auction_watchlist_refs', Ref);
+/** A game's distinct upstream product ids of one kind (cross_refs.ref_key). */
+export const marketProductIds = pgQuery<[game: string, refKey: string], typeof Ref>('market_product_ids', Ref);
 
 const ImageSource = z.object({ card_id: z.number().int(), kind: z.enum(['small', 'large']), source_url: z.string() });
 /** Upstream picture addresses of the cards' images (every card when null). */

@@ -3,8 +3,24 @@ import { z } from 'zod';
 import { Incident } from '../schemas/status.js';
 import { pgQuery, pgStatement, rows } from './typedQuery.js';
 
-/** Records a feed check of a source for a game: loaded, or unchanged upstream. */
-export const recordFeedRun = pgStatement<[source: string, game: string, status: 'loaded' | 'not-modified']>('feed_run_record');
+/** Records a feed check of a source for a game: loaded (and the rows written), or unchanged upstream. */
+export const recordFeedRun =
+  pgStatement<[source: string, game: string, status: 'loaded' | 'not-modified', rows: number | null]>('feed_run_record');
+/** Records a feed's failure and the upstream's reason. */
+export const recordFeedFailure = pgStatement<[source: string, game: string, error: string]>('feed_failure_record');
+
+const FeedState = z.object({
+  source: z.string(),
+  game: z.string(),
+  last_status: z.enum(['loaded', 'not-modified']).nullable(),
+  last_checked_at: z.date().nullable(),
+  last_loaded_at: z.date().nullable(),
+  last_rows: z.number().int().nullable(),
+  last_failed_at: z.date().nullable(),
+  last_error: z.string().nullable(),
+});
+/** Per source and game: the last check, load (with its rows) and failure. */
+export const feedSourcesState = pgQuery<[], typeof FeedState>('feed_sources_state', FeedState);
 
 const Freshness = z.object({ source: z.string(), age_s: z.number() });
 /** Per source, seconds since its stalest game's feed was last checked. */

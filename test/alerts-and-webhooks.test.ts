@@ -43,7 +43,7 @@ before(async () => {
       HOLO_MAIL_FROM: 'Holo Alerts <alerts@holo.test>',
     },
   });
-  feeds = await startFeedServer(stack.stores.pg.url);
+  feeds = await startFeedServer(stack.stores.pg.url, stack.config.feedsPort, { throttleEvery: 0 });
   rig = await TemporalRig.start(stack, activityDeps(stack.config, stack.stores));
   client = rig.client;
   shop = await accountWithKey(stack, 'cardshop', 'shop_basic');
@@ -74,7 +74,7 @@ const api = (path: string, init: { method?: string; body?: unknown; headers?: Re
 async function ingestRun(suffix: string) {
   await stack.stores.pg.pool.query('DELETE FROM feed_validators');
   return client.workflow.execute('ingestSource', {
-    args: [{ source: 'pokemontcg', game: 'pokemon', asOf: today, feedsUrl: feeds.url }],
+    args: [{ source: 'pokemontcg', game: 'pokemon', asOf: today }],
     taskQueue: TASK_QUEUE,
     workflowId: `${workflowIds.ingestSource('pokemontcg', 'pokemon', today)}/${suffix}`,
   });

@@ -13,7 +13,8 @@ import { CROSS_SOURCE_REASON } from '../ingest/normalise/crossSource.js';
 import { demoSeries } from '../ingest/demo/priceHistory.js';
 import type { Planned } from '../ingest/demoMarket/quotePlan.js';
 import { ingestFeed } from '../ingest/pipeline.js';
-import { feedPairs } from '../ingest/sources/registry.js';
+import { priceGuideCsvPath } from '../ingest/upstreams/pricecharting.js';
+import { createUpstreams, feedPairs } from '../ingest/upstreams/registry.js';
 import { chRows, daysAgo, todayUtc } from './support/clickhouseRows.js';
 import { call } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
@@ -28,10 +29,11 @@ const plannedKey = (p: Planned) => keyOf({ variant_id: p.variant.variant_id, ...
 const dayAfter = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 const admin = () => ({ Authorization: `Bearer ${fs.readFileSync(path.join(stack.config.dataDir, 'admin-token'), 'utf8').trim()}` });
 
-/** Ingests one day of the given feeds through the production path; the feeds' summaries. */
-async function ingestDay(day: string, pairs = feedPairs(), feedsUrl = feeds.url) {
+/** Ingests one day of the given feeds from the mirror through the production connectors; the feeds' summaries. */
+async function ingestDay(day: string, pairs = feedPairs(), deps = stack.ingestDeps()) {
+  await feeds.setDay(day);
   const summaries = [];
-  for (const { source, game } of pairs) summaries.push(await ingestFeed(stack.loadTargets(), { source, game, asOf: day, feedsUrl }));
+  for (const { source, game } of pairs) summaries.push(await ingestFeed(deps, { source, game, asOf: day }));
   return summaries;
 }
 
@@ -68,7 +70,7 @@ const pointsOn = (day: string, from: 'backfill' | 'live') =>
 before(async () => {
   // The small demo: its history is generated at start-up, ending today.
   stack = await startStack({ demo: 'small' });
-  feeds = await startFeedServer(stack.stores.pg.url);
+  feeds = await startFeedServer(stack.stores.pg.url, stack.config.feedsPort, { throttleEvery: 0 });
   series = await demoSeries(stack.stores.pg.pool);
 });
 after(async () => {
@@ -139,7 +141,9 @@ describe('demo price model', () => {
 
   it('flags a planted 100x price guide row against the other sources, keeps it, and keeps it out of latest prices and aggregates', async () => {
     const day = todayUtc();
-    const guide = await (await fetch(`${feeds.url}/feeds/pricecharting/pokemon/${day}.csv`)).text();
+    await feeds.setDay(day);
+    const guidePath = priceGuideCsvPath(stack.config.upstreams.pricecharting.credentials.HOLO_PRICECHARTING_TOKEN!, 'pokemon-cards');
+    const guide = await (await fetch(`${feeds.url}${guidePath}`)).text();
     const lines = guide.trimEnd().split('\n');
     const header = lines[0]!.split(',');
     // The newest card's plain row (no quoted commas, not a 1st Edition that only one marketplace
@@ -151,14 +155,19 @@ describe('demo price model', () => {
     cells[loose] = `$${(honest * 100).toFixed(2)}`;
     lines[index] = cells.join(',');
     const planted = lines.join('\n') + '\n';
-    const server = http.createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/csv' }).end(planted));
+    // The guide as PriceCharting would serve it, at its own path, with one row corrupted.
+    const server = http.createServer((req, res) =>
+      req.url === guidePath
+        ? res.writeHead(200, { 'Content-Type': 'text/csv' }).end(planted)
+        : res.writeHead(404).end('not the price guide'),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const [summary] = await ingestDay(
-        day,
-        [{ source: 'pricecharting', game: 'pokemon' }],
-        `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      );
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const [summary] = await ingestDay(day, [{ source: 'pricecharting', game: 'pokemon' }], {
+        ...stack.ingestDeps(),
+        upstreams: createUpstreams({ ...stack.config.upstreams, pricecharting: { ...stack.config.upstreams.pricecharting, url } }),
+      });
       // The planted row is the one flag beside the outliers the model itself plants on some days.
       const everyFlag = await crossSourceFlagged([summary!.batchId]);
       const flags = everyFlag.filter((pair) => !plantedByModel(pair, day));

@@ -2,6 +2,8 @@
 // the fxRates workflow loads the ECB file; a malformed feed fails fast, without retries.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -25,7 +27,8 @@ import { newestMarketDay } from '../sql/priceLoads.js';
 import { startFeedServer, type FeedServer } from '../ingest/demoMarket/feedServer.js';
 import { dayNumber, quoteAmount } from '../ingest/demoMarket/priceModel.js';
 import { FEED_PLANS } from '../ingest/demoMarket/quotePlan.js';
-import { feedPairs } from '../ingest/sources/registry.js';
+import { createUpstreams, feedPairs } from '../ingest/upstreams/registry.js';
+import type { ActivityDeps } from '../workflows/activities.js';
 import { chRows } from './support/clickhouseRows.js';
 import { call as jsonCall } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
@@ -55,24 +58,48 @@ async function record(name: string, workflowId: string): Promise<void> {
   fs.writeFileSync(indexFile, JSON.stringify({ ...index, [`${name}.history.bin`]: workflowId }, null, 2) + '\n');
 }
 
+// The ECB at its own paths for the fxRates tests: the recorded 90-day file, then a maintenance page.
+let ecb: http.Server;
+let ecbBody = fs.readFileSync(ecbFile, 'utf8');
+
 before(async () => {
   // Every demo picture indexed already (built once per suite run); the index test takes some out.
   stack = await startStack({ demo: 'small', recognitionIndex: true });
-  feeds = await startFeedServer(stack.stores.pg.url);
-  rig = await TemporalRig.start(stack);
+  // The mirror where the stack's configuration points every upstream (demo data, HOLO_FEEDS_PORT).
+  feeds = await startFeedServer(stack.stores.pg.url, stack.config.feedsPort);
+  ecb = http.createServer((req, res) =>
+    req.url === '/stats/eurofxref/eurofxref-hist-90d.xml'
+      ? res.writeHead(200, { 'Content-Type': 'text/xml' }).end(ecbBody)
+      : res.writeHead(404).end(),
+  );
+  await new Promise<void>((resolve) => ecb.listen(0, '127.0.0.1', resolve));
+  const ecbUrl = `http://127.0.0.1:${(ecb.address() as AddressInfo).port}`;
+  const deps: ActivityDeps = activityDeps(stack.config, stack.stores);
+  // The first worker reads the ECB from that server (the fxRates tests come first), the rest from the mirror.
+  rig = await TemporalRig.start(stack, {
+    ...deps,
+    upstreams: createUpstreams({ ...stack.config.upstreams, ecb: { ...stack.config.upstreams.ecb, url: ecbUrl } }),
+  });
   ({ temporal, client } = rig);
 });
 after(async () => {
   await rig?.close();
+  ecb?.closeAllConnections();
+  ecb?.close();
   await feeds?.close();
   await stack?.close();
 });
 
 describe('fxRates workflow', () => {
+  after(async () => {
+    // Back to the worker whose upstreams are all the mirror's.
+    await rig.startWorker();
+  });
+
   it('loads the ECB reference rates through an activity', async () => {
     const workflowId = workflowIds.fxRates(`test-${Date.now()}`);
     const result = await client.workflow.execute(fxRates, {
-      args: [{ location: ecbFile, batchId: 'ecb-test-90d' }],
+      args: [{ document: 'hist-90d', batchId: 'ecb-test-90d' }],
       taskQueue: TASK_QUEUE,
       workflowId,
     });
@@ -87,12 +114,11 @@ describe('fxRates workflow', () => {
   });
 
   it('fails a malformed feed at once instead of retrying it', async () => {
-    const bad = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'holo-feed-')), 'ecb.xml');
-    fs.writeFileSync(bad, '<html>maintenance</html>');
+    ecbBody = '<html>maintenance</html>';
     const workflowId = workflowIds.fxRates(`bad-${Date.now()}`);
     await assert.rejects(
       client.workflow.execute(fxRates, {
-        args: [{ location: bad, batchId: 'ecb-bad' }],
+        args: [{ batchId: 'ecb-bad' }],
         taskQueue: TASK_QUEUE,
         workflowId,
       }),
@@ -166,10 +192,11 @@ describe('scrapeAll workflow', () => {
       )[0]!.n,
     );
 
-  it('ingests every feed from the feed server through the production path, exactly once', async () => {
+  it('ingests every feed from the mirror through the production connectors, exactly once', async () => {
     const pairs = feedPairs();
+    await feeds.setDay(asOf);
     const handle = await client.workflow.start(scrapeAll, {
-      args: [{ asOf, feedsUrl: feeds.url, pairs, concurrency: 2 }],
+      args: [{ asOf, pairs, concurrency: 2 }],
       taskQueue: TASK_QUEUE,
       workflowId: `${workflowIds.scrapeAll(asOf)}/${Date.now()}`,
     });
@@ -212,21 +239,26 @@ describe('scrapeAll workflow', () => {
     );
     assert.equal(Number(stored!.amount), expected);
 
-    // Running the whole scrape again costs conditional GETs only: the feeds have not changed.
+    // Running the whole scrape again: the documents (bulk file, price guides, CSVs) cost a
+    // conditional GET each; the paged APIs, which have no validators, are read again into the
+    // same batches, whose deduplication tokens drop every row.
     const again = await client.workflow.execute(scrapeAll, {
-      args: [{ asOf, feedsUrl: feeds.url, pairs, concurrency: 2 }],
+      args: [{ asOf, pairs, concurrency: 2 }],
       taskQueue: TASK_QUEUE,
       workflowId: `${workflowIds.scrapeAll(asOf)}/again-${Date.now()}`,
     });
+    const documentFeeds = new Set(['scryfall', 'cardmarket', 'pricecharting']);
     assert.deepEqual(
-      again.results.map((r) => r.status),
-      pairs.map(() => 'not-modified'),
+      again.results.map((r) => `${r.source}/${r.game}:${r.status}`).sort(),
+      pairs.map((p) => `${p.source}/${p.game}:${documentFeeds.has(p.source) ? 'not-modified' : 'loaded'}`).sort(),
     );
+    for (const r of again.results.filter((r) => r.status === 'loaded'))
+      assert.equal(r.batchId, result.results.find((f) => f.source === r.source && f.game === r.game)!.batchId, 'same content, same batch');
     assert.equal(await count(), loaded);
     // Forgetting the validators reads and loads every feed again: the deduplication tokens drop it all.
     await stack.stores.pg.pool.query('DELETE FROM feed_validators');
     const reloaded = await client.workflow.execute(scrapeAll, {
-      args: [{ asOf, feedsUrl: feeds.url, pairs, concurrency: 2 }],
+      args: [{ asOf, pairs, concurrency: 2 }],
       taskQueue: TASK_QUEUE,
       workflowId: `${workflowIds.scrapeAll(asOf)}/reload-${Date.now()}`,
     });
@@ -239,20 +271,21 @@ describe('scrapeAll workflow', () => {
 
   it('reports a failing feed without stopping the others', async () => {
     const result = await client.workflow.execute(scrapeAll, {
-      args: [{ asOf, feedsUrl: feeds.url, pairs: [...feedPairs(), { source: 'pokemontcg', game: 'lorcana' }], concurrency: 2 }],
+      args: [{ asOf, pairs: [...feedPairs(), { source: 'pokemontcg', game: 'lorcana' }], concurrency: 2 }],
       taskQueue: TASK_QUEUE,
       workflowId: `${workflowIds.scrapeAll(asOf)}/with-failure-${Date.now()}`,
     });
     assert.equal(result.failed, 1);
     assert.equal(result.done, feedPairs().length);
-    assert.match(result.failures[0]!.error, /no pokemontcg feed for lorcana|Activity task failed|Child Workflow execution failed/);
+    // The failure names the reason itself, not "Activity task failed".
+    assert.equal(result.failures[0]!.error, 'no pokemontcg feed for lorcana');
   });
 });
 
 describe('schedules', () => {
   it('are created once, updated in place, and run scrapeAll every 6 hours and fxRates daily', async () => {
     const { ensureSchedules, SCHEDULE_IDS } = await import('../workflows/schedules.js');
-    const opts = { feedsUrl: feeds.url, pairs: feedPairs() };
+    const opts = { pairs: feedPairs() };
     assert.deepEqual(await ensureSchedules(client, opts), [
       SCHEDULE_IDS.scrapeAll,
       SCHEDULE_IDS.fxRates,
@@ -295,11 +328,7 @@ describe('admin ingestion endpoints', () => {
   };
   before(async () => {
     // Warnings reach the test output: a 503 from Temporal logs its cause there.
-    const deps = await buildDeps(
-      { ...stack.config, temporalAddress: temporal.address, feedsUrl: feeds.url },
-      stack.stores,
-      createLogger('warn'),
-    );
+    const deps = await buildDeps({ ...stack.config, temporalAddress: temporal.address }, stack.stores, createLogger('warn'));
     api = await startServer(deps, 0, '127.0.0.1');
     // No HOLO_ADMIN_TOKEN: the token was generated into the data directory, readable by its owner only.
     const file = path.join(stack.config.dataDir, 'admin-token');
@@ -343,6 +372,7 @@ describe('admin ingestion endpoints', () => {
   });
 
   it('start a scrape, report its progress and per-feed counts, and list it', async () => {
+    await feeds.setDay('2030-03-01');
     const started = await call('POST', '/api/admin/ingest/runs', {
       body: { kind: 'scrape', source: 'scryfall', game: 'mtg', day: '2030-03-01' },
     });
@@ -458,10 +488,11 @@ describe('admin ingestion endpoints', () => {
     const long = missingDays('2029-01-01', '2030-06-01');
     assert.deepEqual([long.length, long[0], long.at(-1)], [CATCH_UP_MAX_DAYS, '2030-05-02', '2030-05-31']);
 
+    // TCGplayer's prices carry no date of their own: each day's scrape dates them by its day.
     const days = ['2030-06-10', '2030-06-11'];
     const workflowId = workflowIds.catchUp(days[0]!, days[1]!);
     await client.workflow.start(catchUp, {
-      args: [{ days, feedsUrl: feeds.url, pairs: [{ source: 'scryfall', game: 'mtg' }] }],
+      args: [{ days, pairs: [{ source: 'tcgplayer', game: 'flesh-and-blood' }] }],
       taskQueue: TASK_QUEUE,
       workflowId,
     });
@@ -475,7 +506,7 @@ describe('admin ingestion endpoints', () => {
     assert.deepEqual([run.progress.days_total, run.progress.days_done, run.progress.current, run.progress.failed_feeds], [2, 2, null, 0]);
     const perDay = await chRows<{ day: string; n: string }>(
       stack.stores.ch.client,
-      `SELECT toString(as_of) AS day, toString(count()) AS n FROM holo.price_points WHERE source = 'scryfall' AND as_of IN ('2030-06-10', '2030-06-11') GROUP BY as_of ORDER BY as_of`,
+      `SELECT toString(as_of) AS day, toString(count()) AS n FROM holo.price_points WHERE source = 'tcgplayer' AND game = 'flesh-and-blood' AND as_of IN ('2030-06-10', '2030-06-11') GROUP BY as_of ORDER BY as_of`,
     );
     assert.deepEqual(
       perDay.map((r) => r.day),
@@ -491,7 +522,7 @@ describe('admin ingestion endpoints', () => {
 
   it('pause and resume every schedule', async () => {
     const { ensureSchedules } = await import('../workflows/schedules.js');
-    await ensureSchedules(client, { feedsUrl: feeds.url, pairs: feedPairs() });
+    await ensureSchedules(client, { pairs: feedPairs() });
     const paused = await call('POST', '/api/admin/ingest/schedules/pause', { body: { note: 'feed maintenance' } });
     assert.equal(paused.status, 200);
     assert.ok(paused.body.items.length >= 3 && paused.body.items.every((s: any) => s.paused && s.note === 'feed maintenance'));
@@ -581,6 +612,7 @@ describe('catalogueSync workflow', () => {
 describe('worker loss and replay', () => {
   it('finishes a run whose worker died mid-activity, with no row lost or doubled', async () => {
     const asOf = '2030-02-01';
+    await feeds.setDay(asOf);
     // A second worker on the same queue, which dies while it holds a feed's activity. This process
     // cannot be killed (chDB lives in it), and a worker forced to stop keeps it alive, so the doomed
     // worker's feed activity holds its task until the worker goes and then abandons it unfinished,
@@ -605,7 +637,7 @@ describe('worker loss and replay', () => {
     await rig.stopWorker();
     const doomedRun = doomed.run();
     const handle = await client.workflow.start(scrapeAll, {
-      args: [{ asOf, feedsUrl: feeds.url, pairs: feedPairs(), concurrency: 2 }],
+      args: [{ asOf, pairs: feedPairs(), concurrency: 2 }],
       taskQueue: TASK_QUEUE,
       workflowId: `kill-${Date.now()}`,
     });
@@ -656,7 +688,7 @@ describe('worker loss and replay', () => {
     // reports every row the feeds hold: the killed run had stored each of them.
     await stack.stores.pg.pool.query('DELETE FROM feed_validators');
     const clean = await client.workflow.execute(scrapeAll, {
-      args: [{ asOf, feedsUrl: feeds.url, pairs: feedPairs(), concurrency: 2 }],
+      args: [{ asOf, pairs: feedPairs(), concurrency: 2 }],
       taskQueue: TASK_QUEUE,
       workflowId: `clean-${Date.now()}`,
     });

@@ -68,9 +68,9 @@ describe('status checks', () => {
 
   it('records that a feed was checked, whether it loaded or was unchanged upstream', async () => {
     const { recordFeedRun } = await import('../sql/status.js');
-    await recordFeedRun(stack.stores.pg.pool, 'tcgplayer', 'pokemon', 'loaded');
+    await recordFeedRun(stack.stores.pg.pool, 'tcgplayer', 'pokemon', 'loaded', 10);
     await pg(`UPDATE feed_runs SET last_checked_at = now() - interval '1 day', last_loaded_at = now() - interval '1 day'`);
-    await recordFeedRun(stack.stores.pg.pool, 'tcgplayer', 'pokemon', 'not-modified');
+    await recordFeedRun(stack.stores.pg.pool, 'tcgplayer', 'pokemon', 'not-modified', null);
     const [row] = (
       await pg(
         `SELECT last_status, now() - last_checked_at < interval '1 minute' AS fresh, now() - last_loaded_at > interval '23 hours' AS kept FROM feed_runs`,

@@ -23,7 +23,7 @@ const streamUrl = (key?: string) =>
 
 before(async () => {
   stack = await startStack({ demo: 'small', env: { HOLO_WS_PING_SECONDS: String(PING_SECONDS), HOLO_WS_MAX_CONNECTIONS_PER_KEY: '6' } });
-  feeds = await startFeedServer(stack.stores.pg.url);
+  feeds = await startFeedServer(stack.stores.pg.url, stack.config.feedsPort, { throttleEvery: 0 });
   starter = await accountWithKey(stack, 'streamer', 'starter');
   free = await accountWithKey(stack, 'freeloader', 'free');
 });
@@ -87,7 +87,7 @@ describe('subscriptions and delivery', () => {
     quitter.send({ type: 'unsubscribe', topics: cards.map((id) => `card:${id}`) });
     await quitter.waitFor((m) => m.type === 'subscribed' && m.topics.length === 0);
 
-    const summary = await ingestFeed(stack.loadTargets(), { source: 'pokemontcg', game: 'pokemon', asOf: today, feedsUrl: feeds.url });
+    const summary = await ingestFeed(stack.ingestDeps(), { source: 'pokemontcg', game: 'pokemon', asOf: today });
     assert.ok(summary.loaded > 0);
     const first = await watcher.waitFor((m) => m.type === 'price_update');
     // Give every update of the run time to arrive, then compare what each socket got.
@@ -116,9 +116,9 @@ describe('subscriptions and delivery', () => {
   });
 
   it('a load whose announcement failed is announced by its retry, not skipped as not-modified', async () => {
-    const feed = { source: 'pricecharting', game: 'pokemon', asOf: today, feedsUrl: feeds.url };
+    const feed = { source: 'pricecharting', game: 'pokemon', asOf: today };
     const failing = {
-      ...stack.loadTargets(),
+      ...stack.ingestDeps(),
       afterPublish: async () => {
         throw new Error('alerts and webhooks unavailable');
       },
@@ -127,7 +127,7 @@ describe('subscriptions and delivery', () => {
     let announced: number | null = null;
     const retry = await ingestFeed(
       {
-        ...stack.loadTargets(),
+        ...stack.ingestDeps(),
         afterPublish: async (_batch, updates) => {
           announced = updates.length;
         },
@@ -138,7 +138,7 @@ describe('subscriptions and delivery', () => {
     assert.ok(retry.loaded > 0);
     assert.notEqual(announced, null, 'the retry ran what follows the announcement');
     // Only a run that went all the way through lets the next one ask with its validators.
-    const third = await ingestFeed(stack.loadTargets(), feed);
+    const third = await ingestFeed(stack.ingestDeps(), feed);
     assert.equal(third.status, 'not-modified');
   });
 

@@ -50,8 +50,8 @@ describe('ECB reference rates', () => {
 });
 
 describe('Cardmarket price guide', () => {
-  it('reads the real Digimon guide with foil twins, skipping empty prices and zero foil trends', () => {
-    const { rows, rejected, createdAt } = parseCardmarketGuide(read('cardmarket-digimon', 'price_guide_17.json'));
+  it('reads the real Digimon guide with foil twins, skipping empty prices and zero foil trends', async () => {
+    const { rows, rejected, createdAt } = await parseCardmarketGuide(read('cardmarket-digimon', 'price_guide_17.json'));
     assert.equal(createdAt, '2026-07-14T02:44:49+0200');
     assert.deepEqual(rejected, []);
     const first = rows.filter((r) => r.ref.value === '620001');
@@ -82,7 +82,7 @@ describe('Cardmarket price guide', () => {
     assert.equal(rows.length, expected);
   });
 
-  it('rejects malformed entries with a reason and keeps the rest', () => {
+  it('rejects malformed entries with a reason and keeps the rest', async () => {
     const feed = JSON.stringify({
       createdAt: '2026-11-21T03:00:00+0100',
       priceGuides: [
@@ -91,7 +91,7 @@ describe('Cardmarket price guide', () => {
         { idProduct: 2, trend: 'cheap', avg: 1.5 },
       ],
     });
-    const { rows, rejected } = parseCardmarketGuide(feed);
+    const { rows, rejected } = await parseCardmarketGuide(feed);
     assert.deepEqual(
       rows.map((r) => [r.ref.value, r.finish, r.price_type, r.amount]),
       [
@@ -104,14 +104,14 @@ describe('Cardmarket price guide', () => {
       rejected.map((r) => r.ref),
       ['"x"', '2'],
     );
-    assert.throws(() => parseCardmarketGuide('{"priceGuides": 3}'), FeedFormatError);
-    assert.throws(() => parseCardmarketGuide('<html>'), FeedFormatError);
+    await assert.rejects(parseCardmarketGuide('{"priceGuides": 3}'), FeedFormatError);
+    await assert.rejects(parseCardmarketGuide('<html>'), FeedFormatError);
   });
 });
 
 describe('pokemontcg.io cards', () => {
-  it('reads per-finish TCGplayer prices and the Cardmarket block of the recorded responses', () => {
-    const { rows, rejected } = parsePokemontcgIo(read('pokemontcg-io-api', 'pokemon-tcg-sdk-php', 'cards', 'find.json'));
+  it('reads per-finish TCGplayer prices and the Cardmarket block of the recorded responses', async () => {
+    const { rows, rejected } = await parsePokemontcgIo(read('pokemontcg-io-api', 'pokemon-tcg-sdk-php', 'cards', 'find.json'));
     assert.deepEqual(rejected, []);
     const us = rows.filter((r) => r.region === 'us');
     assert.deepEqual(
@@ -127,13 +127,13 @@ describe('pokemontcg.io cards', () => {
     const eu = rows.filter((r) => r.region === 'eu');
     assert.ok(eu.some((r) => r.price_type === 'trend' && r.amount === '2.5' && r.finish === null && r.as_of === '2021-08-06'));
     assert.ok(eu.some((r) => r.finish === 'reverse-holofoil' && r.price_type === 'avg1' && r.amount === '0.5'));
-    const page = parsePokemontcgIo(read('pokemontcg-io-api', 'pokemon-tcg-sdk-dart', 'cards.json'));
+    const page = await parsePokemontcgIo(read('pokemontcg-io-api', 'pokemon-tcg-sdk-dart', 'cards.json'));
     assert.deepEqual(page.rejected, []);
     assert.equal(new Set(page.rows.map((r) => r.ref.value)).size, 250);
     assert.ok(page.rows.some((r) => r.printRun === '1st-edition'));
   });
 
-  it('rejects cards without ids, unknown finishes and bad dates', () => {
+  it('rejects cards without ids, unknown finishes and bad dates', async () => {
     const feed = JSON.stringify({
       data: [
         { name: 'no id', tcgplayer: { updatedAt: '2021/03/12', prices: { normal: { market: 1 } } } },
@@ -141,7 +141,7 @@ describe('pokemontcg.io cards', () => {
         { id: 'base1-5', cardmarket: { updatedAt: 'yesterday', prices: { trendPrice: 1 } } },
       ],
     });
-    const { rows, rejected } = parsePokemontcgIo(feed);
+    const { rows, rejected } = await parsePokemontcgIo(feed);
     assert.deepEqual(
       rows.map((r) => [r.ref.value, r.price_type, r.amount]),
       [['base1-4', 'market', '2']],
@@ -151,9 +151,9 @@ describe('pokemontcg.io cards', () => {
 });
 
 describe('Scryfall cards', () => {
-  it('reads usd, usd_foil, usd_etched, eur and eur_foil, never tix', () => {
+  it('reads usd, usd_foil, usd_etched, eur and eur_foil, never tix', async () => {
     const cards = JSON.parse(read('scryfall', 'mtg_ssm', 'cards.json')) as { id: string; prices: Record<string, string | null> }[];
-    const { rows, rejected } = parseScryfallPrices(JSON.stringify(cards), '2024-02-21');
+    const { rows, rejected } = await parseScryfallPrices(JSON.stringify(cards), '2024-02-21');
     assert.deepEqual(rejected, []);
     const expected = cards.reduce(
       (n, c) => n + ['usd', 'usd_foil', 'usd_etched', 'eur', 'eur_foil'].filter((k) => c.prices[k] && Number(c.prices[k]) > 0).length,
@@ -168,18 +168,18 @@ describe('Scryfall cards', () => {
         ['eu', 'EUR', 'normal', '0.91'],
       ],
     );
-    const single = parseScryfallPrices(read('scryfall', 'aioscryfall', 'cards', 'single.json'), '2023-04-01');
+    const single = await parseScryfallPrices(read('scryfall', 'aioscryfall', 'cards', 'single.json'), '2023-04-01');
     assert.ok(single.rows.length > 0);
-    const list = parseScryfallPrices(read('scryfall', 'aioscryfall', 'cards', 'forests-page1.json'), '2023-04-01');
+    const list = await parseScryfallPrices(read('scryfall', 'aioscryfall', 'cards', 'forests-page1.json'), '2023-04-01');
     assert.deepEqual(list.rejected, []);
     assert.ok(new Set(list.rows.map((r) => r.ref.value)).size >= 5, 'a list object yields its cards');
   });
 });
 
 describe('PriceCharting CSV', () => {
-  it('maps grade columns to the spec semantics, pc17/pc18 untouched', () => {
+  it('maps grade columns to the spec semantics, pc17/pc18 untouched', async () => {
     const csv = fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'pricecharting-pokemon-base.csv'), 'utf8');
-    const { rows, rejected } = parsePriceChartingCsv(csv, '2026-11-21');
+    const { rows, rejected } = await parsePriceChartingCsv(csv, '2026-11-21');
     const charizard = rows.filter((r) => r.ref.value === '6910').map((r) => [r.grading_company, r.grade, r.price_type, r.amount]);
     assert.deepEqual(charizard, [
       ['raw', '', 'raw_us', '365.00'],
@@ -206,7 +206,7 @@ describe('PriceCharting CSV', () => {
       rejected.map((r) => r.ref),
       ['"oops"', '6913', '6913'],
     );
-    assert.throws(() => parsePriceChartingCsv('id,name\n1,x\n', '2026-11-21'), FeedFormatError);
+    await assert.rejects(parsePriceChartingCsv('id,name\n1,x\n', '2026-11-21'), FeedFormatError);
   });
 });
 
@@ -214,7 +214,7 @@ describe('TCGplayer pricing', () => {
   it('reads every sub-type as finish and print run, quarantining bad results', async () => {
     const { parseTcgplayerPricing } = await import('../ingest/sources/tcgplayerPricing.js');
     const json = fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'tcgplayer-pricing.json'), 'utf8');
-    const { rows, rejected } = parseTcgplayerPricing(json, '2026-11-21');
+    const { rows, rejected } = await parseTcgplayerPricing(json, '2026-11-21');
     const first = rows.filter((r) => r.ref.value === '42382' && r.printRun === '1st-edition');
     assert.deepEqual(
       first.map((r) => [r.finish, r.price_type, r.amount]),
@@ -236,15 +236,16 @@ describe('TCGplayer pricing', () => {
       rows.some((r) => r.ref.value === '6' && r.price_type === 'low'),
       'the good field of a partly bad result is kept',
     );
-    assert.throws(() => parseTcgplayerPricing('{"success":false,"errors":["bad key"]}', '2026-11-21'), FeedFormatError);
+    await assert.rejects(parseTcgplayerPricing('{"success":false,"errors":["bad key"]}', '2026-11-21'), FeedFormatError);
   });
 });
 
-describe('auction sold listings', () => {
-  it('keeps sold listings only, grades from titles, one observation per sale', async () => {
-    const { parseAuctionSold, gradeFromTitle } = await import('../ingest/sources/auctionSold.js');
-    const json = fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'auction-completed.json'), 'utf8');
-    const { rows, rejected } = parseAuctionSold(json, { kind: 'price_guide_id', value: '6910' });
+describe('eBay sold items (Marketplace Insights)', () => {
+  it('reads every sale, grades from titles, one observation per legacy item id', async () => {
+    const { parseItemSales, gradeFromTitle } = await import('../ingest/sources/auctionSold.js');
+    const json = fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'ebay-item-sales.json'), 'utf8');
+    const { rows, rejected, total, next } = await parseItemSales(json, { kind: 'price_guide_id', value: '6910' });
+    assert.deepEqual([total, next], [6, null]);
     assert.deepEqual(
       rows.map((r) => [r.observation_id, r.grading_company, r.grade, r.price_type, r.amount, r.as_of]),
       [
@@ -255,12 +256,12 @@ describe('auction sold listings', () => {
     );
     assert.deepEqual(
       rejected.map((r) => r.ref),
-      ['386512345005', '386512345006'],
+      ['386512345005', '386512345006', 'null'],
     );
     assert.deepEqual(gradeFromTitle('Pikachu cgc gem mint 10'), { grading_company: 'cgc', grade: '10' });
     assert.deepEqual(gradeFromTitle('Pikachu 25/102 holo'), { grading_company: 'raw', grade: '' });
-    assert.throws(
-      () => parseAuctionSold('{"findCompletedItemsResponse":[{"ack":["Failure"]}]}', { kind: 'price_guide_id', value: '1' }),
+    await assert.rejects(
+      parseItemSales('{"errors":[{"errorId":12001,"message":"Insufficient permissions"}]}', { kind: 'price_guide_id', value: '1' }),
       FeedFormatError,
     );
   });

@@ -2,8 +2,11 @@
 import { activityInfo, getClient, heartbeat } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { fetchFeed } from '../ingest/fetchFeed.js';
-import { ingestFeed, UnknownFeedError, type IngestDeps, type IngestInput, type IngestSummary } from '../ingest/pipeline.js';
+import { ingestFeed, SourceOffError, UnknownFeedError, type IngestDeps, type IngestInput, type IngestSummary } from '../ingest/pipeline.js';
+import { createUpstreams } from '../ingest/upstreams/registry.js';
+import { UpstreamError } from '../ingest/upstreams/http.js';
+import { readEcbRates, type EcbDocument } from '../ingest/upstreams/ecb.js';
+import { recordFeedFailure, recordFeedRun } from '../sql/status.js';
 import type pg from 'pg';
 import type { Config } from '../schemas/config.js';
 import { createLogger, type Logger } from '../sql/runtime/log.js';
@@ -74,6 +77,7 @@ export function activityDeps(config: Config, stores: Stores): ActivityDeps {
     pool: stores.pg.pool,
     redis: stores.redis,
     redisPrefix: config.redisPrefix,
+    upstreams: createUpstreams(config.upstreams),
     catalogueDir: config.sharedDataDir,
     catalogueScope: config.demo === 'small' ? 'small' : 'full',
     images: new ImageStore(path.join(config.dataDir, 'images')),
@@ -259,8 +263,7 @@ export function createActivities(deps: ActivityDeps) {
           heartbeat(step),
         );
       } catch (err) {
-        if (err instanceof FeedFormatError || err instanceof UnknownFeedError) throw ApplicationFailure.nonRetryable(err.message, err.name);
-        throw err;
+        throw feedFailure(err);
       }
     },
 
@@ -296,20 +299,19 @@ export function createActivities(deps: ActivityDeps) {
       return correlateCardRange(deps, input.firstCard, input.lastCard);
     },
 
-    /** Reads an ECB reference-rate feed and loads it; a malformed feed fails without retries. */
-    async loadEcbRates(input: { location: string; batchId: string }): Promise<FxRatesResult> {
+    /** Reads the ECB's reference rates (the last 90 days, or the daily file) and loads them; a malformed file fails without retries. */
+    async loadEcbRates(input: { document?: EcbDocument; batchId: string }): Promise<FxRatesResult> {
       heartbeat('fetching');
-      const feed = await fetchFeed(input.location, { timeoutMs: 30_000 });
-      if (feed.status !== 'fresh') return { fetched: 0, loaded: 0, rejected: 0, days: [] };
       let parsed;
       try {
-        parsed = parseEcbRates(feed.body);
+        parsed = parseEcbRates(await readEcbRates(deps.upstreams.ecb, input.document ?? 'hist-90d'));
       } catch (err) {
-        if (err instanceof FeedFormatError) throw ApplicationFailure.nonRetryable(err.message, 'FeedFormatError');
-        throw err;
+        await recordFeedFailure(deps.pool, 'ecb', 'fx', (err as Error).message).catch(() => undefined);
+        throw feedFailure(err);
       }
       heartbeat('loading');
       const loaded = await loadFxRates(deps.ch, parsed.rates, { id: input.batchId, ingestedAt: new Date(), source: 'ecb' });
+      await recordFeedRun(deps.pool, 'ecb', 'fx', 'loaded', loaded);
       return {
         fetched: parsed.rates.length + parsed.rejected.length,
         loaded,
@@ -321,3 +323,20 @@ export function createActivities(deps: ActivityDeps) {
 }
 
 export type Activities = ReturnType<typeof createActivities>;
+
+/**
+ * A feed's failure as the run detail shows it: the upstream's own reason. What retrying cannot
+ * mend (credentials refused or missing, a malformed or cut-off document, a 4xx) fails the feed
+ * once, without a retry storm; the rest is retried by the activity's policy.
+ */
+function feedFailure(err: unknown): unknown {
+  const message = (err as Error).message ?? String(err);
+  const final =
+    err instanceof FeedFormatError ||
+    err instanceof UnknownFeedError ||
+    err instanceof SourceOffError ||
+    (err instanceof UpstreamError && !err.retryable);
+  if (final) return ApplicationFailure.nonRetryable(message, (err as Error).constructor.name);
+  if (err instanceof UpstreamError) return ApplicationFailure.retryable(message, 'UpstreamError');
+  return err;
+}

@@ -5,7 +5,10 @@
 //   pause | resume                        pause or resume every schedule
 //   backfill --from D --to D              one scrapeAll per day, oldest first
 //   catalogue | fx [--day D]              run catalogueSync or fxRates now and follow it
+//   sources                               every upstream: URL, credentials set or not, last success, rows, freshness, last error
 import { parseArgs } from 'node:util';
+import fs from 'node:fs';
+import path from 'node:path';
 import { loadConfig } from '../schemas/config.js';
 import { IsoDate } from '../schemas/common.js';
 import { ingestOperations, NoMatchingFeedError, type RunDetail } from './operations.js';
@@ -29,6 +32,42 @@ const isDay = (d: string) => IsoDate.safeParse(d).success;
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(2);
+}
+
+type SourceItem = {
+  source: string;
+  url: string;
+  on: boolean;
+  credentials: { variable: string; present: boolean }[];
+  feeds: { game: string; last_success_at: string | null; rows: number | null; freshness_s: number | null; last_error: string | null }[];
+};
+
+/** The sources report of the running API (GET /api/admin/ingest/sources), which knows the URLs in force. */
+async function printSources(): Promise<void> {
+  const tokenFile = path.join(config.dataDir, 'admin-token');
+  const token = config.adminToken ?? (fs.existsSync(tokenFile) ? fs.readFileSync(tokenFile, 'utf8').trim() : '');
+  const base = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+  let res: Response;
+  try {
+    res = await fetch(`${base}/api/admin/ingest/sources`, { headers: { Authorization: `Bearer ${token}` } });
+  } catch {
+    fail(`cannot reach the API at ${base}: is Holo running (npm start)?`);
+  }
+  if (!res.ok) fail(`${base}/api/admin/ingest/sources answered ${res.status}: ${await res.text()}`);
+  const { items } = (await res.json()) as { items: SourceItem[] };
+  for (const s of items) {
+    const creds = s.credentials.map((c) => `${c.variable} ${c.present ? 'set' : 'NOT SET'}`).join(', ') || 'none needed';
+    process.stdout.write(`${s.source}: ${s.on ? 'on' : 'OFF'}  ${s.url}  (credentials: ${creds})\n`);
+    for (const f of s.feeds)
+      process.stdout.write(
+        `  ${f.game}: last success ${f.last_success_at ?? 'never'}, rows ${f.rows ?? '-'}, checked ${f.freshness_s === null ? 'never' : `${f.freshness_s} s ago`}${f.last_error ? `, last error: ${f.last_error}` : ''}\n`,
+      );
+  }
+}
+
+if (command === 'sources') {
+  await printSources();
+  process.exit(0);
 }
 
 try {
@@ -126,7 +165,7 @@ switch (command) {
   }
   default:
     fail(
-      'usage: npm run ingest -- run [--source S --game G --day D] | catalogue | fx [--day D] | status [workflowId] | schedules | pause | resume | backfill --from D --to D',
+      'usage: npm run ingest -- run [--source S --game G --day D] | catalogue | fx [--day D] | status [workflowId] | sources | schedules | pause | resume | backfill --from D --to D',
     );
 }
 await ops.close();

@@ -1,5 +1,5 @@
 // Ingestion inside one process (embedded mode, where chDB belongs to the API process): the local
-// feed server unless HOLO_FEEDS_URL names real feeds, Temporal (dev server or TEMPORAL_ADDRESS),
+// upstream mirror when it stands in for the real hosts (HOLO_MIRROR), Temporal (dev server or TEMPORAL_ADDRESS),
 // the worker, the schedules, and a first scrape of today so a fresh start has live prices.
 //
 // It comes up under supervision, beside the API rather than in front of it: every step is retried
@@ -12,7 +12,7 @@ import type { Config } from '../schemas/config.js';
 import { errorFields, type Logger } from '../sql/runtime/log.js';
 import type { Stores } from '../sql/stores/index.js';
 import { startFeedServer, type FeedServer } from '../ingest/demoMarket/feedServer.js';
-import { feedPairs } from '../ingest/sources/registry.js';
+import { feedPairs } from '../ingest/upstreams/registry.js';
 import { TASK_QUEUE, workflowIds } from './shared.js';
 import { newestMarketDay } from '../sql/priceLoads.js';
 import { startBulkExport, startRecognitionIndex } from './operations.js';
@@ -23,7 +23,7 @@ import { createIngestWorker } from './worker.js';
 
 export type IngestionState = {
   state: 'starting' | 'up' | 'degraded' | 'stopped';
-  /** The step being attempted while not up (feeds, temporal, worker, schedules, first-scrape). */
+  /** The step being attempted while not up (mirror, temporal, worker, schedules, first-scrape). */
   step: string | null;
   /** The last failure while not up, kept until the step succeeds. */
   error: string | null;
@@ -62,7 +62,7 @@ export function superviseIngestion(config: Config, stores: Stores, log: Logger, 
   let temporal: TemporalServer | null = null;
   let client: Client | null = null;
   let worker: { worker: Worker; connection: NativeConnection; running: Promise<void> } | null = null;
-  let feedsUrl = config.feedsUrl ?? null;
+  let feedsUrl: string | null = null;
 
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -108,10 +108,10 @@ export function superviseIngestion(config: Config, stores: Stores, log: Logger, 
   }
 
   async function bringUp(): Promise<void> {
-    if (!feedsUrl) {
-      feedServer = await attempt('feeds', () => startFeedServer(stores.pg.url, config.feedsPort));
+    if (config.mirror === 'on') {
+      feedServer = await attempt('mirror', () => startFeedServer(stores.pg.url, config.feedsPort));
       feedsUrl = feedServer.url;
-      log.info('feeds: local market feed server', { url: feedsUrl });
+      log.info('upstreams: the local mirror stands in for the real hosts', { url: feedsUrl });
     }
     temporal = await attempt('temporal', () => startTemporal(config, log, { port: config.temporalPort, uiPort: config.temporalUiPort }));
     const address = temporal.address;
@@ -121,8 +121,7 @@ export function superviseIngestion(config: Config, stores: Stores, log: Logger, 
       async () => new Client({ connection: await Connection.connect({ address }), namespace: config.temporalNamespace }),
     );
     const pairs = feedPairs();
-    const feeds = feedsUrl;
-    await attempt('schedules', () => ensureSchedules(client!, { feedsUrl: feeds, pairs }));
+    await attempt('schedules', () => ensureSchedules(client!, { pairs }));
     // Pictures added while the service was down (the demo's, images:fetch's) join the index.
     await attempt('recognition-index', async () => {
       const workflowId = await startRecognitionIndex(client!, new Date().toISOString());
@@ -143,7 +142,7 @@ export function superviseIngestion(config: Config, stores: Stores, log: Logger, 
         if (days.length === 0) return;
         const workflowId = workflowIds.catchUp(days[0]!, days.at(-1)!);
         try {
-          await client!.workflow.start('catchUp', { args: [{ days, feedsUrl: feeds, pairs }], taskQueue: TASK_QUEUE, workflowId });
+          await client!.workflow.start('catchUp', { args: [{ days, pairs }], taskQueue: TASK_QUEUE, workflowId });
           log.info('ingestion: catching up the days missed', {
             days: days.length,
             from: days[0],
@@ -157,7 +156,7 @@ export function superviseIngestion(config: Config, stores: Stores, log: Logger, 
       await attempt('first-scrape', async () => {
         try {
           await client!.workflow.start('scrapeAll', {
-            args: [{ asOf: today, feedsUrl: feeds, pairs, concurrency: 2 }],
+            args: [{ asOf: today, pairs, concurrency: 2 }],
             taskQueue: TASK_QUEUE,
             workflowId: workflowIds.scrapeAll(today),
           });

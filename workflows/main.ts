@@ -7,6 +7,7 @@ import { openStores } from '../sql/stores/index.js';
 import { startTemporal } from './temporalServer.js';
 import { activityDeps } from './activities.js';
 import { createIngestWorker } from './worker.js';
+import { startFeedServer } from '../ingest/demoMarket/feedServer.js';
 
 const config = loadConfig();
 const log = createLogger(config.logLevel);
@@ -15,6 +16,8 @@ if (!config.clickhouseUrl) {
   process.exit(2);
 }
 const stores = await openStores(config, log);
+// With demo data outside production the local mirror stands in for the upstreams (HOLO_MIRROR).
+const mirror = config.mirror === 'on' ? await startFeedServer(stores.pg.url, config.feedsPort) : null;
 const temporal = await startTemporal(config, log);
 const { worker, connection, run } = await createIngestWorker(temporal.address, config.temporalNamespace, activityDeps(config, stores));
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => worker.shutdown());
@@ -23,3 +26,4 @@ await run();
 await connection.close();
 await stores.close();
 await temporal.stop();
+await mirror?.close();

@@ -1,8 +1,7 @@
 // What operators do with ingestion, in one place for the CLI and the admin HTTP endpoints: start
 // runs, read their progress and summaries, list and pause the schedules. Talks to Temporal only.
 import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { feedPairs } from '../ingest/sources/registry.js';
-import { FX_FEED_PATH } from '../ingest/sources/registry.js';
+import { feedPairs } from '../ingest/upstreams/registry.js';
 import { TASK_QUEUE, workflowIds } from './shared.js';
 import { SCHEDULE_IDS } from './schedules.js';
 import { PROGRESS_QUERY, type CatchUpProgress, type CorrelationProgress, type ScrapeProgress } from './shared.js';
@@ -82,7 +81,6 @@ export class IngestOperations {
   constructor(
     private readonly address: string,
     private readonly namespace: string,
-    private readonly feedsUrl: string,
   ) {}
 
   /** Connects on first use, so an API without a reachable Temporal still serves everything else. */
@@ -112,10 +110,10 @@ export class IngestOperations {
             .join(', ')}`,
         );
       workflowId = `${workflowIds.scrapeAll(day)}/${stamp}`;
-      args = [{ asOf: day, feedsUrl: this.feedsUrl, pairs, concurrency: 2 }];
+      args = [{ asOf: day, pairs, concurrency: 2 }];
     } else if (run.kind === 'fx') {
       workflowId = `${workflowIds.fxRates(day)}/${stamp}`;
-      args = [{ location: this.feedsUrl + FX_FEED_PATH(day), batchId: `ecb/${day}` }];
+      args = [{ document: 'hist-90d', batchId: `ecb/${day}` }];
     } else {
       workflowId = `${workflowIds.catalogueSync(day)}/${stamp}`;
       args = [];
@@ -231,16 +229,6 @@ export class IngestOperations {
   }
 }
 
-export function ingestOperations(config: {
-  temporalAddress?: string;
-  temporalPort: number;
-  temporalNamespace: string;
-  feedsUrl?: string;
-  feedsPort: number;
-}): IngestOperations {
-  return new IngestOperations(
-    config.temporalAddress ?? `127.0.0.1:${config.temporalPort}`,
-    config.temporalNamespace,
-    config.feedsUrl ?? `http://127.0.0.1:${config.feedsPort}`,
-  );
+export function ingestOperations(config: { temporalAddress?: string; temporalPort: number; temporalNamespace: string }): IngestOperations {
+  return new IngestOperations(config.temporalAddress ?? `127.0.0.1:${config.temporalPort}`, config.temporalNamespace);
 }

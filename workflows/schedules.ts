@@ -15,10 +15,7 @@ export const SCHEDULE_IDS = {
   bulkExport: 'holo-bulk-export',
 } as const;
 
-export async function ensureSchedules(
-  client: Client,
-  opts: { feedsUrl: string; pairs: { source: string; game: string }[] },
-): Promise<string[]> {
+export async function ensureSchedules(client: Client, opts: { pairs: { source: string; game: string }[] }): Promise<string[]> {
   const definitions: ScheduleOptions[] = [
     {
       scheduleId: SCHEDULE_IDS.scrapeAll,
@@ -27,7 +24,7 @@ export async function ensureSchedules(
         type: 'startWorkflow',
         workflowType: 'scrapeAll',
         taskQueue: TASK_QUEUE,
-        args: [{ feedsUrl: opts.feedsUrl, pairs: opts.pairs, concurrency: 2 }],
+        args: [{ pairs: opts.pairs, concurrency: 2 }],
       },
       policies: { overlap: 'SKIP', catchupWindow: '1 hour' },
     },
@@ -38,7 +35,7 @@ export async function ensureSchedules(
         type: 'startWorkflow',
         workflowType: 'fxRates',
         taskQueue: TASK_QUEUE,
-        args: [{ location: `${opts.feedsUrl}/feeds/ecb/fx/{day}.xml` }],
+        args: [{ document: 'hist-90d' }],
       },
       policies: { overlap: 'SKIP', catchupWindow: '1 day' },
     },

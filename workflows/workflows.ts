@@ -50,12 +50,19 @@ const { loadEcbRates, ingestPriceFeed, syncCatalogue } = proxyActivities<Activit
 export const progressQuery = defineQuery<ScrapeProgress>(PROGRESS_QUERY);
 
 /**
- * Daily euro reference rates into ClickHouse, for region conversion. `location` may hold {day},
- * filled with the run's day (scheduled runs pass no batch id: the day names the batch).
+ * Daily euro reference rates into ClickHouse, for region conversion: the ECB's last 90 days (or
+ * its daily file). Scheduled runs pass no batch id: the day names the batch.
  */
-export async function fxRates(input: { location: string; batchId?: string }): Promise<FxRatesResult> {
+export async function fxRates(input: { document?: 'hist-90d' | 'daily'; batchId?: string } = {}): Promise<FxRatesResult> {
   const day = new Date(workflowInfo().startTime).toISOString().slice(0, 10);
-  return loadEcbRates({ location: input.location.replace('{day}', day), batchId: input.batchId ?? `ecb/${day}` });
+  return loadEcbRates({ document: input.document ?? 'hist-90d', batchId: input.batchId ?? `ecb/${day}` });
+}
+
+/** The innermost cause's message: the upstream's own reason, not "Activity task failed". */
+function reasonOf(err: unknown): string {
+  let current = err as { message?: string; cause?: unknown } | undefined;
+  while (current?.cause) current = current.cause as { message?: string; cause?: unknown };
+  return current?.message ?? String(err);
 }
 
 /** The catalogue from the upstream catalogue files: new sets, cards, printings and variants. */
@@ -75,7 +82,6 @@ export async function ingestSource(input: IngestInput): Promise<IngestSummary> {
  */
 export async function scrapeAll(input: {
   asOf?: string;
-  feedsUrl: string;
   pairs: { source: string; game: string }[];
   concurrency?: number;
 }): Promise<ScrapeProgress> {
@@ -90,15 +96,14 @@ export async function scrapeAll(input: {
       progress.running.push(name);
       try {
         const result = await executeChild(ingestSource, {
-          args: [{ source: next.source, game: next.game, asOf, feedsUrl: input.feedsUrl }],
+          args: [{ source: next.source, game: next.game, asOf }],
           workflowId: `${parent}/${name}`,
         });
         progress.results.push(result);
         progress.done++;
       } catch (err) {
         progress.failed++;
-        const cause = (err as { cause?: { message?: string } }).cause;
-        progress.failures.push({ ...next, error: cause?.message ?? (err as Error).message });
+        progress.failures.push({ ...next, error: reasonOf(err) });
       } finally {
         progress.running = progress.running.filter((r) => r !== name);
       }
@@ -320,11 +325,7 @@ export const catchUpProgressQuery = defineQuery<CatchUpProgress>(PROGRESS_QUERY)
  * from the last loaded day to today without a gap. A day whose feeds all fail is counted and the
  * next one goes on.
  */
-export async function catchUp(input: {
-  days: string[];
-  feedsUrl: string;
-  pairs: { source: string; game: string }[];
-}): Promise<CatchUpProgress> {
+export async function catchUp(input: { days: string[]; pairs: { source: string; game: string }[] }): Promise<CatchUpProgress> {
   const progress: CatchUpProgress = { days_total: input.days.length, days_done: 0, current: null, loaded: 0, failed_feeds: 0 };
   setHandler(catchUpProgressQuery, () => progress);
   const parent = workflowInfo().workflowId;
@@ -332,7 +333,7 @@ export async function catchUp(input: {
     progress.current = day;
     try {
       const result = await executeChild(scrapeAll, {
-        args: [{ asOf: day, feedsUrl: input.feedsUrl, pairs: input.pairs, concurrency: 2 }],
+        args: [{ asOf: day, pairs: input.pairs, concurrency: 2 }],
         workflowId: `${parent}/${day}`,
       });
       progress.loaded += result.results.reduce((n, r) => n + r.loaded, 0);

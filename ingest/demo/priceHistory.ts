@@ -5,7 +5,7 @@ import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
 import { createDemoSeries, dropDemoSeries, generateDemoFxRates, generateDemoPriceHistory } from '../../sql/demo.js';
 import { MODEL_EPOCH } from '../demoMarket/priceModel.js';
 import { FEED_PLANS, loadedSeries, type Planned } from '../demoMarket/quotePlan.js';
-import { feedPairs } from '../sources/registry.js';
+import { feedPairs } from '../upstreams/registry.js';
 
 export type HistoryOptions = {
   days: number;

@@ -1,15 +1,19 @@
-// A local market feed server: daily feeds in the upstream formats Holo ingests, for the real
-// catalogue in PostgreSQL, priced by the demo's one price model (quotePlan.ts, priceModel.ts), the
-// same the history backfill was generated from. The demo and the tests ingest from it over HTTP
-// through exactly the production path (fetch → parse → map → flag → load).
-//   GET /feeds/pokemontcg/pokemon/<day>.json    pokemontcg.io cards with tcgplayer + cardmarket blocks
-//   GET /feeds/tcgplayer/<game>/<day>.json      TCGplayer pricing results for the game's product ids
-//   GET /feeds/scryfall/mtg/<day>.json          Scryfall card objects with prices
-//   GET /feeds/ecb/fx/<day>.xml                 ECB euro reference rates, 90 days ending <day>
-//   GET /feeds/cardmarket/<game>/<day>.json     Cardmarket price guide for the game's Cardmarket product ids
-//   GET /feeds/pricecharting/<game>/<day>.csv   PriceCharting price guide (Pokémon cards worth grading, every Lorcana card)
-//   GET /feeds/ebay/<game>/<day>/<card>.json    eBay completed items of one card (pokemontcg.io id)
-// Responses carry an ETag, and If-None-Match answers 304.
+// The local upstream mirror: the real upstreams' own paths, formats, paging, headers and auth
+// checks, for the real catalogue in PostgreSQL, priced by the demo's one price model
+// (quotePlan.ts, priceModel.ts), the same the history backfill was generated from. The demo and
+// the tests point each connector's base URL at it (HOLO_MIRROR), so they ingest through exactly
+// the production connectors; nothing in those knows it is talking to the mirror.
+//   GET  /v2/cards?page&pageSize                        pokemontcg.io cards (X-Api-Key checked when sent)
+//   GET  /bulk-data/default-cards, /bulk/<file>.json    Scryfall's bulk-data object and its gzip file (User-Agent and Accept required)
+//   GET  /productCatalog/priceGuide/price_guide_<idGame>.json, /productCatalog/productList/products_singles_<idGame>.json
+//   POST /token, GET /pricing/product/<ids>             TCGplayer (client credentials, bearer token)
+//   GET  /price-guide/download-custom?t&category         PriceCharting's CSV (token checked)
+//   POST /identity/v1/oauth2/token, GET /buy/marketplace_insights/v1_beta/item_sales/search   eBay sold items
+//   GET  /stats/eurofxref/eurofxref-hist-90d.xml, eurofxref-daily.xml                          ECB rates
+// Documents carry ETag and Last-Modified (If-None-Match answers 304); about one request in a
+// hundred is answered 429 with Retry-After, as a busy upstream does. Prices are those of the
+// mirror's day: today, or the day a test sets (setDay), since the real upstreams only ever serve
+// their current prices.
 // It runs on its own thread (feedServerThread.ts): rendering a day's feeds is hundreds of
 // thousands of quotes of JSON, which must not hold up the event loop that ingests them and, in
 // `npm start`, answers the API.
@@ -18,8 +22,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import type pg from 'pg';
+import zlib from 'node:zlib';
+import { MIRROR_CREDENTIALS } from '../../schemas/config.js';
 import { PRICE_GUIDE_PRINT_RUNS } from '../sources/priceChartingCsv.js';
-import { PRICE_GUIDE_CONSOLES } from '../sources/registry.js';
+import { CARDMARKET_GAMES } from '../upstreams/cardmarket.js';
+import { EBAY_PAGE_LIMIT } from '../upstreams/ebay.js';
+import { POKEMONTCG_PAGE_SIZE } from '../upstreams/pokemontcg.js';
+import { PRICE_GUIDE_CATEGORIES } from '../upstreams/pricecharting.js';
 import { auctionItemId, auctionOn, dayNumber, quoteAmount } from './priceModel.js';
 import { FEED_PLANS, PRICE_GUIDE_COLUMNS, type PlannedProduct } from './quotePlan.js';
 
@@ -56,9 +65,9 @@ function nest(product: PlannedProduct, day: number): Record<string, unknown> {
 
 const priced = (product: PlannedProduct, day: number) => new Map(product.fields.map(([field, p]) => [field, quoteAmount(p.quote, day)]));
 
-function pokemontcgFeed(products: PlannedProduct[], day: string): string {
+function pokemontcgCards(products: PlannedProduct[], day: string): object[] {
   const slash = day.replaceAll('-', '/');
-  const data = products.map((p) => {
+  return products.map((p) => {
     const blocks = nest(p, dayNumber(day)) as { tcgplayer?: object; cardmarket?: object };
     return {
       id: p.id,
@@ -70,7 +79,6 @@ function pokemontcgFeed(products: PlannedProduct[], day: string): string {
         : {}),
     };
   });
-  return JSON.stringify({ data, page: 1, pageSize: data.length, count: data.length, totalCount: data.length });
 }
 
 function tcgplayerFeed(products: PlannedProduct[], day: string): string {
@@ -134,7 +142,7 @@ const PRICE_GUIDE_HEADER = [
 ];
 
 function priceChartingFeed(products: PlannedProduct[], game: string, day: string): string {
-  const prefix = PRICE_GUIDE_CONSOLES[game] ?? `${game} `;
+  const prefix = PRICE_GUIDE_CATEGORIES[game]?.consolePrefix ?? `${game} `;
   const lines = [PRICE_GUIDE_HEADER.join(',')];
   for (const p of products) {
     const prices = priced(p, dayNumber(day));
@@ -156,44 +164,35 @@ function priceChartingFeed(products: PlannedProduct[], game: string, day: string
   return lines.join('\n') + '\n';
 }
 
-function ebayCompletedFeed(product: PlannedProduct | undefined, day: string): string | null {
-  if (!product) return null;
+/** A watched card's sold listings of the day, as Marketplace Insights item sales, with their titles. */
+function ebaySales(product: PlannedProduct, day: string): { title: string; sale: object }[] {
   const t = dayNumber(day);
-  const item = product.fields.flatMap(([title, planned]) => {
-    const listing = auctionOn(planned.quote, t);
-    if (!listing) return [];
+  return product.fields.flatMap(([title, planned]) => {
+    if (auctionOn(planned.quote, t) !== 'sold') return [];
     const id = auctionItemId(planned.quote, t);
-    const ended = new Date(t * 86_400_000 + (planned.quote.seed % 86_399) * 1000).toISOString();
+    const full = `${product.card.card_name} ${product.card.number} ${product.card.set_name} ${title}`;
     return [
       {
-        itemId: [id],
-        title: [`${product.card.card_name} ${product.card.number} ${product.card.set_name} ${title}`],
-        sellingStatus: [
-          {
-            currentPrice: [{ '@currencyId': 'USD', __value__: quoteAmount(planned.quote, t).toFixed(2) }],
-            sellingState: [listing === 'sold' ? 'EndedWithSales' : 'EndedWithoutSales'],
-          },
-        ],
-        listingInfo: [{ endTime: [ended] }],
+        title: full,
+        sale: {
+          itemId: `v1|${id}|0`,
+          title: full,
+          lastSoldDate: new Date(t * 86_400_000 + (planned.quote.seed % 86_399) * 1000).toISOString(),
+          lastSoldPrice: { value: quoteAmount(planned.quote, t).toFixed(2), currency: 'USD' },
+          totalSoldQuantity: 1,
+          categories: [{ categoryId: '183454', categoryName: 'CCG Individual Cards' }],
+        },
       },
     ];
   });
-  return JSON.stringify({
-    findCompletedItemsResponse: [
-      {
-        ack: ['Success'],
-        version: ['1.13.0'],
-        timestamp: [`${day}T23:59:59.000Z`],
-        searchResult: [{ '@count': String(item.length), item }],
-      },
-    ],
-  });
 }
 
-function ecbFeed(day: string): string {
+const words = (text: string) => text.toLowerCase().split(/\s+/).filter(Boolean);
+
+function ecbFeed(day: string, days: number): string {
   const end = Date.parse(`${day}T00:00:00Z`);
   const cubes: string[] = [];
-  for (let i = 0; i < 90; i++) {
+  for (let i = 0; cubes.length < days && i < 90; i++) {
     const d = new Date(end - i * 86_400_000);
     if (d.getUTCDay() === 0 || d.getUTCDay() === 6) continue; // the ECB publishes on business days
     const iso = d.toISOString().slice(0, 10);
@@ -209,20 +208,30 @@ function ecbFeed(day: string): string {
 <Cube>${cubes.join('')}</Cube></gesmes:Envelope>`;
 }
 
-export type FeedServer = { url: string; close(): Promise<void> };
+export type FeedServer = { url: string; setDay(day: string | null): Promise<void>; close(): Promise<void> };
 
-/** Starts the feed server on its own thread, reading the catalogue from the database at `databaseUrl`. */
-export function startFeedServer(databaseUrl: string, port = 0): Promise<FeedServer> {
-  const thread = new Worker(new URL('./feedServerThread.js', import.meta.url), { workerData: { databaseUrl, port } });
+export type MirrorOptions = {
+  /** Every how many requests one is answered 429 (Retry-After: 1); 0: never. */
+  throttleEvery?: number;
+};
+
+/** Starts the mirror on its own thread, reading the catalogue from the database at `databaseUrl`. */
+export function startFeedServer(databaseUrl: string, port = 0, opts: MirrorOptions = {}): Promise<FeedServer> {
+  const thread = new Worker(new URL('./feedServerThread.js', import.meta.url), { workerData: { databaseUrl, port, opts } });
   const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     thread.once('error', reject);
     thread.once('message', (message: { port: number }) => {
       thread.off('error', reject);
-      // A feed server that fails later shows as failed fetches in the next scrape's report.
+      // A mirror that fails later shows as failed fetches in the next scrape's report.
       thread.on('error', () => undefined);
       resolve({
         url: `http://127.0.0.1:${message.port}`,
+        setDay: (day) =>
+          new Promise((done) => {
+            thread.once('message', () => done());
+            thread.postMessage({ day });
+          }),
         close: async () => {
           thread.postMessage('close');
           await exited;
@@ -232,50 +241,178 @@ export function startFeedServer(databaseUrl: string, port = 0): Promise<FeedServ
   });
 }
 
-/** The feed server itself, on the calling thread; `close` stops listening and drops open connections. */
-export async function serveFeeds(pool: pg.Pool, port: number): Promise<{ port: number; close(): Promise<void> }> {
+type Answer = { status: number; type: string; body: string | Buffer; headers?: Record<string, string>; document?: boolean };
+
+const json = (status: number, doc: unknown, headers?: Record<string, string>): Answer => ({
+  status,
+  type: 'application/json',
+  body: JSON.stringify(doc),
+  headers,
+});
+const GAME_OF_CARDMARKET = Object.fromEntries(Object.entries(CARDMARKET_GAMES).map(([game, id]) => [String(id), game]));
+const GAME_OF_CATEGORY = Object.fromEntries(Object.entries(PRICE_GUIDE_CATEGORIES).map(([game, c]) => [c.category, game]));
+const TCGPLAYER_TOKEN = 'holo-mirror-tcgplayer-bearer';
+const EBAY_TOKEN = 'holo-mirror-ebay-application-token';
+
+async function formOf(req: http.IncomingMessage): Promise<URLSearchParams> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+/** The mirror itself, on the calling thread; `close` stops listening and drops open connections. */
+export async function serveFeeds(
+  pool: pg.Pool,
+  port: number,
+  opts: MirrorOptions = {},
+): Promise<{ port: number; setDay(day: string | null): void; close(): Promise<void> }> {
   const plan = planCache(pool);
-  const server = http.createServer(async (req, res) => {
-    const m = /^\/feeds\/([a-z]+)\/([a-z-]+)\/(\d{4}-\d{2}-\d{2})(?:\/([A-Za-z0-9_.%-]+))?\.(json|xml|csv)$/.exec(req.url ?? '');
-    if (!m || Number.isNaN(Date.parse(m[3]!))) {
-      res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"detail":"no such feed"}');
-      return;
+  let pinned: string | null = null;
+  const today = () => pinned ?? new Date().toISOString().slice(0, 10);
+  const throttleEvery = opts.throttleEvery ?? 97;
+  let requests = 0;
+
+  async function answer(req: http.IncomingMessage, url: URL): Promise<Answer> {
+    const day = today();
+    const path = url.pathname;
+    const bearer = /^bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (path === '/v2/cards') {
+      const key = req.headers['x-api-key'];
+      if (key !== undefined && key !== MIRROR_CREDENTIALS.HOLO_POKEMONTCG_API_KEY)
+        return json(403, { error: { message: 'Forbidden: the API key is not valid', code: 403 } });
+      const page = Math.max(1, Number(url.searchParams.get('page') ?? 1) || 1);
+      const pageSize = Math.min(POKEMONTCG_PAGE_SIZE, Math.max(1, Number(url.searchParams.get('pageSize') ?? POKEMONTCG_PAGE_SIZE) || 1));
+      const products = await plan('pokemontcg', 'pokemon', day);
+      const data = pokemontcgCards(products.slice((page - 1) * pageSize, page * pageSize), day);
+      return json(200, { data, page, pageSize, count: data.length, totalCount: products.length });
     }
-    const [, source, game, day, item, ext] = m as unknown as [string, string, string, string, string | undefined, string];
-    try {
+    if (path.startsWith('/bulk-data/') || path.startsWith('/bulk/')) {
+      // Scryfall refuses requests without a User-Agent and an Accept header.
+      if (!req.headers['user-agent'] || !req.headers.accept)
+        return json(400, { object: 'error', code: 'bad_request', status: 400, details: 'A User-Agent and an Accept header are required' });
+      const stamp = `${day.replaceAll('-', '')}090000`;
+      if (path === '/bulk-data/default-cards')
+        return json(200, {
+          object: 'bulk_data',
+          type: 'default_cards',
+          updated_at: `${day}T09:00:00.000+00:00`,
+          name: 'Default Cards',
+          download_uri: `http://${req.headers.host}/bulk/default-cards-${stamp}.json`,
+          content_type: 'application/json',
+          content_encoding: 'gzip',
+        });
+      if (path === `/bulk/default-cards-${stamp}.json`)
+        return { status: 200, type: 'application/json', body: scryfallFeed(await plan('scryfall', 'mtg', day), day), document: true };
+    }
+    const guide = /^\/productCatalog\/(priceGuide\/price_guide|productList\/products_singles)_(\d+)\.json$/.exec(path);
+    if (guide && GAME_OF_CARDMARKET[guide[2]!]) {
+      const products = await plan('cardmarket', GAME_OF_CARDMARKET[guide[2]!]!, day);
       const body =
-        item !== undefined
-          ? source === 'ebay' && ext === 'json'
-            ? ebayCompletedFeed(
-                (await plan('ebay', game, day)).find((p) => p.id === decodeURIComponent(item)),
-                day,
-              )
-            : null
-          : source === 'pokemontcg' && game === 'pokemon' && ext === 'json'
-            ? pokemontcgFeed(await plan('pokemontcg', game, day), day)
-            : source === 'tcgplayer' && ext === 'json'
-              ? tcgplayerFeed(await plan('tcgplayer', game, day), day)
-              : source === 'scryfall' && game === 'mtg' && ext === 'json'
-                ? scryfallFeed(await plan('scryfall', game, day), day)
-                : source === 'cardmarket' && ext === 'json'
-                  ? cardmarketFeed(await plan('cardmarket', game, day), day)
-                  : source === 'pricecharting' && ext === 'csv'
-                    ? priceChartingFeed(await plan('pricecharting', game, day), game, day)
-                    : source === 'ecb' && game === 'fx'
-                      ? ecbFeed(day)
-                      : null;
-      if (body === null) {
-        res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"detail":"no such feed"}');
+        guide[1] === 'priceGuide/price_guide'
+          ? cardmarketFeed(products, day)
+          : JSON.stringify({
+              version: 1,
+              createdAt: `${day}T02:44:49+0100`,
+              products: products.map((p) => ({
+                idProduct: Number(p.id),
+                name: `${p.card.card_name} (${p.card.number})`,
+                idCategory: 1,
+                categoryName: 'Magic Single',
+                idExpansion: 0,
+                idMetacard: 0,
+                dateAdded: `${day} 00:00:00`,
+              })),
+            });
+      return { status: 200, type: 'application/json', body, document: true };
+    }
+    if (path === '/token' && req.method === 'POST') {
+      const form = await formOf(req);
+      if (
+        form.get('grant_type') !== 'client_credentials' ||
+        form.get('client_id') !== MIRROR_CREDENTIALS.HOLO_TCGPLAYER_CLIENT_ID ||
+        form.get('client_secret') !== MIRROR_CREDENTIALS.HOLO_TCGPLAYER_CLIENT_SECRET
+      )
+        return json(400, { error: 'invalid_client' });
+      return json(200, { access_token: TCGPLAYER_TOKEN, token_type: 'bearer', expires_in: 1_209_599 });
+    }
+    const pricing = /^\/pricing\/product\/([\d,]+)$/.exec(path);
+    if (pricing) {
+      if (bearer !== TCGPLAYER_TOKEN) return json(401, { message: 'Authorization has been denied for this request.' });
+      const ids = new Set(pricing[1]!.split(','));
+      const products = (await plan('tcgplayer', 'flesh-and-blood', day)).filter((p) => ids.has(p.id.split('|')[0]!));
+      if (products.length === 0) return json(404, { success: false, errors: ['No products were found.'], results: [] });
+      return { status: 200, type: 'application/json', body: tcgplayerFeed(products, day) };
+    }
+    if (path === '/price-guide/download-custom') {
+      if (url.searchParams.get('t') !== MIRROR_CREDENTIALS.HOLO_PRICECHARTING_TOKEN)
+        return { status: 403, type: 'text/plain', body: 'Invalid access token' };
+      const game = GAME_OF_CATEGORY[url.searchParams.get('category') ?? ''];
+      if (!game) return { status: 404, type: 'text/plain', body: 'No such category' };
+      return { status: 200, type: 'text/csv', body: priceChartingFeed(await plan('pricecharting', game, day), game, day), document: true };
+    }
+    if (path === '/identity/v1/oauth2/token' && req.method === 'POST') {
+      const basic = Buffer.from(`${MIRROR_CREDENTIALS.HOLO_EBAY_CLIENT_ID}:${MIRROR_CREDENTIALS.HOLO_EBAY_CLIENT_SECRET}`).toString(
+        'base64',
+      );
+      const form = await formOf(req);
+      if (req.headers.authorization !== `Basic ${basic}` || form.get('grant_type') !== 'client_credentials')
+        return json(401, { error: 'invalid_client', error_description: 'client authentication failed' });
+      return json(200, { access_token: EBAY_TOKEN, expires_in: 7200, token_type: 'Application Access Token' });
+    }
+    if (path === '/buy/marketplace_insights/v1_beta/item_sales/search') {
+      if (bearer !== EBAY_TOKEN)
+        return json(401, { errors: [{ errorId: 1001, domain: 'OAuth', category: 'REQUEST', message: 'Invalid access token' }] });
+      const wanted = words(url.searchParams.get('q') ?? '');
+      const limit = Math.min(EBAY_PAGE_LIMIT, Math.max(1, Number(url.searchParams.get('limit') ?? 50) || 50));
+      const offset = Math.max(0, Number(url.searchParams.get('offset') ?? 0) || 0);
+      const sales = (await plan('ebay', 'pokemon', day))
+        .flatMap((p) => ebaySales(p, day))
+        .filter((s) => {
+          const title = new Set(words(s.title));
+          return wanted.length > 0 && wanted.every((w) => title.has(w));
+        });
+      const page = sales.slice(offset, offset + limit).map((s) => s.sale);
+      const self = (o: number) =>
+        `http://${req.headers.host}${path}?${new URLSearchParams({ ...Object.fromEntries(url.searchParams), offset: String(o) }).toString()}`;
+      return json(200, {
+        href: self(offset),
+        total: sales.length,
+        limit,
+        offset,
+        ...(offset + limit < sales.length ? { next: self(offset + limit) } : {}),
+        ...(page.length ? { itemSales: page } : {}),
+      });
+    }
+    if (path === '/stats/eurofxref/eurofxref-hist-90d.xml' || path === '/stats/eurofxref/eurofxref-daily.xml')
+      return { status: 200, type: 'text/xml', body: ecbFeed(day, path.endsWith('daily.xml') ? 1 : 90), document: true };
+    return json(404, { detail: 'no such upstream path' });
+  }
+
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://mirror');
+    try {
+      // A busy upstream: now and then a request is asked to come back a second later.
+      if (throttleEvery > 0 && ++requests % throttleEvery === 0) {
+        res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '1' }).end('{"detail":"Too many requests"}');
         return;
       }
-      const etag = `"${crypto.createHash('sha1').update(body).digest('hex')}"`;
-      if (req.headers['if-none-match'] === etag) {
-        res.writeHead(304, { ETag: etag }).end();
+      const a = await answer(req, url);
+      const headers: Record<string, string> = { 'Content-Type': a.type, ...a.headers };
+      if (a.document && a.status === 200) {
+        const etag = `"${crypto.createHash('sha1').update(a.body).digest('hex')}"`;
+        headers.ETag = etag;
+        headers['Last-Modified'] = new Date(`${today()}T09:00:00Z`).toUTCString();
+        if (req.headers['if-none-match'] === etag) {
+          res.writeHead(304, { ETag: etag }).end();
+          return;
+        }
+      }
+      // Documents go out gzip-encoded to a client that accepts it (Scryfall's bulk files always are).
+      if (a.document && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+        res.writeHead(a.status, { ...headers, 'Content-Encoding': 'gzip' }).end(zlib.gzipSync(a.body, { level: 1 }));
         return;
       }
-      res
-        .writeHead(200, { 'Content-Type': ext === 'xml' ? 'application/xml' : ext === 'csv' ? 'text/csv' : 'application/json', ETag: etag })
-        .end(body);
+      res.writeHead(a.status, headers).end(a.body);
     } catch (err) {
       res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ detail: (err as Error).message }));
     }
@@ -283,6 +420,9 @@ export async function serveFeeds(pool: pg.Pool, port: number): Promise<{ port: n
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
   return {
     port: (server.address() as AddressInfo).port,
+    setDay: (day) => {
+      pinned = day;
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

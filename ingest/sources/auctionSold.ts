@@ -1,17 +1,14 @@
-// Completed auction sales in the eBay Finding API shape (findCompletedItems, JSON): every value is
-// wrapped in an array, prices are {"@currencyId", "__value__"}. Only listings that ended with a
-// sale count. The grading company and grade come from the listing title ("PSA 10", "BGS 9.5");
-// an ungraded sale is a last_sold price. The feed is fetched per card, so the caller names the
-// product reference the sales belong to. Each sale is its own observation (its itemId).
+// Sold items from eBay's Marketplace Insights API (GET /buy/marketplace_insights/v1_beta/
+// item_sales/search): {total, next, itemSales: [{itemId "v1|<legacy id>|<variation>", title,
+// lastSoldDate, lastSoldPrice {value, currency}, totalSoldQuantity}]}; every item is a sale (the
+// Finding API's findCompletedItems, which listed unsold ones too, was decommissioned 2025-02-05).
+// The grading company and grade come from the title ("PSA 10", "BGS 9.5"); an ungraded sale is a
+// last_sold price. One search is one card's, so the caller names the product reference. Each
+// sale is its own observation (its legacy item id).
+import { readJsonStream, oneChunk } from './jsonStream.js';
 import { FeedFormatError, money, type ParseResult, type SourceRow } from './types.js';
 
-type Wrapped<T> = T[] | undefined;
-type Item = {
-  itemId?: Wrapped<string>;
-  title?: Wrapped<string>;
-  sellingStatus?: Wrapped<{ currentPrice?: Wrapped<{ '@currencyId'?: string; __value__?: string }>; sellingState?: Wrapped<string> }>;
-  listingInfo?: Wrapped<{ endTime?: Wrapped<string> }>;
-};
+type Sale = { itemId?: unknown; title?: unknown; lastSoldDate?: unknown; lastSoldPrice?: { value?: unknown; currency?: unknown } };
 
 const GRADED = /\b(PSA|BGS|CGC|SGC|ACE)\s*(?:GEM\s*(?:MT|MINT)\s*)?(10|9\.5|9|8\.5|8|7\.5|7|6|5|4|3|2|1)\b/i;
 
@@ -20,61 +17,81 @@ export function gradeFromTitle(title: string): { grading_company: string; grade:
   return m ? { grading_company: m[1]!.toLowerCase(), grade: m[2]! } : { grading_company: 'raw', grade: '' };
 }
 
-export function parseAuctionSold(json: string, ref: SourceRow['ref']): ParseResult {
-  let doc: { findCompletedItemsResponse?: { ack?: string[]; searchResult?: { item?: Item[] }[]; errorMessage?: unknown }[] };
+/** The legacy item id inside a RESTful item id ("v1|386512345001|0"), or a bare numeric one. */
+const legacyId = (id: unknown) => (typeof id === 'string' ? (/^(?:v1\|)?(\d+)(?:\|\d+)?$/.exec(id)?.[1] ?? null) : null);
+
+function saleRow(out: ParseResult, sale: Sale, ref: SourceRow['ref']): void {
+  const id = legacyId(sale.itemId);
+  if (!id) {
+    out.rejected.push({ ref: JSON.stringify(sale.itemId ?? null), reason: 'sale without an itemId' });
+    return;
+  }
+  const sold = sale.lastSoldDate;
+  if (typeof sold !== 'string' || Number.isNaN(Date.parse(sold))) {
+    out.rejected.push({ ref: id, reason: `sale without a valid lastSoldDate: ${JSON.stringify(sold ?? null)}` });
+    return;
+  }
+  const currency = sale.lastSoldPrice?.currency;
+  if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) {
+    out.rejected.push({ ref: id, reason: 'sale without a currency' });
+    return;
+  }
+  let amount: string | null;
   try {
-    doc = JSON.parse(json);
+    amount = money(sale.lastSoldPrice?.value);
   } catch (err) {
-    throw new FeedFormatError(`completed-items response is not JSON: ${(err as Error).message}`);
+    out.rejected.push({ ref: id, reason: (err as Error).message });
+    return;
   }
-  const response = doc.findCompletedItemsResponse?.[0];
-  if (!response || !['Success', 'Warning'].includes(response.ack?.[0] ?? '')) {
-    throw new FeedFormatError(`completed-items request failed: ${JSON.stringify(response?.errorMessage ?? doc).slice(0, 200)}`);
+  if (amount === null || Number(amount) <= 0) {
+    out.rejected.push({ ref: id, reason: 'sale without a price' });
+    return;
   }
-  const out: ParseResult = { rows: [], rejected: [] };
-  for (const item of response.searchResult?.[0]?.item ?? []) {
-    const id = item.itemId?.[0];
-    const status = item.sellingStatus?.[0];
-    if (!id || !/^\d+$/.test(id)) {
-      out.rejected.push({ ref: JSON.stringify(id ?? null), reason: 'sale without an itemId' });
-      continue;
-    }
-    if (status?.sellingState?.[0] !== 'EndedWithSales') continue; // unsold: not a price
-    const price = status.currentPrice?.[0];
-    const ended = item.listingInfo?.[0]?.endTime?.[0];
-    if (!ended || Number.isNaN(Date.parse(ended))) {
-      out.rejected.push({ ref: id, reason: `sale without a valid endTime: ${JSON.stringify(ended ?? null)}` });
-      continue;
-    }
-    if (!price?.['@currencyId'] || !/^[A-Z]{3}$/.test(price['@currencyId'])) {
-      out.rejected.push({ ref: id, reason: 'sale without a currency' });
-      continue;
-    }
-    let amount: string | null;
-    try {
-      amount = money(price.__value__);
-    } catch (err) {
-      out.rejected.push({ ref: id, reason: (err as Error).message });
-      continue;
-    }
-    if (amount === null || Number(amount) <= 0) {
-      out.rejected.push({ ref: id, reason: 'sale without a price' });
-      continue;
-    }
-    const graded = gradeFromTitle(item.title?.[0] ?? '');
-    out.rows.push({
-      ref,
-      finish: null,
-      printRun: null,
-      region: 'us',
-      source: 'auction_sold',
-      price_type: graded.grading_company === 'raw' ? 'last_sold' : '',
-      ...graded,
-      currency: price['@currencyId'],
-      amount,
-      as_of: new Date(ended).toISOString().slice(0, 10),
-      observation_id: id,
-    });
-  }
+  const graded = gradeFromTitle(typeof sale.title === 'string' ? sale.title : '');
+  out.rows.push({
+    ref,
+    finish: null,
+    printRun: null,
+    region: 'us',
+    source: 'auction_sold',
+    price_type: graded.grading_company === 'raw' ? 'last_sold' : '',
+    ...graded,
+    currency,
+    amount,
+    as_of: new Date(sold).toISOString().slice(0, 10),
+    observation_id: id,
+  });
+}
+
+export type ItemSalesPage = ParseResult & { total: number | null; next: string | null; sales: number };
+
+/**
+ * One page of an item_sales search, read as a stream; its total, next page link and sales on it
+ * too. `belongs` (default: every sale) keeps out sales a keyword search also matched that are
+ * another card's.
+ */
+export async function parseItemSales(
+  body: AsyncIterable<Uint8Array | string> | string,
+  ref: SourceRow['ref'],
+  belongs: (title: string) => boolean = () => true,
+): Promise<ItemSalesPage> {
+  const out: ItemSalesPage = { rows: [], rejected: [], total: null, next: null, sales: 0 };
+  let errors: unknown = null;
+  await readJsonStream(
+    typeof body === 'string' ? oneChunk(body) : body,
+    ['$.itemSales.*', '$.total', '$.next', '$.errors'],
+    ({ path, value }) => {
+      if (path === '$.itemSales.*') {
+        out.sales++;
+        const sale = (value ?? {}) as Sale;
+        if (belongs(typeof sale.title === 'string' ? sale.title : '')) saleRow(out, sale, ref);
+      } else if (path === '$.total') out.total = typeof value === 'number' ? value : null;
+      else if (path === '$.next') out.next = typeof value === 'string' ? value : null;
+      else if (path === '$.errors') errors = value;
+    },
+    'item_sales search response',
+  );
+  if (errors && out.total === null) throw new FeedFormatError(`item_sales search failed: ${JSON.stringify(errors).slice(0, 200)}`);
+  if (out.total === null) throw new FeedFormatError('item_sales search response has no total');
   return out;
 }

@@ -1,6 +1,7 @@
 // pokemontcg.io v2 card objects ({data: card} or {data: [cards]}): per-finish TCGplayer prices
 // (USD: low, mid, high, market, directLow) and a Cardmarket block (EUR: trend, avg1/7/30, low and
 // reverse-holo twins). Keyed by the pokemontcg.io card id, which is the catalogue's upstream id.
+import { oneChunk, readJsonStream } from './jsonStream.js';
 import { collect, FeedFormatError, type ParseResult } from './types.js';
 import { POKEMONTCG_CM_FIELDS as CM_FIELDS, POKEMONTCG_FINISHES, POKEMONTCG_TCG_FIELDS as TCG_FIELDS } from '../../schemas/pokemontcg.js';
 
@@ -12,67 +13,79 @@ type Card = {
 
 const day = (s: string | undefined) => (s && /^\d{4}\/\d{2}\/\d{2}$/.test(s) ? s.replaceAll('/', '-') : null);
 
-export function parsePokemontcgIo(json: string): ParseResult {
-  let doc: { data?: Card | Card[] };
-  try {
-    doc = JSON.parse(json);
-  } catch (err) {
-    throw new FeedFormatError(`pokemontcg.io response is not JSON: ${(err as Error).message}`);
+export type CardsPage = ParseResult & { count: number | null; totalCount: number | null };
+
+/** A /v2/cards page ({data: [cards], page, pageSize, count, totalCount}) or one card ({data: card}), read as a stream. */
+export async function parsePokemontcgIo(body: AsyncIterable<Uint8Array | string> | string): Promise<CardsPage> {
+  const out: CardsPage = { rows: [], rejected: [], count: null, totalCount: null };
+  const single: Record<string, unknown> = {};
+  let sawData = false;
+  await readJsonStream(
+    typeof body === 'string' ? oneChunk(body) : body,
+    ['$.data.*', '$.count', '$.totalCount'],
+    ({ path, value }) => {
+      if (path === '$.data.*') {
+        sawData = true;
+        cardRows(out, (value ?? {}) as Card);
+      } else if (path === '$.count') out.count = typeof value === 'number' ? value : null;
+      else if (path === '$.totalCount') out.totalCount = typeof value === 'number' ? value : null;
+      else if (path.startsWith('$.data.')) single[path.slice('$.data.'.length)] = value;
+    },
+    'pokemontcg.io response',
+  );
+  if (Object.keys(single).length > 0) cardRows(out, single as Card);
+  else if (!sawData && out.totalCount === null) throw new FeedFormatError('pokemontcg.io response has no data');
+  return out;
+}
+
+function cardRows(out: ParseResult, c: Card): void {
+  // Real ids include cel25c-15_A1 and ex10-? (the unown cards): set id, dash, any visible number.
+  if (typeof c.id !== 'string' || !/^[a-z0-9.]+-[^\s/]{1,16}$/.test(c.id)) {
+    out.rejected.push({ ref: JSON.stringify(c.id ?? null), reason: 'card without a valid id' });
+    return;
   }
-  if (!doc.data) throw new FeedFormatError('pokemontcg.io response has no data');
-  const cards = Array.isArray(doc.data) ? doc.data : [doc.data];
-  const out: ParseResult = { rows: [], rejected: [] };
-  for (const c of cards) {
-    // Real ids include cel25c-15_A1 and ex10-? (the unown cards): set id, dash, any visible number.
-    if (typeof c.id !== 'string' || !/^[a-z0-9.]+-[^\s/]{1,16}$/.test(c.id)) {
-      out.rejected.push({ ref: JSON.stringify(c.id ?? null), reason: 'card without a valid id' });
-      continue;
-    }
-    const ref = { kind: 'pokemontcg_id' as const, value: c.id };
-    if (c.tcgplayer?.prices) {
-      const asOf = day(c.tcgplayer.updatedAt);
-      if (!asOf)
-        out.rejected.push({ ref: c.id, reason: `tcgplayer.updatedAt is not YYYY/MM/DD: ${JSON.stringify(c.tcgplayer.updatedAt)}` });
-      else
-        for (const [key, prices] of Object.entries(c.tcgplayer.prices)) {
-          const finish = POKEMONTCG_FINISHES[key];
-          if (!finish) {
-            out.rejected.push({ ref: c.id, reason: `unknown TCGplayer finish ${key}` });
-            continue;
-          }
-          for (const [field, priceType] of TCG_FIELDS)
-            collect(out, c.id, prices?.[field], {
-              ref,
-              ...finish,
-              region: 'us',
-              source: 'tcgplayer',
-              price_type: priceType,
-              grading_company: 'raw',
-              grade: '',
-              currency: 'USD',
-              as_of: asOf,
-            });
+  const ref = { kind: 'pokemontcg_id' as const, value: c.id };
+  if (c.tcgplayer?.prices) {
+    const asOf = day(c.tcgplayer.updatedAt);
+    if (!asOf) out.rejected.push({ ref: c.id, reason: `tcgplayer.updatedAt is not YYYY/MM/DD: ${JSON.stringify(c.tcgplayer.updatedAt)}` });
+    else
+      for (const [key, prices] of Object.entries(c.tcgplayer.prices)) {
+        const finish = POKEMONTCG_FINISHES[key];
+        if (!finish) {
+          out.rejected.push({ ref: c.id, reason: `unknown TCGplayer finish ${key}` });
+          continue;
         }
-    }
-    if (c.cardmarket?.prices) {
-      const asOf = day(c.cardmarket.updatedAt);
-      if (!asOf)
-        out.rejected.push({ ref: c.id, reason: `cardmarket.updatedAt is not YYYY/MM/DD: ${JSON.stringify(c.cardmarket.updatedAt)}` });
-      else
-        for (const [field, priceType, finish] of CM_FIELDS)
-          collect(out, c.id, c.cardmarket.prices[field], {
+        for (const [field, priceType] of TCG_FIELDS)
+          collect(out, c.id, prices?.[field], {
             ref,
-            finish,
-            printRun: null,
-            region: 'eu',
-            source: 'cardmarket',
+            ...finish,
+            region: 'us',
+            source: 'tcgplayer',
             price_type: priceType,
             grading_company: 'raw',
             grade: '',
-            currency: 'EUR',
+            currency: 'USD',
             as_of: asOf,
           });
-    }
+      }
   }
-  return out;
+  if (c.cardmarket?.prices) {
+    const asOf = day(c.cardmarket.updatedAt);
+    if (!asOf)
+      out.rejected.push({ ref: c.id, reason: `cardmarket.updatedAt is not YYYY/MM/DD: ${JSON.stringify(c.cardmarket.updatedAt)}` });
+    else
+      for (const [field, priceType, finish] of CM_FIELDS)
+        collect(out, c.id, c.cardmarket.prices[field], {
+          ref,
+          finish,
+          printRun: null,
+          region: 'eu',
+          source: 'cardmarket',
+          price_type: priceType,
+          grading_company: 'raw',
+          grade: '',
+          currency: 'EUR',
+          as_of: asOf,
+        });
+  }
 }

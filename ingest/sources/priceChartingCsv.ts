@@ -2,7 +2,9 @@
 // columns are grades: loose = ungraded; cib, new, graded, box-only = the cross-company grades 7,
 // 8, 9 and 9.5 (Holo's `other`); manual-only = PSA 10; bgs-10 = BGS 10; condition-17/18 are
 // buckets whose meaning is not published, kept as `other` pc17/pc18 and never relabelled.
-import { parse } from 'csv-parse/sync';
+// Read as a stream (csv-parse's stream API): the guide's rows are handed over one by one.
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
 import { collect, FeedFormatError, type ParseResult } from './types.js';
 
 const COLUMNS: [string, { price_type: string; grading_company: string; grade: string }][] = [
@@ -26,46 +28,62 @@ const REQUIRED = ['id', 'product-name', ...COLUMNS.map(([c]) => c)];
  * before the set name in console-name ("Pokemon Base Set"): rows then carry a name hint, so
  * products without a known price_guide_id can be linked by set name and number.
  */
-export function parsePriceChartingCsv(csv: string, asOf: string, link?: { game: string; consolePrefix: string }): ParseResult {
-  let records: Record<string, string>[];
+export async function parsePriceChartingCsv(
+  csv: AsyncIterable<Uint8Array | string> | string,
+  asOf: string,
+  link?: { game: string; consolePrefix: string },
+): Promise<ParseResult> {
+  const out: ParseResult = { rows: [], rejected: [] };
+  const records = Readable.from(typeof csv === 'string' ? [csv] : csv).pipe(
+    parse({
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      columns: (header: string[]) => {
+        const missing = REQUIRED.filter((c) => !header.includes(c));
+        if (missing.length) throw new FeedFormatError(`price guide CSV lacks columns: ${missing.join(', ')}`);
+        return header;
+      },
+    }),
+  );
   try {
-    records = parse(csv, { columns: true, skip_empty_lines: true, bom: true, relax_column_count: true });
+    for await (const r of records as AsyncIterable<Record<string, string>>) guideRow(out, r, asOf, link);
   } catch (err) {
+    if (err instanceof FeedFormatError) throw err;
+    const cause = (err as { cause?: unknown }).cause;
+    if (cause instanceof FeedFormatError) throw cause;
     throw new FeedFormatError(`price guide CSV is unreadable: ${(err as Error).message}`);
   }
-  const header = csv.split(/\r?\n/, 1)[0]!.split(',');
-  const missing = REQUIRED.filter((c) => !header.includes(c));
-  if (missing.length) throw new FeedFormatError(`price guide CSV lacks columns: ${missing.join(', ')}`);
-  const out: ParseResult = { rows: [], rejected: [] };
-  for (const r of records) {
-    const id = r['id']?.trim();
-    if (!id || !/^\d+$/.test(id)) {
-      out.rejected.push({ ref: JSON.stringify(id ?? null), reason: 'row without a numeric id' });
-      continue;
-    }
-    // "[1st Edition]", "[Shadowless]" or "[Reverse Holo]" in the product name names the printing.
-    const name = r['product-name'] ?? '';
-    const finish = /\[reverse holo\]/i.test(name) ? 'reverse-holofoil' : null;
-    const printRun = Object.entries(PRICE_GUIDE_PRINT_RUNS).find(([, tag]) => name.toLowerCase().includes(tag.toLowerCase()))?.[0] ?? null;
-    const ref = { kind: 'price_guide_id' as const, value: id };
-    const number = /#\s*([^\s#]+)\s*$/.exec(name)?.[1];
-    const console = r['console-name'] ?? '';
-    const hint =
-      link && number && console.startsWith(link.consolePrefix)
-        ? { game: link.game, set: console.slice(link.consolePrefix.length).trim(), number }
-        : undefined;
-    for (const [column, kind] of COLUMNS)
-      collect(out, id, r[column], {
-        ref,
-        finish,
-        printRun,
-        region: 'us',
-        source: 'pricecharting',
-        ...kind,
-        currency: 'USD',
-        as_of: asOf,
-        ...(hint ? { hint } : {}),
-      });
-  }
   return out;
+}
+
+function guideRow(out: ParseResult, r: Record<string, string>, asOf: string, link?: { game: string; consolePrefix: string }): void {
+  const id = r['id']?.trim();
+  if (!id || !/^\d+$/.test(id)) {
+    out.rejected.push({ ref: JSON.stringify(id ?? null), reason: 'row without a numeric id' });
+    return;
+  }
+  // "[1st Edition]", "[Shadowless]" or "[Reverse Holo]" in the product name names the printing.
+  const name = r['product-name'] ?? '';
+  const finish = /\[reverse holo\]/i.test(name) ? 'reverse-holofoil' : null;
+  const printRun = Object.entries(PRICE_GUIDE_PRINT_RUNS).find(([, tag]) => name.toLowerCase().includes(tag.toLowerCase()))?.[0] ?? null;
+  const ref = { kind: 'price_guide_id' as const, value: id };
+  const number = /#\s*([^\s#]+)\s*$/.exec(name)?.[1];
+  const console = r['console-name'] ?? '';
+  const hint =
+    link && number && console.startsWith(link.consolePrefix)
+      ? { game: link.game, set: console.slice(link.consolePrefix.length).trim(), number }
+      : undefined;
+  for (const [column, kind] of COLUMNS)
+    collect(out, id, r[column], {
+      ref,
+      finish,
+      printRun,
+      region: 'us',
+      source: 'pricecharting',
+      ...kind,
+      currency: 'USD',
+      as_of: asOf,
+      ...(hint ? { hint } : {}),
+    });
 }

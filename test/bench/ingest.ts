@@ -18,7 +18,7 @@ import { openStores } from '../../sql/stores/index.js';
 import { loadDemoDataIfEmpty } from '../../ingest/demo/index.js';
 import { startFeedServer } from '../../ingest/demoMarket/feedServer.js';
 import { PRICE_POINT_COLUMNS } from '../../ingest/load/pricePoints.js';
-import { feedPairs } from '../../ingest/sources/registry.js';
+import { feedPairs } from '../../ingest/upstreams/registry.js';
 import { activityDeps } from '../../workflows/activities.js';
 import { TASK_QUEUE } from '../../workflows/shared.js';
 import { startTemporal } from '../../workflows/temporalServer.js';
@@ -42,7 +42,8 @@ const stores = await openStores(config, log);
 await migratePostgres(stores.pg, log);
 await migrateClickHouse(stores.ch, log);
 await loadDemoDataIfEmpty(config, stores, log);
-const feeds = await startFeedServer(stores.pg.url);
+// The mirror at HOLO_FEEDS_PORT, where the configuration points every upstream (demo data); no 429s.
+const feeds = await startFeedServer(stores.pg.url, config.feedsPort, { throttleEvery: 0 });
 const temporal = await startTemporal(config, log);
 const { worker, connection, run } = await createIngestWorker(temporal.address, config.temporalNamespace, activityDeps(config, stores));
 const running = run();
@@ -55,9 +56,10 @@ const [{ last }] = (
 const dayAfter = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 async function scrape(day: string): Promise<{ progress: ScrapeProgress; seconds: number }> {
+  await feeds.setDay(day);
   const started = performance.now();
   const progress = await client.workflow.execute('scrapeAll', {
-    args: [{ asOf: day, feedsUrl: feeds.url, pairs: feedPairs(), concurrency: 2 }],
+    args: [{ asOf: day, pairs: feedPairs(), concurrency: 2 }],
     taskQueue: TASK_QUEUE,
     workflowId: `bench-scrape/${day}/${Date.now()}`,
   });

@@ -14,7 +14,7 @@ import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../../schemas/config.js';
 import { silentLogger } from '../../sql/runtime/log.js';
 import { freePort } from '../../sql/runtime/ports.js';
-import { feedPairs } from '../../ingest/sources/registry.js';
+import { feedPairs } from '../../ingest/upstreams/registry.js';
 import { ensureSchedules } from '../../workflows/schedules.js';
 import { startTemporal, type TemporalServer } from '../../workflows/temporalServer.js';
 import { accountWithKey } from './accounts.js';
@@ -116,7 +116,7 @@ export function conformanceStack() {
     temporal = await startTemporal(loadConfig({ HOLO_DATA_DIR: temporalDir }), silentLogger(), { port: await freePort() });
     stack = await startStack({ env: { TEMPORAL_ADDRESS: temporal.address } });
     const client = new Client({ connection: await Connection.connect({ address: temporal.address }), namespace: 'default' });
-    await ensureSchedules(client, { feedsUrl: 'http://127.0.0.1:9/feeds', pairs: feedPairs() });
+    await ensureSchedules(client, { pairs: feedPairs() });
     await client.connection.close();
   });
   after(async () => {

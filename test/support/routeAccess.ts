@@ -85,6 +85,7 @@ export const ROUTE_ACCESS: Record<string, Access> = {
   'POST /api/admin/ingest/runs': 'admin',
   'GET /api/admin/ingest/runs': 'admin',
   'GET /api/admin/ingest/runs/{workflow_id}': 'admin',
+  'GET /api/admin/ingest/sources': 'admin',
   'GET /api/admin/ingest/schedules': 'admin',
   'POST /api/admin/ingest/schedules/pause': 'admin',
   'POST /api/admin/ingest/schedules/resume': 'admin',

@@ -46,7 +46,8 @@ export const EMBEDDED_ONLY: Readonly<Record<string, string>> = {
   'demo-load.test': 'the demo loader into ClickHouse and PostgreSQL queries prepared in typed-queries',
   'demo-market.test': 'the demo market model; queries prepared in typed-queries',
   'ingestion-workflows.test': 'Temporal workflows; their PostgreSQL queries prepared in typed-queries',
-  'feed-fetching.test': 'upstream transports; no store behaviour',
+  'upstream-connectors.test':
+    'upstream connectors against local servers at the real paths; the feed bookkeeping through queries prepared in typed-queries',
   'price-normalisation.test': 'normalisation rules into ClickHouse',
   'history-charts.test': 'charts drawn from ClickHouse history',
   'bulk-export.test': 'export files written by ClickHouse',

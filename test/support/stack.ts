@@ -2,6 +2,8 @@
 // or a fresh database on DATABASE_URL's server), its own Redis key prefix, chDB in-process, the
 // small demo catalogue with 365 days of history, and the API on a free port. Under the suite
 // runner the data directory starts as a copy of this run's template (stackTemplate.ts).
+import { createUpstreams, type Upstreams } from '../../ingest/upstreams/registry.js';
+import type { IngestDeps } from '../../ingest/pipeline.js';
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -30,6 +32,8 @@ export type Stack = {
   json<T = any>(pathAndQuery: string): Promise<{ status: number; body: T; headers: Headers }>;
   /** Where the production write path (loadPricePoints) writes, for tests that load prices themselves. */
   loadTargets(): LoadTargets;
+  /** What a price ingestion needs: the load targets and the upstreams as configured (the mirror at HOLO_FEEDS_PORT with demo data). */
+  ingestDeps(): IngestDeps;
   close(): Promise<void>;
 };
 
@@ -119,6 +123,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const deps = await buildDeps(config, stores, log);
   const server = await startServer(deps, 0, '127.0.0.1');
   let closed = false;
+  let upstreams: Upstreams | undefined;
   return {
     config,
     stores,
@@ -128,6 +133,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     get: (p, headers = {}) => fetch(server.url + p, { headers }),
     json: (p) => call(server, 'GET', p),
     loadTargets: () => ({ ch: stores.ch.client, pool: stores.pg.pool, redis: stores.redis, redisPrefix: config.redisPrefix }),
+    ingestDeps: () => ({
+      ch: stores.ch.client,
+      pool: stores.pg.pool,
+      redis: stores.redis,
+      redisPrefix: config.redisPrefix,
+      upstreams: (upstreams ??= createUpstreams(config.upstreams)),
+    }),
     async close() {
       if (closed) return;
       closed = true;

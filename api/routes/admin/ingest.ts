@@ -20,7 +20,9 @@ import {
   StartedRun,
   StartRunBody,
   CorrelateCardParams,
+  SourcesResponse,
 } from '../../../schemas/admin.js';
+import { sourcesReport } from '../../../ingest/upstreams/sources.js';
 import { cardExists } from '../../../sql/v2Catalogue.js';
 import { NoMatchingFeedError, UnknownRunError } from '../../../workflows/operations.js';
 
@@ -73,6 +75,15 @@ export const adminIngestRoutes = (deps: AppDeps) => [
     response: RunDetail,
     errors: [404, 503],
     handler: ({ params }) => temporal(deps.log, () => deps.ingest.describe(params.workflow_id)),
+  }),
+  defineRoute({
+    ...common,
+    method: 'get',
+    path: '/api/admin/ingest/sources',
+    summary:
+      'Every upstream source: its URL, whether its credentials are set (a source without its required credentials is off), and per feed the last success, rows, freshness and last failure',
+    response: SourcesResponse,
+    handler: async () => ({ items: await sourcesReport(deps.stores.pg.pool, deps.config.upstreams) }),
   }),
   defineRoute({
     ...common,

@@ -1,0 +1,268 @@
+// One upstream's HTTP client, with what real services demand of a polite caller: a request budget
+// (at most `concurrency` requests in flight, starts at least `spacingMs` apart), a User-Agent and
+// Accept on every request, 429/503 retried after their Retry-After a bounded number of times,
+// 401/403 turned into one operator-readable failure naming the variable to fix, conditional GETs,
+// redirects followed (to another host too: fetch drops Authorization when the origin changes), and
+// bodies read as byte streams, gunzipped when the upstream sends a gzip file as such.
+import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import type { UpstreamConfig } from '../../schemas/config.js';
+import { FeedFormatError } from '../sources/types.js';
+
+export type FeedValidators = { etag: string | null; lastModified: string | null };
+
+/** An upstream answered with an error; `retryable` says whether a later attempt may succeed. */
+export class UpstreamError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
+}
+/** 401/403: the credentials are missing, wrong or not allowed; retrying cannot help. */
+export class UpstreamAuthError extends UpstreamError {}
+
+/** A body that ended before its document did (connection cut, Content-Length not reached). */
+export class TruncatedBodyError extends FeedFormatError {}
+
+export const USER_AGENT = 'Holo/0.1 (trading-card price ingestion; +https://holo.example)';
+
+/** Retries of a 429/503 within one activity attempt, and the longest Retry-After waited for. */
+export const RETRY = { attempts: 4, maxWaitMs: 30_000 };
+
+export type RequestOptions = {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  validators?: FeedValidators;
+  timeoutMs?: number;
+};
+
+export type Fetched = {
+  url: string;
+  status: number;
+  headers: Headers;
+  validators: FeedValidators;
+  /** The body's bytes, decoded from gzip; read once. */
+  body: AsyncIterable<Uint8Array>;
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Seconds or an HTTP date, as RFC 9110 allows; null when absent or unreadable. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+/** What the upstream said about an error, from the shapes its APIs use; else the body's start. */
+function upstreamMessage(text: string): string {
+  try {
+    const doc = JSON.parse(text) as Record<string, unknown>;
+    const error = doc.error as Record<string, unknown> | string | undefined;
+    const errors = doc.errors as unknown[] | undefined;
+    const first = Array.isArray(errors) ? errors[0] : undefined;
+    const candidates = [
+      typeof error === 'string' ? error : error?.message,
+      typeof first === 'string' ? first : (first as Record<string, unknown> | undefined)?.message,
+      doc.details,
+      doc.detail,
+      doc.message,
+      doc.error_description,
+      doc['error-message'],
+    ];
+    const found = candidates.find((c): c is string => typeof c === 'string' && c.length > 0);
+    if (found) return found.slice(0, 300);
+  } catch {
+    // not JSON: the text itself
+  }
+  return text.replace(/\s+/g, ' ').trim().slice(0, 300) || '(empty body)';
+}
+
+/** Starts at most `concurrency` at once, each start at least `spacingMs` after the one before. */
+class Budget {
+  private active = 0;
+  private nextStart = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    private readonly concurrency: number,
+    private readonly spacingMs: number,
+  ) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.active >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    try {
+      const now = Date.now();
+      const start = Math.max(now, this.nextStart);
+      this.nextStart = start + this.spacingMs;
+      if (start > now) await sleep(start - now);
+      return await work();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+async function* bytesOf(res: Response, url: string): AsyncIterable<Uint8Array> {
+  if (!res.body) return;
+  let read = 0;
+  const counted = async function* () {
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        read += chunk.byteLength;
+        yield chunk;
+      }
+    } catch (err) {
+      const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
+      throw new TruncatedBodyError(`${url}: the body was cut off after ${read} bytes (${cause}); nothing of it is loaded`);
+    }
+  };
+  const source = counted()[Symbol.asyncIterator]();
+  const first = await source.next();
+  if (first.done) return;
+  // A gzip file served as such (no Content-Encoding, which fetch would have decoded): gunzip it.
+  if (first.value[0] === 0x1f && first.value[1] === 0x8b) {
+    const rest = { [Symbol.asyncIterator]: () => source };
+    const gunzip = Readable.from(
+      (async function* () {
+        yield first.value;
+        yield* rest;
+      })(),
+    ).pipe(zlib.createGunzip());
+    try {
+      for await (const chunk of gunzip) yield chunk as Uint8Array;
+    } catch (err) {
+      if (err instanceof TruncatedBodyError) throw err;
+      throw new TruncatedBodyError(`${url}: the gzip body is incomplete or corrupt (${(err as Error).message}); nothing of it is loaded`);
+    }
+    return;
+  }
+  yield first.value;
+  for (let next = await source.next(); !next.done; next = await source.next()) yield next.value;
+}
+
+export class Upstream {
+  private readonly budget: Budget;
+
+  constructor(
+    readonly source: string,
+    readonly config: UpstreamConfig,
+    private readonly retry = RETRY,
+  ) {
+    this.budget = new Budget(config.concurrency, config.spacingMs);
+  }
+
+  /** Credential variables that are not set. */
+  missingCredentials(): string[] {
+    return Object.entries(this.config.credentials)
+      .filter(([, v]) => !v)
+      .map(([k]) => k);
+  }
+
+  credential(variable: string): string | undefined {
+    return this.config.credentials[variable];
+  }
+
+  url(pathAndQuery: string): string {
+    return /^https?:\/\//.test(pathAndQuery) ? pathAndQuery : this.config.url + pathAndQuery;
+  }
+
+  /**
+   * One request, retried on 429/503 after Retry-After (at most `retry.attempts` times, never waiting
+   * longer than `retry.maxWaitMs`); 'not-modified' for a 304 to a conditional GET.
+   */
+  async request(pathOrUrl: string, opts: RequestOptions = {}): Promise<Fetched | 'not-modified'> {
+    const url = this.url(pathOrUrl);
+    const headers: Record<string, string> = { 'User-Agent': USER_AGENT, Accept: '*/*', 'Accept-Encoding': 'gzip', ...opts.headers };
+    if (opts.validators?.etag) headers['If-None-Match'] = opts.validators.etag;
+    if (opts.validators?.lastModified) headers['If-Modified-Since'] = opts.validators.lastModified;
+    for (let attempt = 1; ; attempt++) {
+      let res: Response;
+      try {
+        res = await this.budget.run(() =>
+          fetch(url, {
+            method: opts.method ?? 'GET',
+            headers,
+            body: opts.body,
+            redirect: 'follow',
+            signal: AbortSignal.timeout(opts.timeoutMs ?? 120_000),
+          }),
+        );
+      } catch (err) {
+        const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
+        throw new UpstreamError(`${this.source}: ${url} unreachable: ${cause}`, null, true);
+      }
+      if (res.status === 304) return 'not-modified';
+      if (res.ok)
+        return {
+          url,
+          status: res.status,
+          headers: res.headers,
+          validators: { etag: res.headers.get('etag'), lastModified: res.headers.get('last-modified') },
+          body: bytesOf(res, url),
+        };
+      const message = upstreamMessage(await res.text().catch(() => ''));
+      if (res.status === 401 || res.status === 403) {
+        const missing = this.missingCredentials();
+        const fix = Object.keys(this.config.credentials);
+        const hint = fix.length
+          ? missing.length
+            ? `; set ${missing.join(' and ')}`
+            : `; check ${fix.join(' and ')}`
+          : '; the upstream refused this client (User-Agent or address)';
+        throw new UpstreamAuthError(`${this.source}: HTTP ${res.status} from ${url}: ${message}${hint}`, res.status, false);
+      }
+      if ((res.status === 429 || res.status === 503) && attempt <= this.retry.attempts) {
+        const wait = retryAfterMs(res.headers.get('retry-after')) ?? 1000 * 2 ** (attempt - 1);
+        if (wait <= this.retry.maxWaitMs) {
+          await sleep(wait);
+          continue;
+        }
+      }
+      // 5xx and 429 may pass (the activity's retry policy tries later); other 4xx will not.
+      const retryable = res.status >= 500 || res.status === 429;
+      throw new UpstreamError(`${this.source}: HTTP ${res.status} from ${url}: ${message}`, res.status, retryable);
+    }
+  }
+
+  /** A request that must answer with a body (no validators sent). */
+  async fetch(pathOrUrl: string, opts: Omit<RequestOptions, 'validators'> = {}): Promise<Fetched> {
+    const res = await this.request(pathOrUrl, opts);
+    if (res === 'not-modified') throw new UpstreamError(`${this.source}: ${pathOrUrl} answered 304 to an unconditional request`, 304, true);
+    return res;
+  }
+
+  /** A small JSON answer (a token, a bulk-data object) read whole. */
+  async json<T>(pathOrUrl: string, opts: Omit<RequestOptions, 'validators'> = {}): Promise<T> {
+    const res = await this.fetch(pathOrUrl, opts);
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of res.body) chunks.push(chunk);
+    try {
+      return JSON.parse(Buffer.concat(chunks).toString('utf8')) as T;
+    } catch (err) {
+      throw new FeedFormatError(`${this.source}: ${res.url} is not JSON: ${(err as Error).message}`);
+    }
+  }
+}
+
+/** An OAuth client-credentials token, fetched on first use and again shortly before it expires. */
+export class BearerToken {
+  private token: { value: string; expiresAt: number } | null = null;
+
+  constructor(private readonly obtain: () => Promise<{ access_token?: string; expires_in?: number }>) {}
+
+  async value(): Promise<string> {
+    if (this.token && Date.now() < this.token.expiresAt) return this.token.value;
+    const answer = await this.obtain();
+    if (!answer.access_token) throw new UpstreamAuthError('the token endpoint answered without an access_token', null, false);
+    this.token = { value: answer.access_token, expiresAt: Date.now() + Math.max(0, (answer.expires_in ?? 600) - 60) * 1000 };
+    return this.token.value;
+  }
+}

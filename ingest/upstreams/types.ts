@@ -1,0 +1,64 @@
+// What a connector is: for one upstream, the documents of a (game, day) feed as byte streams, in
+// order, each with the parser of its format. The pipeline reads each body once (hashing it for the
+// batch id while the parser consumes it); a later pipeline may hand the same bytes to ClickHouse's
+// input formats instead of the parser. A paged connector asks for the next page only once the
+// previous one is parsed (its count and total decide whether there is one).
+import type pg from 'pg';
+import type { ParseResult } from '../sources/types.js';
+import type { FeedValidators, Fetched, Upstream } from './http.js';
+
+export type FeedContext = {
+  pool: pg.Pool;
+  game: string;
+  /** The run's day: the date of prices whose upstream gives none. */
+  day: string;
+  /** The validators remembered for a document URL (its last load), for a conditional GET. */
+  validators(url: string): Promise<FeedValidators | undefined>;
+};
+
+export type FeedDocument = {
+  url: string;
+  validators: FeedValidators;
+  body: AsyncIterable<Uint8Array>;
+  parse(body: AsyncIterable<Uint8Array>): Promise<ParseResult>;
+};
+
+/** A document, or one that answered 304 to a conditional GET. */
+export type FeedItem = FeedDocument | { notModified: string };
+
+export type PriceConnector = {
+  games: string[];
+  documents(upstream: Upstream, ctx: FeedContext): AsyncGenerator<FeedItem>;
+};
+
+/** The day of an upstream's own date stamp (ISO or an HTTP date), else null. */
+export function dayOf(stamp: string | null | undefined): string | null {
+  if (!stamp) return null;
+  const t = Date.parse(stamp);
+  return Number.isNaN(t) ? null : new Date(t).toISOString().slice(0, 10);
+}
+
+/** A document read from a fetch, parsed by `parse`. */
+export const documentOf = (res: Fetched, parse: FeedDocument['parse']): FeedDocument => ({
+  url: res.url,
+  validators: res.validators,
+  body: res.body,
+  parse,
+});
+
+/**
+ * One document read with a conditional GET against its last load's validators: a document whose
+ * validators changed (or that has none) is read again, even on the same day.
+ */
+export async function* conditionalDocument(
+  upstream: Upstream,
+  ctx: FeedContext,
+  pathOrUrl: string,
+  parse: (res: Fetched) => FeedDocument['parse'],
+  headers: Record<string, string> = {},
+): AsyncGenerator<FeedItem> {
+  const url = upstream.url(pathOrUrl);
+  const res = await upstream.request(url, { validators: await ctx.validators(url), headers });
+  if (res === 'not-modified') yield { notModified: url };
+  else yield documentOf(res, parse(res));
+}

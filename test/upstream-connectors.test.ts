@@ -1,0 +1,430 @@
+// The connectors against local servers that answer at the upstreams' real paths with the recorded
+// real formats from shared/data/prices: paging to the last page (and a total that shrinks), 429 and
+// 503 with Retry-After, 401/403 failing once with the variable to fix, gzip and chunked bodies, a
+// redirect to another host for a bulk file, ETag/Last-Modified revalidation, the upstream's own
+// date, a body cut off mid-document refused with nothing loaded, and the per-source request budget.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { after, before, describe, it } from 'node:test';
+import { repoRoot } from '../sql/paths.js';
+import { UPSTREAMS, type UpstreamConfig, type UpstreamName } from '../schemas/config.js';
+import { ingestFeed, SourceOffError } from '../ingest/pipeline.js';
+import { loadFxRates } from '../ingest/load/fxRates.js';
+import { parseEcbRates } from '../ingest/sources/ecbRates.js';
+import { parseScryfallPrices } from '../ingest/sources/scryfallPrices.js';
+import { FeedFormatError, type ParseResult } from '../ingest/sources/types.js';
+import { RETRY, TruncatedBodyError, Upstream, UpstreamAuthError, UpstreamError } from '../ingest/upstreams/http.js';
+import { pokemontcg } from '../ingest/upstreams/pokemontcg.js';
+import { pricecharting } from '../ingest/upstreams/pricecharting.js';
+import { createUpstreams, type Upstreams } from '../ingest/upstreams/registry.js';
+import { scryfall } from '../ingest/upstreams/scryfall.js';
+import type { FeedContext, PriceConnector } from '../ingest/upstreams/types.js';
+import { chRows } from './support/clickhouseRows.js';
+import { call } from './support/http.js';
+import { startStack, type Stack } from './support/stack.js';
+
+const prices = path.resolve(repoRoot, '..', 'shared', 'data', 'prices');
+const recorded = (...p: string[]) => fs.readFileSync(path.join(prices, ...p));
+const ecbFile = path.join(prices, 'ecb-eurofxref', 'eurofxref-hist-90d.xml');
+
+type Hit = { method: string; url: string; headers: http.IncomingHttpHeaders; at: number };
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse, hits: Hit[]) => void;
+
+/** A local server standing in for an upstream; `handle` may be swapped between steps. */
+async function upstreamServer(handle: Handler) {
+  const hits: Hit[] = [];
+  const state = { handle };
+  const server = http.createServer((req, res) => {
+    hits.push({ method: req.method!, url: req.url!, headers: req.headers, at: Date.now() });
+    state.handle(req, res, hits);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    hits,
+    set: (next: Handler) => (state.handle = next),
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+const configOf = (name: UpstreamName, url: string, over: Partial<UpstreamConfig> = {}): UpstreamConfig => ({
+  url,
+  urlSet: true,
+  credentials: Object.fromEntries(UPSTREAMS[name].credentials.map((v) => [v, undefined])),
+  concurrency: 4,
+  spacingMs: 0,
+  ...over,
+});
+
+const ctx = (day = '2030-01-01'): FeedContext => ({ pool: null as never, game: '', day, validators: async () => undefined });
+
+/** Every row of a connector's feed, read as the pipeline reads it. */
+async function readAll(connector: PriceConnector, upstream: Upstream, c: FeedContext): Promise<ParseResult & { notModified: number }> {
+  const out = { rows: [], rejected: [], notModified: 0 } as ParseResult & { notModified: number };
+  for await (const item of connector.documents(upstream, c)) {
+    if ('notModified' in item) {
+      out.notModified++;
+      continue;
+    }
+    const one = await item.parse(item.body);
+    out.rows.push(...one.rows);
+    out.rejected.push(...one.rejected);
+  }
+  return out;
+}
+
+describe('pokemontcg.io paging', () => {
+  // 260 real cards: the recorded /v2/cards page of 250 and the 10 of another recorded page.
+  const cards = [
+    ...(JSON.parse(recorded('pokemontcg-io-api', 'pokemon-tcg-sdk-dart', 'cards.json').toString()).data as { id: string }[]),
+    ...(JSON.parse(recorded('pokemontcg-io-api', 'pokemon-tcg-sdk-php', 'cards', 'page.json').toString()).data as { id: string }[]),
+  ];
+  const pages =
+    (total: (page: number) => number): Handler =>
+    (req, res) => {
+      const url = new URL(req.url!, 'http://x');
+      if (url.pathname !== '/v2/cards') return void res.writeHead(404).end();
+      const page = Number(url.searchParams.get('page'));
+      const size = Number(url.searchParams.get('pageSize'));
+      const data = cards.slice((page - 1) * size, Math.min(page * size, total(page)));
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ data, page, pageSize: size, count: data.length, totalCount: total(page) }));
+    };
+
+  it('reads every page to the last, never an extra empty one, with the API key on each', async () => {
+    const server = await upstreamServer(pages(() => cards.length));
+    try {
+      const upstream = new Upstream(
+        'pokemontcg',
+        configOf('pokemontcg', server.url, { credentials: { HOLO_POKEMONTCG_API_KEY: 'k-123' } }),
+      );
+      const read = await readAll(pokemontcg, upstream, ctx());
+      assert.deepEqual(
+        server.hits.map((h) => new URL(h.url, 'http://x').searchParams.get('page')),
+        ['1', '2'],
+      );
+      assert.ok(server.hits.every((h) => h.headers['x-api-key'] === 'k-123' && h.url.includes('pageSize=250')));
+      assert.equal(
+        new Set(read.rows.map((r) => r.ref.value)).size,
+        new Set(cards.filter((c) => (c as { tcgplayer?: unknown }).tcgplayer).map((c) => c.id)).size,
+      );
+    } finally {
+      server.close();
+    }
+  });
+
+  it('stops where a total that shrank between pages says the cards end', async () => {
+    // The first page says 260; by the second request the upstream has 240: nothing more to ask for.
+    const server = await upstreamServer(pages((page) => (page === 1 ? 260 : 240)));
+    try {
+      const upstream = new Upstream('pokemontcg', configOf('pokemontcg', server.url));
+      server.set(pages(() => 240));
+      await readAll(pokemontcg, upstream, ctx());
+      assert.deepEqual(
+        server.hits.map((h) => new URL(h.url, 'http://x').searchParams.get('page')),
+        ['1'],
+      );
+      assert.equal(server.hits[0]!.headers['x-api-key'], undefined, 'no key set, none sent');
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('limits and refusals', () => {
+  it('waits out 429 and 503 as Retry-After says, then gives up after a bounded number of tries', async () => {
+    let answers = ['429:1', '503:0', '200'];
+    const server = await upstreamServer((_req, res) => {
+      const [status, after] = (answers.shift() ?? '429:0').split(':');
+      if (status === '200') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}');
+      res.writeHead(Number(status), { 'Retry-After': after! }).end('{"detail":"slow down"}');
+    });
+    try {
+      const upstream = new Upstream('scryfall', configOf('scryfall', server.url));
+      assert.deepEqual(await upstream.json('/bulk-data/default-cards'), { ok: true });
+      assert.equal(server.hits.length, 3);
+      assert.ok(server.hits[1]!.at - server.hits[0]!.at >= 950, 'Retry-After: 1 was waited for');
+      // An upstream that keeps answering 429: the first try and RETRY.attempts retries, then a retryable error.
+      answers = [];
+      server.hits.length = 0;
+      await assert.rejects(
+        upstream.json('/bulk-data/default-cards'),
+        (e: unknown) => e instanceof UpstreamError && e.status === 429 && e.retryable,
+      );
+      assert.equal(server.hits.length, RETRY.attempts + 1);
+      // A Retry-After longer than is worth waiting: no retry inside the attempt at all.
+      server.hits.length = 0;
+      server.set((_req, res) => res.writeHead(429, { 'Retry-After': '3600' }).end());
+      await assert.rejects(upstream.json('/bulk-data/default-cards'), UpstreamError);
+      assert.equal(server.hits.length, 1);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('turns 401 and 403 into one failure that names the upstream reason and the variable to fix', async () => {
+    const server = await upstreamServer((_req, res) =>
+      res
+        .writeHead(403, { 'Content-Type': 'application/json' })
+        .end('{"error":{"message":"Forbidden: the API key is not valid","code":403}}'),
+    );
+    try {
+      const upstream = new Upstream(
+        'pokemontcg',
+        configOf('pokemontcg', server.url, { credentials: { HOLO_POKEMONTCG_API_KEY: 'wrong' } }),
+      );
+      await assert.rejects(readAll(pokemontcg, upstream, ctx()), (e: unknown) => {
+        assert.ok(e instanceof UpstreamAuthError && !e.retryable);
+        assert.match(e.message, /HTTP 403 .*Forbidden: the API key is not valid; check HOLO_POKEMONTCG_API_KEY/);
+        return true;
+      });
+      assert.equal(server.hits.length, 1, 'no retry storm');
+      const tcg = new Upstream('tcgplayer', configOf('tcgplayer', server.url));
+      server.set((_req, res) => res.writeHead(401, { 'Content-Type': 'application/json' }).end('{"error":"invalid_client"}'));
+      await assert.rejects(
+        tcg.json('/token', { method: 'POST' }),
+        /HTTP 401 .*invalid_client; set HOLO_TCGPLAYER_CLIENT_ID and HOLO_TCGPLAYER_CLIENT_SECRET/,
+      );
+    } finally {
+      server.close();
+    }
+  });
+
+  it('keeps to the source request budget: concurrency and spacing', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const server = await upstreamServer((_req, res) => {
+      most = Math.max(most, ++inFlight);
+      setTimeout(() => {
+        inFlight--;
+        res.writeHead(200).end('{}');
+      }, 300);
+    });
+    try {
+      const upstream = new Upstream('tcgplayer', configOf('tcgplayer', server.url, { concurrency: 2, spacingMs: 100 }));
+      await Promise.all(Array.from({ length: 6 }, () => upstream.json('/pricing/product/1')));
+      assert.equal(most, 2);
+      // Six starts at least 100 ms apart span 500 ms or more (without the budget: a few ms); the
+      // span, not each gap, so the arrival jitter of a busy machine cannot fail it.
+      const starts = server.hits.map((h) => h.at).sort((x, y) => x - y);
+      assert.ok(starts.at(-1)! - starts[0]! >= 450, `six requests started within ${starts.at(-1)! - starts[0]!} ms`);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('Scryfall bulk file', () => {
+  const cardsJson = recorded('scryfall', 'mtg_ssm', 'cards.json');
+  const bulkData = (downloadUri: string) => ({
+    ...JSON.parse(recorded('scryfall', 'aioscryfall', 'bulk_data', 'single.json').toString()),
+    object: 'bulk_data',
+    type: 'default_cards',
+    updated_at: '2024-02-21T10:04:28.615+00:00',
+    download_uri: downloadUri,
+  });
+
+  it('follows download_uri through a redirect to another host, gzip-encoded and chunked, with the headers Scryfall requires', async () => {
+    const files = await upstreamServer((req, res) => {
+      if (req.url !== '/file/default-cards-20240221100428.json') return void res.writeHead(404).end();
+      // Chunked (no Content-Length), gzip-encoded, in several writes.
+      const gz = zlib.gzipSync(cardsJson);
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', ETag: '"bulk-1"' });
+      for (let i = 0; i < gz.length; i += 4096) res.write(gz.subarray(i, i + 4096));
+      res.end();
+    });
+    const api = await upstreamServer((req, res) => {
+      if (req.url === '/bulk-data/default-cards')
+        return void res
+          .writeHead(200, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify(bulkData(`${api.url}/download/default-cards`)));
+      if (req.url === '/download/default-cards')
+        return void res.writeHead(302, { Location: `${files.url}/file/default-cards-20240221100428.json` }).end();
+      res.writeHead(404).end();
+    });
+    try {
+      const upstream = new Upstream('scryfall', configOf('scryfall', api.url));
+      const read = await readAll(scryfall, upstream, ctx('2030-01-01'));
+      const expected = await parseScryfallPrices(cardsJson.toString(), '2024-02-21');
+      assert.deepEqual(read.rows, expected.rows, 'every price of the file, dated by the bulk file, not the run');
+      for (const hit of [...api.hits, ...files.hits]) {
+        assert.match(String(hit.headers['user-agent']), /^Holo\//);
+        assert.ok(hit.headers.accept);
+      }
+      assert.equal(files.hits.length, 1);
+    } finally {
+      api.close();
+      files.close();
+    }
+  });
+
+  it('reads a gzip file served as such (no Content-Encoding)', async () => {
+    const api = await upstreamServer((req, res) => {
+      if (req.url === '/bulk-data/default-cards')
+        return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(bulkData(`${api.url}/file.json.gz`)));
+      res.writeHead(200, { 'Content-Type': 'application/gzip' }).end(zlib.gzipSync(cardsJson));
+    });
+    try {
+      const read = await readAll(scryfall, new Upstream('scryfall', configOf('scryfall', api.url)), ctx());
+      assert.equal(read.rows.length, (await parseScryfallPrices(cardsJson.toString(), '2024-02-21')).rows.length);
+    } finally {
+      api.close();
+    }
+  });
+});
+
+describe('PriceCharting CSV dating', () => {
+  it("dates the guide by the upstream's Last-Modified, else by the run's day, and sends the token", async () => {
+    const csv = fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'pricecharting-pokemon-base.csv'));
+    let lastModified: string | null = 'Tue, 24 Nov 2026 06:00:00 GMT';
+    const server = await upstreamServer((_req, res) =>
+      res.writeHead(200, { 'Content-Type': 'text/csv', ...(lastModified ? { 'Last-Modified': lastModified } : {}) }).end(csv),
+    );
+    try {
+      const upstream = new Upstream(
+        'pricecharting',
+        configOf('pricecharting', server.url, { credentials: { HOLO_PRICECHARTING_TOKEN: 'tok' } }),
+      );
+      const c = { ...ctx('2030-05-05'), game: 'pokemon' };
+      assert.ok((await readAll(pricecharting, upstream, c)).rows.every((r) => r.as_of === '2026-11-24'));
+      assert.equal(server.hits[0]!.url, '/price-guide/download-custom?t=tok&category=pokemon-cards');
+      lastModified = null;
+      assert.ok((await readAll(pricecharting, upstream, c)).rows.every((r) => r.as_of === '2030-05-05'));
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('feeds end to end', () => {
+  let stack: Stack;
+  let server: Awaited<ReturnType<typeof upstreamServer>>;
+  let upstreams: Upstreams;
+  const guide = recorded('cardmarket-digimon', 'price_guide_17.json');
+  const guidePath = '/productCatalog/priceGuide/price_guide_1.json';
+  before(async () => {
+    stack = await startStack({ demo: 'none' });
+    server = await upstreamServer((_req, res) => res.writeHead(404).end());
+    upstreams = createUpstreams({
+      ...stack.config.upstreams,
+      cardmarket: configOf('cardmarket', server.url),
+      tcgplayer: configOf('tcgplayer', server.url),
+    });
+  });
+  after(async () => {
+    server?.close();
+    await stack?.close();
+  });
+  const deps = () => ({ ...stack.loadTargets(), upstreams });
+
+  it('revalidates a document: 304 loads nothing, changed validators load it again the same day', async () => {
+    let version = 1;
+    server.set((req, res) => {
+      if (req.url !== guidePath) return void res.writeHead(404).end();
+      const etag = `"guide-v${version}"`;
+      if (req.headers['if-none-match'] === etag) return void res.writeHead(304, { ETag: etag }).end();
+      const body = version === 1 ? guide : Buffer.from(guide.toString().replace('"avg":0.23', '"avg":0.29'));
+      res.writeHead(200, { 'Content-Type': 'application/json', ETag: etag, 'Last-Modified': 'Tue, 14 Jul 2026 01:00:00 GMT' }).end(body);
+    });
+    const input = { source: 'cardmarket', game: 'mtg', asOf: '2030-01-01' };
+    const first = await ingestFeed(deps(), input);
+    assert.equal(first.status, 'loaded');
+    assert.ok(first.parsed > 10_000, `${first.parsed} prices of the real guide`);
+    const second = await ingestFeed(deps(), input);
+    assert.equal(second.status, 'not-modified');
+    assert.equal(server.hits.at(-1)!.headers['if-none-match'], '"guide-v1"');
+    assert.equal(server.hits.at(-1)!.headers['if-modified-since'], 'Tue, 14 Jul 2026 01:00:00 GMT');
+    version = 2;
+    const third = await ingestFeed(deps(), input);
+    assert.equal(third.status, 'loaded');
+    assert.notEqual(third.batchId, first.batchId, 'a changed document is a new batch');
+  });
+
+  it('refuses a body cut off mid-document as a format error, loading and remembering nothing', async () => {
+    const before = async () =>
+      Number(
+        (
+          await chRows<{ n: string }>(
+            stack.stores.ch.client,
+            `SELECT toString(count()) AS n FROM holo.ingest_rejects WHERE source = 'cardmarket'`,
+          )
+        )[0]!.n,
+      );
+    const rejectsBefore = await before();
+    await stack.stores.pg.pool.query('DELETE FROM feed_validators');
+    for (const framing of ['content-length', 'chunked'] as const) {
+      server.set((req, res) => {
+        if (req.url !== guidePath) return void res.writeHead(404).end();
+        res.writeHead(200, {
+          'Content-Type': 'application/json',
+          ETag: '"cut"',
+          ...(framing === 'content-length' ? { 'Content-Length': String(guide.length) } : {}),
+        });
+        res.write(guide.subarray(0, Math.floor(guide.length / 2)));
+        setTimeout(() => res.socket?.destroy(), 50);
+      });
+      await assert.rejects(ingestFeed(deps(), { source: 'cardmarket', game: 'mtg', asOf: '2030-01-02' }), (e: unknown) => {
+        assert.ok(e instanceof FeedFormatError, String(e));
+        assert.ok(e instanceof TruncatedBodyError || /cut off|not JSON/.test(e.message), e.message);
+        return true;
+      });
+    }
+    assert.equal(await before(), rejectsBefore, 'nothing quarantined');
+    assert.equal((await stack.stores.pg.pool.query('SELECT 1 FROM feed_validators')).rowCount, 0, 'no validators remembered');
+  });
+
+  it('a source without its credentials is off and says which variables to set', async () => {
+    await assert.rejects(
+      ingestFeed(deps(), { source: 'tcgplayer', game: 'flesh-and-blood', asOf: '2030-01-01' }),
+      (e: unknown) =>
+        e instanceof SourceOffError && /tcgplayer is off: set HOLO_TCGPLAYER_CLIENT_ID and HOLO_TCGPLAYER_CLIENT_SECRET/.test(e.message),
+    );
+  });
+
+  it('reports every source: URL, credentials present or not, last success, rows and freshness', async () => {
+    const admin = { Authorization: `Bearer ${fs.readFileSync(path.join(stack.config.dataDir, 'admin-token'), 'utf8').trim()}` };
+    const res = await call(stack, 'GET', '/api/admin/ingest/sources', { headers: admin });
+    assert.equal(res.status, 200);
+    assert.deepEqual(
+      res.body.items.map((s: { source: string }) => s.source),
+      Object.keys(UPSTREAMS),
+    );
+    const bySource = Object.fromEntries(res.body.items.map((s: { source: string }) => [s.source, s]));
+    // No demo data: the real hosts, and no credentials set.
+    assert.equal(bySource.scryfall.url, 'https://api.scryfall.com');
+    assert.equal(bySource.ebay.on, false);
+    assert.deepEqual(bySource.ebay.credentials, [
+      { variable: 'HOLO_EBAY_CLIENT_ID', present: false },
+      { variable: 'HOLO_EBAY_CLIENT_SECRET', present: false },
+    ]);
+    assert.equal(bySource.pokemontcg.on, true, 'the key is optional');
+    const [mtg] = bySource.cardmarket.feeds;
+    assert.equal(mtg.game, 'mtg');
+    assert.ok(mtg.last_success_at && mtg.freshness_s !== null && mtg.freshness_s >= 0);
+    assert.equal(typeof mtg.rows, 'number');
+    assert.match(mtg.last_error ?? '', /cut off|not JSON/, 'the failure since the last load, in the upstream terms');
+    assert.equal((await call(stack, 'GET', '/api/admin/ingest/sources')).status, 401);
+  });
+
+  it('stores every ECB rate once, however often the same file is loaded', async () => {
+    const { rates } = parseEcbRates(fs.readFileSync(ecbFile, 'utf8'));
+    const batch = { id: 'ecb-2024-02-27', ingestedAt: new Date('2024-02-27T16:00:00Z'), source: 'ecb' };
+    await loadFxRates(stack.stores.ch.client, rates, batch);
+    await loadFxRates(stack.stores.ch.client, rates, batch);
+    await loadFxRates(stack.stores.ch.client, rates, { ...batch, id: 'ecb-refetch', ingestedAt: new Date('2024-02-28T16:00:00Z') });
+    const [row] = await chRows<{ n: string; usd: string }>(
+      stack.stores.ch.client,
+      `SELECT toString(count()) AS n, toString(anyIf(rate, currency = 'USD' AND day = '2024-02-27')) AS usd FROM holo.fx_rates FINAL WHERE source = 'ecb'`,
+    );
+    assert.equal(Number(row!.n), rates.length);
+    assert.equal(row!.usd, '1.0856');
+  });
+});
