@@ -1,6 +1,7 @@
 // The seller marketplace (spec: "Listing (create fields)", "Listing" states, "Marketplace
 // operations in detail", "Verification code record", "Field and content limits", "Time constants").
 import { intParam, text, z, PG_INT_MAX } from './common.js';
+import { centAmount } from './money.js';
 
 export const CONDITIONS = ['NM', 'LP', 'MP', 'HP', 'DMG'] as const;
 export const GRADING_COMPANIES = ['PSA', 'BGS', 'CGC', 'SGC'] as const;
@@ -15,12 +16,20 @@ export const LISTING_TIMES = { lifetimeDays: 60, renewalDays: 30, renewalIdempot
  * price; the buyer pays the handling fee on top of it.
  */
 export const FEES = { marketplaceRate: 0.05, imageProtectionRate: 0.01, buyerHandlingRate: 0.03 } as const;
+/** The same rates in basis points (1/10,000), so that fees are computed on whole cents in integers. */
+export const FEE_BASIS_POINTS = { marketplace: 500, imageProtection: 100, buyerHandling: 300 } as const;
 
 const country = z
   .string()
   .regex(/^[A-Z]{2}$/, 'country is an ISO 3166-1 alpha-2 code')
   .openapi({ example: 'DE' });
-const eur = z.number().min(0.01).max(1_000_000).openapi({ description: 'EUR, at most two decimals count (rounded)' });
+const eur = centAmount({ min: 0.01, max: 1_000_000, description: 'EUR, at most two decimals' });
+/** An amount in a query (fee preview, price filters): the same rule, carried as text. */
+const eurParam = (min: number) =>
+  z.coerce
+    .number()
+    .pipe(centAmount({ min, max: 1_000_000 }))
+    .openapi({ type: 'number', minimum: min, maximum: 1_000_000, multipleOf: 0.01, description: 'EUR, at most two decimals' });
 
 export const BecomeSellerBody = z.strictObject({ display_name: text({ max: 100 }), country }).openapi('BecomeSeller');
 
@@ -71,7 +80,7 @@ const listingFields = {
   variant: text({ max: 100 }),
   graded: z.boolean(),
   grading_company: z.enum(GRADING_COMPANIES),
-  grade: z.number().min(1).max(10).multipleOf(0.5),
+  grade: z.number().min(1).max(10).multipleOf(0.5).openapi({ multipleOf: 0.5 }),
   description: text({ min: 0, max: 2000 }),
   accepts_offers: z.boolean(),
   buy_now_enabled: z.boolean(),
@@ -153,8 +162,8 @@ export const BrowseListingsQuery = z.strictObject({
     .string()
     .regex(/^[a-z0-9-]{1,40}$/)
     .optional(),
-  min_price: z.coerce.number().min(0).max(1_000_000).optional().openapi({ description: 'EUR' }),
-  max_price: z.coerce.number().min(0).max(1_000_000).optional().openapi({ description: 'EUR' }),
+  min_price: eurParam(0).optional(),
+  max_price: eurParam(0).optional(),
   condition: z.enum(CONDITIONS).optional(),
   limit: intParam({ min: 1, max: 200 }).default(50),
   offset: intParam({ min: 0, max: 100_000 }).default(0),
@@ -170,7 +179,7 @@ export const ListingIdParams = z.strictObject({ listing_id: intParam({ min: 1, m
 export const Renewed = z.object({ ok: z.literal(true), expires_at: z.string(), renewal_count: z.number().int() }).openapi('ListingRenewed');
 
 export const FeePreviewQuery = z.strictObject({
-  price: z.coerce.number().min(0.01).max(1_000_000).openapi({ description: 'EUR' }),
+  price: eurParam(0.01),
   image_protection: z
     .enum(['true', 'false'])
     .default('false')

@@ -2,6 +2,7 @@
 // would pay. Prices in USD, the market price's currency.
 import { intParam, z, PG_INT_MAX } from './common.js';
 import { NamedCard } from './collection.js';
+import { centAmount } from './money.js';
 
 export const WISHLIST_MAX_ITEMS = 2_000;
 
@@ -20,7 +21,7 @@ export const WishlistPage = z.object({ items: z.array(WishlistItem) }).openapi('
 export const AddToWishlistBody = z
   .strictObject({
     card_id: z.number().int().positive().max(PG_INT_MAX),
-    max_price: z.number().min(0.01).max(1e9).optional(),
+    max_price: centAmount({ min: 0.01, max: 1e9 }).optional(),
   })
   .openapi('AddToWishlist', {
     description: 'A card already on the wishlist gets the new max_price (and is notified again when under it).',

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { CONDITIONS } from '../schemas/marketplace.js';
 import { COLLECTION_GRADERS, CollectionEntry } from '../schemas/collection.js';
+import { pgAmount } from '../schemas/money.js';
 import { chQuery, col, pgQuery, rows } from './typedQuery.js';
 
 // An entry as stored and priced: the contract's entry without what the presenter derives (the
@@ -11,6 +12,7 @@ const EntryValueRow = CollectionEntry.omit({ variant: true, current_value: true,
   finish: z.string(),
   print_run: z.string(),
   raw_price: z.number().nullable(),
+  price_paid: pgAmount.nullable(),
 });
 export type EntryValueRow = z.infer<typeof EntryValueRow>;
 /** Entries with their values from the latest prices, newest first. */
@@ -50,7 +52,7 @@ const StoredEntry = z.object({
   variant_id: z.number().int(),
   quantity: z.number().int(),
   condition: z.enum(CONDITIONS),
-  price_paid: z.number().nullable(),
+  price_paid: pgAmount.nullable(),
   graded: z.boolean(),
   grading_company: z.enum(COLLECTION_GRADERS).nullable(),
   grade: z.number().nullable(),

@@ -3,9 +3,10 @@
 // (migration 018), which has the contract's own shape.
 import { z } from 'zod';
 import { ActiveSellers, ListingOut, Reputation, SellerOut, TRANSACTION_STATUSES, TransactionOut } from '../schemas/marketplace.js';
+import { pgAmount } from '../schemas/money.js';
 import { pgQuery, pgStatement, rows } from './typedQuery.js';
 
-export const ListingRow = ListingOut.extend({ seller_id: z.number().int() });
+export const ListingRow = ListingOut.extend({ seller_id: z.number().int(), price: pgAmount });
 export type ListingRow = z.infer<typeof ListingRow>;
 
 /** Makes an account a seller; its id when it became one (none when it already was). */
@@ -34,7 +35,7 @@ export const insertListing = pgQuery<
   [
     sellerId: number,
     cardId: number,
-    price: number,
+    priceCents: number,
     condition: string,
     quantity: number,
     variant: string | null,
@@ -61,7 +62,7 @@ export const updateListing =
   pgStatement<
     [
       listingId: number,
-      price: number,
+      priceCents: number,
       condition: string,
       quantity: number,
       variant: string | null,
@@ -105,7 +106,7 @@ const ListingForSale = z.object({
   past_expiry: z.boolean(),
   buy_now_enabled: z.boolean(),
   accepts_offers: z.boolean(),
-  price: z.number(),
+  price_cents: z.number().int(),
 });
 /** What deciding a sale needs, with the listing locked until the transaction ends. */
 export const lockListingForSale = pgQuery<[listingId: number], typeof ListingForSale>('listing_lock_for_sale', ListingForSale);
@@ -118,21 +119,27 @@ export const createTransaction = pgQuery<
     bidId: number | null,
     buyerId: number,
     sellerId: number,
-    amount: number,
+    amountCents: number,
     currency: string,
-    handlingFee: number,
-    buyerTotal: number,
+    handlingFeeCents: number,
+    buyerTotalCents: number,
     actorId: number,
   ],
   typeof rows.id
 >('transaction_create', rows.id);
-export const TransactionRow = TransactionOut.extend({ buyer_id: z.number().int(), seller_id: z.number().int() });
+export const TransactionRow = TransactionOut.extend({
+  buyer_id: z.number().int(),
+  seller_id: z.number().int(),
+  amount: pgAmount,
+  handling_fee: pgAmount,
+  buyer_total: pgAmount,
+});
 export type TransactionRow = z.infer<typeof TransactionRow>;
 /** One transaction as its parties read it. */
 export const transactionRecord = pgQuery<[transactionId: number], typeof TransactionRow>('transaction_record', TransactionRow);
 
 /** A new open bid; its id. */
-export const insertBid = pgQuery<[listingId: number, bidderId: number, amount: number, message: string | null], typeof rows.id>(
+export const insertBid = pgQuery<[listingId: number, bidderId: number, amountCents: number, message: string | null], typeof rows.id>(
   'bid_create',
   rows.id,
 );
@@ -141,7 +148,7 @@ const BidRow = z.object({
   listing_id: z.number().int(),
   bidder_id: z.number().int(),
   bidder_username: z.string(),
-  amount: z.number(),
+  amount: pgAmount,
   message: z.string().nullable(),
   status: z.enum(['open', 'accepted', 'closed']),
   created_at: z.string(),
@@ -149,7 +156,7 @@ const BidRow = z.object({
 export type BidRow = z.infer<typeof BidRow>;
 /** A listing's bids, highest first. */
 export const bidsOfListing = pgQuery<[listingId: number], typeof BidRow>('bids_of_listing', BidRow);
-const BidState = z.object({ id: z.number().int(), bidder_id: z.number().int(), amount: z.number(), status: z.string() });
+const BidState = z.object({ id: z.number().int(), bidder_id: z.number().int(), amount_cents: z.number().int(), status: z.string() });
 /** One bid of a listing. */
 export const bidOfListing = pgQuery<[listingId: number, bidId: number], typeof BidState>('bid_of_listing', BidState);
 /** Marks a bid accepted. */
@@ -191,7 +198,7 @@ const ExpiredListing = z.object({
   email: z.string().nullable(),
   username: z.string(),
   card_name: z.string(),
-  price: z.number(),
+  price: pgAmount,
 });
 /** Expires up to `limit` listings past their expiry; who to tell. */
 export const expireDueListings = pgQuery<[limit: number], typeof ExpiredListing>('listings_expire_due', ExpiredListing);
@@ -212,7 +219,7 @@ export const importStockArticle = pgQuery<
   [
     sellerId: number,
     cardId: number,
-    price: number,
+    priceCents: number,
     condition: string,
     quantity: number,
     description: string | null,

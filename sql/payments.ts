@@ -40,8 +40,13 @@ export const markTransactionPaid = pgQuery<[transactionId: number, source: strin
 const SessionId = z.object({ id: z.string() });
 /** A transaction's checkout sessions that may still be paid. */
 export const unsettledCheckoutSessions = pgQuery<[transactionId: number], typeof SessionId>('checkout_sessions_unsettled', SessionId);
-const PaidSession = z.object({ id: z.string(), payment_intent: z.string().nullable(), refund_id: z.string().nullable() });
+const PaidSession = z.object({
+  id: z.string(),
+  payment_intent: z.string().nullable(),
+  refund_id: z.string().nullable(),
+  amount_cents: z.number().int(),
+});
 /** The session that paid for a transaction, if any. */
 export const paidCheckoutSession = pgQuery<[transactionId: number], typeof PaidSession>('checkout_session_paid', PaidSession);
-/** Records a refund of a session's payment. */
-export const recordRefund = pgStatement<[sessionId: string, refundId: string]>('checkout_session_refunded');
+/** Records a refund of a session's payment and what it returned. */
+export const recordRefund = pgStatement<[sessionId: string, refundId: string, refundCents: number]>('checkout_session_refunded');

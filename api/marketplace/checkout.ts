@@ -12,13 +12,12 @@ import * as pay from '../../sql/payments.js';
 import { accountById } from '../../sql/accounts.js';
 import type { STRIPE_EVENT_OUTCOMES } from '../../schemas/payments.js';
 import { notifyParty } from './partyNotice.js';
+import { toCents } from '../../schemas/money.js';
 
 /** How long a checkout session can be paid (Stripe's minimum is 30 minutes). */
 const SESSION_MINUTES = 60;
 /** A session with less than this left is not handed out again: the buyer needs time to pay. */
 const REUSE_MIN_SECONDS = 10 * 60;
-
-const cents = (eur: number) => Math.round(eur * 100);
 
 /** The Stripe Checkout page where the buyer pays for an own transaction awaiting payment. */
 export async function checkoutUrl(
@@ -40,8 +39,8 @@ export async function checkoutUrl(
     const [sessionsSoFar] = await pay.countCheckoutSessions(tx, transactionId);
     const r = record!;
     const lineItems = [
-      { name: r.card_name, description: `Holo marketplace listing ${r.listing_id}`, cents: cents(r.amount) },
-      ...(r.handling_fee > 0 ? [{ name: 'Handling fee', description: undefined, cents: cents(r.handling_fee) }] : []),
+      { name: r.card_name, description: `Holo marketplace listing ${r.listing_id}`, cents: toCents(r.amount) },
+      ...(r.handling_fee > 0 ? [{ name: 'Handling fee', description: undefined, cents: toCents(r.handling_fee) }] : []),
     ];
     const amountCents = lineItems.reduce((sum, item) => sum + item.cents, 0);
     const expiresAt = new Date(Date.now() + SESSION_MINUTES * 60_000);
@@ -99,11 +98,12 @@ export async function releasePayment(
   const paymentIntent = paid.payment_intent;
   const refund = await callStripe(deps, (stripe) =>
     stripe.refunds.create(
-      { payment_intent: paymentIntent, metadata: { transaction_id: String(transactionId) } },
+      // The whole payment, named: what Stripe returns is exactly what the buyer paid.
+      { payment_intent: paymentIntent, amount: paid.amount_cents, metadata: { transaction_id: String(transactionId) } },
       { idempotencyKey: `holo-refund-${transactionId}` },
     ),
   );
-  await pay.recordRefund(tx, paid.id, refund.id);
+  await pay.recordRefund(tx, paid.id, refund.id, refund.amount);
 }
 
 /**

@@ -1,27 +1,27 @@
 // The marketplace's fees (rates in schemas/marketplace.ts FEES): what the fee preview shows a
-// seller and what the checkout charges a buyer. Amounts in EUR, rounded to the cent.
-import { FEES } from '../../schemas/marketplace.js';
+// seller and what the checkout charges a buyer. Computed on whole cents in integers (each fee
+// rounded half up to the cent), so the parts add up to the price exactly: fees + payout = price,
+// price + handling fee = buyer total.
+import { FEE_BASIS_POINTS, FEES } from '../../schemas/marketplace.js';
+import { fromCents, shareOf } from '../../schemas/money.js';
 
-const cents = (eur: number) => Math.round((eur + Number.EPSILON) * 100) / 100;
-
-/** What the seller pays out of `price`, and keeps. */
-export function sellerFees(price: number, imageProtection: boolean) {
-  const marketplaceAmt = cents(price * FEES.marketplaceRate);
-  const imageProtectionRate = imageProtection ? FEES.imageProtectionRate : 0;
-  const imageProtectionAmt = cents(price * imageProtectionRate);
-  const totalAmt = cents(marketplaceAmt + imageProtectionAmt);
+/** What the seller pays out of a price of `priceCents`, and keeps, in EUR. */
+export function sellerFees(priceCents: number, imageProtection: boolean) {
+  const marketplaceCents = shareOf(priceCents, FEE_BASIS_POINTS.marketplace);
+  const imageProtectionCents = imageProtection ? shareOf(priceCents, FEE_BASIS_POINTS.imageProtection) : 0;
+  const totalCents = marketplaceCents + imageProtectionCents;
   return {
     marketplace_rate: FEES.marketplaceRate,
-    marketplace_amt: marketplaceAmt,
-    image_protection_rate: imageProtectionRate,
-    image_protection_amt: imageProtectionAmt,
-    total_amt: totalAmt,
-    seller_payout: cents(price - totalAmt),
+    marketplace_amt: fromCents(marketplaceCents),
+    image_protection_rate: imageProtection ? FEES.imageProtectionRate : 0,
+    image_protection_amt: fromCents(imageProtectionCents),
+    total_amt: fromCents(totalCents),
+    seller_payout: fromCents(priceCents - totalCents),
   };
 }
 
-/** What the buyer pays on top of `amount`, and in all. */
-export function buyerCharges(amount: number): { handling_fee: number; buyer_total: number } {
-  const handlingFee = cents(amount * FEES.buyerHandlingRate);
-  return { handling_fee: handlingFee, buyer_total: cents(amount + handlingFee) };
+/** What the buyer pays on top of `amountCents`, and in all, in whole cents. */
+export function buyerCharges(amountCents: number): { handlingFeeCents: number; buyerTotalCents: number } {
+  const handlingFeeCents = shareOf(amountCents, FEE_BASIS_POINTS.buyerHandling);
+  return { handlingFeeCents, buyerTotalCents: amountCents + handlingFeeCents };
 }

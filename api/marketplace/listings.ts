@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { Db } from '../../sql/stores/db.js';
 import type { Tokens } from '../../sql/runtime/signedTokens.js';
 import { DomainError, NotFound } from '../../schemas/errors.js';
+import { toCents } from '../../schemas/money.js';
 import {
   LISTING_TIMES,
   type BrowseListingsQuery,
@@ -47,7 +48,7 @@ export async function createListing(db: Db, sellerId: number, body: z.output<typ
         tx,
         sellerId,
         body.card_id,
-        body.price,
+        toCents(body.price),
         body.condition,
         body.quantity,
         body.variant ?? null,
@@ -119,7 +120,7 @@ export async function updateListing(
     await q.updateListing(
       tx,
       listingId,
-      next.price,
+      toCents(next.price),
       next.condition,
       next.quantity,
       next.variant ?? null,

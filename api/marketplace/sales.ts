@@ -8,6 +8,7 @@ import { DomainError, NotFound } from '../../schemas/errors.js';
 import type { BidOut, BuyNowOut, TransactionOut } from '../../schemas/marketplace.js';
 import * as q from '../../sql/marketplace.js';
 import { buyerCharges } from './fees.js';
+import { fromCents, toCents } from '../../schemas/money.js';
 import { refuseIfBlocked } from './moderation.js';
 import { recordNotice } from '../../ingest/events/notify.js';
 
@@ -25,9 +26,9 @@ const presentTransaction = ({ buyer_id: _b, seller_id: _s, ...t }: q.Transaction
 async function sell(
   tx: Db,
   listing: { id: number; seller_id: number },
-  sale: { buyerId: number; amount: number; bidId: number | null; actorId: number },
-): Promise<{ transactionId: number; handling_fee: number; buyer_total: number }> {
-  const charges = buyerCharges(sale.amount);
+  sale: { buyerId: number; amountCents: number; bidId: number | null; actorId: number },
+): Promise<{ transactionId: number; handlingFeeCents: number; buyerTotalCents: number }> {
+  const charges = buyerCharges(sale.amountCents);
   if (sale.bidId !== null) await q.acceptBid(tx, sale.bidId);
   await q.markListingSold(tx, listing.id);
   const [created] = await q.createTransaction(
@@ -36,10 +37,10 @@ async function sell(
     sale.bidId,
     sale.buyerId,
     listing.seller_id,
-    sale.amount,
+    sale.amountCents,
     'EUR',
-    charges.handling_fee,
-    charges.buyer_total,
+    charges.handlingFeeCents,
+    charges.buyerTotalCents,
     sale.actorId,
   );
   return { transactionId: created!.id, ...charges };
@@ -53,15 +54,15 @@ export async function buyNow(db: Db, buyerId: number, listingId: number): Promis
     if (listing.seller_id === buyerId) throw new DomainError('invalid', 'this is your own listing', 'self_buy');
     await refuseIfBlocked(tx, listing.seller_id, buyerId, 'purchases');
     if (listing.status !== 'active' || listing.past_expiry) throw unavailable();
-    const sold = await sell(tx, listing, { buyerId, amount: listing.price, bidId: null, actorId: buyerId });
+    const sold = await sell(tx, listing, { buyerId, amountCents: listing.price_cents, bidId: null, actorId: buyerId });
     return {
       ok: true as const,
       transaction_id: sold.transactionId,
       redirect_url: checkoutPath(sold.transactionId),
-      amount: listing.price,
+      amount: fromCents(listing.price_cents),
       currency: 'EUR' as const,
-      buyer_total: sold.buyer_total,
-      handling_fee: sold.handling_fee,
+      buyer_total: fromCents(sold.buyerTotalCents),
+      handling_fee: fromCents(sold.handlingFeeCents),
     };
   });
 }
@@ -74,7 +75,7 @@ export async function placeBid(db: Db, bidderId: number, listingId: number, bid:
     if (!listing.accepts_offers) throw new DomainError('invalid', 'this listing does not take offers');
     await refuseIfBlocked(tx, listing.seller_id, bidderId, 'bids');
     if (listing.status !== 'active' || listing.past_expiry) throw new DomainError('conflict', 'the listing is sold or expired');
-    const [created] = await q.insertBid(tx, listingId, bidderId, bid.amount, bid.message || null);
+    const [created] = await q.insertBid(tx, listingId, bidderId, toCents(bid.amount), bid.message || null);
     const mine = (await q.bidsOfListing(tx, listingId)).find((b) => b.id === created!.id)!;
     const notice = {
       userId: listing.seller_id,
@@ -120,7 +121,7 @@ export async function acceptBid(db: Db, sellerId: number, listingId: number, bid
     if (!bid) throw new NotFound('Bid');
     if (listing.status !== 'active' || listing.past_expiry || bid.status !== 'open')
       throw new DomainError('conflict', 'the listing is sold or expired', 'listing_unavailable');
-    const { transactionId } = await sell(tx, listing, { buyerId: bid.bidder_id, amount: bid.amount, bidId, actorId: sellerId });
+    const { transactionId } = await sell(tx, listing, { buyerId: bid.bidder_id, amountCents: bid.amount_cents, bidId, actorId: sellerId });
     return presentTransaction((await q.transactionRecord(tx, transactionId))[0]!);
   });
 }

@@ -7,6 +7,7 @@
 import type { Db } from '../../sql/stores/db.js';
 import { DomainError } from '../../schemas/errors.js';
 import { LISTING_TIMES, type CONDITIONS } from '../../schemas/marketplace.js';
+import { toCents } from '../../schemas/money.js';
 import * as q from '../../sql/marketplace.js';
 import { crossRefHits } from '../../sql/priceMapping.js';
 import type { ValidationIssue } from '../http/errors.js';
@@ -91,7 +92,7 @@ export async function importStock(db: Db, sellerId: number, file: Buffer): Promi
         tx,
         sellerId,
         card,
-        a.price,
+        toCents(a.price),
         a.condition,
         a.amount,
         a.comments,

@@ -5,6 +5,7 @@
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
 import { sellerFees } from '../marketplace/fees.js';
+import { toCents } from '../../schemas/money.js';
 import {
   browseListings,
   createListing,
@@ -121,11 +122,11 @@ export const listingRoutes = (deps: AppDeps) => [
     method: 'get',
     path: '/api/listings/fee-preview',
     summary: 'What a seller pays and keeps at a price',
-    description: `Marketplace fee ${FEES.marketplaceRate * 100} % of the price; image protection (watermarked photos) ${FEES.imageProtectionRate * 100} % more. Amounts in EUR, rounded to the cent. The buyer pays a handling fee of ${FEES.buyerHandlingRate * 100} % on top at checkout.`,
+    description: `Marketplace fee ${FEES.marketplaceRate * 100} % of the price; image protection (watermarked photos) ${FEES.imageProtectionRate * 100} % more. Amounts in EUR; each fee is rounded half up to the cent, and the fees and the payout add up to the price exactly. The buyer pays a handling fee of ${FEES.buyerHandlingRate * 100} % on top at checkout.`,
     tags,
     query: FeePreviewQuery,
     response: FeePreview,
-    handler: async ({ query }) => sellerFees(query.price, query.image_protection),
+    handler: async ({ query }) => sellerFees(toCents(query.price), query.image_protection),
   }),
   defineRoute({
     method: 'get',

@@ -24,6 +24,7 @@ export const SERVER_PASS: Readonly<Record<string, string>> = {
   'incremental-sync.test': "PostgreSQL transaction ids (xid8) and commit order on the server's release",
   'marketplace-sales.test': "races with exactly one winner, on the server's row locks and isolation",
   'marketplace-payments.test': 'payment state changes in transactions on the server',
+  'money.test': "amounts through the server's numeric columns, from the request to Stripe and back",
   'hot-responses.test': 'the prices epoch and the responses cache through the Redis server',
   'ingestion-supervision.test': 'ingestion beside the API on external stores',
 };

@@ -1,2 +1,2 @@
 -- One bid of a listing.
-SELECT id, bidder_id, amount::float8 AS amount, status FROM bids WHERE id = $2 AND listing_id = $1
+SELECT id, bidder_id, (amount * 100)::int AS amount_cents, status FROM bids WHERE id = $2 AND listing_id = $1

@@ -13,7 +13,7 @@ graded AS (
 )
 SELECT e.id, e.card_id, e.variant_id, c.name AS card_name, g.slug AS tcg_slug, s.name AS set_name, e.quantity, e.condition,
        v.finish, pr.print_run,
-       e.price_paid::float8 AS price_paid, e.graded, e.grading_company, e.grade::float8 AS grade,
+       e.price_paid, e.graded, e.grading_company, e.grade::float8 AS grade,
        collection_unit_value(raw.amount, gp.amount, e.graded, e.condition, $2::jsonb)::float8 AS unit_value,
        raw.amount::float8 AS raw_price,
        to_char(e.added_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS added_at

@@ -6,5 +6,5 @@ WITH due AS (
   UPDATE listings l SET status = 'expired', updated_at = now() FROM due WHERE l.id = due.id
   RETURNING l.id, l.seller_id, l.card_id, l.price
 )
-SELECT e.id AS listing_id, e.seller_id, u.email, u.username, c.name AS card_name, e.price::float8 AS price
+SELECT e.id AS listing_id, e.seller_id, u.email, u.username, c.name AS card_name, e.price
 FROM expired e JOIN users u ON u.id = e.seller_id JOIN cards c ON c.id = e.card_id
