@@ -1,6 +1,6 @@
 // Operator endpoints over ingestion: start runs, read progress and summaries, pause schedules,
 // inspect quarantined rows. Admin-only (the operator token until admin accounts exist).
-import { intParam, IsoDate, text, z } from './common.js';
+import { freeText, intParam, IsoDate, text, z } from './common.js';
 
 const slug = z.string().regex(/^[a-z0-9-]{1,40}$/, { message: 'lowercase letters, digits and dashes' });
 const workflowId = z
@@ -128,7 +128,7 @@ export const ScheduleList = z
   })
   .openapi('IngestSchedules');
 
-export const PauseBody = z.strictObject({ note: text({ max: 200 }).optional() }).openapi('SchedulePause');
+export const PauseBody = z.strictObject({ note: freeText({ max: 200 }).optional() }).openapi('SchedulePause');
 
 export const RejectsQuery = z.strictObject({
   batch_id: text({ max: 200 }).optional(),

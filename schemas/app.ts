@@ -1,6 +1,6 @@
 // The mobile apps' version manifest (spec: GET /api/app/latest; POST /api/admin/app/version,
 // whose body the spec does not show).
-import { text, z } from './common.js';
+import { freeText, z } from './common.js';
 
 const SEMVER = /^\d{1,6}\.\d{1,6}\.\d{1,6}$/;
 export const AppVersion = z
@@ -49,7 +49,7 @@ export const PublishAppVersionBody = z
     min_supported_version: AppVersion.optional().openapi({
       description: "at most version; defaults to the previous release's minimum (the version itself for the first release)",
     }),
-    release_notes: text({ min: 0, max: 2000 }).default(''),
+    release_notes: freeText({ min: 0, max: 2000 }).default(''),
     download_url: z
       .string()
       .max(500)

@@ -49,7 +49,36 @@ export function money(opts: { max: number }) {
   return z.number().min(0.0001).max(opts.max);
 }
 
-/** Free text from a request: trimmed, bounded, and free of control characters (PostgreSQL refuses NUL). */
+/**
+ * The characters of text as people write it: anything but control characters, except tabs and
+ * line breaks (LF, CR). PostgreSQL refuses NUL; the others have no place in what people read.
+ */
+// oxlint-disable-next-line no-control-regex -- control characters are exactly what this refuses
+export const FREE_TEXT_PATTERN = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
+const FREE_TEXT_MESSAGE = 'control characters other than tabs and line breaks are not allowed';
+
+/**
+ * Free text from a request (messages, descriptions, bios and policies, reviews, report details,
+ * notes, release notes): trimmed, bounded, with line breaks and tabs; the one rule for all of them.
+ */
+export function freeText(opts: { min?: number; max: number }) {
+  return z
+    .string()
+    .trim()
+    .min(opts.min ?? 1)
+    .max(opts.max)
+    .regex(FREE_TEXT_PATTERN, { message: FREE_TEXT_MESSAGE });
+}
+
+/** Free text as a whole document, not trimmed (a deck list): the same characters. */
+export function freeTextDocument(opts: { max: number }) {
+  return z.string().min(1).max(opts.max).regex(FREE_TEXT_PATTERN, { message: FREE_TEXT_MESSAGE });
+}
+
+/**
+ * One line of text from a request (names, titles, subjects, identifiers, search terms): trimmed,
+ * bounded, and free of control characters, line breaks included.
+ */
 export function text(opts: { min?: number; max: number }) {
   return (
     z

@@ -1,5 +1,5 @@
 // Decks (spec: "Deck", "Create deck", "Add card to deck", "Import deck from text"; issue 16 §4).
-import { intParam, text, z, PG_INT_MAX } from './common.js';
+import { freeTextDocument, intParam, text, z, PG_INT_MAX } from './common.js';
 
 export const DECK_SECTIONS = ['main', 'sideboard', 'commander'] as const;
 export const DECK_LIMITS = { perUser: 200, cardsPerDeck: 500, importChars: 50_000, importLines: 1_000, maxQuantity: 999 } as const;
@@ -51,16 +51,8 @@ export const AddDeckCardBody = z
 export const ImportDeckBody = z
   .strictObject({
     tcg_slug: slug,
-    text: z
-      .string()
-      .min(1)
-      .max(DECK_LIMITS.importChars)
-      // Line breaks and tabs are the format; other control characters are not, and PostgreSQL
-      // refuses the NUL a card name would carry into the name search.
-      // oxlint-disable-next-line no-control-regex -- control characters are exactly what this refuses
-      .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, {
-        message: 'control characters other than tabs and line breaks are not allowed',
-      }),
+    // Line breaks and tabs are the format; PostgreSQL refuses the NUL a card name would carry.
+    text: freeTextDocument({ max: DECK_LIMITS.importChars }),
     name: text({ max: 100 }).optional(),
     format: text({ max: 40 }).optional(),
     is_public: z.boolean().default(false),

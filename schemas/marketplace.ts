@@ -1,6 +1,6 @@
 // The seller marketplace (spec: "Listing (create fields)", "Listing" states, "Marketplace
 // operations in detail", "Verification code record", "Field and content limits", "Time constants").
-import { intParam, text, z, PG_INT_MAX } from './common.js';
+import { freeText, intParam, text, z, PG_INT_MAX } from './common.js';
 import { centAmount } from './money.js';
 
 export const CONDITIONS = ['NM', 'LP', 'MP', 'HP', 'DMG'] as const;
@@ -37,10 +37,10 @@ export const SellerProfileBody = z
   .strictObject({
     display_name: text({ max: 100 }).optional(),
     country: country.optional(),
-    bio: text({ min: 0, max: 2000 }).optional(),
+    bio: freeText({ min: 0, max: 2000 }).optional(),
     location: text({ min: 0, max: 120 }).optional(),
-    shipping_policy: text({ min: 0, max: 2000 }).optional(),
-    return_policy: text({ min: 0, max: 2000 }).optional(),
+    shipping_policy: freeText({ min: 0, max: 2000 }).optional(),
+    return_policy: freeText({ min: 0, max: 2000 }).optional(),
     website: z
       .url({ protocol: /^https?$/ })
       .max(300)
@@ -81,7 +81,7 @@ const listingFields = {
   graded: z.boolean(),
   grading_company: z.enum(GRADING_COMPANIES),
   grade: z.number().min(1).max(10).multipleOf(0.5).openapi({ multipleOf: 0.5 }),
-  description: text({ min: 0, max: 2000 }),
+  description: freeText({ min: 0, max: 2000 }),
   accepts_offers: z.boolean(),
   buy_now_enabled: z.boolean(),
   image_urls: z.array(z.string().max(300)).max(12).openapi({ description: 'URLs returned by POST /api/upload/listing-image, at most 12' }),
@@ -223,6 +223,8 @@ export const VerificationRecord = z
     set_name: z.string().optional(),
     condition: z.enum(CONDITIONS).optional(),
     seller_username: z.string().optional(),
+    seller_display_name: z.string().optional().openapi({ description: 'the name the seller chose (the username when none)' }),
+    description: z.string().nullable().optional().openapi({ description: "the listing's description" }),
     watermark_enabled: z.boolean().optional(),
     created_at: z.string().optional(),
     listing_url: z.string().optional(),
@@ -247,7 +249,7 @@ export const BuyNowOut = z
   })
   .openapi('BuyNowResult');
 
-export const BidBody = z.strictObject({ amount: eur, message: text({ min: 0, max: 500 }).optional() }).openapi('PlaceBid');
+export const BidBody = z.strictObject({ amount: eur, message: freeText({ min: 0, max: 500 }).optional() }).openapi('PlaceBid');
 export const BidOut = z
   .object({
     id: z.number().int(),
@@ -291,7 +293,7 @@ export const TrackingBody = z
   .strictObject({ carrier: text({ max: 60 }), tracking_number: text({ max: 60 }) })
   .openapi('TransactionTracking');
 export const RatingBody = z
-  .strictObject({ rating: z.number().int().min(1).max(5), review: text({ min: 0, max: 1000 }).optional() })
+  .strictObject({ rating: z.number().int().min(1).max(5), review: freeText({ min: 0, max: 1000 }).optional() })
   .openapi('TransactionRating');
 export const Rated = z.object({ ok: z.literal(true) }).openapi('Rated');
 export const UsernameParams = z.strictObject({ username: z.string().min(1).max(64) });

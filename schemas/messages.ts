@@ -1,6 +1,6 @@
 // Private messages and moderation (spec: "Private message", "Message list", the reports and
 // blocks rows of "Named paths").
-import { intParam, text, z, PG_INT_MAX } from './common.js';
+import { freeText, intParam, text, z, PG_INT_MAX } from './common.js';
 
 export const MessageOut = z
   .object({
@@ -32,7 +32,7 @@ export const SendMessageBody = z
     to_username: z.string().min(1).max(64),
     listing_id: z.number().int().positive().max(PG_INT_MAX).optional(),
     subject: text({ min: 0, max: 200 }).default(''),
-    body: text({ max: 5000 }),
+    body: freeText({ max: 5000 }),
   })
   .openapi('SendMessage');
 export const MessageIdParams = z.strictObject({ message_id: intParam({ min: 1, max: PG_INT_MAX }) });
@@ -59,7 +59,7 @@ export const ReportBody = z
     target_type: z.enum(['listing', 'user', 'message']),
     target_id: z.number().int().positive().max(PG_INT_MAX),
     reason: z.enum(REPORT_REASONS),
-    details: text({ min: 0, max: 2000 }).optional(),
+    details: freeText({ min: 0, max: 2000 }).optional(),
   })
   .openapi('Report');
 export const ReportFiled = z.object({ ok: z.literal(true), report_id: z.number().int() }).openapi('ReportFiled');

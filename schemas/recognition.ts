@@ -1,6 +1,6 @@
 // Card recognition and cross-device scan sessions (spec: "Card recognition", "Cross-device scan
 // sessions"; issue 17). Fields beyond those the spec lists are ours, described here.
-import { text, z } from './common.js';
+import { freeText, z } from './common.js';
 import { CollectionEntry } from './collection.js';
 import { CONDITIONS } from './marketplace.js';
 
@@ -181,7 +181,7 @@ export const ScanPhotoResult = RecognitionResult.extend({ event_id: z.number().i
 export const ScanResultsBody = z
   .strictObject({
     card_ids: z.array(z.number().int().positive().max(PG_INT_MAX)).min(1).max(100),
-    note: text({ max: 500 }).optional(),
+    note: freeText({ max: 500 }).optional(),
   })
   .openapi('ScanResults', { description: 'The cards the phone’s user settled on (sent to the desktop as a `result` event).' });
 

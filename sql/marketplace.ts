@@ -92,8 +92,12 @@ export const listingsOfSellerCount = pgQuery<[sellerId: number, status: string |
   'listings_of_seller_count',
   rows.count,
 );
-/** The listing a verification code belongs to. */
-export const listingByVerificationCode = pgQuery<[code: string], typeof ListingRow>('listing_by_verification_code', ListingRow);
+const VerifiedListingRow = ListingRow.extend({ seller_display_name: z.string() });
+/** The listing a verification code belongs to, with its seller's display name. */
+export const listingByVerificationCode = pgQuery<[code: string], typeof VerifiedListingRow>(
+  'listing_by_verification_code',
+  VerifiedListingRow,
+);
 
 const ActiveSeller = ActiveSellers.shape.items.element;
 /** Sellers with open listings, most listings first. */

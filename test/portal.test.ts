@@ -484,7 +484,7 @@ describe('in a real browser', () => {
       await page.getByRole('button', { name: 'Check' }).click();
       await page.waitForURL(`${stack.url}/verify/${listing.verification_code}`);
       await page.getByRole('heading', { name: `Code ${listing.verification_code}: verify-test proof` }).waitFor();
-      assert.match(await page.locator('main, body').first().innerText(), /listed by photoseller \(active\)/);
+      assert.match(await page.locator('main, body').first().innerText(), /listed by Photo Shop \(@photoseller, active\)/);
       assert.equal(await page.locator(`img[src="/static/images/cards/${card}/small"]`).count(), 1);
       await page.getByRole('link', { name: 'See the listing' }).click();
       await page.waitForURL(`${stack.url}/api/listings/${listing.id}`);

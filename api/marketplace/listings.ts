@@ -179,6 +179,8 @@ export async function verification(db: Db, code: string): Promise<{ record: Veri
       set_name: row.set_name,
       condition: row.condition,
       seller_username: row.seller_username,
+      seller_display_name: row.seller_display_name,
+      description: row.description,
       watermark_enabled: row.watermark_enabled,
       created_at: row.created_at,
       listing_url: `/api/listings/${row.id}`,

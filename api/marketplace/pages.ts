@@ -1,5 +1,5 @@
 // The marketplace's public HTML pages, plain and server-rendered like the developer portal's.
-import { Html, html } from '../portal/html.js';
+import { Html, html, withLineBreaks } from '../portal/html.js';
 import type { Listing, VerificationRecord } from './listings.js';
 
 // A style element, not a style attribute: the Content-Security-Policy allows it by its SHA-256
@@ -54,7 +54,8 @@ export function verifyResultPage(record: VerificationRecord, thumbnail: string |
   return page(
     `Code ${record.code}: ${record.card_name ?? ''}`,
     html`${thumbnail ? html`<p><img src="${thumbnail}" alt="${record.card_name}" width="245"></p>` : ''}
-<p><strong>${record.card_name}</strong>, ${record.set_name}, condition ${record.condition}, listed by <strong>${record.seller_username}</strong> (${record.status}).</p>
+<p><strong>${record.card_name}</strong>, ${record.set_name}, condition ${record.condition}, listed by <strong>${record.seller_display_name ?? record.seller_username}</strong> (@${record.seller_username}, ${record.status}).</p>
+${record.description ? html`<p>${withLineBreaks(record.description)}</p>` : ''}
 <p><a href="${record.listing_url}">See the listing</a> · <a href="/verify">Check another code</a></p>`,
   );
 }

@@ -19,6 +19,15 @@ function render(value: unknown): string {
   return escapeHtml(typeof value === 'object' ? JSON.stringify(value) : String(value as string | number | boolean | bigint));
 }
 
+/** Free text with its line breaks shown: each line escaped, joined by <br>. */
+export const withLineBreaks = (text: string): Html =>
+  new Html(
+    text
+      .split(/\r\n|\r|\n/)
+      .map(escapeHtml)
+      .join('<br>\n'),
+  );
+
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
   let out = strings[0]!;
   for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1]!;

@@ -38,6 +38,7 @@ export const EMBEDDED_ONLY: Readonly<Record<string, string>> = {
   'architecture.test': 'lint rules on the source tree; no store',
   'bench-verdicts.test': "the benchmarks' verdicts on invalid measurements; no store",
   'egress.test': 'outbound address rules; no store',
+  'free-text.test': "validation of request text and the pages' escaping; the stores only keep the text",
   'logging.test': 'log redaction; no store',
   'upstream-formats.test': 'upstream file parsers; no store',
   'signed-tokens.test': 'the signing module and its keyring files; sessions through the interface alone',

@@ -1,0 +1,121 @@
+// Free text as people write it (issue 34 §2): a second paragraph in a private message, a listing
+// description, a release note, a seller's bio and policies, a review, a bid's message and a
+// report's details is accepted and read back as written; other control characters are still a 422;
+// the verification page shows the description's line breaks (escaped) and the seller's display
+// name. One rule for every free-text field: fast-check draws texts with and without control
+// characters and every free-text field of a listing's seller answers the same.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { accountWithKey, type KeyedAccount } from './support/accounts.js';
+import { createTestCards } from './support/catalogue.js';
+import { callAs } from './support/http.js';
+import { startStack, type Stack } from './support/stack.js';
+
+let stack: Stack;
+let seller: KeyedAccount;
+let buyer: KeyedAccount;
+let admin: KeyedAccount;
+let card: number;
+
+const call = (account: KeyedAccount | null, method: string, path: string, body?: unknown) => callAs(stack, account, method, path, body);
+const listingWith = async (description: string) =>
+  call(seller, 'POST', '/seller/listings', { card_id: card, price: 5, condition: 'NM', description, accepts_offers: true });
+
+before(async () => {
+  stack = await startStack({ demo: 'none' });
+  seller = await accountWithKey(stack, 'textseller', 'enterprise');
+  buyer = await accountWithKey(stack, 'textbuyer', 'enterprise');
+  admin = await accountWithKey(stack, 'textadmin', 'free', { admin: true });
+  assert.equal((await call(seller, 'POST', '/seller/become', { display_name: 'Binder & Sleeve', country: 'DE' })).status, 201);
+  card = Object.values(await createTestCards(stack.stores.pg.pool, 'text-test', ['quill'])).map((c) => c.card)[0]!;
+});
+after(async () => {
+  await stack?.close();
+});
+
+describe('line breaks and tabs', () => {
+  it('a private message "is it mint?\\nand sleeved?" is sent and read as written', async () => {
+    const body = 'is it mint?\nand sleeved?';
+    const sent = await call(buyer, 'POST', '/api/messages', { to_username: 'textseller', subject: 'Charizard', body });
+    assert.equal(sent.status, 201, JSON.stringify(sent.body));
+    const inbox = await call(seller, 'GET', '/api/messages');
+    assert.equal(inbox.body.items[0].body, body);
+  });
+
+  it('a listing description "Pack fresh.\\nShipped in a toploader." is kept, and the verification page shows it on two lines', async () => {
+    const description = 'Pack fresh.\nShipped in a toploader.\t<b>no</b>';
+    const listing = await listingWith(description);
+    assert.equal(listing.status, 201, JSON.stringify(listing.body));
+    assert.equal(listing.body.description, description);
+    const page = await fetch(`${stack.url}/verify/${listing.body.verification_code}`);
+    const text = await page.text();
+    assert.match(text, /<p>Pack fresh\.<br>\nShipped in a toploader\.\t&lt;b&gt;no&lt;\/b&gt;<\/p>/);
+    assert.match(text, /listed by <strong>Binder &amp; Sleeve<\/strong> \(@textseller, active\)/);
+    const record = await call(null, 'GET', `/api/verify/${listing.body.verification_code}`);
+    assert.deepEqual([record.body.seller_display_name, record.body.description], ['Binder & Sleeve', description]);
+  });
+
+  it('a release note "Faster scans.\\nFixes…" is published', async () => {
+    const notes = 'Faster scans.\nFixes…';
+    const published = await call(admin, 'POST', '/api/admin/app/version', { platform: 'android', version: '3.1.0', release_notes: notes });
+    assert.equal(published.status, 201, JSON.stringify(published.body));
+    assert.equal((await call(null, 'GET', '/api/app/latest?platform=android')).body.release_notes, notes);
+  });
+
+  it("a seller's bio and policies, a bid's message, a review and a report's details take paragraphs", async () => {
+    const two = 'First paragraph.\r\n\r\nSecond paragraph.';
+    const profile = await call(seller, 'PUT', '/seller/profile/extended', { bio: two, shipping_policy: two, return_policy: two });
+    assert.equal(profile.status, 200, JSON.stringify(profile.body));
+    assert.deepEqual([profile.body.bio, profile.body.shipping_policy, profile.body.return_policy], [two, two, two]);
+    const listing = await listingWith('x');
+    const bid = await call(buyer, 'POST', `/seller/listings/${listing.body.id}/bid`, { amount: 4, message: two });
+    assert.deepEqual([bid.status, bid.body.message], [201, two]);
+    const report = await call(buyer, 'POST', '/api/reports', {
+      target_type: 'listing',
+      target_id: listing.body.id,
+      reason: 'other',
+      details: two,
+    });
+    assert.equal(report.status, 201, JSON.stringify(report.body));
+  });
+});
+
+describe('other control characters', () => {
+  it('are still refused in every free-text field, naming it', async () => {
+    for (const bad of ['bell\u0007', 'nul\u0000', 'escape\u001b[31m', 'delete\u007f', 'form\u000cfeed']) {
+      const message = await call(buyer, 'POST', '/api/messages', { to_username: 'textseller', body: bad });
+      assert.deepEqual([message.status, message.body.detail[0].loc], [422, ['body', 'body']], JSON.stringify(bad));
+      const listing = await listingWith(bad);
+      assert.deepEqual([listing.status, listing.body.detail[0].loc], [422, ['body', 'description']]);
+    }
+    // A line break stays out of one-line fields: a subject, a display name.
+    const subject = await call(buyer, 'POST', '/api/messages', { to_username: 'textseller', subject: 'a\nb', body: 'ok' });
+    assert.deepEqual([subject.status, subject.body.detail[0].loc], [422, ['body', 'subject']]);
+  });
+
+  it('one rule for every free-text field (fast-check): accepted exactly when the only control characters are tabs and line breaks', async () => {
+    const allowed = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
+    const chars = fc.oneof(
+      fc.constantFrom('\n', '\r', '\t', '\u0000', '\u0007', '\u000b', '\u001f', '\u007f'),
+      fc.string({ maxLength: 3 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(chars, { minLength: 1, maxLength: 12 }), async (parts) => {
+        const text = `x${parts.join('')}x`;
+        const expected = allowed.test(text) ? 200 : 422;
+        const answers = await Promise.all([
+          call(seller, 'PUT', '/seller/profile/extended', { bio: text }),
+          call(seller, 'PUT', '/seller/profile/extended', { shipping_policy: text }),
+          call(seller, 'PUT', '/seller/profile/extended', { return_policy: text }),
+        ]);
+        assert.deepEqual(
+          answers.map((a) => a.status),
+          [expected, expected, expected],
+          JSON.stringify(text),
+        );
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
