@@ -95,7 +95,7 @@ describe('other control characters', () => {
   });
 
   it('one rule for every free-text field (fast-check): accepted exactly when the only control characters are tabs and line breaks', async () => {
-    const allowed = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
+    const refused = (c: string) => (c.charCodeAt(0) < 0x20 && !'\t\n\r'.includes(c)) || c === '\u007f';
     const chars = fc.oneof(
       fc.constantFrom('\n', '\r', '\t', '\u0000', '\u0007', '\u000b', '\u001f', '\u007f'),
       fc.string({ maxLength: 3 }),
@@ -103,7 +103,7 @@ describe('other control characters', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(chars, { minLength: 1, maxLength: 12 }), async (parts) => {
         const text = `x${parts.join('')}x`;
-        const expected = allowed.test(text) ? 200 : 422;
+        const expected = text.split('').some(refused) ? 422 : 200;
         const answers = await Promise.all([
           call(seller, 'PUT', '/seller/profile/extended', { bio: text }),
           call(seller, 'PUT', '/seller/profile/extended', { shipping_policy: text }),
