@@ -1,6 +1,6 @@
 // Operator endpoints over ingestion: start runs, read progress and summaries, pause schedules,
 // inspect quarantined rows. Admin-only (the operator token until admin accounts exist).
-import { freeText, intParam, IsoDate, text, z } from './common.js';
+import { DayParam, freeText, intParam, text, z } from './common.js';
 
 const slug = z.string().regex(/^[a-z0-9-]{1,40}$/, { message: 'lowercase letters, digits and dashes' });
 const workflowId = z
@@ -15,7 +15,7 @@ export const StartRunBody = z
     kind: z
       .enum(['scrape', 'catalogue', 'fx'])
       .openapi({ description: 'scrape = scrapeAll over the feeds; catalogue = catalogueSync; fx = fxRates' }),
-    day: IsoDate.optional().openapi({ description: 'the day the run is for; today (UTC) when absent' }),
+    day: DayParam.optional().openapi({ description: 'the day the run is for; today (UTC) when absent' }),
     source: slug.optional().openapi({ description: 'scrape only: one source, e.g. pokemontcg' }),
     game: slug.optional().openapi({ description: 'scrape only: one game, e.g. pokemon' }),
   })

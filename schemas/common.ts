@@ -118,6 +118,14 @@ export const IsoDate = z
   })
   .openapi({ format: 'date', example: '2026-06-04' });
 
+/** The days ClickHouse's Date holds, and so every day a price can be stored for. */
+export const DAY_RANGE = { first: '1970-01-01', last: '2149-06-06' } as const;
+
+/** A day in a request: a calendar date within DAY_RANGE (outside it: a 422 naming the parameter). */
+export const DayParam = IsoDate.refine((d) => d >= DAY_RANGE.first && d <= DAY_RANGE.last, {
+  message: `a day from ${DAY_RANGE.first} to ${DAY_RANGE.last}`,
+}).openapi({ format: 'date', example: '2026-06-04' });
+
 /**
  * An instant in ISO 8601 with its offset (RFC 3339), handed on in UTC with its fraction of a second
  * kept (the feeds compare microsecond timestamps). zod accepts any offset up to ±23:59 and any year

@@ -1,6 +1,6 @@
 // The legacy catalogue surface (spec: "Legacy TCG", "Legacy set", "Legacy card", "Legacy catalogue").
 // Lists page with limit/offset and answer {items, total, limit, offset}.
-import { IsoDate, intParam, text, z, idList } from './common.js';
+import { DayParam, IsoDate, intParam, text, z, idList } from './common.js';
 
 const id = (description?: string) => intParam({ min: 1, max: 2147483647, description });
 export const TcgSlug = z
@@ -171,7 +171,7 @@ export const CardListResponse = z.object({ items: z.array(CardListItem), total: 
 
 export const RecentCardsQuery = z.strictObject({ limit: intParam({ min: 1, max: 100 }).default(20), tcg_slug: TcgSlug.optional() });
 export const NewCardsQuery = z.strictObject({
-  since: IsoDate.optional().openapi({ description: 'default: 30 days ago' }),
+  since: DayParam.optional().openapi({ description: 'default: 30 days ago' }),
   limit: intParam({ min: 1, max: 200 }).default(50),
   tcg_slug: TcgSlug.optional(),
 });

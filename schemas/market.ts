@@ -1,6 +1,6 @@
 // Market intelligence and price intelligence (spec: "Market intelligence, price intelligence" and
 // the market lists of "Operations whose path is not given"). Amounts are USD unless named _eur.
-import { IsoDate, intParam, text, z, idList } from './common.js';
+import { DayParam, IsoDate, intParam, text, z, idList } from './common.js';
 import { TcgSlug } from './legacy.js';
 
 const tcgOrAll = z
@@ -376,10 +376,10 @@ export const CardPriceList = z
 /** The longest series one call returns. */
 export const MAX_SERIES_DAYS = 366;
 export const CardSeriesQuery = z.strictObject({
-  start_date: IsoDate.optional().openapi({
+  start_date: DayParam.optional().openapi({
     description: `first day; default 29 days before end_date; at most ${MAX_SERIES_DAYS} days before it (else 422)`,
   }),
-  end_date: IsoDate.optional().openapi({ description: 'last day; default today (UTC); not before start_date (else 422)' }),
+  end_date: DayParam.optional().openapi({ description: 'last day; default today (UTC); not before start_date (else 422)' }),
   source: SourceName.optional().openapi({ description: 'one source; default every source' }),
 });
 export const CardSeries = z

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { Analytics } from '../../sql/stores/analytics.js';
 import type { Db } from '../../sql/stores/db.js';
 import { NotFound } from '../../schemas/errors.js';
+import { DAY_RANGE } from '../../schemas/common.js';
 import { latestFxRates } from '../../sql/market.js';
 import { cardLatestPrices, cardSeriesEur, setLatestPrices } from '../../sql/priceLists.js';
 import { cardExists, setExists } from '../../sql/v2Catalogue.js';
@@ -102,7 +103,8 @@ export function priceListService(db: Db, analytics: Analytics) {
   /** Days of a series request: defaults filled in, order and length checked (422 at start_date). */
   const seriesDays = (query: z.output<typeof CardSeriesQuery>) => {
     const end = query.end_date ?? daysAgo(0);
-    const start = query.start_date ?? addDays(end, -29);
+    // The default start stays within the days a price can have (DAY_RANGE).
+    const start = query.start_date ?? [addDays(end, -29), DAY_RANGE.first].sort().at(-1)!;
     const span = (Date.parse(end) - Date.parse(start)) / DAY_MS + 1;
     const problem = span < 1 ? 'start_date must not be after end_date' : span > MAX_SERIES_DAYS ? `at most ${MAX_SERIES_DAYS} days` : null;
     if (problem) throw new ValidationError([{ loc: ['query', 'start_date'], msg: problem, type: 'value_error' }]);

@@ -37,6 +37,7 @@ export const EMBEDDED_ONLY: Readonly<Record<string, string>> = {
   'conformance-accounts.test': 'schemathesis sees the same documents and handlers whatever the stores (and runs ~3 minutes)',
   'architecture.test': 'lint rules on the source tree; no store',
   'bench-verdicts.test': "the benchmarks' verdicts on invalid measurements; no store",
+  'date-params.test': 'request validation before any store; the stores see only values in UTC',
   'egress.test': 'outbound address rules; no store',
   'free-text.test': "validation of request text and the pages' escaping; the stores only keep the text",
   'logging.test': 'log redaction; no store',
