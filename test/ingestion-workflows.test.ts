@@ -181,6 +181,36 @@ describe('bulkExport workflow', () => {
   });
 });
 
+describe('starts never pile up work (issue 34 §4)', () => {
+  /** How many runs of a workflow type started since `since`, once none of them runs any more. */
+  async function runsSince(type: string, since: string): Promise<number> {
+    const count = async (status: string) => {
+      let n = 0;
+      for await (const _ of client.workflow.list({ query: `WorkflowType = '${type}' AND StartTime >= '${since}'${status}` })) n++;
+      return n;
+    };
+    await until(
+      `${type} runs to end`,
+      async () => (await count(" AND ExecutionStatus = 'Running'")) === 0 && (await count('')) > 0,
+      120_000,
+    );
+    return count('');
+  }
+
+  it('three starts at once run one bulk export and one recognition index update, through their schedules', async () => {
+    const { ensureSchedules } = await import('../workflows/schedules.js');
+    const { startBulkExport, startRecognitionIndex } = await import('../workflows/operations.js');
+    await ensureSchedules(client, { feedsUrl: feeds.url, pairs: feedPairs() });
+    // Every data set to write again, so that the export is still running when the next start comes.
+    await stack.stores.pg.pool.query('DELETE FROM bulk_files');
+    const since = new Date().toISOString();
+    await Promise.all([1, 2, 3].map(() => startBulkExport(client)));
+    await Promise.all([1, 2, 3].map(() => startRecognitionIndex(client)));
+    assert.equal(await runsSince('bulkExport', since), 1, 'one bulk export at a time');
+    assert.equal(await runsSince('recognitionIndex', since), 1, 'one recognition index update at a time');
+  });
+});
+
 describe('scrapeAll workflow', () => {
   const asOf = '2030-01-15';
   const count = async () =>

@@ -124,13 +124,13 @@ export function superviseIngestion(config: Config, stores: Stores, log: Logger, 
     await attempt('schedules', () => ensureSchedules(client!, { pairs }));
     // Pictures added while the service was down (the demo's, images:fetch's) join the index.
     await attempt('recognition-index', async () => {
-      const workflowId = await startRecognitionIndex(client!, new Date().toISOString());
-      log.info('ingestion: recognition index update started', { workflow_id: workflowId });
+      const scheduleId = await startRecognitionIndex(client!);
+      log.info('ingestion: recognition index update asked of its schedule (skipped while one runs)', { schedule_id: scheduleId });
     });
     // Files a stopped service could not refresh (and, on a first start, the demo's) are written now.
     await attempt('bulk-export', async () => {
-      const workflowId = await startBulkExport(client!, new Date().toISOString());
-      log.info('ingestion: bulk export update started', { workflow_id: workflowId });
+      const scheduleId = await startBulkExport(client!);
+      log.info('ingestion: bulk export update asked of its schedule (skipped while one runs)', { schedule_id: scheduleId });
     });
     if (opts.firstScrape ?? true) {
       const today = new Date().toISOString().slice(0, 10);

@@ -57,23 +57,21 @@ export async function startPushOutbox(client: Client, stamp: string): Promise<vo
   });
 }
 
-/** Brings the recognition index up to date with the image store (a no-op for unchanged pictures). */
-export async function startRecognitionIndex(client: Client, stamp: string): Promise<string> {
-  const workflowId = workflowIds.recognitionIndex(stamp);
-  await client.workflow.start('recognitionIndex', { taskQueue: TASK_QUEUE, workflowId, args: [] }).catch((err) => {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  });
-  return workflowId;
+/**
+ * Runs a schedule's workflow now unless a run of it is going: the schedule's own overlap policy
+ * (SKIP) decides, so a start, a restart, images:fetch and the daily run never run two at once. The
+ * schedule's id (its runs are listed under it).
+ */
+async function runScheduleNow(client: Client, scheduleId: string): Promise<string> {
+  await client.schedule.getHandle(scheduleId).trigger('SKIP');
+  return scheduleId;
 }
 
+/** Brings the recognition index up to date with the image store (a no-op for unchanged pictures). */
+export const startRecognitionIndex = (client: Client): Promise<string> => runScheduleNow(client, SCHEDULE_IDS.recognitionIndex);
+
 /** Brings the bulk export files up to date with the stores (a no-op for unchanged data sets). */
-export async function startBulkExport(client: Client, stamp: string): Promise<string> {
-  const workflowId = workflowIds.bulkExport(stamp);
-  await client.workflow.start('bulkExport', { taskQueue: TASK_QUEUE, workflowId, args: [] }).catch((err) => {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  });
-  return workflowId;
-}
+export const startBulkExport = (client: Client): Promise<string> => runScheduleNow(client, SCHEDULE_IDS.bulkExport);
 
 export class IngestOperations {
   #client: Promise<Client> | null = null;

@@ -18,7 +18,7 @@ try {
     try {
       const client = await ingestOperations(config).client();
       try {
-        log.info('recognition index update started', { workflow_id: await startRecognitionIndex(client, new Date().toISOString()) });
+        log.info('recognition index update asked of its schedule', { schedule_id: await startRecognitionIndex(client) });
       } finally {
         await client.connection.close();
       }
