@@ -6,6 +6,7 @@ import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { call } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
 import { readSse } from './support/sse.js';
+import { createStatusMonitor } from '../api/status/monitor.js';
 
 let stack: Stack;
 let admin: KeyedAccount;
@@ -38,7 +39,7 @@ describe('status checks', () => {
     assert.equal(body.status, 'ok');
     assert.equal(body.interval_s, 3600);
     for (const c of body.checks.slice(0, 3)) assert.ok(c.status === 'ok' && c.latency_ms >= 0 && c.detail === 'answering', c.name);
-    assert.equal(body.checks[3].detail, 'nothing waiting');
+    assert.match(body.checks[3].detail, /^outbox only: no SMTP server configured/);
   });
 
   it('grades a source by when its feeds were last checked, and a queue by its oldest waiting item', async () => {
@@ -59,11 +60,24 @@ describe('status checks', () => {
       'the stalest game decides',
     );
     assert.equal(by.get('freshness:cardmarket')!.detail, 'feeds last checked 9 h ago (every 6 h)');
-    assert.deepEqual([by.get('queue:email')!.status, by.get('queue:email')!.detail], ['degraded', 'oldest waiting 20 min']);
     assert.equal(snapshot.status, 'down', 'the worst check');
     await pg(`DELETE FROM feed_runs`);
+    // No SMTP server (the default): the outbox is where e-mail goes, and an e-mail kept there 20
+    // minutes degrades nothing.
+    const outboxOnly = await run();
+    assert.deepEqual(
+      [outboxOnly.checks.find((c) => c.name === 'queue:email')!.status, outboxOnly.status],
+      ['ok', 'ok'],
+      'e-mail without SMTP is not late',
+    );
+    // With one, the same e-mail is 20 minutes late.
+    const withSmtp = createStatusMonitor({ ...stack.server.deps, config: { ...stack.config, smtpUrl: 'smtp://127.0.0.1:2525' } });
+    const smtpRun = await withSmtp.runOnce();
+    const emailCheck = smtpRun.checks.find((c) => c.name === 'queue:email')!;
+    assert.deepEqual([emailCheck.status, emailCheck.detail, smtpRun.status], ['degraded', 'oldest waiting 20 min', 'degraded']);
+    await withSmtp.stop();
     await pg(`UPDATE email_outbox SET sent_at = now() WHERE id = $1`, [email.id]);
-    assert.equal((await run()).status, 'ok');
+    assert.equal((await withSmtp.runOnce()).status, 'ok');
   });
 
   it('records that a feed was checked, whether it loaded or was unchanged upstream', async () => {

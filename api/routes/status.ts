@@ -15,7 +15,7 @@ export const statusRoutes = (deps: AppDeps) => [
     path: '/api/status/checks',
     summary: 'The latest result of every status check (this instance runs them every interval_s)',
     description:
-      'Stores answer a probe within 2 s (degraded past 500 ms); freshness: feeds checked within 7 h ok, 13 h degraded, else down; queues: oldest waiting item under 10 min ok, 1 h degraded, else down. Served from memory: no query per call.',
+      'Stores answer a probe within 2 s (degraded past 500 ms); freshness: feeds checked within 7 h ok, 13 h degraded, else down; queues: oldest waiting item under 10 min ok, 1 h degraded, else down (e-mail without an SMTP server: ok, outbox only). Served from memory: no query per call.',
     tags,
     response: StatusChecks,
     maxAge: 5,

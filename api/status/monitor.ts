@@ -54,6 +54,14 @@ const MAX_PENDING_WRITES = 1_000;
 
 type Observation = Omit<Check, 'since'>;
 
+const OUTBOX_ONLY: Observation = {
+  name: 'queue:email',
+  label: 'E-mail delivery',
+  status: 'ok',
+  detail: 'outbox only: no SMTP server configured (HOLO_SMTP_URL); operators read it at GET /api/admin/outbox',
+  latency_ms: null,
+};
+
 /** A store's probe as a check: slow is degraded; never the store's own error text (the checks are
  *  public and it may name hosts). */
 function storeCheck(name: string, label: string, p: ProbeResult): Observation {
@@ -85,7 +93,7 @@ type PendingWrite =
 
 /** What the monitor reads; the API's deps object itself, so it sees ingestion once main.ts sets it. */
 export type MonitorDeps = {
-  config: Pick<Config, 'statusIntervalSeconds'>;
+  config: Pick<Config, 'statusIntervalSeconds' | 'smtpUrl'>;
   log: Logger;
   db: Db;
   analytics: Analytics;
@@ -144,7 +152,9 @@ export function createStatusMonitor(deps: MonitorDeps): StatusMonitor {
       });
       return [
         ...feeds,
-        queue('queue:email', 'E-mail delivery', lag?.email_s ?? null),
+        // Without an SMTP server the outbox is where e-mail ends (the documented default): what
+        // waits there is kept for operators, not late, so it degrades nothing.
+        deps.config.smtpUrl ? queue('queue:email', 'E-mail delivery', lag?.email_s ?? null) : OUTBOX_ONLY,
         queue('queue:webhooks', 'Webhook delivery', lag?.webhook_s ?? null),
       ];
     } catch {
