@@ -66,7 +66,7 @@ export const RecognitionCandidate = z
     collector_number: z.string(),
     confidence: z.number().min(0).max(1).openapi({
       description:
-        'First candidate: calibrated so that answers at 0.9 or more are wrong about 1 % of the time at most (README "Card recognition"). Others (the cards closest to any cut of the photo that was tried, nearest first): their share of the remaining doubt.',
+        'First candidate: calibrated so that answers at 0.9 or more are wrong about 1 % of the time at most (README "Card recognition"). Others (the cards closest to any cut of the photo that was tried, nearest first): their share of the remaining doubt, at most the confidence of the candidate before. Candidates are most likely first: confidence never rises down the list.',
     }),
     rotation_used: z.union([z.literal(0), z.literal(-90), z.literal(180), z.literal(90)]).openapi({
       description: 'Degrees clockwise the photo was turned for the cut this card was matched in (0 unless the rotation fallback found it).',

@@ -61,6 +61,16 @@ before(async () => {
 });
 after(() => stack?.close());
 
+/** Candidates come most likely first: an unsure first answer does not make a later one look surer. */
+function assertMostLikelyFirst(candidates: { card_id: number; confidence: number }[]): void {
+  const confidences = candidates.map((c) => c.confidence);
+  assert.deepEqual(
+    confidences,
+    [...confidences].sort((a, b) => b - a),
+    `ordered by confidence: ${JSON.stringify(candidates.map((c) => [c.card_id, c.confidence]))}`,
+  );
+}
+
 describe('card recognition', () => {
   it('serves the real scan as the card’s picture instead of a placeholder', async () => {
     const res = await stack.get(`/static/images/cards/${cardOf.get('sv3pt5-6')}/large`);
@@ -103,6 +113,7 @@ describe('card recognition', () => {
         assert.equal(res.status, 200, JSON.stringify(res.body));
         if (res.body.candidates[0]?.card_id === cardOf.get(name)) right++;
         else wrong.push(`${name} → ${res.body.candidates[0]?.name ?? 'nothing'} (${res.body.candidates[0]?.confidence ?? 0})`);
+        assertMostLikelyFirst(res.body.candidates);
         if (res.body.candidates[0]?.confidence >= 0.9)
           assert.equal(res.body.candidates[0].card_id, cardOf.get(name), `a confident answer is right (${name})`);
       }
@@ -230,6 +241,7 @@ describe('card recognition', () => {
       assert.equal(res.body.capture_quality.verdict, 'needs_manual_review', JSON.stringify(res.body.capture_quality));
       assert.ok(!res.body.candidates.some((c: { card_id: number }) => c.card_id === absentCard.id));
       assert.ok((res.body.candidates[0]?.confidence ?? 0) < 0.5);
+      assertMostLikelyFirst(res.body.candidates);
     }
   });
 

@@ -59,7 +59,9 @@ const inPhotoPixels = (q: Quad, scale: number) => q.map((p) => ({ x: Math.round(
 /**
  * Recognises a decoded photo and keeps the answer (for confirm, and to measure accuracy on real
  * traffic). The first candidate's confidence is the matcher's calibrated one; each other
- * candidate's is its share of the remaining doubt, from a softmax of the re-ranked distances.
+ * candidate's is its share of the remaining doubt, from a softmax of the re-ranked distances, but
+ * never more than the candidate before it: the list is the matcher's order, most likely first, and
+ * the confidences say so (an unsure first answer does not make the second one look surer).
  */
 export async function recognise(
   deps: RecognitionDeps,
@@ -84,10 +86,12 @@ export async function recognise(
   const top = best?.match.confidence ?? 0;
   const weights = ranked.map((r) => Math.exp(-(r.distance - ranked[0]!.distance) / 0.03));
   const weightSum = weights.reduce((a, b) => a + b, 0);
+  let ceiling = 1;
   const candidates = ranked.flatMap((r, i) => {
     const card = cards.get(r.cardId);
     if (!card) return [];
-    const confidence = i === 0 ? top : (1 - top) * (weights[i]! / weightSum);
+    const confidence = Math.min(ceiling, i === 0 ? top : (1 - top) * (weights[i]! / weightSum));
+    ceiling = confidence;
     return [{ ...card, confidence: round3(confidence), rotation_used: r.rotation, image_url: cardImageUrl(card.card_id, 'small') }];
   });
   const result: Omit<Result, 'recognition_id'> = {
