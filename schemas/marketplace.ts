@@ -236,7 +236,13 @@ export const TRANSACTION_STATUSES = ['awaiting_payment', 'paid', 'shipped', 'del
 /** Buy-now refusals carry one of these in `error` besides `detail` (spec "Errors", the buy-now table). */
 export const BUY_NOW_ERRORS = ['buy_now_disabled', 'self_buy', 'listing_unavailable'] as const;
 
-export const BuyNowBody = z.strictObject({ variant: text({ max: 100 }).optional() }).openapi('BuyNow');
+export const BuyNowBody = z
+  .strictObject({
+    variant: text({ max: 100 })
+      .optional()
+      .openapi({ description: "the variant the buyer means: must be the listing's (case-insensitive), else 409" }),
+  })
+  .openapi('BuyNow');
 export const BuyNowOut = z
   .object({
     ok: z.literal(true),

@@ -111,6 +111,7 @@ const ListingForSale = z.object({
   buy_now_enabled: z.boolean(),
   accepts_offers: z.boolean(),
   price_cents: z.number().int(),
+  variant: z.string().nullable(),
 });
 /** What deciding a sale needs, with the listing locked until the transaction ends. */
 export const lockListingForSale = pgQuery<[listingId: number], typeof ListingForSale>('listing_lock_for_sale', ListingForSale);

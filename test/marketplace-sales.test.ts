@@ -89,6 +89,20 @@ describe('buy-now', () => {
   });
 });
 
+describe('buy-now with a variant', () => {
+  it("selects the listing's variant (any case) and is a 409 for another, leaving the listing for sale", async () => {
+    const holo = await list({ variant: 'Holofoil' });
+    const other = await call(buyers[1]!, 'POST', `/api/listings/${holo.id}/buy-now`, { variant: 'reverse-holo' });
+    assert.deepEqual([other.status, other.body.detail], [409, 'this listing is the Holofoil variant, not reverse-holo']);
+    assert.equal((await call(null, 'GET', `/api/listings/${holo.id}`)).body.status, 'active');
+    const plain = await list();
+    assert.equal((await call(buyers[1]!, 'POST', `/api/listings/${plain.id}/buy-now`, { variant: 'holofoil' })).status, 409);
+    const bought = await call(buyers[1]!, 'POST', `/api/listings/${holo.id}/buy-now`, { variant: 'holofoil' });
+    assert.equal(bought.status, 200, JSON.stringify(bought.body));
+    assert.equal((await call(buyers[1]!, 'POST', `/api/listings/${plain.id}/buy-now`, {})).status, 200, 'no variant: the listing as it is');
+  });
+});
+
 describe('bids', () => {
   it('bids only where offers are taken and never on an own listing; the list names bidders to the seller only', async () => {
     const fixed = await list();

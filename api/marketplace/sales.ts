@@ -46,7 +46,8 @@ async function sell(
   return { transactionId: created!.id, ...charges };
 }
 
-export async function buyNow(db: Db, buyerId: number, listingId: number): Promise<z.infer<typeof BuyNowOut>> {
+/** Buys a listing now; `variant`, when given, must be the listing's (case aside), else 409. */
+export async function buyNow(db: Db, buyerId: number, listingId: number, variant?: string): Promise<z.infer<typeof BuyNowOut>> {
   return db.transaction(async (tx) => {
     const [listing] = await q.lockListingForSale(tx, listingId);
     if (!listing) throw new NotFound('Listing');
@@ -54,6 +55,13 @@ export async function buyNow(db: Db, buyerId: number, listingId: number): Promis
     if (listing.seller_id === buyerId) throw new DomainError('invalid', 'this is your own listing', 'self_buy');
     await refuseIfBlocked(tx, listing.seller_id, buyerId, 'purchases');
     if (listing.status !== 'active' || listing.past_expiry) throw unavailable();
+    if (variant !== undefined && variant.toLowerCase() !== listing.variant?.toLowerCase())
+      throw new DomainError(
+        'conflict',
+        listing.variant === null
+          ? `this listing names no variant; buy it without one`
+          : `this listing is the ${listing.variant} variant, not ${variant}`,
+      );
     const sold = await sell(tx, listing, { buyerId, amountCents: listing.price_cents, bidId: null, actorId: buyerId });
     return {
       ok: true as const,

@@ -37,14 +37,14 @@ export const saleRoutes = (deps: AppDeps) => {
       path: '/api/listings/{listing_id}/buy-now',
       summary: 'Buy a listing now: a transaction awaiting payment',
       description:
-        'The listing must have buy_now_enabled. Marks it sold and answers where to pay. Refusals carry `error`: 400 buy_now_disabled, 400 self_buy (own listing), 400 listing_unavailable (sold or expired); 404 no such listing. Of any number of buyers at once, exactly one gets the listing.',
+        'The listing must have buy_now_enabled. Marks it sold and answers where to pay. Refusals carry `error`: 400 buy_now_disabled, 400 self_buy (own listing), 400 listing_unavailable (sold or expired); 404 no such listing; 409 when `variant` is given and is not the listing’s (case-insensitive; a listing without a variant takes none). Of any number of buyers at once, exactly one gets the listing.',
       tags,
       access: 'auth',
       params: ListingIdParams,
       body: BuyNowBody,
       response: BuyNowOut,
-      errors: [400, 404],
-      handler: async ({ params, ctx }) => buyNow(deps.db, accountOf(ctx).id, params.listing_id),
+      errors: [400, 404, 409],
+      handler: async ({ params, body, ctx }) => buyNow(deps.db, accountOf(ctx).id, params.listing_id, body.variant),
     }),
     defineRoute({
       method: 'post',
