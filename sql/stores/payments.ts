@@ -1,13 +1,14 @@
 // Payments: Stripe through its SDK. STRIPE_SECRET_KEY (with STRIPE_WEBHOOK_SECRET) selects a Stripe
 // account; unset outside production, Stripe's own API mock server, stripe-mock (installed with
-// `go install github.com/stripe/stripe-mock@v0.203.0` into the tool cache), runs beside this
-// process from the first payment on, with a webhook signing secret generated into the data
+// `go install github.com/stripe/stripe-mock@v0.203.0` into the tool cache, built when the process
+// opens its stores, beside the Temporal CLI, so the first checkout does not wait on a build), runs
+// beside this process from the first payment on, with a webhook signing secret generated into the data
 // directory; unset in production, payments are off and checkout says so.
 import { spawn, type ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
 import Stripe from 'stripe';
 import type { Config } from '../../schemas/config.js';
-import type { Logger } from '../runtime/log.js';
+import { errorFields, type Logger } from '../runtime/log.js';
 import { loadOrCreateSecret } from '../runtime/secrets.js';
 import { goInstalled } from '../runtime/toolCache.js';
 
@@ -70,9 +71,20 @@ export async function openPayments(config: Config, log: Logger): Promise<Payment
     };
   }
   const webhookSecret = await embeddedWebhookSecret(config);
+  // Built now, in the background (a no-op once in the cache); the first payment waits for this
+  // build rather than starting one, and a failed build is tried again by that payment.
+  let built: Promise<string> | null = null;
+  const build = () => {
+    built ??= goInstalled(STRIPE_MOCK, 'stripe-mock', log).catch((err: unknown) => {
+      built = null;
+      throw err;
+    });
+    return built;
+  };
+  build().catch((err: unknown) => log.warn('payments: stripe-mock not built at start; the first payment tries again', errorFields(err)));
   let mock: Promise<{ child: ChildProcess; stripe: Stripe }> | null = null;
   const start = () => {
-    mock ??= startStripeMock(log).catch((err: unknown) => {
+    mock ??= startStripeMock(build, log).catch((err: unknown) => {
       mock = null; // the next payment tries again
       throw new PaymentsUnavailable(`stripe-mock did not start: ${(err as Error).message}`);
     });
@@ -101,8 +113,8 @@ export async function embeddedWebhookSecret(config: Config): Promise<string> {
  * listener gets a free port too: by default it takes 12112, and a second stripe-mock on the
  * machine (another test file, an `npm start`) printed its HTTP address and then exited on it.
  */
-async function startStripeMock(log: Logger): Promise<{ child: ChildProcess; stripe: Stripe }> {
-  const bin = await goInstalled(STRIPE_MOCK, 'stripe-mock', log);
+async function startStripeMock(build: () => Promise<string>, log: Logger): Promise<{ child: ChildProcess; stripe: Stripe }> {
+  const bin = await build();
   const child = spawn(bin, ['-http-addr', '127.0.0.1:', '-https-addr', '127.0.0.1:'], { stdio: ['ignore', 'pipe', 'pipe'] });
   // It never outlives the process that started it.
   const killOnExit = () => child.kill('SIGTERM');

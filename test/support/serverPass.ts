@@ -39,6 +39,7 @@ export const EMBEDDED_ONLY: Readonly<Record<string, string>> = {
   'bench-verdicts.test': "the benchmarks' verdicts on invalid measurements; no store",
   'date-params.test': 'request validation before any store; the stores see only values in UTC',
   'egress.test': 'outbound address rules; no store',
+  'stripe-mock-build.test': 'when a tool is built into the cache; the stores play no part',
   'free-text.test': "validation of request text and the pages' escaping; the stores only keep the text",
   'logging.test': 'log redaction; no store',
   'upstream-formats.test': 'upstream file parsers; no store',
