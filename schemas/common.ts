@@ -9,18 +9,25 @@ export { z };
 /** The integer parameters, so that the router knows which path segments can only be digits. */
 export const integerParams = new WeakSet<z.ZodType>();
 
-/** An integer carried as text (query or path), with bounds; the OpenAPI type is integer. */
+/** The largest integer a parameter carries: 15 digits, all a double holds exactly. */
+export const INT_PARAM_MAX = 999_999_999_999_999;
+
+/**
+ * An integer carried as text (query or path), with bounds; the OpenAPI type is integer, and its
+ * maximum is always stated (INT_PARAM_MAX when the caller gives none), so a larger one is a
+ * refusal the document announces.
+ */
 export function intParam(opts: { min?: number; max?: number; description?: string } = {}) {
-  let n = z.number().int();
+  const max = opts.max ?? INT_PARAM_MAX;
+  let n = z.number().int().max(max);
   if (opts.min !== undefined) n = n.min(opts.min);
-  if (opts.max !== undefined) n = n.max(opts.max);
   const param = z
     .string()
     .trim()
     .regex(/^[+-]?\d{1,15}$/, { message: 'value is not a valid integer' })
     .transform(Number)
     .pipe(n)
-    .openapi({ type: 'integer', minimum: opts.min, maximum: opts.max, description: opts.description });
+    .openapi({ type: 'integer', minimum: opts.min, maximum: max, description: opts.description });
   integerParams.add(param);
   return param;
 }

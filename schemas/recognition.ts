@@ -187,13 +187,26 @@ export const ScanResultsBody = z
 
 export const ScanEventAccepted = z.object({ ok: z.literal(true), event_id: z.number().int() }).openapi('ScanEventAccepted');
 
+const sessionEvent = <E extends string, D extends z.ZodRawShape>(event: E, data: D) =>
+  z.object({
+    id: z.number().int().openapi({ description: 'the SSE id: the sequence number' }),
+    event: z.literal(event),
+    data: z.object(data),
+  });
 export const ScanSessionEvent = z
-  .object({
-    id: z.number().int(),
-    event: z.enum(['claimed', 'photo_uploaded', 'recognized', 'result', 'completed', 'expired']),
-    data: z.record(z.string(), z.unknown()),
-  })
+  .discriminatedUnion('event', [
+    sessionEvent('claimed', { claimed_at: z.string() }),
+    sessionEvent('photo_uploaded', { width: z.number().int(), height: z.number().int(), bytes: z.number().int() }),
+    sessionEvent('recognized', {
+      recognition_id: z.number().int().nullable(),
+      candidates: z.array(RecognitionCandidate),
+      capture_quality: CaptureQuality,
+    }),
+    sessionEvent('result', { card_ids: z.array(z.number().int()), note: z.string().nullable() }),
+    sessionEvent('completed', { completed_at: z.string() }),
+    sessionEvent('expired', { expires_at: z.string() }),
+  ])
   .openapi('ScanSessionEvent', {
     description:
-      'What /sse sends, one SSE message each (id, event, data as JSON): claimed {claimed_at}; photo_uploaded {width, height, bytes}; recognized {recognition_id, candidates, capture_quality}; result {card_ids, note}; completed {completed_at}; expired {expires_at}.',
+      'What /sse sends, one SSE message each: `id:` the sequence number, `event:` the event, `data:` its data as JSON (this schema is one message as {id, event, data}).',
   });

@@ -184,6 +184,34 @@ describe('OpenAPI', () => {
   });
 });
 
+describe('what the document says about bounds (issue 34 §5)', () => {
+  it('states the maximum of every integer parameter, so a larger one is a refusal it announces', async () => {
+    const { body } = await stack.json('/openapi.json');
+    const unbounded: string[] = [];
+    for (const [path, ops] of Object.entries(body.paths as Record<string, Record<string, { parameters?: any[] }>>))
+      for (const [method, op] of Object.entries(ops))
+        for (const p of op.parameters ?? [])
+          if (p.schema?.type === 'integer' && p.schema.maximum === undefined && !p.schema.enum)
+            unbounded.push(`${method} ${path} ${p.name}`);
+    assert.deepEqual(unbounded, []);
+    const beyond = await stack.json('/api/notifications/feed?before_id=3246557315178201088');
+    assert.ok([401, 422].includes(beyond.status), String(beyond.status));
+  });
+
+  it('states the half steps of a grade and the cents of an amount (multipleOf)', async () => {
+    const { body } = await stack.json('/openapi.json');
+    const schemas = body.components.schemas;
+    assert.deepEqual(
+      [
+        schemas.CreateListing.properties.grade.multipleOf,
+        schemas.UpdateCollectionEntry.properties.grade.anyOf?.[0]?.multipleOf ?? schemas.UpdateCollectionEntry.properties.grade.multipleOf,
+      ],
+      [0.5, 0.5],
+    );
+    assert.equal(schemas.PlaceBid.properties.amount.multipleOf, 0.01);
+  });
+});
+
 describe('health', () => {
   it('reports live counters and every store', async () => {
     const first = (await stack.json('/api/health')).body;

@@ -17,6 +17,7 @@ import {
   ScanEventAccepted,
   ScanPhotoResult,
   ScanResultsBody,
+  ScanSessionEvent,
   ScanSessionOut,
   ScanSessionParams,
 } from '../../schemas/recognition.js';
@@ -165,7 +166,7 @@ export const scanSessionRoutes = (deps: AppDeps) => {
       params: ScanSessionParams,
       query: SseQuery,
       produces: 'event-stream',
-      response: z.string().openapi({ description: 'text/event-stream' }),
+      response: ScanSessionEvent,
       errors: [404],
       handler: async ({ ctx, params, query }) => sessions.sessionEvents(d, params.id, accountOf(ctx).id, lastEventId(ctx, query)),
     }),
