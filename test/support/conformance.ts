@@ -25,12 +25,12 @@ import { startStack, type Stack } from './stack.js';
 // The WebSocket stream is not an HTTP operation OpenAPI can describe: a plain GET is refused with
 // 426 by design (stream.test.ts covers it). The operators' status stream never ends by design (a
 // fuzzer would wait on it until its timeout); status.test.ts covers it.
-const EXCLUDED = ['/api/v1/stream', '/admin/status/stream'];
+export const EXCLUDED = ['/api/v1/stream', '/admin/status/stream'];
 const SEED = 20261123;
 const EXAMPLES = 8;
 
 /** Valid requests the server may refuse for reasons the schema cannot state; each one said why. */
-const PRECONDITIONS: Precondition[] = [
+export const PRECONDITIONS: Precondition[] = [
   { operation: 'POST /auth/register', statuses: [400], why: 'the spec answers a taken username or e-mail with 400' },
   { operation: 'POST /auth/register-seller', statuses: [400], why: 'as registration' },
   { operation: 'POST /auth/account/delete-request', statuses: [400], why: 'confirm must read "DELETE <own username>"' },
@@ -102,38 +102,67 @@ const PRECONDITIONS: Precondition[] = [
   })),
 ];
 
-/**
- * A stack started before the calling file's tests and stopped after them, with how to sign a
- * caller in and how to fuzz as one.
- */
-export function conformanceStack() {
-  let stack: Stack;
-  let temporal: TemporalServer;
-  let temporalDir: string;
-  before(async () => {
-    // Temporal's dev server in a directory of its own, so the operator endpoints have a cluster.
-    temporalDir = await fs.mkdtemp(path.join(os.tmpdir(), 'holo-fuzz-temporal-'));
-    temporal = await startTemporal(loadConfig({ HOLO_DATA_DIR: temporalDir }), silentLogger(), { port: await freePort() });
-    stack = await startStack({ env: { TEMPORAL_ADDRESS: temporal.address } });
-    const client = new Client({ connection: await Connection.connect({ address: temporal.address }), namespace: 'default' });
-    await ensureSchedules(client, { pairs: feedPairs() });
-    await client.connection.close();
+/** A live stack with Temporal's dev server beside it (so the operator endpoints answer), for fuzzing. */
+export async function openConformanceStack(): Promise<{
+  stack: Stack;
+  sessionOf: (username: string, admin?: boolean) => Promise<{ session: string; key: string }>;
+  close: () => Promise<void>;
+}> {
+  // Temporal's dev server in a directory of its own, so the operator endpoints have a cluster.
+  const temporalDir = await fs.mkdtemp(path.join(os.tmpdir(), 'holo-fuzz-temporal-'));
+  const temporal: TemporalServer = await startTemporal(loadConfig({ HOLO_DATA_DIR: temporalDir }), silentLogger(), {
+    port: await freePort(),
   });
-  after(async () => {
-    await stack?.close();
-    await temporal?.stop();
-    await fs.rm(temporalDir, { recursive: true, force: true });
-  });
+  const stack = await startStack({ env: { TEMPORAL_ADDRESS: temporal.address } });
+  const client = new Client({ connection: await Connection.connect({ address: temporal.address }), namespace: 'default' });
+  await ensureSchedules(client, { pairs: feedPairs() });
+  await client.connection.close();
   return {
+    stack,
     /** An account on the Unlimited tier (the fuzzer's volume should meet the API, not the tier's per-minute limit), signed in. */
-    sessionOf: async (username: string, admin = false): Promise<{ session: string; key: string }> => {
+    sessionOf: async (username, admin = false) => {
       const account = await accountWithKey(stack, username, 'unlimited', { admin });
       const login = await call(stack, 'POST', '/auth/login', { body: { username, password: 'long enough password' } });
       assert.equal(login.status, 200);
       return { session: login.cookie!.replace(/^tcg_session=/, ''), key: account.key };
     },
+    close: async () => {
+      await stack.close();
+      await temporal.stop();
+      await fs.rm(temporalDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The four callers the document serves, signed in on a conformance stack: schemathesis' auth for each. */
+export async function fuzzCallers(sessionOf: (username: string, admin?: boolean) => Promise<{ session: string; key: string }>) {
+  const { key } = await sessionOf('fuzzkey');
+  const { session: user } = await sessionOf('fuzzuser');
+  const { session: admin } = await sessionOf('fuzzadmin', true);
+  return {
+    anonymous: {},
+    'an API key': { apiKey: { bearer: key } },
+    'a session': { sessionCookie: { api_key: user } },
+    'an administrator': { sessionCookie: { api_key: admin } },
+  } satisfies Record<string, SchemeAuth>;
+}
+
+/**
+ * A stack started before the calling file's tests and stopped after them, with how to sign a
+ * caller in and how to fuzz as one.
+ */
+export function conformanceStack() {
+  let opened: Awaited<ReturnType<typeof openConformanceStack>>;
+  before(async () => {
+    opened = await openConformanceStack();
+  });
+  after(async () => {
+    await opened?.close();
+  });
+  return {
+    sessionOf: (username: string, admin = false) => opened.sessionOf(username, admin),
     expectConformance: async (who: string, auth: SchemeAuth): Promise<void> => {
-      const result = await fuzz(stack.url, {
+      const result = await fuzz(opened.stack.url, {
         auth,
         preconditions: PRECONDITIONS,
         maxExamples: EXAMPLES,

@@ -40,7 +40,15 @@ const toml = (value: string) => JSON.stringify(value);
 /** One schemathesis run against a live server's /openapi.json, every check on, fixed seed. */
 export async function fuzz(
   baseUrl: string,
-  opts: { auth?: SchemeAuth; preconditions: Precondition[]; maxExamples: number; seed: number; excludePaths: string[] },
+  opts: {
+    auth?: SchemeAuth;
+    preconditions: Precondition[];
+    maxExamples: number;
+    seed: number;
+    excludePaths: string[];
+    /** How long the run may take (15 minutes by default). */
+    timeoutMs?: number;
+  },
 ): Promise<FuzzRun> {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'holo-fuzz-'));
   const lines: string[] = [];
@@ -74,7 +82,11 @@ export async function fuzz(
     ...opts.excludePaths.flatMap((p) => ['--exclude-path', p]),
   ];
   try {
-    const { stdout, stderr } = await run(await schemathesisBin(), args, { cwd: dir, maxBuffer: 64 * 1024 * 1024, timeout: 15 * 60_000 });
+    const { stdout, stderr } = await run(await schemathesisBin(), args, {
+      cwd: dir,
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: opts.timeoutMs ?? 15 * 60_000,
+    });
     return { code: 0, output: stdout + stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
