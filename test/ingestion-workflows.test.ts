@@ -200,7 +200,7 @@ describe('starts never pile up work (issue 34 §4)', () => {
   it('three starts at once run one bulk export and one recognition index update, through their schedules', async () => {
     const { ensureSchedules } = await import('../workflows/schedules.js');
     const { startBulkExport, startRecognitionIndex } = await import('../workflows/operations.js');
-    await ensureSchedules(client, { feedsUrl: feeds.url, pairs: feedPairs() });
+    await ensureSchedules(client, { pairs: feedPairs() });
     // Every data set to write again, so that the export is still running when the next start comes.
     await stack.stores.pg.pool.query('DELETE FROM bulk_files');
     const since = new Date().toISOString();
