@@ -128,10 +128,17 @@ export const IsoDate = z
 /** The days ClickHouse's Date holds, and so every day a price can be stored for. */
 export const DAY_RANGE = { first: '1970-01-01', last: '2149-06-06' } as const;
 
+/**
+ * The days of DAY_RANGE as a pattern, so that the document states the range (a date format has no
+ * minimum or maximum in OpenAPI): 1970 to 2148, then 2149-01 to 2149-05, then 2149-06-01 to -06.
+ */
+const DAY_RANGE_PATTERN = '^(?:(?:19[7-9]\\d|20\\d\\d|21[0-3]\\d|214[0-8])-\\d{2}-\\d{2}|2149-0[1-5]-\\d{2}|2149-06-0[1-6])$';
+
 /** A day in a request: a calendar date within DAY_RANGE (outside it: a 422 naming the parameter). */
-export const DayParam = IsoDate.refine((d) => d >= DAY_RANGE.first && d <= DAY_RANGE.last, {
+const inDayRange = new RegExp(DAY_RANGE_PATTERN);
+export const DayParam = IsoDate.refine((d) => inDayRange.test(d), {
   message: `a day from ${DAY_RANGE.first} to ${DAY_RANGE.last}`,
-}).openapi({ format: 'date', example: '2026-06-04' });
+}).openapi({ format: 'date', pattern: DAY_RANGE_PATTERN, example: '2026-06-04' });
 
 /**
  * An instant in ISO 8601 with its offset (RFC 3339), handed on in UTC with its fraction of a second

@@ -14,7 +14,7 @@ let stack: Stack;
 let admin: KeyedAccount;
 
 type Scalar = string | number | boolean;
-type Schema = { type?: string; format?: string; enum?: Scalar[]; minimum?: number; example?: Scalar; default?: Scalar };
+type Schema = { type?: string; format?: string; enum?: Scalar[]; minimum?: number; example?: Scalar; default?: Scalar; pattern?: string };
 type Parameter = { name: string; in: string; required?: boolean; schema?: Schema };
 type DateParameter = { method: string; path: string; param: Parameter; others: Parameter[] };
 
@@ -109,6 +109,9 @@ describe('date-time and date parameters', () => {
     const doc = (await callAs(stack, null, 'GET', '/openapi.json')).body;
     const params = dateParameters(doc);
     assert.ok(params.length >= 5, `the document's date parameters: ${params.map((d) => `${d.path} ${d.param.name}`).join(', ')}`);
+    // The range a date parameter takes is stated (as a pattern: OpenAPI has no bounds for a date).
+    for (const d of params)
+      if (d.param.schema!.format === 'date') assert.ok(d.param.schema!.pattern, `${d.path} ${d.param.name} states its range`);
     for (const d of params) {
       const values = d.param.schema!.format === 'date' ? date : dateTime;
       const edges =
