@@ -53,6 +53,10 @@ export const UPSTREAMS = {
     spacingMs: 0,
   },
   ecb: { url: 'https://www.ecb.europa.eu', credentials: [], required: false, concurrency: 1, spacingMs: 0 },
+  // Catalogues only: LorcanaJSON's published files (lorcanajson.org) and the-fab-cube's
+  // flesh-and-blood-cards repository as GitHub serves its raw files.
+  lorcanajson: { url: 'https://lorcanajson.org', credentials: [], required: false, concurrency: 1, spacingMs: 0 },
+  fabcube: { url: 'https://raw.githubusercontent.com', credentials: [], required: false, concurrency: 2, spacingMs: 0 },
 } as const satisfies Record<string, { url: string; credentials: string[]; required: boolean; concurrency: number; spacingMs: number }>;
 export type UpstreamName = keyof typeof UPSTREAMS;
 export const UPSTREAM_NAMES = Object.keys(UPSTREAMS) as UpstreamName[];

@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Client, WorkflowFailedError } from '@temporalio/client';
@@ -593,48 +592,49 @@ describe('admin ingestion endpoints', () => {
 });
 
 describe('catalogueSync workflow', () => {
-  it('adds the sets, cards, printings and variants new upstream, and keeps every existing id', async () => {
-    // An upstream mirror with the demo's Base Set plus Jungle, which the small demo lacks.
-    const real = path.join(stack.config.sharedDataDir, 'pokemon-tcg-data');
-    const mirror = fs.mkdtempSync(path.join(os.tmpdir(), 'holo-catalogue-'));
-    fs.mkdirSync(path.join(mirror, 'pokemon-tcg-data', 'cards', 'en'), { recursive: true });
-    const sets = JSON.parse(fs.readFileSync(path.join(real, 'sets', 'en.json'), 'utf8')) as { id: string }[];
-    fs.mkdirSync(path.join(mirror, 'pokemon-tcg-data', 'sets'));
-    fs.writeFileSync(
-      path.join(mirror, 'pokemon-tcg-data', 'sets', 'en.json'),
-      JSON.stringify(sets.filter((x) => x.id === 'base1' || x.id === 'base2')),
-    );
-    for (const id of ['base1', 'base2'])
-      fs.copyFileSync(path.join(real, 'cards', 'en', `${id}.json`), path.join(mirror, 'pokemon-tcg-data', 'cards', 'en', `${id}.json`));
-    const jungleCards = (JSON.parse(fs.readFileSync(path.join(real, 'cards', 'en', 'base2.json'), 'utf8')) as unknown[]).length;
-    const idsBefore = (
-      await stack.stores.pg.pool.query(`SELECT external_key, id FROM cards WHERE external_key LIKE 'pokemontcg:base1-%' ORDER BY id`)
-    ).rows;
-    assert.ok(idsBefore.length > 50);
+  it('syncs from the upstreams: a set released upstream appears, with every existing id kept', async () => {
+    const cardIds = async () =>
+      (await stack.stores.pg.pool.query(`SELECT external_key, id FROM cards ORDER BY id`)).rows as { external_key: string; id: number }[];
+    const sync = async (day: string) =>
+      client.workflow.execute(catalogueSync, { taskQueue: TASK_QUEUE, workflowId: `${workflowIds.catalogueSync(day)}/${Date.now()}` });
+    const nothing = { sets: 0, cards: 0, printings: 0, variants: 0 };
 
-    // A worker whose activities read the mirror, in place of the suite's worker for this test.
-    await rig.startWorker({ ...activityDeps(stack.config, stack.stores), catalogueDir: mirror, catalogueScope: 'full' });
+    // The suite's mirror serves the seed's catalogue at the upstreams' paths: the production
+    // connectors read back exactly what the seed imported.
+    const idsBefore = await cardIds();
+    assert.ok(idsBefore.length > 500);
+    const same = await sync('2030-01-01');
+    for (const game of ['pokemon', 'flesh-and-blood', 'lorcana', 'mtg']) assert.deepEqual(same.added[game], nothing, game);
+    assert.deepEqual(await cardIds(), idsBefore);
+
+    // An upstream that has since released Jungle (base2): a mirror serving one more set.
+    const jungle = JSON.parse(
+      fs.readFileSync(path.join(stack.config.sharedDataDir, 'pokemon-tcg-data', 'cards', 'en', 'base2.json'), 'utf8'),
+    );
+    const released = await startFeedServer(stack.stores.pg.url, 0, {
+      throttleEvery: 0,
+      catalogue: { dataDir: stack.config.sharedDataDir, scope: 'small', extraPokemonSets: ['base2'] },
+    });
+    const upstreams = Object.fromEntries(Object.entries(stack.config.upstreams).map(([name, u]) => [name, { ...u, url: released.url }]));
+    await rig.startWorker({
+      ...activityDeps(stack.config, stack.stores),
+      upstreams: createUpstreams(upstreams as typeof stack.config.upstreams),
+    });
     try {
-      const first = await client.workflow.execute(catalogueSync, {
-        taskQueue: TASK_QUEUE,
-        workflowId: `${workflowIds.catalogueSync('2030-01-01')}/${Date.now()}`,
-      });
-      assert.deepEqual(first.added['pokemon']!.sets, 1);
-      assert.equal(first.added['pokemon']!.cards, jungleCards);
-      assert.ok(first.added['pokemon']!.printings >= jungleCards && first.added['pokemon']!.variants >= jungleCards);
-      const idsAfter = (
-        await stack.stores.pg.pool.query(`SELECT external_key, id FROM cards WHERE external_key LIKE 'pokemontcg:base1-%' ORDER BY id`)
-      ).rows;
-      assert.deepEqual(idsAfter, idsBefore);
+      const first = await sync('2030-01-02');
+      assert.equal(first.added['pokemon']!.sets, 1);
+      assert.equal(first.added['pokemon']!.cards, jungle.length);
+      assert.ok(first.added['pokemon']!.printings >= jungle.length && first.added['pokemon']!.variants >= jungle.length);
+      for (const game of ['flesh-and-blood', 'lorcana', 'mtg']) assert.deepEqual(first.added[game], nothing, game);
+      const after = await cardIds();
+      assert.deepEqual(after.slice(0, idsBefore.length), idsBefore, 'every existing card keeps its id');
+      assert.equal(after.filter((c) => c.external_key.startsWith('pokemontcg:base2-')).length, jungle.length);
       // Nothing new upstream: a second sync adds nothing.
-      const second = await client.workflow.execute(catalogueSync, {
-        taskQueue: TASK_QUEUE,
-        workflowId: `${workflowIds.catalogueSync('2030-01-02')}/${Date.now()}`,
-      });
-      assert.deepEqual(second.added['pokemon'], { sets: 0, cards: 0, printings: 0, variants: 0 });
+      const second = await sync('2030-01-03');
+      assert.deepEqual(second.added['pokemon'], nothing);
     } finally {
       await rig.startWorker();
-      fs.rmSync(mirror, { recursive: true, force: true });
+      await released.close();
     }
   });
 });

@@ -11,7 +11,7 @@ import type pg from 'pg';
 import type { Config } from '../schemas/config.js';
 import { createLogger, type Logger } from '../sql/runtime/log.js';
 import type { Stores } from '../sql/stores/index.js';
-import { importCatalogues, type CatalogueScope } from '../ingest/catalogue/index.js';
+import { syncCataloguesFromUpstreams } from '../ingest/catalogue/upstreams.js';
 import { loadFxRates } from '../ingest/load/fxRates.js';
 import { parseEcbRates } from '../ingest/sources/ecbRates.js';
 import { FeedFormatError } from '../ingest/sources/types.js';
@@ -46,9 +46,6 @@ import {
 } from '../ingest/export/bulkExport.js';
 
 export type ActivityDeps = IngestDeps & {
-  /** The upstream catalogue files (shared/data in the demo), read by catalogueSync. */
-  catalogueDir: string;
-  catalogueScope: CatalogueScope;
   /** What price loads set off: alerts, notifications, e-mail, push, webhooks. */
   events: {
     webhookBox(): Promise<SecretBox>;
@@ -78,8 +75,6 @@ export function activityDeps(config: Config, stores: Stores): ActivityDeps {
     redis: stores.redis,
     redisPrefix: config.redisPrefix,
     upstreams: createUpstreams(config.upstreams),
-    catalogueDir: config.sharedDataDir,
-    catalogueScope: config.demo === 'small' ? 'small' : 'full',
     images: new ImageStore(path.join(config.dataDir, 'images')),
     bulk: { dir: path.join(config.dataDir, 'exports'), pool: stores.pg.pool, ch: stores.ch.client, sessions: stores.ch.sessions?.exports },
     listingRenewal: once(async () => ({
@@ -268,13 +263,16 @@ export function createActivities(deps: ActivityDeps) {
     },
 
     /**
-     * Imports the upstream catalogue files: new sets, cards, printings and variants are added and
-     * existing rows updated in place (upserts on upstream keys, so ids never change).
+     * Syncs the catalogue from the upstreams (pokemontcg.io, Scryfall, LorcanaJSON, the-fab-cube):
+     * new sets, cards, printings and variants are added and existing rows updated in place (upserts
+     * on upstream keys, so ids never change). An upstream that failed fails the activity with its
+     * reason, after the others were written.
      */
     async syncCatalogue(): Promise<CatalogueSyncResult> {
       const before = await countsPerGame(deps.pool);
-      heartbeat('importing');
-      await importCatalogues(deps.pool, deps.catalogueDir, deps.catalogueScope, silentLog, (game) => heartbeat(`imported ${game}`));
+      heartbeat('syncing');
+      const { failed } = await syncCataloguesFromUpstreams(deps.pool, deps.upstreams, silentLog, (step) => heartbeat(step));
+      if (failed.length > 0) throw new Error(`catalogue sync: ${failed.map((f) => `${f.game}: ${f.reason}`).join('; ')}`);
       const after = await countsPerGame(deps.pool);
       const added = Object.fromEntries(
         Object.entries(after).map(([game, a]) => {

@@ -11,6 +11,7 @@ import type { NativeConnection, Worker } from '@temporalio/worker';
 import type { Config } from '../schemas/config.js';
 import { errorFields, type Logger } from '../sql/runtime/log.js';
 import type { Stores } from '../sql/stores/index.js';
+import { mirrorCatalogue } from '../ingest/demoMarket/catalogueMirror.js';
 import { startFeedServer, type FeedServer } from '../ingest/demoMarket/feedServer.js';
 import { feedPairs } from '../ingest/upstreams/registry.js';
 import { TASK_QUEUE, workflowIds } from './shared.js';
@@ -109,7 +110,7 @@ export function superviseIngestion(config: Config, stores: Stores, log: Logger, 
 
   async function bringUp(): Promise<void> {
     if (config.mirror === 'on') {
-      feedServer = await attempt('mirror', () => startFeedServer(stores.pg.url, config.feedsPort));
+      feedServer = await attempt('mirror', () => startFeedServer(stores.pg.url, config.feedsPort, { catalogue: mirrorCatalogue(config) }));
       feedsUrl = feedServer.url;
       log.info('upstreams: the local mirror stands in for the real hosts', { url: feedsUrl });
     }

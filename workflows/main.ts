@@ -7,6 +7,7 @@ import { openStores } from '../sql/stores/index.js';
 import { startTemporal } from './temporalServer.js';
 import { activityDeps } from './activities.js';
 import { createIngestWorker } from './worker.js';
+import { mirrorCatalogue } from '../ingest/demoMarket/catalogueMirror.js';
 import { startFeedServer } from '../ingest/demoMarket/feedServer.js';
 
 const config = loadConfig();
@@ -17,7 +18,8 @@ if (!config.clickhouseUrl) {
 }
 const stores = await openStores(config, log);
 // With demo data outside production the local mirror stands in for the upstreams (HOLO_MIRROR).
-const mirror = config.mirror === 'on' ? await startFeedServer(stores.pg.url, config.feedsPort) : null;
+const mirror =
+  config.mirror === 'on' ? await startFeedServer(stores.pg.url, config.feedsPort, { catalogue: mirrorCatalogue(config) }) : null;
 const temporal = await startTemporal(config, log);
 const { worker, connection, run } = await createIngestWorker(temporal.address, config.temporalNamespace, activityDeps(config, stores));
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => worker.shutdown());

@@ -41,9 +41,16 @@ const { bulkExportPlan, writeBulkExport } = proxyActivities<Activities>({
   retry,
 });
 
-const { loadEcbRates, ingestPriceFeed, syncCatalogue } = proxyActivities<Activities>({
+const { loadEcbRates, ingestPriceFeed } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '20 seconds',
+  retry,
+});
+
+// Scryfall's bulk file alone is about 500 MB; heartbeats mark each set or chunk written.
+const { syncCatalogue } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 hour',
+  heartbeatTimeout: '1 minute',
   retry,
 });
 
@@ -65,7 +72,7 @@ function reasonOf(err: unknown): string {
   return current?.message ?? String(err);
 }
 
-/** The catalogue from the upstream catalogue files: new sets, cards, printings and variants. */
+/** The catalogue from the upstreams: new sets, cards, printings and variants (ids of existing ones kept). */
 export async function catalogueSync(): Promise<CatalogueSyncResult> {
   return syncCatalogue();
 }

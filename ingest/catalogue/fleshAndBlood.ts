@@ -26,17 +26,28 @@ const RARITY: Record<string, string> = {
   P: 'Promo',
 };
 
-type FabSet = {
+export type FabSet = {
   unique_id: string;
   id: string;
   name: string;
   printings: { initial_release_date?: string | null; set_logo?: string | null }[];
 };
 
+/** The offline seed: the repository's files (`only`: those sets). */
 export async function readFleshAndBloodCatalogue(root: string, only?: Set<string>): Promise<CatalogueBatch> {
   const setJson = JSON.parse(await fs.readFile(path.join(root, 'json', 'english', 'set.json'), 'utf8')) as FabSet[];
   const cardRows = await readDelimited(path.join(root, 'csvs', 'english', 'card.csv'), '\t');
   const printingRows = await readDelimited(path.join(root, 'csvs', 'english', 'card-printing.csv'), '\t');
+  return fleshAndBloodBatch(setJson, cardRows, printingRows, only);
+}
+
+/** set.json, card.csv and card-printing.csv (rows keyed by their header's names) as a catalogue. */
+export function fleshAndBloodBatch(
+  setJson: FabSet[],
+  cardRows: Record<string, string>[],
+  printingRows: Record<string, string>[],
+  only?: Set<string>,
+): CatalogueBatch {
   const cardById = new Map(cardRows.map((r) => [r['Unique ID']!, r]));
 
   // Several upstream sets share an identifier (e.g. a Black Label reprint): the first one names it.

@@ -3,9 +3,17 @@
 // printing conventions (see README "Pokémon finishes").
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { isoDate, type CardInput, type CatalogueBatch, type PrintingInput, type SetInput, type VariantInput } from './model.js';
+import {
+  isoDate,
+  type CardInput,
+  type CatalogueBatch,
+  type GameInput,
+  type PrintingInput,
+  type SetInput,
+  type VariantInput,
+} from './model.js';
 
-type PtcgSet = {
+export type PtcgSet = {
   id: string;
   name: string;
   series?: string;
@@ -16,7 +24,7 @@ type PtcgSet = {
   legalities?: Record<string, string>;
   images?: { symbol?: string; logo?: string };
 };
-type PtcgCard = {
+export type PtcgCard = {
   id: string;
   name: string;
   supertype?: string;
@@ -67,44 +75,44 @@ export function pokemonFinishes(card: PtcgCard, set: PtcgSet): string[] {
 const FINISH_LABEL: Record<string, string> = { normal: 'Normal', holofoil: 'Holofoil', 'reverse-holofoil': 'Reverse Holofoil' };
 const RUN_LABEL: Record<string, string> = { unlimited: '', '1st-edition': '1st Edition ', shadowless: 'Shadowless ' };
 
-export async function readPokemonCatalogue(root: string, only?: Set<string>): Promise<CatalogueBatch> {
-  const sets = JSON.parse(await fs.readFile(path.join(root, 'sets', 'en.json'), 'utf8')) as PtcgSet[];
-  const wanted = sets.filter((s) => !only || only.has(s.id));
-  const setInputs: SetInput[] = [];
-  const cards: CardInput[] = [];
-  for (const s of wanted) {
-    setInputs.push({
-      externalKey: `pokemontcg:${s.id}`,
-      code: s.ptcgoCode ?? s.id.toUpperCase(),
-      name: s.name,
-      series: s.series ?? null,
-      releaseDate: isoDate(s.releaseDate),
-      totalCards: s.total ?? 0,
-      printedTotal: s.printedTotal ?? null,
-      isPromo: /promo/i.test(s.name),
-      language: 'en',
-      logoUrl: s.images?.logo ?? null,
-      symbolUrl: s.images?.symbol ?? null,
-      attributes: { legalities: s.legalities ?? {}, ...(s.ptcgoCode ? { ptcgoCode: s.ptcgoCode } : {}) },
-    });
-    const file = path.join(root, 'cards', 'en', `${s.id}.json`);
-    const raw = JSON.parse(await fs.readFile(file, 'utf8')) as PtcgCard[];
-    for (const c of raw) cards.push(toCard(c, s));
-  }
+export const POKEMON_GAME: GameInput = {
+  slug: 'pokemon',
+  name: 'Pokémon',
+  publisher: 'The Pokémon Company',
+  websiteUrl: 'https://www.pokemon.com/us/pokemon-tcg',
+  description: 'The Pokémon Trading Card Game.',
+};
+
+export function pokemonSet(s: PtcgSet): SetInput {
   return {
-    game: {
-      slug: 'pokemon',
-      name: 'Pokémon',
-      publisher: 'The Pokémon Company',
-      websiteUrl: 'https://www.pokemon.com/us/pokemon-tcg',
-      description: 'The Pokémon Trading Card Game.',
-    },
-    sets: setInputs,
-    cards,
+    externalKey: `pokemontcg:${s.id}`,
+    code: s.ptcgoCode ?? s.id.toUpperCase(),
+    name: s.name,
+    series: s.series ?? null,
+    releaseDate: isoDate(s.releaseDate),
+    totalCards: s.total ?? 0,
+    printedTotal: s.printedTotal ?? null,
+    isPromo: /promo/i.test(s.name),
+    language: 'en',
+    logoUrl: s.images?.logo ?? null,
+    symbolUrl: s.images?.symbol ?? null,
+    attributes: { legalities: s.legalities ?? {}, ...(s.ptcgoCode ? { ptcgoCode: s.ptcgoCode } : {}) },
   };
 }
 
-function toCard(c: PtcgCard, s: PtcgSet): CardInput {
+/** The offline seed: the pokemon-tcg-data repository's files (`only`: those sets). */
+export async function readPokemonCatalogue(root: string, only?: Set<string>): Promise<CatalogueBatch> {
+  const sets = JSON.parse(await fs.readFile(path.join(root, 'sets', 'en.json'), 'utf8')) as PtcgSet[];
+  const wanted = sets.filter((s) => !only || only.has(s.id));
+  const cards: CardInput[] = [];
+  for (const s of wanted) {
+    const raw = JSON.parse(await fs.readFile(path.join(root, 'cards', 'en', `${s.id}.json`), 'utf8')) as PtcgCard[];
+    for (const c of raw) cards.push(pokemonCard(c, s));
+  }
+  return { game: POKEMON_GAME, sets: wanted.map(pokemonSet), cards };
+}
+
+export function pokemonCard(c: PtcgCard, s: PtcgSet): CardInput {
   const runs = ['unlimited'];
   if (FIRST_EDITION_SETS.has(s.id)) runs.unshift('1st-edition');
   if (SHADOWLESS_SETS.has(s.id)) runs.splice(1, 0, 'shadowless');

@@ -10,6 +10,7 @@
 //   GET  /price-guide/download-custom?t&category         PriceCharting's CSV (token checked)
 //   POST /identity/v1/oauth2/token, GET /buy/marketplace_insights/v1_beta/item_sales/search   eBay sold items
 //   GET  /stats/eurofxref/eurofxref-hist-90d.xml, eurofxref-daily.xml                          ECB rates
+// and the catalogue paths of pokemontcg.io, Scryfall, LorcanaJSON and the-fab-cube (catalogueMirror.ts).
 // Documents carry ETag and Last-Modified (If-None-Match answers 304); about one request in a
 // hundred is answered 429 with Retry-After, as a busy upstream does. Prices are those of the
 // mirror's day: today, or the day a test sets (setDay), since the real upstreams only ever serve
@@ -22,6 +23,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import type pg from 'pg';
+import path from 'node:path';
 import zlib from 'node:zlib';
 import { MIRROR_CREDENTIALS } from '../../schemas/config.js';
 import { PRICE_GUIDE_PRINT_RUNS } from '../sources/priceChartingCsv.js';
@@ -29,6 +31,7 @@ import { CARDMARKET_GAMES } from '../upstreams/cardmarket.js';
 import { EBAY_PAGE_LIMIT } from '../upstreams/ebay.js';
 import { POKEMONTCG_PAGE_SIZE } from '../upstreams/pokemontcg.js';
 import { PRICE_GUIDE_CATEGORIES } from '../upstreams/pricecharting.js';
+import { catalogueMirror, scryfallCatalogueCards, type CatalogueMirrorOptions } from './catalogueMirror.js';
 import { auctionItemId, auctionOn, dayNumber, quoteAmount } from './priceModel.js';
 import { FEED_PLANS, PRICE_GUIDE_COLUMNS, type PlannedProduct } from './quotePlan.js';
 
@@ -89,16 +92,19 @@ function tcgplayerFeed(products: PlannedProduct[], day: string): string {
   return JSON.stringify({ success: true, errors: [], results });
 }
 
-function scryfallFeed(products: PlannedProduct[], day: string): string {
+/** The catalogue's Scryfall card objects, each with the day's prices (none for a card the plan does not quote). */
+function scryfallFeed(products: PlannedProduct[], day: string, cards: ({ id: string } & Record<string, unknown>)[]): string {
   const fields = ['usd', 'usd_foil', 'usd_etched', 'eur', 'eur_foil'];
-  const out = products.map((p) => {
-    const prices = priced(p, dayNumber(day));
-    return {
-      object: 'card',
-      id: p.id,
-      prices: { ...Object.fromEntries(fields.map((f) => [f, prices.get(f)?.toFixed(2) ?? null])), tix: null },
-    };
-  });
+  const quoted = new Map(products.map((p) => [p.id, priced(p, dayNumber(day))]));
+  const pricesOf = (id: string) => {
+    const prices = quoted.get(id);
+    return { ...Object.fromEntries(fields.map((f) => [f, prices?.get(f)?.toFixed(2) ?? null])), tix: null };
+  };
+  const known = new Set(cards.map((c) => c.id));
+  const out = [
+    ...cards.map((c) => ({ ...c, prices: pricesOf(c.id) })),
+    ...products.filter((p) => !known.has(p.id)).map((p) => ({ object: 'card', id: p.id, prices: pricesOf(p.id) })),
+  ];
   return JSON.stringify(out);
 }
 
@@ -213,6 +219,8 @@ export type FeedServer = { url: string; setDay(day: string | null): Promise<void
 export type MirrorOptions = {
   /** Every how many requests one is answered 429 (Retry-After: 1); 0: never. */
   throttleEvery?: number;
+  /** The catalogue files it serves (default: HOLO_SHARED_DATA_DIR or ../shared/data, the small demo's sets). */
+  catalogue?: CatalogueMirrorOptions;
 };
 
 /** Starts the mirror on its own thread, reading the catalogue from the database at `databaseUrl`. */
@@ -271,15 +279,27 @@ export async function serveFeeds(
   const today = () => pinned ?? new Date().toISOString().slice(0, 10);
   const throttleEvery = opts.throttleEvery ?? 97;
   let requests = 0;
+  const catalogueFiles = opts.catalogue ?? { dataDir: path.resolve(process.env.HOLO_SHARED_DATA_DIR ?? '../shared/data'), scope: 'small' };
+  const catalogue = catalogueMirror(catalogueFiles);
 
   async function answer(req: http.IncomingMessage, url: URL): Promise<Answer> {
     const day = today();
     const path = url.pathname;
     const bearer = /^bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    if (path === '/v2/cards') {
+    if (path.startsWith('/v2/')) {
       const key = req.headers['x-api-key'];
       if (key !== undefined && key !== MIRROR_CREDENTIALS.HOLO_POKEMONTCG_API_KEY)
         return json(403, { error: { message: 'Forbidden: the API key is not valid', code: 403 } });
+    }
+    // Scryfall refuses requests without a User-Agent and an Accept header.
+    if (
+      (path === '/sets' || path.startsWith('/bulk-data/') || path.startsWith('/bulk/')) &&
+      (!req.headers['user-agent'] || !req.headers.accept)
+    )
+      return json(400, { object: 'error', code: 'bad_request', status: 400, details: 'A User-Agent and an Accept header are required' });
+    const fromCatalogue = await catalogue(url);
+    if (fromCatalogue) return fromCatalogue;
+    if (path === '/v2/cards') {
       const page = Math.max(1, Number(url.searchParams.get('page') ?? 1) || 1);
       const pageSize = Math.min(POKEMONTCG_PAGE_SIZE, Math.max(1, Number(url.searchParams.get('pageSize') ?? POKEMONTCG_PAGE_SIZE) || 1));
       const products = await plan('pokemontcg', 'pokemon', day);
@@ -287,9 +307,6 @@ export async function serveFeeds(
       return json(200, { data, page, pageSize, count: data.length, totalCount: products.length });
     }
     if (path.startsWith('/bulk-data/') || path.startsWith('/bulk/')) {
-      // Scryfall refuses requests without a User-Agent and an Accept header.
-      if (!req.headers['user-agent'] || !req.headers.accept)
-        return json(400, { object: 'error', code: 'bad_request', status: 400, details: 'A User-Agent and an Accept header are required' });
       const stamp = `${day.replaceAll('-', '')}090000`;
       if (path === '/bulk-data/default-cards')
         return json(200, {
@@ -302,7 +319,12 @@ export async function serveFeeds(
           content_encoding: 'gzip',
         });
       if (path === `/bulk/default-cards-${stamp}.json`)
-        return { status: 200, type: 'application/json', body: scryfallFeed(await plan('scryfall', 'mtg', day), day), document: true };
+        return {
+          status: 200,
+          type: 'application/json',
+          body: scryfallFeed(await plan('scryfall', 'mtg', day), day, await scryfallCatalogueCards(catalogueFiles.dataDir)),
+          document: true,
+        };
     }
     const guide = /^\/productCatalog\/(priceGuide\/price_guide|productList\/products_singles)_(\d+)\.json$/.exec(path);
     if (guide && GAME_OF_CARDMARKET[guide[2]!]) {
