@@ -604,7 +604,10 @@ describe('catalogueSync workflow', () => {
     const idsBefore = await cardIds();
     assert.ok(idsBefore.length > 500);
     const same = await sync('2030-01-01');
-    for (const game of ['pokemon', 'flesh-and-blood', 'lorcana', 'mtg']) assert.deepEqual(same.added[game], nothing, game);
+    for (const game of ['pokemon', 'flesh-and-blood', 'lorcana', 'mtg']) {
+      assert.deepEqual(same.added[game], nothing, game);
+      assert.deepEqual(same.read[game], { cards: same.after[game]!.cards, variants: same.after[game]!.variants }, `${game}: read whole`);
+    }
     assert.deepEqual(await cardIds(), idsBefore);
 
     // An upstream that has since released Jungle (base2): a mirror serving one more set.

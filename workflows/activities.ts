@@ -114,7 +114,13 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 }
 
 export type CatalogueCounts = Record<string, { sets: number; cards: number; printings: number; variants: number }>;
-export type CatalogueSyncResult = { before: CatalogueCounts; after: CatalogueCounts; added: CatalogueCounts };
+export type CatalogueSyncResult = {
+  before: CatalogueCounts;
+  after: CatalogueCounts;
+  added: CatalogueCounts;
+  /** What each game's upstream stated (cards and variants read and written). */
+  read: Record<string, { cards: number; variants: number }>;
+};
 
 async function countsPerGame(pool: pg.Pool): Promise<CatalogueCounts> {
   const rows = await catalogueCountsPerGame(pool);
@@ -271,8 +277,15 @@ export function createActivities(deps: ActivityDeps) {
     async syncCatalogue(): Promise<CatalogueSyncResult> {
       const before = await countsPerGame(deps.pool);
       heartbeat('syncing');
-      const { failed } = await syncCataloguesFromUpstreams(deps.pool, deps.upstreams, silentLog, (step) => heartbeat(step));
-      if (failed.length > 0) throw new Error(`catalogue sync: ${failed.map((f) => `${f.game}: ${f.reason}`).join('; ')}`);
+      const { imported, failed } = await syncCataloguesFromUpstreams(deps.pool, deps.upstreams, silentLog, (step) => heartbeat(step));
+      if (failed.length > 0) {
+        const message = `catalogue sync: ${failed.map((f) => `${f.game}: ${f.error.message}`).join('; ')}`;
+        // Retried only when one of the failures may pass later (not a refusal or a malformed document).
+        const final = failed.every((f) => (feedFailure(f.error) as { nonRetryable?: boolean }).nonRetryable === true);
+        throw final
+          ? ApplicationFailure.nonRetryable(message, 'CatalogueSyncFailed')
+          : ApplicationFailure.retryable(message, 'CatalogueSyncFailed');
+      }
       const after = await countsPerGame(deps.pool);
       const added = Object.fromEntries(
         Object.entries(after).map(([game, a]) => {
@@ -283,7 +296,7 @@ export function createActivities(deps: ActivityDeps) {
           ];
         }),
       );
-      return { before, after, added };
+      return { before, after, added, read: Object.fromEntries(imported.map((s) => [s.game, { cards: s.cards, variants: s.variants }])) };
     },
 
     /** The catalogue's lowest and highest card id, for a correlation run's chunks. */

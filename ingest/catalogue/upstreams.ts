@@ -182,7 +182,7 @@ export async function fleshAndBloodFromUpstream(upstream: Upstream): Promise<Cat
 }
 
 /** What a sync wrote per game, and the games whose upstream failed (with the upstream's reason). */
-export type CatalogueSyncOutcome = { imported: UpsertSummary[]; failed: { game: string; reason: string }[] };
+export type CatalogueSyncOutcome = { imported: UpsertSummary[]; failed: { game: string; error: Error }[] };
 
 /**
  * Syncs every game's catalogue from its upstream: new sets, cards, printings and variants are
@@ -230,7 +230,7 @@ export async function syncCataloguesFromUpstreams(
       out.imported.push(total);
     } catch (err) {
       log.warn('catalogue upstream failed', { source, game, error: (err as Error).message });
-      out.failed.push({ game, reason: (err as Error).message });
+      out.failed.push({ game, error: err as Error });
     }
   }
   return out;
