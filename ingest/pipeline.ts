@@ -169,6 +169,7 @@ async function readFeed(deps: IngestDeps, input: IngestInput): Promise<FeedRead 
   let bytes = 0;
   const ctx = {
     pool: deps.pool,
+    ch: deps.ch,
     game: input.game,
     day: input.asOf,
     validators: async (url: string) => {

@@ -381,6 +381,44 @@ describe('feeds end to end', () => {
     assert.equal((await stack.stores.pg.pool.query('SELECT 1 FROM feed_validators')).rowCount, 0, 'no validators remembered');
   });
 
+  it("reads a Scryfall bulk array through ClickHouse's JSONEachRow with the JavaScript parser's rows and refusals; a cut-off array is refused", async () => {
+    const cards = JSON.parse(recorded('scryfall', 'mtg_ssm', 'cards.json').toString()) as Record<string, unknown>[];
+    const odd = [
+      ...cards,
+      { object: 'card', id: 'not-a-uuid', prices: { usd: '1.00' } },
+      { object: 'card', prices: { usd: '2.00' } },
+      { ...cards[0], id: '00000000-0000-4000-8000-000000000001', prices: { usd: 'abc', eur: '1,234.50', usd_foil: 3.25, eur_foil: null } },
+      { ...cards[1], id: '00000000-0000-4000-8000-000000000002', prices: null },
+    ];
+    // Pretty-printed like the real bulk file: one card over many lines.
+    let body = JSON.stringify(odd, null, 1);
+    server.set((req, res) => {
+      if (req.url === '/bulk-data/default-cards')
+        return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(
+          JSON.stringify({
+            object: 'bulk_data',
+            type: 'default_cards',
+            updated_at: '2024-02-21T10:04:28.615+00:00',
+            download_uri: `${server.url}/file/cards.json`,
+          }),
+        );
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }).end(zlib.gzipSync(body));
+    });
+    const upstream = new Upstream('scryfall', configOf('scryfall', server.url));
+    const withClickHouse = { ...ctx(), ch: stack.stores.ch.client };
+    const read = await readAll(scryfall, upstream, withClickHouse);
+    const expected = await parseScryfallPrices(body, '2024-02-21');
+    assert.ok(expected.rows.length > 100 && expected.rejected.length === 3, JSON.stringify(expected.rejected));
+    assert.deepEqual(read.rows, expected.rows);
+    assert.deepEqual(read.rejected, expected.rejected);
+    // Cut at a card's end: a well-framed body whose array never closes.
+    body = body.slice(0, body.lastIndexOf('},') + 2);
+    await assert.rejects(
+      readAll(scryfall, upstream, withClickHouse),
+      (e: unknown) => e instanceof FeedFormatError && /cut off/.test(e.message),
+    );
+  });
+
   it('a source without its credentials is off and says which variables to set', async () => {
     await assert.rejects(
       ingestFeed(deps(), { source: 'tcgplayer', game: 'flesh-and-blood', asOf: '2030-01-01' }),

@@ -4,11 +4,14 @@
 // input formats instead of the parser. A paged connector asks for the next page only once the
 // previous one is parsed (its count and total decide whether there is one).
 import type pg from 'pg';
+import type { ClickHouseClient } from '@clickhouse/client';
 import type { ParseResult } from '../sources/types.js';
 import type { FeedValidators, Fetched, Upstream } from './http.js';
 
 export type FeedContext = {
   pool: pg.Pool;
+  /** ClickHouse, for parsers that hand a document's bytes to its input formats; absent: JavaScript parsers only. */
+  ch?: ClickHouseClient;
   game: string;
   /** The run's day: the date of prices whose upstream gives none. */
   day: string;

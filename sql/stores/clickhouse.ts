@@ -64,6 +64,14 @@ export async function insertTabSeparated(
   });
 }
 
+/**
+ * Whether the client's ClickHouse runs in this process (chDB), so its file() table function reads
+ * this machine's files: a document written to a temporary file can be handed to its input formats.
+ */
+export function readsLocalFiles(client: ClickHouseClient): boolean {
+  return chdbRawInserts.has(client);
+}
+
 /** A value as a TabSeparated field: backslash, tab and line breaks escaped. */
 export function tsvField(value: string): string {
   return /[\\\t\n\r]/.test(value)

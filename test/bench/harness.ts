@@ -89,9 +89,13 @@ export function goal(ok: boolean): string {
   return invalidReasons.length > 0 ? 'INVALID measurement (see below)' : ok ? 'meets goal' : 'MISSES goal';
 }
 
-/** Ends the benchmark: exit 0, or exit 1 after listing every reason the measurement is invalid. */
-export function finish(): never {
-  if (invalidReasons.length === 0) process.exit(0);
+/**
+ * Ends the benchmark: exit 0, or exit 1 after listing every reason the measurement is invalid, or
+ * every goal it missed (`missed`, for the benchmarks that fail on a missed goal).
+ */
+export function finish(missed: string[] = []): never {
+  if (missed.length) console.log(`\nGOALS MISSED: ${missed.join('; ')}`);
+  if (invalidReasons.length === 0) process.exit(missed.length ? 1 : 0);
   console.log(`\nINVALID MEASUREMENT: ${invalidReasons.length} problem(s), the figures above are not a result:`);
   for (const why of invalidReasons) console.log(`  - ${why}`);
   process.exit(1);
