@@ -176,9 +176,13 @@ const bulkDeps = {
   ...activityDeps(config, stores),
   upstreams: createUpstreams({ ...config.upstreams, scryfall: { ...config.upstreams.scryfall, url: bulkServer.url } }),
 };
-const { result: bulk, growthBytes } = await peakRssGrowth(async () => {
+const {
+  result: bulk,
+  growthBytes,
+  perStep,
+} = await peakRssGrowth(async (step) => {
   const started = performance.now();
-  const summary = await ingestFeed(bulkDeps, { source: 'scryfall', game: 'mtg', asOf: bulkDay });
+  const summary = await ingestFeed(bulkDeps, { source: 'scryfall', game: 'mtg', asOf: bulkDay }, step);
   return { ...summary, seconds: (performance.now() - started) / 1000 };
 }).finally(async () => {
   await bulkServer.close();
@@ -202,6 +206,7 @@ console.log(
   `  resident memory growth while loading (peak) ${growthMb.toFixed(0)} MB  goal <= ${GOAL_RSS_MB}: ${goal(growthMb <= GOAL_RSS_MB)}`,
 );
 console.log(`  steps (ms): ${steps.map((s) => `${s} ${bulk.timings[s]}`).join(', ')}`);
+console.log(`  peak RSS growth by step (MB): ${[...perStep].map(([s, b]) => `${s} ${(b / 2 ** 20).toFixed(0)}`).join(', ')}`);
 
 const scaling = [one, await measure(takeDays(2)), await measure(takeDays(4))];
 

@@ -120,17 +120,31 @@ export async function serveScryfallBulk(file: string, updatedAt: string): Promis
   };
 }
 
-/** The peak resident memory above the level when sampling began, sampled every 20 ms while `work` runs. */
-export async function peakRssGrowth<T>(work: () => Promise<T>): Promise<{ result: T; growthBytes: number }> {
+/**
+ * The peak resident memory above the level when sampling began, sampled every 20 ms while `work`
+ * runs, overall and per step (`work` names the step it is in through `step`): where a load's
+ * memory goes.
+ */
+export async function peakRssGrowth<T>(
+  work: (step: (name: string) => void) => Promise<T>,
+): Promise<{ result: T; growthBytes: number; perStep: Map<string, number> }> {
+  // From the live set (node --expose-gc): the garbage of building the file would hide the growth.
+  (globalThis as { gc?: () => void }).gc?.();
   const base = process.memoryUsage.rss();
-  let peak = base;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, 20);
+  const perStep = new Map<string, number>();
+  let current = 'start';
+  const sample = () => {
+    const growth = process.memoryUsage.rss() - base;
+    perStep.set(current, Math.max(perStep.get(current) ?? 0, growth));
+  };
+  const timer = setInterval(sample, 20);
   try {
-    const result = await work();
-    peak = Math.max(peak, process.memoryUsage.rss());
-    return { result, growthBytes: peak - base };
+    const result = await work((name) => {
+      sample();
+      current = name;
+    });
+    sample();
+    return { result, growthBytes: Math.max(0, ...perStep.values()), perStep };
   } finally {
     clearInterval(timer);
   }
