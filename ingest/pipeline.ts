@@ -98,7 +98,7 @@ async function ingestFeedOnce(deps: IngestDeps, input: IngestInput, progress: (s
     clock = now;
   };
   progress('fetching');
-  const read = await readFeed(deps, input);
+  const read = await readFeed(deps, input, progress);
   lap('fetch');
   if (read === 'not-modified') {
     await recordFeedRun(deps.pool, input.source, input.game, 'not-modified', null);
@@ -160,7 +160,7 @@ type FeedRead = { parsed: ParseResult; documents: ReadDocument[]; bytes: number;
  * 'not-modified'. Any failure (an upstream error, a body cut off, a malformed document) throws
  * before anything is loaded.
  */
-async function readFeed(deps: IngestDeps, input: IngestInput): Promise<FeedRead | 'not-modified'> {
+async function readFeed(deps: IngestDeps, input: IngestInput, progress: (step: string) => void): Promise<FeedRead | 'not-modified'> {
   const connector = PRICE_CONNECTORS[input.source]!;
   const digest = crypto.createHash('sha1');
   const parsed: ParseResult = { rows: [], rejected: [] };
@@ -194,6 +194,8 @@ async function readFeed(deps: IngestDeps, input: IngestInput): Promise<FeedRead 
     for (const row of one.rows) parsed.rows.push(row);
     for (const row of one.rejected) parsed.rejected.push(row);
     documents.push({ url: item.url, validators: item.validators });
+    // A paged feed reads for minutes on a busy machine: each page is a sign of life (a heartbeat).
+    progress(`fetching (${documents.length} documents read)`);
   }
   if (documents.length === 0 && notModified.length > 0) return 'not-modified';
   // Conditional GETs are made only of single-document feeds, so a feed is either all 304 or read whole.
