@@ -8,7 +8,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { loadConfig, type Config } from '../../schemas/config.js';
 import { createLogger, type Logger } from '../../sql/runtime/log.js';
 import { migrateClickHouse, migratePostgres } from '../../sql/migrate.js';
@@ -20,7 +19,7 @@ import { freePort } from '../../sql/runtime/ports.js';
 import type { LoadTargets } from '../../ingest/load/pricePoints.js';
 import { announcePricesLanded } from '../../sql/stores/priceChannels.js';
 import { call } from './http.js';
-import { copyTemplate, indexDemoPictures, stackTemplate, templatesDir } from './stackTemplate.js';
+import { copyTemplate, createDatabase, indexDemoPictures, stackTemplate, templatesDir } from './stackTemplate.js';
 
 export type Stack = {
   config: Config;
@@ -42,16 +41,6 @@ function databaseOf(serverUrl: string): string {
   const u = new URL(serverUrl);
   u.pathname = `/holo_test_${crypto.randomBytes(5).toString('hex')}`;
   return u.toString();
-}
-
-async function createEmptyDatabase(databaseUrl: string): Promise<void> {
-  const u = new URL(databaseUrl);
-  const name = u.pathname.slice(1);
-  u.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: u.toString() });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
-  await admin.end();
 }
 
 export type StackOptions = {
@@ -112,7 +101,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       })
     : undefined;
   if (template) await copyTemplate(template, dataDir, externalPg);
-  else if (externalPg) await createEmptyDatabase(externalPg);
+  else if (externalPg) await createDatabase(externalPg);
   const stores = await openStores(config, log);
   await migratePostgres(stores.pg, log);
   await migrateClickHouse(stores.ch, log);

@@ -95,18 +95,22 @@ export async function copyTemplate(template: Template, dataDir: string, database
   // cp -a keeps owners and modes: PostgreSQL runs as its own user when the suite runs as root,
   // and refuses a data directory it does not own or that others can read.
   await run('cp', ['-a', `${template.dir}/.`, dataDir]);
-  if (template.database && databaseUrl) {
-    const u = new URL(databaseUrl);
-    const name = u.pathname.slice(1);
-    u.pathname = '/postgres';
-    const admin = new pg.Client({ connectionString: u.toString() });
-    await admin.connect();
-    try {
-      // Names are ours (holo_test_<hex>, holo_tpl_<hex>): identifiers quoted all the same.
-      await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)} TEMPLATE ${pg.escapeIdentifier(template.database)}`);
-    } finally {
-      await admin.end();
-    }
+  if (template.database && databaseUrl) await createDatabase(databaseUrl, template.database);
+}
+
+/** Creates the database `databaseUrl` names, on its server: empty, or as a copy of `template`. */
+export async function createDatabase(databaseUrl: string, template?: string): Promise<void> {
+  const u = new URL(databaseUrl);
+  const name = u.pathname.slice(1);
+  u.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: u.toString() });
+  await admin.connect();
+  try {
+    // Names are ours (holo_test_<hex>, holo_tpl_<hex>): identifiers quoted all the same.
+    const from = template ? ` TEMPLATE ${pg.escapeIdentifier(template)}` : '';
+    await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}${from}`);
+  } finally {
+    await admin.end();
   }
 }
 
@@ -128,13 +132,9 @@ async function build(dir: string, key: TemplateKey, database: string): Promise<v
   let databaseUrl: string | undefined;
   if (key.postgresServer) {
     const u = new URL(key.postgresServer);
-    u.pathname = '/postgres';
-    const admin = new pg.Client({ connectionString: u.toString() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(database)}`);
-    await admin.end();
     u.pathname = `/${database}`;
     databaseUrl = u.toString();
+    await createDatabase(databaseUrl);
   }
   await fs.mkdir(dir, { recursive: true });
   await fs.chmod(dir, 0o755);
