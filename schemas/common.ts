@@ -56,6 +56,15 @@ export function money(opts: { max: number }) {
   return z.number().min(0.0001).max(opts.max);
 }
 
+// Text is trimmed before its length is checked, so a required field of spaces is refused: the
+// document says so with a pattern that asks for one character that is not blank (JavaScript's
+// trim(): Unicode spaces, line breaks and the byte order mark), as a client's validator reads it.
+const BLANKS = ' \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+const LINE_CHARACTER = '\\u0000-\\u001f\\u007f';
+const FREE_TEXT_CHARACTER = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f';
+const notBlank = (refused: string) => `^[^${refused}]*[^${refused}${BLANKS}\\t\\n\\r][^${refused}]*$`;
+const tooShort = (min: number) => (min === 1 ? 'must not be blank' : `must have at least ${min} characters besides surrounding spaces`);
+
 /**
  * The characters of text as people write it: anything but control characters, except tabs and
  * line breaks (LF, CR). PostgreSQL refuses NUL; the others have no place in what people read.
@@ -69,12 +78,14 @@ const FREE_TEXT_MESSAGE = 'control characters other than tabs and line breaks ar
  * notes, release notes): trimmed, bounded, with line breaks and tabs; the one rule for all of them.
  */
 export function freeText(opts: { min?: number; max: number }) {
-  return z
+  const min = opts.min ?? 1;
+  const field = z
     .string()
     .trim()
-    .min(opts.min ?? 1)
+    .min(min, { message: tooShort(min) })
     .max(opts.max)
     .regex(FREE_TEXT_PATTERN, { message: FREE_TEXT_MESSAGE });
+  return min > 0 ? field.openapi({ pattern: notBlank(FREE_TEXT_CHARACTER) }) : field;
 }
 
 /** Free text as a whole document, not trimmed (a deck list): the same characters. */
@@ -87,15 +98,15 @@ export function freeTextDocument(opts: { max: number }) {
  * bounded, and free of control characters, line breaks included.
  */
 export function text(opts: { min?: number; max: number }) {
-  return (
-    z
-      .string()
-      .trim()
-      .min(opts.min ?? 1)
-      .max(opts.max)
-      // oxlint-disable-next-line no-control-regex -- control characters are exactly what this refuses
-      .regex(/^[^\u0000-\u001f\u007f]*$/, { message: 'control characters are not allowed' })
-  );
+  const min = opts.min ?? 1;
+  const field = z
+    .string()
+    .trim()
+    .min(min, { message: tooShort(min) })
+    .max(opts.max)
+    // oxlint-disable-next-line no-control-regex -- control characters are exactly what this refuses
+    .regex(/^[^\u0000-\u001f\u007f]*$/, { message: 'control characters are not allowed' });
+  return min > 0 ? field.openapi({ pattern: notBlank(LINE_CHARACTER) }) : field;
 }
 
 export const ErrorResponse = z

@@ -73,12 +73,20 @@ const base64url = (bytes: number) =>
     .string()
     .length(Math.ceil((bytes * 4) / 3))
     .regex(/^[A-Za-z0-9_-]+$/, 'base64url');
+// APNs tokens are hex, FCM registration tokens base64url with colons, web tokens endpoint URLs:
+// printable ASCII without spaces, taken as sent (never trimmed, so the length the document states
+// is the length checked).
+const deviceToken = z
+  .string()
+  .min(8)
+  .max(4096)
+  .regex(/^[!-~]+$/, 'a device token is printable ASCII without spaces');
 export const DeviceBody = z
   .discriminatedUnion('platform', [
     z
       .strictObject({
         platform: z.enum(['ios', 'android']),
-        token: text({ min: 8, max: 4096 }).openapi({ description: 'the APNs or FCM device token' }),
+        token: deviceToken.openapi({ description: 'the APNs or FCM device token' }),
       })
       .openapi('PushDevicePhone'),
     z
@@ -100,7 +108,7 @@ export const DeviceBody = z
 export const VapidKey = z
   .object({ public_key: z.string().openapi({ description: 'base64url, the applicationServerKey browsers subscribe with' }) })
   .openapi('VapidKey');
-export const DeviceTokenBody = z.strictObject({ token: text({ min: 8, max: 4096 }) }).openapi('PushDeviceToken');
+export const DeviceTokenBody = z.strictObject({ token: deviceToken }).openapi('PushDeviceToken');
 export const DeviceRegistered = z.object({ ok: z.literal(true), device_id: z.number().int() }).openapi('DeviceRegistered');
 
 const events = z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length);

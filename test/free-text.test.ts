@@ -119,3 +119,43 @@ describe('other control characters', () => {
     );
   });
 });
+
+describe('blank text (fuzzer seed 561896246: GET /api/price-intelligence/search?q=+ was a 422 the document did not state)', () => {
+  // The field's pattern in /openapi.json, as a client's validator reads it.
+  const documented = async (path: string, parameter: string) => {
+    const doc = (await (await fetch(`${stack.url}/openapi.json`)).json()) as {
+      paths: Record<string, { get: { parameters: { name: string; schema: { pattern?: string; maxLength: number } }[] } }>;
+    };
+    const schema = doc.paths[path]!.get.parameters.find((p) => p.name === parameter)!.schema;
+    assert.ok(schema.pattern, `${path} ${parameter} states a pattern`);
+    return { pattern: new RegExp(schema.pattern), maxLength: schema.maxLength };
+  };
+
+  it('a required text of spaces is refused as blank, and the document says it would be', async () => {
+    const { pattern } = await documented('/api/price-intelligence/search', 'q');
+    for (const blank of [' ', '\u00a0', ' \u3000\ufeff ']) {
+      const search = await call(null, 'GET', `/api/price-intelligence/search?q=${encodeURIComponent(blank)}`);
+      assert.deepEqual([search.status, search.body.detail[0].loc, search.body.detail[0].msg], [422, ['query', 'q'], 'must not be blank']);
+      assert.equal(pattern.test(blank), false, `the document refuses ${JSON.stringify(blank)} too`);
+    }
+    const subject = await call(buyer, 'POST', '/api/messages', { to_username: 'textseller', body: '  \n\t ' });
+    assert.deepEqual(
+      [subject.status, subject.body.detail[0].loc, subject.body.detail[0].msg],
+      [422, ['body', 'body'], 'must not be blank'],
+    );
+  });
+
+  it('whatever the document accepts, the server accepts (fast-check over spaces, control characters and letters)', async () => {
+    const { pattern, maxLength } = await documented('/api/price-intelligence/search', 'q');
+    const chars = fc.constantFrom(' ', '\u00a0', '\u2003', '\u3000', '\ufeff', '\u2028', '\t', '\n', '\u0001', 'a', 'é', '1', '%', '+');
+    await fc.assert(
+      fc.asyncProperty(fc.array(chars, { minLength: 1, maxLength: 8 }), async (parts) => {
+        const q = parts.join('');
+        fc.pre(pattern.test(q) && q.length <= maxLength);
+        const search = await call(null, 'GET', `/api/price-intelligence/search?q=${encodeURIComponent(q)}`);
+        assert.equal(search.status, 200, `${JSON.stringify(q)}: ${JSON.stringify(search.body)}`);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
