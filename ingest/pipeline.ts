@@ -1,16 +1,24 @@
 // One source's feed for one game and day, end to end: fetch → parse → map to variants → flag
 // outliers → load (idempotent per batch) → quarantine refused rows → announce the new prices.
+// Everything after the parse runs set based in ClickHouse over the run's staged rows
+// (ingest/load/staged.ts); the largest documents are staged by ClickHouse's own input formats.
 // The batch id is the business key (source/game/day) plus a digest of the feed, so a retried or
 // replayed run of the same feed never doubles a point (same deduplication tokens, same rows),
 // while a corrected feed for the same day is a new batch whose rows replace the old ones.
 import crypto from 'node:crypto';
-import type { ClickHouseClient } from '@clickhouse/client';
-import { insertTabSeparated, tsvField } from '../sql/stores/clickhouse.js';
 import type pg from 'pg';
-import { loadPricePoints, type LoadTargets } from './load/pricePoints.js';
-import { mapToVariants } from './normalise/mapVariants.js';
-import { crossSourceEvidence, flagCrossSourceOutliers } from './normalise/crossSource.js';
-import { flagOutliers, seriesBaselines } from './normalise/outliers.js';
+import type { LoadTargets } from './load/pricePoints.js';
+import {
+  dropStage,
+  flagStagedCrossSource,
+  loadStaged,
+  mapStaged,
+  newStageId,
+  stageParsedRows,
+  stagedUpdates,
+  type StagedBatch,
+} from './load/staged.js';
+import { linkHintedRefs } from './normalise/mapVariants.js';
 import { missingRequiredCredentials, PRICE_CONNECTORS, type Upstreams } from './upstreams/registry.js';
 import type { FeedValidators } from './upstreams/http.js';
 import { priceUpdatesChannel } from '../sql/stores/priceChannels.js';
@@ -18,7 +26,6 @@ import { feedValidatorsOf, rememberFeedValidators } from '../sql/priceLoads.js';
 import { recordFeedFailure, recordFeedRun } from '../sql/status.js';
 import type { RedisStore } from '../sql/stores/redis.js';
 import type { PriceUpdate } from '../schemas/stream.js';
-import type { ParseResult, RejectedRow } from './sources/types.js';
 
 /**
  * The stores an ingestion writes to (the same targets as the price loader), and what runs once
@@ -46,9 +53,9 @@ export type IngestSummary = {
   rejected: number;
   /**
    * Wall time of each step in milliseconds: where a slow run spent its time. Documents are parsed
-   * as their bytes arrive, so `fetch` holds the reading and parsing of them both (`parse` is 0).
-   * The ClickHouse insert
-   * and the PostgreSQL latest prices run side by side, so the steps can add up to more than the run.
+   * (and staged) as their bytes arrive, so `fetch` holds the reading, parsing and staging of them
+   * (`parse` is 0). The ClickHouse insert and the PostgreSQL latest prices run side by side, so
+   * the steps can add up to more than the run.
    */
   timings: Record<'fetch' | 'parse' | 'map' | 'outliers' | 'insert' | 'latest' | 'publish', number>;
 };
@@ -97,79 +104,88 @@ async function ingestFeedOnce(deps: IngestDeps, input: IngestInput, progress: (s
     summary.timings[step] = Math.round(now - clock);
     clock = now;
   };
-  progress('fetching');
-  const read = await readFeed(deps, input, progress);
-  lap('fetch');
-  if (read === 'not-modified') {
-    await recordFeedRun(deps.pool, input.source, input.game, 'not-modified', null);
-    return { ...summary, status: 'not-modified' };
+  const stage = newStageId();
+  try {
+    progress('fetching');
+    const read = await readFeed(deps, input, stage, progress);
+    lap('fetch');
+    if (read === 'not-modified') {
+      await recordFeedRun(deps.pool, input.source, input.game, 'not-modified', null);
+      return { ...summary, status: 'not-modified' };
+    }
+    const { documents } = read;
+    summary.fetchedBytes = read.bytes;
+    const batchId = `${summary.batchId}:${read.digest.slice(0, 12)}`;
+    summary.batchId = batchId;
+    lap('parse');
+    const batch: StagedBatch = {
+      stage,
+      batchId,
+      source: input.source,
+      game: input.game,
+      asOf: input.asOf,
+      ingestedAt: loadStamp(input.asOf),
+    };
+    progress('mapping');
+    await mapStaged(deps.ch, deps.pool, batch);
+    lap('map');
+    progress('flagging outliers');
+    await flagStagedCrossSource(deps.ch, batch);
+    lap('outliers');
+    progress('loading');
+    const loaded = await loadStaged(deps, batch);
+    Object.assign(summary, {
+      parsed: loaded.parsed,
+      loaded: loaded.loaded,
+      flagged: loaded.flagged,
+      crossSourceFlagged: loaded.crossSourceFlagged,
+      rejected: loaded.rejected,
+    });
+    summary.timings.insert = Math.round(loaded.timings.insertMs);
+    summary.timings.latest = Math.round(loaded.timings.latestMs);
+    clock = performance.now();
+    progress('publishing');
+    const updates = await stagedUpdates(deps.ch, stage);
+    await publishPriceUpdates(deps.redis, deps.redisPrefix, updates);
+    if (deps.afterPublish) await deps.afterPublish(batchId, updates);
+    lap('publish');
+    // Only now: a run that failed before the end must fetch in full when retried, or its retry would
+    // answer not-modified and never announce what the first attempt loaded (the load itself repeats
+    // without doubling: same batch, same deduplication tokens).
+    await rememberValidators(deps.pool, documents);
+    // The status page's freshness check and the sources report read this.
+    await recordFeedRun(deps.pool, input.source, input.game, 'loaded', summary.loaded);
+    return summary;
+  } finally {
+    await dropStage(deps.ch, stage).catch(() => undefined);
   }
-  const { parsed, documents } = read;
-  summary.fetchedBytes = read.bytes;
-  const batchId = `${summary.batchId}:${read.digest.slice(0, 12)}`;
-  summary.batchId = batchId;
-  summary.parsed = parsed.rows.length;
-  lap('parse');
-  progress('mapping');
-  const mapped = await mapToVariants(deps.pool, parsed.rows);
-  lap('map');
-  progress('flagging outliers');
-  // Both reads only look at history, so they go out together; the checks then run in order.
-  const [baselines, evidence] = await Promise.all([
-    seriesBaselines(deps.ch, mapped.points, input.asOf),
-    crossSourceEvidence(deps.ch, mapped.points, input.asOf),
-  ]);
-  summary.flagged = flagOutliers(mapped.points, baselines);
-  const crossSource = flagCrossSourceOutliers(mapped.points, evidence);
-  summary.crossSourceFlagged = crossSource.rows;
-  summary.flagged += crossSource.newlyFlagged;
-  lap('outliers');
-  progress('loading');
-  const loaded = await loadPricePoints(deps, mapped.points, { id: batchId, ingestedAt: loadStamp(input.asOf) });
-  summary.loaded = loaded.inserted;
-  const rejected = [...parsed.rejected, ...mapped.rejected];
-  summary.rejected = rejected.length;
-  // Cross-source flags are listed with the refused rows, though their rows are loaded (flagged).
-  const quarantineStarted = performance.now();
-  await quarantine(deps.ch, batchId, input, [...rejected, ...crossSource.rejects]);
-  summary.timings.insert = Math.round(loaded.timings.insertMs + performance.now() - quarantineStarted);
-  summary.timings.latest = Math.round(loaded.timings.latestMs);
-  clock = performance.now();
-  progress('publishing');
-  const updates = await publishUpdates(
-    deps,
-    mapped.points.filter((p) => !p.is_outlier && p.price_type === 'market'),
-  );
-  if (deps.afterPublish) await deps.afterPublish(batchId, updates);
-  lap('publish');
-  // Only now: a run that failed before the end must fetch in full when retried, or its retry would
-  // answer not-modified and never announce what the first attempt loaded (the load itself repeats
-  // without doubling: same batch, same deduplication tokens).
-  await rememberValidators(deps.pool, documents);
-  // The status page's freshness check and the sources report read this.
-  await recordFeedRun(deps.pool, input.source, input.game, 'loaded', summary.loaded);
-  return summary;
 }
 
 type ReadDocument = { url: string; validators: FeedValidators };
-type FeedRead = { parsed: ParseResult; documents: ReadDocument[]; bytes: number; digest: string };
+type FeedRead = { documents: ReadDocument[]; bytes: number; digest: string };
+
+/** Seq numbers of one document's rows: the next document's start after them. */
+const DOCUMENT_SEQ = 2 ** 40;
 
 /**
- * Every document of the feed, in order, each parsed as its bytes arrive and hashed on the way
- * (the batch digest). A feed whose one document answered 304 to its conditional GET is
+ * Every document of the feed, in order, each parsed and staged as its bytes arrive and hashed on
+ * the way (the batch digest). A feed whose one document answered 304 to its conditional GET is
  * 'not-modified'. Any failure (an upstream error, a body cut off, a malformed document) throws
- * before anything is loaded.
+ * before anything is loaded (staged rows are not loaded rows).
  */
-async function readFeed(deps: IngestDeps, input: IngestInput, progress: (step: string) => void): Promise<FeedRead | 'not-modified'> {
+async function readFeed(
+  deps: IngestDeps,
+  input: IngestInput,
+  stage: string,
+  progress: (step: string) => void,
+): Promise<FeedRead | 'not-modified'> {
   const connector = PRICE_CONNECTORS[input.source]!;
   const digest = crypto.createHash('sha1');
-  const parsed: ParseResult = { rows: [], rejected: [] };
   const documents: ReadDocument[] = [];
   const notModified: string[] = [];
   let bytes = 0;
   const ctx = {
     pool: deps.pool,
-    ch: deps.ch,
     game: input.game,
     day: input.asOf,
     validators: async (url: string) => {
@@ -189,10 +205,12 @@ async function readFeed(deps: IngestDeps, input: IngestInput, progress: (step: s
         yield chunk;
       }
     })();
-    const one = await item.parse(hashed);
+    const target = { ch: deps.ch, id: stage, seqBase: documents.length * DOCUMENT_SEQ };
+    const one = await item.parse(hashed, target);
     digest.update('\0');
-    for (const row of one.rows) parsed.rows.push(row);
-    for (const row of one.rejected) parsed.rejected.push(row);
+    // A guide that prints set names and numbers links its new products before they are mapped.
+    await linkHintedRefs(deps.pool, one.rows);
+    if (one.rows.length || one.rejected.length) await stageParsedRows(target, one);
     documents.push({ url: item.url, validators: item.validators });
     // A paged feed reads for minutes on a busy machine: each page is a sign of life (a heartbeat).
     progress(`fetching (${documents.length} documents read)`);
@@ -200,7 +218,7 @@ async function readFeed(deps: IngestDeps, input: IngestInput, progress: (step: s
   if (documents.length === 0 && notModified.length > 0) return 'not-modified';
   // Conditional GETs are made only of single-document feeds, so a feed is either all 304 or read whole.
   if (notModified.length > 0) throw new Error(`${input.source}/${input.game}: part of the feed answered 304 (${notModified.join(', ')})`);
-  return { parsed, documents, bytes, digest: digest.digest('hex') };
+  return { documents, bytes, digest: digest.digest('hex') };
 }
 
 /** Remembers the validators of a loaded feed's documents for the next conditional GET. */
@@ -225,35 +243,11 @@ function loadStamp(asOf: string): Date {
   return new Date(Math.min(Date.now(), Date.parse(`${asOf}T12:00:00Z`)));
 }
 
-async function quarantine(ch: ClickHouseClient, batchId: string, input: IngestInput, rows: RejectedRow[]): Promise<void> {
-  const at = loadStamp(input.asOf).toISOString().replace('T', ' ').replace('Z', '');
-  const lines = rows.map(
-    (r) => `${tsvField(batchId)}\t${tsvField(input.source)}\t${tsvField(input.game)}\t${tsvField(r.ref)}\t${tsvField(r.reason)}\t${at}\n`,
-  );
-  await insertTabSeparated(ch, {
-    table: 'holo.ingest_rejects',
-    columns: ['batch_id', 'source', 'game', 'ref', 'reason', 'rejected_at'],
-    body: Buffer.from(lines.join('')),
-    settings: { insert_deduplication_token: `${batchId}:rejects` },
-  });
-}
-
 const UPDATES_PER_MESSAGE = 500;
 
-/**
- * The batch's market price per card for the WebSocket and webhook layer, several cards per
- * message (`{type: 'price_updates', data: [{card_id, market_price, currency}]}`): one Redis
- * round trip per 500 cards rather than per card.
- */
-async function publishUpdates(deps: IngestDeps, points: { card_id: number; amount: string; currency: string }[]): Promise<PriceUpdate[]> {
-  const perCard = new Map<number, PriceUpdate>();
-  for (const p of points)
-    if (!perCard.has(p.card_id)) perCard.set(p.card_id, { card_id: p.card_id, market_price: Number(p.amount), currency: p.currency });
-  const updates = [...perCard.values()];
-  await publishPriceUpdates(deps.redis, deps.redisPrefix, updates);
-  return updates;
-}
-
+// The batch's market price per card for the WebSocket and webhook layer, several cards per
+// message (`{type: 'price_updates', data: [{card_id, market_price, currency}]}`): one Redis round
+// trip per 500 cards rather than per card.
 /** Announces updated market prices to every API instance (WebSocket delivery). */
 export async function publishPriceUpdates(redis: RedisStore, redisPrefix: string, updates: PriceUpdate[]): Promise<void> {
   for (let i = 0; i < updates.length; i += UPDATES_PER_MESSAGE)

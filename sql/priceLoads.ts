@@ -99,14 +99,3 @@ export const crossSourceConsensus = chQuery<
   { card_ids: number[]; variant_ids: number[]; as_of: string; window_days: number },
   typeof SourceValue
 >('cross_source_consensus', SourceValue);
-
-const ScryfallBulkCard = z.object({
-  id: z.string().nullable(),
-  usd: z.string().nullable(),
-  usd_foil: z.string().nullable(),
-  usd_etched: z.string().nullable(),
-  eur: z.string().nullable(),
-  eur_foil: z.string().nullable(),
-});
-/** The id and prices of every card object of a Scryfall bulk file at `path` on the ClickHouse host, streamed. */
-export const scryfallBulkPrices = chStreamQuery<{ path: string }, typeof ScryfallBulkCard>('scryfall_bulk_prices', ScryfallBulkCard);

@@ -3,6 +3,9 @@
 // zod schema, converting what travels as text (64-bit integers, decimals) into what the code uses.
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
 import type pg from 'pg';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { z } from 'zod';
 import { sqlFile } from './sqlFile.js';
 import type { Analytics } from './stores/analytics.js';
@@ -48,6 +51,28 @@ export function pgStatement<Params extends readonly unknown[]>(name: string) {
   };
 }
 
+/**
+ * A PostgreSQL COPY … TO STDOUT file: its rows as the bytes PostgreSQL writes (text format), never
+ * parsed into objects, for another engine's input format.
+ */
+export function pgCopyOut(name: string) {
+  const text = sqlFile(`postgres/queries/${name}.sql`);
+  return async (client: pg.PoolClient): Promise<Buffer> => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of client.query(copyTo(text))) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  };
+}
+
+/** A PostgreSQL COPY … FROM STDIN file: rows in its text format (TabSeparated) sent as they are. */
+export function pgCopyIn(name: string) {
+  const text = sqlFile(`postgres/queries/${name}.sql`);
+  return async (client: pg.PoolClient, body: Buffer | string): Promise<void> => {
+    if (body.length === 0) return;
+    await pipeline(Readable.from([body]), client.query(copyFrom(text)));
+  };
+}
+
 /** What runs ClickHouse reads: the API's Analytics (read-only, unavailable-aware) or a client (ingestion, activities). */
 export type ChRunner = Analytics | ClickHouseClient;
 
@@ -69,6 +94,16 @@ export function chStreamQuery<Params extends Record<string, unknown>, Row extend
     const rs = await client.query({ query: text, query_params: params, format: 'JSONEachRow' });
     for await (const chunk of rs.stream<unknown>()) for (const r of chunk) yield row.parse(r.json());
   };
+}
+
+/**
+ * A ClickHouse query file read as TabSeparated text, rows never parsed: what another engine's
+ * input format takes as it is (PostgreSQL's COPY).
+ */
+export function chTabSeparated<Params extends Record<string, unknown>>(name: string) {
+  const text = sqlFile(`clickhouse/queries/${name}.sql`);
+  return async (client: ClickHouseClient, params: Params): Promise<string> =>
+    (await client.query({ query: text, query_params: params, format: 'TabSeparated' })).text();
 }
 
 /** A ClickHouse statement file (sql/clickhouse/<file>.sql) run for its effect: DDL, or INSERT … SELECT. */

@@ -1,8 +1,11 @@
-// Mapping adapter rows to variants through the catalogue, and outlier flags against real history.
+// Mapping adapter rows to variants through the catalogue, and outlier flags against real history;
+// the pipeline's set-based SQL (ingest/load/staged.ts) against the same rules in JavaScript.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { crossSourceEvidence, flagCrossSourceOutliers } from '../ingest/normalise/crossSource.js';
 import { flagOutliers, isOutlier, seriesBaselines } from '../ingest/normalise/outliers.js';
 import { mapToVariants } from '../ingest/normalise/mapVariants.js';
+import { dropStage, flagStagedCrossSource, mapStaged, newStageId, stageParsedRows } from '../ingest/load/staged.js';
 import type { SourceRow } from '../ingest/sources/types.js';
 import { chRows, todayUtc } from './support/clickhouseRows.js';
 import { startStack, type Stack } from './support/stack.js';
@@ -150,5 +153,127 @@ describe('outlier flags', () => {
       points.map((p) => p.is_outlier),
       [true, false, false],
     );
+  });
+});
+
+describe('the set-based pipeline (ClickHouse) against the JavaScript rules', () => {
+  /**
+   * The rows through both: mapToVariants, flagOutliers and flagCrossSourceOutliers in JavaScript;
+   * staged, mapped and flagged in ClickHouse. Returns both, loaded rows in feed order.
+   */
+  async function bothWays(rows: SourceRow[], asOf: string) {
+    const { pg, ch } = stack.stores;
+    const mapped = await mapToVariants(pg.pool, rows);
+    flagOutliers(mapped.points, await seriesBaselines(ch.client, mapped.points, asOf));
+    const cross = flagCrossSourceOutliers(mapped.points, await crossSourceEvidence(ch.client, mapped.points, asOf));
+    const stage = newStageId();
+    try {
+      await stageParsedRows({ ch: ch.client, id: stage, seqBase: 0 }, { rows, rejected: [] });
+      const batch = { stage, batchId: `test-${stage}`, source: 'tcgplayer', game: 'pokemon', asOf, ingestedAt: new Date() };
+      await mapStaged(ch.client, pg.pool, batch);
+      await flagStagedCrossSource(ch.client, batch);
+      const sql = await chRows<{ variant_id: number; is_outlier: boolean }>(
+        ch.client,
+        `SELECT variant_id, is_outlier OR (variant_id, source) IN (SELECT variant_id, source FROM holo.ingest_cross_source WHERE stage_id = {stage:String}) AS is_outlier
+         FROM holo.ingest_mapped_rows WHERE stage_id = {stage:String} AND refused = '' ORDER BY seq`,
+        { stage },
+      );
+      const sqlRejects = await chRows<{ ref: string; reason: string }>(
+        ch.client,
+        `SELECT ref, refused AS reason FROM holo.ingest_mapped_rows WHERE stage_id = {stage:String} AND refused != '' ORDER BY seq`,
+        { stage },
+      );
+      const sqlCross = await chRows<{ ref: string }>(
+        ch.client,
+        `SELECT message AS ref FROM holo.ingest_cross_source WHERE stage_id = {stage:String} ORDER BY variant_id, source`,
+        { stage },
+      );
+      const sorted = <T>(list: T[]) => list.map((x) => JSON.stringify(x)).sort();
+      return {
+        js: {
+          points: mapped.points.map((p) => ({ variant_id: p.variant_id, is_outlier: p.is_outlier })),
+          rejected: sorted(mapped.rejected),
+          cross: sorted(cross.rejects.map((r) => r.ref)),
+        },
+        sql: {
+          points: sql.map((p) => ({ variant_id: Number(p.variant_id), is_outlier: Boolean(p.is_outlier) })),
+          rejected: sorted(sqlRejects),
+          cross: sorted(sqlCross.map((r) => r.ref)),
+        },
+      };
+    } finally {
+      await dropStage(ch.client, stage);
+    }
+  }
+
+  it('maps every case as mapToVariants does: print runs, finishes, generic foil, unknown and colliding references', async () => {
+    const pool = stack.stores.pg.pool;
+    const printingRefs = (
+      await pool.query<{ ref_key: SourceRow['ref']['kind']; ref_value: string; finish: string; print_run: string }>(
+        `SELECT r.ref_key, r.ref_value, v.finish, p.print_run FROM cross_refs r JOIN printings p ON p.id = r.printing_id JOIN variants v ON v.printing_id = p.id
+         WHERE r.ref_key IN ('us_marketplace_product_id', 'eu_marketplace_product_id') ORDER BY r.ref_key, r.ref_value, v.id LIMIT 300`,
+      )
+    ).rows;
+    const mtg = (
+      await pool.query<{ ref_value: string }>(
+        `SELECT ref_value FROM cross_refs WHERE ref_key = 'mtg_card_db_id' ORDER BY ref_value LIMIT 40`,
+      )
+    ).rows;
+    assert.ok(printingRefs.length > 100 && mtg.length > 10, 'the small demo has marketplace and Magic references');
+    const base = { kind: 'pokemontcg_id' as const, value: 'base1-4' };
+    const rows: SourceRow[] = [
+      row(base, 'holofoil', '1st-edition'),
+      row(base, null, null),
+      row(base, 'holofoil', 'shadowless'),
+      row(base, 'reverse-holofoil', null),
+      row(base, 'foil', null),
+      row({ kind: 'pokemontcg_id', value: 'nope-1' }, null, null),
+      ...printingRefs.map((r) => row({ kind: r.ref_key, value: r.ref_value }, r.finish, null)),
+      ...printingRefs.slice(0, 50).map((r) => row({ kind: r.ref_key, value: r.ref_value }, null, r.print_run)),
+      ...mtg.flatMap((r) => ['foil', 'etched', null, 'holofoil'].map((f) => row({ kind: 'mtg_card_db_id', value: r.ref_value }, f, null))),
+      // Two products on one variant and day: both refused.
+      row({ kind: 'pokemontcg_id', value: 'base1-2' }, null, null),
+      row({ kind: 'pokemontcg_id', value: 'base1-2' }, null, null, '12.00'),
+    ];
+    const { js, sql } = await bothWays(rows, todayUtc());
+    assert.ok(js.points.length > 200 && js.rejected.length > 20, `${js.points.length} mapped, ${js.rejected.length} refused`);
+    assert.deepEqual(sql.points, js.points);
+    assert.deepEqual(sql.rejected, js.rejected);
+  });
+
+  it('flags the same rows as the outlier and cross-source rules on the demo history', async () => {
+    // The demo's Pokémon cards' tcgplayer market series (their median of the last 30 days), priced
+    // today at a factor of it: ordinary moves, spikes, drops and mid-range jumps.
+    const series = await chRows<{ variant_id: number; med: number }>(
+      stack.stores.ch.client,
+      `SELECT variant_id, toFloat64(median(amount)) AS med FROM holo.price_points
+       WHERE game = 'pokemon' AND source = 'tcgplayer' AND price_type = 'market' AND grading_company = 'raw' AND NOT is_outlier
+         AND as_of >= today() - 30 AND as_of < today()
+       GROUP BY variant_id HAVING count() >= 5 ORDER BY variant_id LIMIT 400`,
+    );
+    const refs = new Map(
+      (
+        await stack.stores.pg.pool.query<{ variant_id: number; ref_value: string; finish: string; print_run: string }>(
+          `SELECT v.id AS variant_id, substr(c.external_key, 12) AS ref_value, v.finish, p.print_run
+           FROM variants v JOIN printings p ON p.id = v.printing_id JOIN cards c ON c.id = p.card_id
+           WHERE c.external_key LIKE 'pokemontcg:%' AND v.id = ANY ($1)`,
+          [series.map((s) => Number(s.variant_id))],
+        )
+      ).rows.map((r) => [r.variant_id, r]),
+    );
+    const factors = [1.03, 10, 0.05, 3.5, 0.3, 1, 0.97, 5];
+    const rows: SourceRow[] = series.flatMap((s, i) => {
+      const ref = refs.get(Number(s.variant_id));
+      if (!ref) return [];
+      const amount = (s.med * factors[i % factors.length]!).toFixed(2);
+      return [row({ kind: 'pokemontcg_id', value: ref.ref_value }, ref.finish, ref.print_run, amount)];
+    });
+    const { js, sql } = await bothWays(rows, todayUtc());
+    const flagged = js.points.filter((p) => p.is_outlier).length;
+    assert.ok(js.points.length > 100 && flagged > 20 && flagged < js.points.length - 20, `${flagged} of ${js.points.length} flagged`);
+    assert.ok(js.cross.length > 0, 'some rows disagree with the other sources');
+    assert.deepEqual(sql.points, js.points);
+    assert.deepEqual(sql.cross, js.cross);
+    assert.deepEqual(sql.rejected, js.rejected);
   });
 });

@@ -16,13 +16,14 @@ import { ingestFeed, SourceOffError } from '../ingest/pipeline.js';
 import { loadFxRates } from '../ingest/load/fxRates.js';
 import { parseEcbRates } from '../ingest/sources/ecbRates.js';
 import { parseScryfallPrices } from '../ingest/sources/scryfallPrices.js';
-import { FeedFormatError, type ParseResult } from '../ingest/sources/types.js';
+import { FeedFormatError, type ParseResult, type SourceRow } from '../ingest/sources/types.js';
 import { RETRY, TruncatedBodyError, Upstream, UpstreamAuthError, UpstreamError } from '../ingest/upstreams/http.js';
 import { pokemontcg } from '../ingest/upstreams/pokemontcg.js';
 import { pricecharting } from '../ingest/upstreams/pricecharting.js';
 import { createUpstreams, type Upstreams } from '../ingest/upstreams/registry.js';
 import { scryfall } from '../ingest/upstreams/scryfall.js';
-import type { FeedContext, PriceConnector } from '../ingest/upstreams/types.js';
+import type { FeedContext, PriceConnector, StageTarget } from '../ingest/upstreams/types.js';
+import { dropStage, newStageId } from '../ingest/load/staged.js';
 import { chRows } from './support/clickhouseRows.js';
 import { call } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
@@ -65,17 +66,44 @@ const configOf = (name: UpstreamName, url: string, over: Partial<UpstreamConfig>
 
 const ctx = (day = '2030-01-01'): FeedContext => ({ pool: null as never, game: '', day, validators: async () => undefined });
 
-/** Every row of a connector's feed, read as the pipeline reads it. */
-async function readAll(connector: PriceConnector, upstream: Upstream, c: FeedContext): Promise<ParseResult & { notModified: number }> {
+/**
+ * Every row of a connector's feed, read as the pipeline reads it: given a stage, what a parser
+ * staged in ClickHouse is read back as rows and refusals.
+ */
+async function readAll(
+  connector: PriceConnector,
+  upstream: Upstream,
+  c: FeedContext,
+  stage?: StageTarget,
+): Promise<ParseResult & { notModified: number }> {
   const out = { rows: [], rejected: [], notModified: 0 } as ParseResult & { notModified: number };
   for await (const item of connector.documents(upstream, c)) {
     if ('notModified' in item) {
       out.notModified++;
       continue;
     }
-    const one = await item.parse(item.body);
+    const one = await item.parse(item.body, stage);
     out.rows.push(...one.rows);
     out.rejected.push(...one.rejected);
+  }
+  if (stage) {
+    type Staged = Record<'ref_kind' | 'ref_value' | 'finish' | 'print_run' | 'observation_id' | 'refused' | 'refused_ref', string> &
+      Omit<SourceRow, 'ref' | 'finish' | 'printRun' | 'observation_id'>;
+    const staged = await chRows<Staged>(
+      stage.ch,
+      `SELECT * EXCEPT (stage_id, seq, staged_at) REPLACE (toString(as_of) AS as_of) FROM holo.ingest_source_rows WHERE stage_id = {stage:String} ORDER BY seq`,
+      { stage: stage.id },
+    );
+    for (const { ref_kind, ref_value, finish, print_run, observation_id, refused, refused_ref, ...row } of staged)
+      if (refused) out.rejected.push({ ref: refused_ref, reason: refused });
+      else
+        out.rows.push({
+          ...row,
+          ref: { kind: ref_kind as SourceRow['ref']['kind'], value: ref_value },
+          finish: finish || null,
+          printRun: print_run || null,
+          ...(observation_id ? { observation_id } : {}),
+        });
   }
   return out;
 }
@@ -381,7 +409,7 @@ describe('feeds end to end', () => {
     assert.equal((await stack.stores.pg.pool.query('SELECT 1 FROM feed_validators')).rowCount, 0, 'no validators remembered');
   });
 
-  it("reads a Scryfall bulk array through ClickHouse's JSONEachRow with the JavaScript parser's rows and refusals; a cut-off array is refused", async () => {
+  it("stages a Scryfall bulk array through ClickHouse's JSONEachRow with the JavaScript parser's rows and refusals; a cut-off array is refused", async () => {
     const cards = JSON.parse(recorded('scryfall', 'mtg_ssm', 'cards.json').toString()) as Record<string, unknown>[];
     const odd = [
       ...cards,
@@ -405,8 +433,9 @@ describe('feeds end to end', () => {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }).end(zlib.gzipSync(body));
     });
     const upstream = new Upstream('scryfall', configOf('scryfall', server.url));
-    const withClickHouse = { ...ctx(), ch: stack.stores.ch.client };
-    const read = await readAll(scryfall, upstream, withClickHouse);
+    const stage: StageTarget = { ch: stack.stores.ch.client, id: newStageId(), seqBase: 0 };
+    const read = await readAll(scryfall, upstream, ctx(), stage);
+    await dropStage(stage.ch, stage.id);
     const expected = await parseScryfallPrices(body, '2024-02-21');
     assert.ok(expected.rows.length > 100 && expected.rejected.length === 3, JSON.stringify(expected.rejected));
     assert.deepEqual(read.rows, expected.rows);
@@ -414,7 +443,7 @@ describe('feeds end to end', () => {
     // Cut at a card's end: a well-framed body whose array never closes.
     body = body.slice(0, body.lastIndexOf('},') + 2);
     await assert.rejects(
-      readAll(scryfall, upstream, withClickHouse),
+      readAll(scryfall, upstream, ctx(), { ...stage, id: newStageId() }),
       (e: unknown) => e instanceof FeedFormatError && /cut off/.test(e.message),
     );
   });

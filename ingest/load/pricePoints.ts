@@ -1,6 +1,7 @@
-// The one write path for price observations: insert into ClickHouse with a deduplication token
-// per batch chunk (a retried insert is dropped by ClickHouse), refresh the materialised latest
-// prices of the batch's series in PostgreSQL, and announce the new prices epoch.
+// The write path for price observations held as rows (the feed pipeline stages its rows in
+// ClickHouse instead: staged.ts): insert into ClickHouse with a deduplication token per batch
+// chunk (a retried insert is dropped by ClickHouse), refresh the materialised latest prices of the
+// batch's series in PostgreSQL, and announce the new prices epoch.
 import type pg from 'pg';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { announcePricesLanded } from '../../sql/stores/priceChannels.js';

@@ -1,6 +1,8 @@
 // Maps adapter rows to Holo variants through cross_refs (or the catalogue's upstream card id),
 // choosing the variant by finish and print run. Rows that name no known product, or a finish the
-// card does not have, are refused with the reason: nothing is guessed.
+// card does not have, are refused with the reason: nothing is guessed. The pipeline maps in
+// ClickHouse with the same rule (sql/clickhouse/staged/map_staged_rows.sql) and only links hinted
+// references here; mapToVariants is the rule in JavaScript, the reference the SQL is tested against.
 import type pg from 'pg';
 import { seriesKey, type PricePointRow } from '../pricePoint.js';
 import type { RejectedRow, SourceRow } from '../sources/types.js';
@@ -74,7 +76,8 @@ async function linkByHint(pool: pg.Pool, rows: SourceRow[], known: Set<string>):
   return links;
 }
 
-export async function mapToVariants(pool: pg.Pool, rows: SourceRow[]): Promise<{ points: PricePointRow[]; rejected: RejectedRow[] }> {
+/** The catalogue's hits for the rows' references (cross_refs, or the catalogue's pokemontcg.io ids). */
+async function refHits(pool: pg.Pool, rows: SourceRow[]): Promise<RefHit[]> {
   const byKind = new Map<string, Set<string>>();
   for (const r of rows) {
     const set = byKind.get(r.ref.kind) ?? new Set<string>();
@@ -93,6 +96,22 @@ export async function mapToVariants(pool: pg.Pool, rows: SourceRow[]): Promise<{
         : await crossRefHits(pool, kind, list)),
     );
   }
+  return hits;
+}
+
+/**
+ * Links the hinted rows' references that no cross reference names yet (a guide that prints set
+ * names and numbers: PriceCharting), before the batch is mapped.
+ */
+export async function linkHintedRefs(pool: pg.Pool, rows: SourceRow[]): Promise<void> {
+  const hinted = rows.filter((r) => r.hint);
+  if (hinted.length === 0) return;
+  const hits = await refHits(pool, hinted);
+  await linkByHint(pool, hinted, new Set(hits.map((h) => `${h.ref_kind}:${h.ref_value}`)));
+}
+
+export async function mapToVariants(pool: pg.Pool, rows: SourceRow[]): Promise<{ points: PricePointRow[]; rejected: RejectedRow[] }> {
+  const hits = await refHits(pool, rows);
   hits.push(...(await linkByHint(pool, rows, new Set(hits.map((h) => `${h.ref_kind}:${h.ref_value}`)))));
   const cardIds = [...new Set(hits.map((h) => h.card_id))];
   const variants = await variantsOfCards(pool, cardIds);

@@ -1,20 +1,21 @@
 // Scryfall card objects (a JSON array, a list object, or one card): prices.usd / usd_foil /
 // usd_etched (USD), eur / eur_foil (EUR) as decimal strings, tix (MTGO tickets, not money: skipped).
 // The day is the caller's: the bulk file's updated_at, else the run's day. Read as a stream, so
-// the ~500 MB default-cards bulk file is never held whole. With ClickHouse in this process (chDB),
-// an array (the bulk file) is streamed to a temporary file and read by ClickHouse's JSONEachRow,
-// which skips a card's other ~70 fields in C++: 488 MB of cards in ~1.2 s, against ~18 s through
-// the JavaScript streaming parser, which builds every card as objects (see README, bench:ingest).
+// the ~500 MB default-cards bulk file is never held whole. When the pipeline stages rows and
+// ClickHouse runs in this process (chDB), an array (the bulk file) is streamed to a temporary file
+// and staged by ClickHouse's JSONEachRow (stage_scryfall_bulk_file.sql, the same rule in SQL),
+// which skips a card's other ~70 fields in C++: no card or price ever becomes a JavaScript object
+// (the JavaScript streaming parser took ~18 s for 488 MB of cards; see README, bench:ingest).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import type { ClickHouseClient } from '@clickhouse/client';
-import { scryfallBulkPrices } from '../../sql/priceLoads.js';
+import { stageScryfallBulkFile } from '../../sql/ingestStaging.js';
 import { readsLocalFiles } from '../../sql/stores/clickhouse.js';
 import { oneChunk, readJsonStream } from './jsonStream.js';
 import { collect, FeedFormatError, type ParseResult } from './types.js';
+import type { StageTarget } from '../upstreams/types.js';
 
 const FIELDS: [string, 'us' | 'eu', string, string][] = [
   ['usd', 'us', 'USD', 'normal'],
@@ -27,18 +28,19 @@ const FIELDS: [string, 'us' | 'eu', string, string][] = [
 type Card = { id?: string; prices?: Record<string, unknown> };
 
 /**
- * The prices of the card objects in `body`. Given `ch` with ClickHouse in this process, a top-level
- * array is read by ClickHouse (same rows and refusals, except that an element that is not an
- * object fails the whole file as a format error); anything else by the JavaScript parser.
+ * The prices of the card objects in `body`. Given a stage with ClickHouse in this process, a
+ * top-level array is staged by ClickHouse (same rows and refusals, except that an element that is
+ * not an object fails the whole file as a format error) and no rows are returned; anything else is
+ * read by the JavaScript parser.
  */
 export async function parseScryfallPrices(
   body: AsyncIterable<Uint8Array | string> | string,
   asOf: string,
-  ch?: ClickHouseClient,
+  stage?: StageTarget,
 ): Promise<ParseResult> {
-  if (typeof body !== 'string' && ch && readsLocalFiles(ch)) {
+  if (typeof body !== 'string' && stage && readsLocalFiles(stage.ch)) {
     const peeked = await peekFirstByte(body);
-    if (peeked.first === '[') return parseCardArrayInClickHouse(ch, peeked.body, asOf);
+    if (peeked.first === '[') return stageCardArrayInClickHouse(stage, peeked.body, asOf);
     body = peeked.body;
   }
   const out: ParseResult = { rows: [], rejected: [] };
@@ -102,9 +104,9 @@ async function peekFirstByte(
   return { first, body: whole() };
 }
 
-/** A JSON array of card objects through a temporary file and ClickHouse's JSONEachRow. */
-async function parseCardArrayInClickHouse(
-  ch: ClickHouseClient,
+/** A JSON array of card objects staged through a temporary file and ClickHouse's JSONEachRow. */
+async function stageCardArrayInClickHouse(
+  stage: StageTarget,
   body: AsyncIterable<Uint8Array | string>,
   asOf: string,
 ): Promise<ParseResult> {
@@ -112,18 +114,14 @@ async function parseCardArrayInClickHouse(
   const file = path.join(dir, 'cards.json');
   try {
     await pipeline(Readable.from(body), fs.createWriteStream(file));
-    const out: ParseResult = { rows: [], rejected: [] };
     try {
-      for await (const c of scryfallBulkPrices(ch, { path: file })) {
-        const { id, ...prices } = c;
-        cardRows(out, { id: id ?? undefined, prices }, asOf);
-      }
+      await stageScryfallBulkFile(stage.ch, { stage: stage.id, seq_base: stage.seqBase, path: file, as_of: asOf });
     } catch (err) {
       throw new FeedFormatError(
         `Scryfall bulk file is not a JSON array of card objects (or is cut off): ${(err as Error).message.split('\n')[0]}`,
       );
     }
-    return out;
+    return { rows: [], rejected: [] };
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
   }

@@ -18,7 +18,7 @@ export const scryfall: PriceConnector = {
     if (bulk.object !== 'bulk_data' || typeof bulk.download_uri !== 'string' || !/^https?:\/\//.test(bulk.download_uri))
       throw new FeedFormatError(`Scryfall /bulk-data/default-cards has no download_uri: ${JSON.stringify(bulk).slice(0, 200)}`);
     const day = dayOf(bulk.updated_at) ?? ctx.day;
-    yield* conditionalDocument(upstream, ctx, bulk.download_uri, () => (body) => parseScryfallPrices(body, day, ctx.ch), {
+    yield* conditionalDocument(upstream, ctx, bulk.download_uri, () => (body, stage) => parseScryfallPrices(body, day, stage), {
       Accept: 'application/json',
     });
   },

@@ -1,7 +1,7 @@
 // What a connector is: for one upstream, the documents of a (game, day) feed as byte streams, in
 // order, each with the parser of its format. The pipeline reads each body once (hashing it for the
-// batch id while the parser consumes it); a later pipeline may hand the same bytes to ClickHouse's
-// input formats instead of the parser. A paged connector asks for the next page only once the
+// batch id while the parser consumes it); a parser may hand the bytes to ClickHouse's input
+// formats instead (StageTarget). A paged connector asks for the next page only once the
 // previous one is parsed (its count and total decide whether there is one).
 import type pg from 'pg';
 import type { ClickHouseClient } from '@clickhouse/client';
@@ -10,8 +10,6 @@ import type { FeedValidators, Fetched, Upstream } from './http.js';
 
 export type FeedContext = {
   pool: pg.Pool;
-  /** ClickHouse, for parsers that hand a document's bytes to its input formats; absent: JavaScript parsers only. */
-  ch?: ClickHouseClient;
   game: string;
   /** The run's day: the date of prices whose upstream gives none. */
   day: string;
@@ -19,11 +17,18 @@ export type FeedContext = {
   validators(url: string): Promise<FeedValidators | undefined>;
 };
 
+/**
+ * Where the pipeline stages a document's rows in ClickHouse (ingest/load/staged.ts): a parser that
+ * can hand the bytes to ClickHouse's input formats stages them there itself and returns no rows;
+ * `seqBase` orders the document's rows after the previous documents'.
+ */
+export type StageTarget = { ch: ClickHouseClient; id: string; seqBase: number };
+
 export type FeedDocument = {
   url: string;
   validators: FeedValidators;
   body: AsyncIterable<Uint8Array>;
-  parse(body: AsyncIterable<Uint8Array>): Promise<ParseResult>;
+  parse(body: AsyncIterable<Uint8Array>, stage?: StageTarget): Promise<ParseResult>;
 };
 
 /** A document, or one that answered 304 to a conditional GET. */

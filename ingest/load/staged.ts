@@ -1,0 +1,195 @@
+// A batch staged in ClickHouse and taken through the pipeline there, set based: its rows are
+// mapped to variants by joining the catalogue copy, flagged by the outlier and cross-source rules
+// in SQL, loaded into price_points by INSERT … SELECT and quarantined likewise; its newest price per
+// series goes to PostgreSQL as one COPY and one upsert. Node moves bytes: no row becomes a
+// JavaScript object between the parser (or, for the largest documents, ClickHouse's own input
+// format) and the stores, and no id list travels as a query parameter.
+import crypto from 'node:crypto';
+import type pg from 'pg';
+import type { ClickHouseClient } from '@clickhouse/client';
+import { announcePricesLanded } from '../../sql/stores/priceChannels.js';
+import { insertTabSeparated, tsvField } from '../../sql/stores/clickhouse.js';
+import {
+  copyStagedLatestPrices,
+  createStagedLatestPrices,
+  crossSourceStaged,
+  dropStagePartition,
+  insertStagedPricePoints,
+  insertStagedRejects,
+  mapStagedRows,
+  stagedCounts,
+  stagedLatestPriceCards,
+  stagedLatestPrices,
+  stagedMarketUpdates,
+  upsertStagedLatestPrices,
+} from '../../sql/ingestStaging.js';
+import { refreshCardBestPriceRows } from '../../sql/priceLoads.js';
+import type { PriceUpdate } from '../../schemas/stream.js';
+import { CROSS_SOURCE_REASON, CROSS_SOURCE_RULE } from '../normalise/crossSource.js';
+import { OUTLIER_RULE } from '../normalise/outliers.js';
+import type { ParseResult } from '../sources/types.js';
+import type { StageTarget } from '../upstreams/types.js';
+import { catalogueCopy } from './catalogueCopy.js';
+import type { LoadTargets } from './pricePoints.js';
+
+/** A new stage: the run's own partition of the staging tables. */
+export const newStageId = (): string => crypto.randomUUID();
+
+const SOURCE_ROW_COLUMNS = [
+  'stage_id',
+  'seq',
+  'ref_kind',
+  'ref_value',
+  'finish',
+  'print_run',
+  'region',
+  'source',
+  'price_type',
+  'grading_company',
+  'grade',
+  'currency',
+  'amount',
+  'as_of',
+  'observation_id',
+  'refused',
+  'refused_ref',
+] as const;
+
+/**
+ * Stages what a JavaScript parser read: its rows and its refusals, in order from `stage.seqBase`.
+ * Returns how many seq numbers it used.
+ */
+export async function stageParsedRows(stage: StageTarget, parsed: ParseResult): Promise<number> {
+  const id = tsvField(stage.id);
+  let seq = stage.seqBase;
+  let text = '';
+  for (const r of parsed.rows)
+    text +=
+      `${id}\t${seq++}\t${r.ref.kind}\t${tsvField(r.ref.value)}\t${tsvField(r.finish ?? '')}\t${tsvField(r.printRun ?? '')}\t${r.region}\t` +
+      `${tsvField(r.source)}\t${tsvField(r.price_type)}\t${tsvField(r.grading_company)}\t${tsvField(r.grade)}\t${tsvField(r.currency)}\t` +
+      `${r.amount}\t${r.as_of}\t${tsvField(r.observation_id ?? '')}\t\t\n`;
+  for (const r of parsed.rejected)
+    text += `${id}\t${seq++}\t\t\t\t\t\t\t\t\t\t\t\t1970-01-01\t\t${tsvField(r.reason)}\t${tsvField(r.ref)}\n`;
+  await insertTabSeparated(stage.ch, { table: 'holo.ingest_source_rows', columns: SOURCE_ROW_COLUMNS, body: Buffer.from(text) });
+  return seq - stage.seqBase;
+}
+
+export type StagedBatch = { stage: string; batchId: string; source: string; game: string; asOf: string; ingestedAt: Date };
+
+/** DateTime64 text in UTC: unambiguous for ClickHouse whatever the server's time zone. */
+const chTime = (d: Date) => d.toISOString().replace('T', ' ').replace('Z', '');
+
+/** Maps the stage's rows to variants (refusing what maps to none) and flags outliers of their own series. */
+export async function mapStaged(ch: ClickHouseClient, pool: pg.Pool, b: StagedBatch): Promise<void> {
+  const version = await catalogueCopy(ch, pool);
+  await mapStagedRows(ch, {
+    stage: b.stage,
+    version,
+    as_of: b.asOf,
+    window_days: OUTLIER_RULE.windowDays,
+    min_history: OUTLIER_RULE.minHistory,
+    mad_k: OUTLIER_RULE.madK,
+    min_ratio: OUTLIER_RULE.minRatio,
+  });
+}
+
+/** Marks the stage's (variant, source) pairs that disagree with the other sources. */
+export async function flagStagedCrossSource(ch: ClickHouseClient, b: StagedBatch): Promise<void> {
+  await crossSourceStaged(ch, {
+    stage: b.stage,
+    as_of: b.asOf,
+    window_days: CROSS_SOURCE_RULE.windowDays,
+    min_other_sources: CROSS_SOURCE_RULE.minOtherSources,
+    factor: CROSS_SOURCE_RULE.factor,
+  });
+}
+
+export type StagedLoad = {
+  parsed: number;
+  rejected: number;
+  loaded: number;
+  flagged: number;
+  crossSourceFlagged: number;
+  timings: { insertMs: number; latestMs: number };
+};
+
+/**
+ * Loads the stage as batch `b.batchId`: price_points and the quarantine in ClickHouse, beside the
+ * latest prices in PostgreSQL, then announces the new prices epoch. Both writes are idempotent
+ * (deduplication token, ReplacingMergeTree; an upsert that never moves a series back), so a
+ * retried batch repeats both without doubling.
+ */
+export async function loadStaged(targets: LoadTargets, b: StagedBatch): Promise<StagedLoad> {
+  const [insertMs, latestMs] = await Promise.all([
+    timed(async () => {
+      await insertStagedPricePoints(
+        targets.ch,
+        { stage: b.stage, batch: b.batchId, ingested_at: chTime(b.ingestedAt) },
+        { insert_deduplication_token: `${b.batchId}:points`, deduplicate_blocks_in_dependent_materialized_views: 1 },
+      );
+      await insertStagedRejects(targets.ch, {
+        stage: b.stage,
+        batch: b.batchId,
+        source: b.source,
+        game: b.game,
+        rejected_at: chTime(b.ingestedAt),
+        cross_source_reason: CROSS_SOURCE_REASON,
+      });
+    }),
+    timed(() => moveLatestPrices(targets.ch, targets.pool, b.stage)),
+  ]);
+  const [counts] = await stagedCounts(targets.ch, { stage: b.stage });
+  const c = counts ?? { parsed: 0, rejected: 0, loaded: 0, flagged: 0, cross_source_flagged: 0 };
+  // Announced only once both stores hold the batch: cached reads built after this see it whole.
+  if (c.loaded) await announcePricesLanded(targets.redis, targets.redisPrefix);
+  return {
+    parsed: c.parsed,
+    rejected: c.rejected,
+    loaded: c.loaded,
+    flagged: c.flagged,
+    crossSourceFlagged: c.cross_source_flagged,
+    timings: { insertMs, latestMs },
+  };
+}
+
+/**
+ * The stage's newest price per series, copied into PostgreSQL as ClickHouse wrote it (one COPY),
+ * moves variant_prices_latest forward (only series whose value changed are rewritten), then the
+ * reference price of its cards.
+ */
+async function moveLatestPrices(ch: ClickHouseClient, pool: pg.Pool, stage: string): Promise<void> {
+  const rows = await stagedLatestPrices(ch, { stage });
+  if (rows.length === 0) return;
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await createStagedLatestPrices(client);
+    await copyStagedLatestPrices(client, rows);
+    await upsertStagedLatestPrices(client);
+    const [{ card_ids } = { card_ids: null }] = await stagedLatestPriceCards(client);
+    if (card_ids?.length) await refreshCardBestPriceRows(client, card_ids);
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** The stage's market price per card, for the price_updates announcements. */
+export async function stagedUpdates(ch: ClickHouseClient, stage: string): Promise<PriceUpdate[]> {
+  return stagedMarketUpdates(ch, { stage });
+}
+
+/** Drops the stage's rows: the run is over (a crashed run's rows expire by TTL). */
+export async function dropStage(ch: ClickHouseClient, stage: string): Promise<void> {
+  for (const table of ['ingest_source_rows', 'ingest_mapped_rows', 'ingest_cross_source'] as const)
+    await dropStagePartition(ch, { stage, table });
+}
+
+async function timed(work: () => Promise<void>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}

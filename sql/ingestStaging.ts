@@ -1,0 +1,79 @@
+// Set-based ingestion's statements (ingest/load/staged.ts, catalogueCopy.ts): a batch staged in
+// ClickHouse, mapped, flagged and loaded by INSERT … SELECT, its latest prices copied to
+// PostgreSQL, and the catalogue copy mapping joins. One typed function per query file.
+import { z } from 'zod';
+import { chQuery, chStatement, chTabSeparated, col, pgCopyIn, pgCopyOut, pgQuery, pgStatement } from './typedQuery.js';
+
+type Stage = { stage: string };
+
+/** Stages the prices of a Scryfall bulk file at `path` on the ClickHouse host (chDB: this machine). */
+export const stageScryfallBulkFile = chStatement<Stage & { seq_base: number; path: string; as_of: string }>(
+  'staged/stage_scryfall_bulk_file',
+);
+
+/** Maps a stage's rows to variants through the catalogue copy `version`, with their series outlier flag. */
+export const mapStagedRows = chStatement<
+  Stage & { version: number; as_of: string; window_days: number; min_history: number; mad_k: number; min_ratio: number }
+>('staged/map_staged_rows');
+
+/** Marks a stage's (variant, source) pairs that disagree with the other sources. */
+export const crossSourceStaged = chStatement<Stage & { as_of: string; window_days: number; min_other_sources: number; factor: number }>(
+  'staged/cross_source_staged',
+);
+
+/** Loads a stage's mapped rows into price_points as one batch. */
+export const insertStagedPricePoints = chStatement<Stage & { batch: string; ingested_at: string }>('staged/insert_price_points');
+
+/** Quarantines what a stage refused or the cross-source check marked. */
+export const insertStagedRejects = chStatement<
+  Stage & { batch: string; source: string; game: string; rejected_at: string; cross_source_reason: string }
+>('staged/insert_rejects');
+
+/** Drops one staging table's partition of a stage (a finished or abandoned run). */
+export const dropStagePartition = chStatement<Stage & { table: 'ingest_source_rows' | 'ingest_mapped_rows' | 'ingest_cross_source' }>(
+  'staged/drop_stage_partition',
+);
+
+/** A stage's newest loaded price per series, as TabSeparated for latest_prices_staged_copy. */
+export const stagedLatestPrices = chTabSeparated<Stage>('staged_latest_prices');
+
+const MarketUpdate = z.object({ card_id: col.number, market_price: col.number, currency: z.string() });
+/** A stage's market price per card, for the price_updates announcements. */
+export const stagedMarketUpdates = chQuery<Stage, typeof MarketUpdate>('staged_market_updates', MarketUpdate);
+
+const Counts = z.object({
+  parsed: col.number,
+  rejected: col.number,
+  loaded: col.number,
+  flagged: col.number,
+  cross_source_flagged: col.number,
+});
+/** What a stage came to. */
+export const stagedCounts = chQuery<Stage, typeof Counts>('staged_counts', Counts);
+
+const Version = z.object({ version: col.number });
+/** The catalogue versions whose ClickHouse copy is complete, newest first. */
+export const catalogueCopyVersions = chQuery<Record<string, never>, typeof Version>('catalogue_copy_versions', Version);
+/** Records the catalogue copy `version` as complete. */
+export const recordCatalogueCopy = chStatement<{ version: number }>('staged/record_catalogue_copy');
+/** Drops one catalogue copy table's partition of an old version. */
+export const dropCatalogueCopy = chStatement<{ table: 'catalogue_refs' | 'catalogue_variants'; version: number }>(
+  'staged/drop_catalogue_copy',
+);
+
+/** The catalogue's mapping version (PostgreSQL). */
+export const catalogueVersion = pgQuery<[], typeof Version>('catalogue_version', Version);
+/** The references mapping resolves, as TabSeparated rows for catalogue_refs. */
+export const copyCatalogueRefs = pgCopyOut('catalogue_refs_copy');
+/** Every variant with its card, game, printing and print run, as TabSeparated rows for catalogue_variants. */
+export const copyCatalogueVariants = pgCopyOut('catalogue_variants_copy');
+
+/** The transaction's temporary table of a batch's newest prices. */
+export const createStagedLatestPrices = pgStatement<[]>('latest_prices_staged_table');
+/** Copies a batch's newest prices (TabSeparated from stagedLatestPrices) into the temporary table. */
+export const copyStagedLatestPrices = pgCopyIn('latest_prices_staged_copy');
+/** Moves variant_prices_latest forward from the temporary table. */
+export const upsertStagedLatestPrices = pgStatement<[]>('latest_prices_upsert_staged');
+const CardIds = z.object({ card_ids: z.array(z.number().int()).nullable() });
+/** The cards of the temporary table's prices. */
+export const stagedLatestPriceCards = pgQuery<[], typeof CardIds>('staged_latest_price_cards', CardIds);
