@@ -1,7 +1,9 @@
 // Set-based ingestion's statements (ingest/load/staged.ts, catalogueCopy.ts): a batch staged in
 // ClickHouse, mapped, flagged and loaded by INSERT … SELECT, its latest prices copied to
 // PostgreSQL, and the catalogue copy mapping joins. One typed function per query file.
+import type { ClickHouseClient } from '@clickhouse/client';
 import { z } from 'zod';
+import { readsLocalFiles } from './stores/clickhouse.js';
 import { chQuery, chStatement, chTabSeparated, col, pgCopyIn, pgCopyOut, pgQuery, pgStatement } from './typedQuery.js';
 
 type Stage = { stage: string };
@@ -34,8 +36,18 @@ export const dropStagePartition = chStatement<Stage & { table: 'ingest_source_ro
   'staged/drop_stage_partition',
 );
 
-/** A stage's newest loaded price per series, as TabSeparated for latest_prices_staged_copy. */
-export const stagedLatestPrices = chTabSeparated<Stage>('staged_latest_prices');
+const purgeAllocator = chStatement<Record<string, never>>('staged/release_memory');
+/**
+ * After a large statement: with ClickHouse in this process (chDB), the memory its allocator keeps
+ * is this process's resident memory, and each step's would stay on top of the next one's; a
+ * server's memory is its own business.
+ */
+export async function releaseEngineMemory(ch: ClickHouseClient): Promise<void> {
+  if (readsLocalFiles(ch)) await purgeAllocator(ch, {});
+}
+
+/** A stage's newest loaded price per series of one lane's cards, as TabSeparated for latest_prices_staged_copy. */
+export const stagedLatestPrices = chTabSeparated<Stage & { lanes: number; lane: number }>('staged_latest_prices');
 
 const MarketUpdate = z.object({ card_id: col.number, market_price: col.number, currency: z.string() });
 /** A stage's market price per card, for the price_updates announcements. */

@@ -17,6 +17,7 @@ import {
   insertStagedPricePoints,
   insertStagedRejects,
   mapStagedRows,
+  releaseEngineMemory,
   stagedCounts,
   stagedLatestPriceCards,
   stagedLatestPrices,
@@ -91,6 +92,7 @@ export async function mapStaged(ch: ClickHouseClient, pool: pg.Pool, b: StagedBa
     mad_k: OUTLIER_RULE.madK,
     min_ratio: OUTLIER_RULE.minRatio,
   });
+  await releaseEngineMemory(ch);
 }
 
 /** Marks the stage's (variant, source) pairs that disagree with the other sources. */
@@ -102,6 +104,7 @@ export async function flagStagedCrossSource(ch: ClickHouseClient, b: StagedBatch
     min_other_sources: CROSS_SOURCE_RULE.minOtherSources,
     factor: CROSS_SOURCE_RULE.factor,
   });
+  await releaseEngineMemory(ch);
 }
 
 export type StagedLoad = {
@@ -135,6 +138,7 @@ export async function loadStaged(targets: LoadTargets, b: StagedBatch): Promise<
         rejected_at: chTime(b.ingestedAt),
         cross_source_reason: CROSS_SOURCE_REASON,
       });
+      await releaseEngineMemory(targets.ch);
     }),
     timed(() => moveLatestPrices(targets.ch, targets.pool, b.stage)),
   ]);
@@ -152,13 +156,23 @@ export async function loadStaged(targets: LoadTargets, b: StagedBatch): Promise<
   };
 }
 
+// Two connections keep both cores of a small machine busy. A lane holds whole cards (card_id
+// modulo), so the lanes never write the same latest price or reference price; each takes its rows
+// in series order and its cards in card order, so batches writing the same series wait for each
+// other instead of deadlocking.
+const LANES = 2;
+
 /**
- * The stage's newest price per series, copied into PostgreSQL as ClickHouse wrote it (one COPY),
- * moves variant_prices_latest forward (only series whose value changed are rewritten), then the
- * reference price of its cards.
+ * The stage's newest price per series, copied into PostgreSQL as ClickHouse wrote it (one COPY
+ * per lane), moves variant_prices_latest forward (only series whose value changed are rewritten),
+ * then the reference price of its cards.
  */
 async function moveLatestPrices(ch: ClickHouseClient, pool: pg.Pool, stage: string): Promise<void> {
-  const rows = await stagedLatestPrices(ch, { stage });
+  await Promise.all(Array.from({ length: LANES }, (_, lane) => moveLatestPricesLane(ch, pool, stage, lane)));
+}
+
+async function moveLatestPricesLane(ch: ClickHouseClient, pool: pg.Pool, stage: string, lane: number): Promise<void> {
+  const rows = await stagedLatestPrices(ch, { stage, lanes: LANES, lane });
   if (rows.length === 0) return;
   const client = await pool.connect();
   try {

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import { stageScryfallBulkFile } from '../../sql/ingestStaging.js';
+import { releaseEngineMemory, stageScryfallBulkFile } from '../../sql/ingestStaging.js';
 import { readsLocalFiles } from '../../sql/stores/clickhouse.js';
 import { oneChunk, readJsonStream } from './jsonStream.js';
 import { collect, FeedFormatError, type ParseResult } from './types.js';
@@ -116,6 +116,7 @@ async function stageCardArrayInClickHouse(
     await pipeline(Readable.from(body), fs.createWriteStream(file));
     try {
       await stageScryfallBulkFile(stage.ch, { stage: stage.id, seq_base: stage.seqBase, path: file, as_of: asOf });
+      await releaseEngineMemory(stage.ch);
     } catch (err) {
       throw new FeedFormatError(
         `Scryfall bulk file is not a JSON array of card objects (or is cut off): ${(err as Error).message.split('\n')[0]}`,

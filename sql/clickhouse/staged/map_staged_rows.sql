@@ -32,10 +32,11 @@ SELECT {stage:String}, seq,
          AND (1.4826 * b.mad = 0 OR abs(toFloat64(amount) - b.med) / (1.4826 * b.mad) > {mad_k:Float64})
 FROM
 (
-  SELECT *,
+  SELECT seq, ref, region, source, price_type, grading_company, grade, currency, amount, as_of, observation_id, game, refused, card_id, variant_id,
          refused = '' AND count() OVER (PARTITION BY refused = '', variant_id, region, source, price_type, grading_company, grade, as_of, observation_id) > 1 AS collides
   FROM
   (
+    -- (only the scalar columns go on: the candidate arrays stay here)
     SELECT s.seq AS seq, concat(s.ref_kind, ':', s.ref_value) AS ref, s.region AS region, s.source AS source, s.price_type AS price_type,
            s.grading_company AS grading_company, s.grade AS grade, s.currency AS currency, s.amount AS amount, s.as_of AS as_of,
            s.observation_id AS observation_id, r.cards AS cards, v.game AS game,
