@@ -133,7 +133,7 @@ async function ingestFeedOnce(deps: IngestDeps, input: IngestInput, progress: (s
     await flagStagedCrossSource(deps.ch, batch);
     lap('outliers');
     progress('loading');
-    const loaded = await loadStaged(deps, batch);
+    const loaded = await loadStaged(deps, batch, progress);
     Object.assign(summary, {
       parsed: loaded.parsed,
       loaded: loaded.loaded,

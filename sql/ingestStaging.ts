@@ -73,6 +73,8 @@ export const dropCatalogueCopy = chStatement<{ table: 'catalogue_refs' | 'catalo
   'staged/drop_catalogue_copy',
 );
 
+/** Makes the transaction one read-only snapshot (its first statement): the version and the copies agree. */
+export const setSnapshotTransaction = pgStatement<[]>('catalogue_copy_snapshot');
 /** The catalogue's mapping version (PostgreSQL). */
 export const catalogueVersion = pgQuery<[], typeof Version>('catalogue_version', Version);
 /** The references mapping resolves, as TabSeparated rows for catalogue_refs. */

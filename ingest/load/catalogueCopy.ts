@@ -6,9 +6,11 @@
 import type pg from 'pg';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { insertTabSeparated } from '../../sql/stores/clickhouse.js';
+import { pgTransaction } from '../../sql/stores/db.js';
 import {
   catalogueCopyVersions,
   catalogueVersion,
+  setSnapshotTransaction,
   copyCatalogueRefs,
   copyCatalogueVariants,
   dropCatalogueCopy,
@@ -23,10 +25,9 @@ const complete = new WeakMap<ClickHouseClient, Set<number>>();
 
 /** The catalogue version a batch maps with, its ClickHouse copy made first when it has none. */
 export async function catalogueCopy(ch: ClickHouseClient, pool: pg.Pool): Promise<number> {
-  const client = await pool.connect();
-  try {
+  return pgTransaction(pool, async (client) => {
     // One snapshot: the version read is the one the copied rows belong to.
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    await setSnapshotTransaction(client);
     const [{ version } = { version: 0 }] = await catalogueVersion(client);
     const done = complete.get(ch) ?? new Set<number>();
     complete.set(ch, done);
@@ -41,14 +42,8 @@ export async function catalogueCopy(ch: ClickHouseClient, pool: pg.Pool): Promis
       await copy;
       done.add(version);
     }
-    await client.query('COMMIT');
     return version;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 async function copyVersion(ch: ClickHouseClient, client: pg.PoolClient, version: number): Promise<void> {

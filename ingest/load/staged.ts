@@ -25,6 +25,7 @@ import {
   upsertStagedLatestPrices,
 } from '../../sql/ingestStaging.js';
 import { refreshCardBestPriceRows } from '../../sql/priceLoads.js';
+import { pgTransaction } from '../../sql/stores/db.js';
 import type { PriceUpdate } from '../../schemas/stream.js';
 import { CROSS_SOURCE_REASON, CROSS_SOURCE_RULE } from '../normalise/crossSource.js';
 import { OUTLIER_RULE } from '../normalise/outliers.js';
@@ -122,7 +123,11 @@ export type StagedLoad = {
  * (deduplication token, ReplacingMergeTree; an upsert that never moves a series back), so a
  * retried batch repeats both without doubling.
  */
-export async function loadStaged(targets: LoadTargets, b: StagedBatch): Promise<StagedLoad> {
+export async function loadStaged(
+  targets: LoadTargets,
+  b: StagedBatch,
+  progress: (step: string) => void = () => undefined,
+): Promise<StagedLoad> {
   const [insertMs, latestMs] = await Promise.all([
     timed(async () => {
       await insertStagedPricePoints(
@@ -130,6 +135,7 @@ export async function loadStaged(targets: LoadTargets, b: StagedBatch): Promise<
         { stage: b.stage, batch: b.batchId, ingested_at: chTime(b.ingestedAt) },
         { insert_deduplication_token: `${b.batchId}:points`, deduplicate_blocks_in_dependent_materialized_views: 1 },
       );
+      progress('loading (price points inserted)');
       await insertStagedRejects(targets.ch, {
         stage: b.stage,
         batch: b.batchId,
@@ -140,7 +146,7 @@ export async function loadStaged(targets: LoadTargets, b: StagedBatch): Promise<
       });
       await releaseEngineMemory(targets.ch);
     }),
-    timed(() => moveLatestPrices(targets.ch, targets.pool, b.stage)),
+    timed(() => moveLatestPrices(targets.ch, targets.pool, b.stage, progress)),
   ]);
   const [counts] = await stagedCounts(targets.ch, { stage: b.stage });
   const c = counts ?? { parsed: 0, rejected: 0, loaded: 0, flagged: 0, cross_source_flagged: 0 };
@@ -167,28 +173,29 @@ const LANES = 2;
  * per lane), moves variant_prices_latest forward (only series whose value changed are rewritten),
  * then the reference price of its cards.
  */
-async function moveLatestPrices(ch: ClickHouseClient, pool: pg.Pool, stage: string): Promise<void> {
-  await Promise.all(Array.from({ length: LANES }, (_, lane) => moveLatestPricesLane(ch, pool, stage, lane)));
+async function moveLatestPrices(ch: ClickHouseClient, pool: pg.Pool, stage: string, progress: (step: string) => void): Promise<void> {
+  await Promise.all(Array.from({ length: LANES }, (_, lane) => moveLatestPricesLane(ch, pool, stage, lane, progress)));
 }
 
-async function moveLatestPricesLane(ch: ClickHouseClient, pool: pg.Pool, stage: string, lane: number): Promise<void> {
+// Each part is a sign of life (a heartbeat): on a busy machine a lane runs for tens of seconds.
+async function moveLatestPricesLane(
+  ch: ClickHouseClient,
+  pool: pg.Pool,
+  stage: string,
+  lane: number,
+  progress: (step: string) => void,
+): Promise<void> {
   const rows = await stagedLatestPrices(ch, { stage, lanes: LANES, lane });
   if (rows.length === 0) return;
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  await pgTransaction(pool, async (client) => {
     await createStagedLatestPrices(client);
     await copyStagedLatestPrices(client, rows);
+    progress(`loading (latest prices copied, lane ${lane + 1} of ${LANES})`);
     await upsertStagedLatestPrices(client);
+    progress(`loading (latest prices moved, lane ${lane + 1} of ${LANES})`);
     const [{ card_ids } = { card_ids: null }] = await stagedLatestPriceCards(client);
     if (card_ids?.length) await refreshCardBestPriceRows(client, card_ids);
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** The stage's market price per card, for the price_updates announcements. */
@@ -198,8 +205,11 @@ export async function stagedUpdates(ch: ClickHouseClient, stage: string): Promis
 
 /** Drops the stage's rows: the run is over (a crashed run's rows expire by TTL). */
 export async function dropStage(ch: ClickHouseClient, stage: string): Promise<void> {
-  for (const table of ['ingest_source_rows', 'ingest_mapped_rows', 'ingest_cross_source'] as const)
-    await dropStagePartition(ch, { stage, table });
+  const dropped = await Promise.allSettled(
+    (['ingest_source_rows', 'ingest_mapped_rows', 'ingest_cross_source'] as const).map((table) => dropStagePartition(ch, { stage, table })),
+  );
+  const failed = dropped.find((d): d is PromiseRejectedResult => d.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 async function timed(work: () => Promise<void>): Promise<number> {
