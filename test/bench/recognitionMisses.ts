@@ -1,0 +1,239 @@
+// npm run bench:recognition-misses: where recognition's misses come from, on the tuning part of the
+// second photo generator (test/support/hardPhotos.ts; never the held-out part) or on the first
+// generator's photos (--set old). Recognition runs in this process on one thread against an index
+// of the 639 reference scans (the same features the served index holds); each miss is put down to
+// the first stage that went wrong, knowing where the card really is in the photo:
+//   finder: neighbour        the chosen quadrilateral is another card's (a binder pocket beside it)
+//   finder: right quad lost  a quadrilateral on the card was tried, but a wrong one matched surer
+//   finder: never found      no quadrilateral tried lies on the card (holder's border, clutter)
+//   orientation              the right quadrilateral cut at the wrong quarter turn
+//   features                 the card cut exactly (known corners, right turn) is not among the
+//                            five nearest: the features do not survive the photo's distortions
+//   ranking                  the right cut has the card among its five nearest, but not first
+// Prints the breakdown, per family, and writes the misses (found outline red, true one green) to
+// --examples (default .scratch/misses). BENCH_PHOTOS sets how many photos (default 200).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { repoRoot } from '../../sql/paths.js';
+import { cardFeatures, deserialiseFeatures, FEATURES_VERSION, serialiseFeatures } from '../../ingest/recognition/features.js';
+import { RecognitionIndex } from '../../ingest/recognition/matcher.js';
+import { openCv } from '../../ingest/recognition/opencv.js';
+import { PhotoCuts } from '../../ingest/recognition/pass.js';
+import { decodePhoto, type Point, type Quad } from '../../ingest/recognition/photo.js';
+import { recognisePhoto } from '../../ingest/recognition/recognize.js';
+import { referenceFeatures } from '../../ingest/recognition/reference.js';
+import { cardPhoto, randomDistortion, randomGenerator } from '../support/cardPhotos.js';
+import { tuningPhoto, type HardPhoto, type HardSpec } from '../support/hardPhotos.js';
+import { referenceScans } from '../support/hardPhotoSets.js';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: string) => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? args[at + 1]! : fallback;
+};
+const set = option('set', 'tuning');
+if (set !== 'tuning' && set !== 'old') throw new Error('--set tuning or --set old (the held-out part is for the final report only)');
+const PHOTOS = Number(process.env.BENCH_PHOTOS ?? 200);
+const FIRST = Number(option('from', '0'));
+const examples = option('examples', path.join(repoRoot, '.scratch', 'misses', set));
+const scratch = path.join(repoRoot, '.scratch');
+
+const cv = await openCv();
+const references = referenceScans();
+
+// The index, its features cached per features version (computing 639 scans' takes ~30 s).
+const indexFile = path.join(scratch, `misses-index-v${FEATURES_VERSION}.bin`);
+const entries: { cardId: number; bytes: Buffer }[] = [];
+if (fs.existsSync(indexFile)) {
+  const all = fs.readFileSync(indexFile);
+  for (let o = 0; o < all.length;) {
+    const cardId = all.readInt32LE(o);
+    const length = all.readInt32LE(o + 4);
+    entries.push({ cardId, bytes: all.subarray(o + 8, o + 8 + length) });
+    o += 8 + length;
+  }
+} else {
+  for (const [cardId, file] of references.entries())
+    for (const f of await referenceFeatures(cv, file)) entries.push({ cardId, bytes: serialiseFeatures(f) });
+  fs.mkdirSync(scratch, { recursive: true });
+  fs.writeFileSync(
+    indexFile,
+    Buffer.concat(
+      entries.flatMap(({ cardId, bytes }) => {
+        const head = Buffer.alloc(8);
+        head.writeInt32LE(cardId, 0);
+        head.writeInt32LE(bytes.length, 4);
+        return [head, bytes];
+      }),
+    ),
+  );
+}
+const index = new RecognitionIndex(entries.length);
+for (const e of entries) index.add(e.cardId, deserialiseFeatures(e.bytes)!);
+
+type Sample = { jpeg: Buffer; cardId: number; quad: Quad | null; others: Quad[]; family: string[] };
+
+// Tuning photos kept between runs while the generator's code is unchanged (it is deterministic).
+const generatorDigest = crypto
+  .createHash('sha256')
+  .update(fs.readFileSync(new URL('../support/hardPhotos.js', import.meta.url)))
+  .digest('hex')
+  .slice(0, 12);
+const photoCache = path.join(scratch, 'tuning-photos', generatorDigest);
+
+async function cachedTuningPhoto(i: number): Promise<HardPhoto> {
+  const file = path.join(photoCache, `${i}`);
+  if (fs.existsSync(`${file}.json`))
+    return { ...(JSON.parse(fs.readFileSync(`${file}.json`, 'utf8')) as Omit<HardPhoto, 'jpeg'>), jpeg: fs.readFileSync(`${file}.jpg`) };
+  const p = await tuningPhoto(i, references);
+  fs.mkdirSync(photoCache, { recursive: true });
+  fs.writeFileSync(`${file}.jpg`, p.jpeg);
+  fs.writeFileSync(`${file}.json`, JSON.stringify({ ...p, jpeg: undefined }));
+  return p;
+}
+
+/** Photo `i` of the chosen set, with where its card is. */
+async function sample(i: number): Promise<Sample> {
+  if (set === 'tuning') {
+    const p = await cachedTuningPhoto(i);
+    return { jpeg: p.jpeg, cardId: references.indexOf(p.reference), quad: p.quad, others: p.others, family: familiesOf(p.spec) };
+  }
+  const random = randomGenerator(20261124 + i);
+  const cardId = Math.floor(random() * references.length);
+  const d = randomDistortion(random);
+  return { jpeg: await cardPhoto(references[cardId]!, d, i + 1), cardId, quad: null, others: [], family: [d.background] };
+}
+
+function familiesOf(s: HardSpec): string[] {
+  return [
+    s.scene,
+    s.holder,
+    ...(s.thumb ? ['thumb'] : []),
+    ...(s.glare ? ['glare'] : []),
+    ...(s.lowLight ? ['low light'] : []),
+    ...(s.blur !== 'none' ? [`${s.blur} blur`] : []),
+    ...(s.tilt >= 18 ? ['tilt >= 18'] : []),
+  ];
+}
+
+const centre = (q: Quad): Point => ({ x: (q[0].x + q[1].x + q[2].x + q[3].x) / 4, y: (q[0].y + q[1].y + q[2].y + q[3].y) / 4 });
+const side = (q: Quad) => Math.max(Math.hypot(q[2].x - q[0].x, q[2].y - q[0].y), Math.hypot(q[3].x - q[1].x, q[3].y - q[1].y)) / Math.SQRT2;
+
+/** The largest corner distance between two quadrilaterals over their best corner pairing, as a share of `truth`'s size; and that pairing's shift. */
+function quadError(found: Quad, truth: Quad): { error: number; shift: number } {
+  let best = { error: Infinity, shift: 0 };
+  for (let shift = 0; shift < 4; shift++) {
+    const error =
+      Math.max(...truth.map((p, i) => Math.hypot(p.x - found[(i + shift) % 4]!.x, p.y - found[(i + shift) % 4]!.y))) / side(truth);
+    if (error < best.error) best = { error, shift };
+  }
+  return best;
+}
+
+function inside(p: Point, q: Quad): boolean {
+  let sign = 0;
+  for (let i = 0; i < 4; i++) {
+    const a = q[i]!;
+    const b = q[(i + 1) % 4]!;
+    const s = Math.sign((b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x));
+    if (s !== 0 && sign !== 0 && s !== sign) return false;
+    if (s !== 0) sign = s;
+  }
+  return true;
+}
+
+/** The quarter turn cutCard's corner shift stands for (see photo.ts). */
+const SHIFT_OF = { 0: 0, 90: 3, 180: 2, [-90]: 1 } as const;
+/** A quadrilateral counts as on the card within this share of the card's size. */
+const ON_CARD = 0.06;
+
+const stages = new Map<string, number>();
+const families = new Map<string, { n: number; right: number }>();
+let top1 = 0;
+let top5 = 0;
+let confident = 0;
+let confidentWrong = 0;
+const times: number[] = [];
+fs.rmSync(examples, { recursive: true, force: true });
+fs.mkdirSync(examples, { recursive: true });
+const started = performance.now();
+for (let i = FIRST; i < FIRST + PHOTOS; i++) {
+  const s = await sample(i);
+  const photo = await decodePhoto(s.jpeg);
+  if ('refused' in photo) throw new Error(`photo ${i} refused: ${photo.refused}`);
+  const t = performance.now();
+  const result = await recognisePhoto(cv, index, photo);
+  times.push(performance.now() - t);
+  const ids = result.candidates.map((c) => c.cardId);
+  const right = ids[0] === s.cardId;
+  if (right) top1++;
+  if (ids.slice(0, 5).includes(s.cardId)) top5++;
+  const confidence = result.best?.match.confidence ?? 0;
+  if (confidence >= 0.9) {
+    confident++;
+    if (!right) confidentWrong++;
+  }
+  for (const f of s.family) {
+    const e = families.get(f) ?? { n: 0, right: 0 };
+    e.n++;
+    if (right) e.right++;
+    families.set(f, e);
+  }
+  if (right) continue;
+  let stage = 'unknown (no known corners)';
+  const truth = s.quad && (s.quad.map((p) => ({ x: p.x / photo.scale, y: p.y / photo.scale })) as Quad);
+  let oracle = -1;
+  if (truth) {
+    // The card cut at its known corners, standing up: its rank there says whether features can do it.
+    const cuts = new PhotoCuts(cv, photo);
+    try {
+      const { ranked } = index.match(cardFeatures(cv, cuts.cut({ quad: truth, rotation: 0 }), { photo: true }));
+      oracle = ranked.findIndex((r) => r.cardId === s.cardId);
+    } finally {
+      cuts.delete();
+    }
+    const best = result.best;
+    if (!best) stage = 'finder: never found';
+    else {
+      const { error, shift } = quadError(best.candidate.quad, truth);
+      if (error > ON_CARD) {
+        const onNeighbour = s.others.some((o) =>
+          inside(centre(best.candidate.quad), o.map((p) => ({ x: p.x / photo.scale, y: p.y / photo.scale })) as Quad),
+        );
+        const tried = result.quads.some((q) => quadError(q.quad, truth).error <= ON_CARD);
+        stage =
+          onNeighbour && !inside(centre(best.candidate.quad), truth)
+            ? 'finder: neighbour'
+            : tried
+              ? 'finder: right quad lost'
+              : 'finder: never found';
+      } else if (shift !== SHIFT_OF[best.rotation]) stage = 'orientation';
+      else stage = oracle < 0 ? 'features' : 'ranking';
+    }
+  }
+  stages.set(stage, (stages.get(stage) ?? 0) + 1);
+  const name = `${i}-${stage.replace(/[^a-z]+/g, '-')}`;
+  const outline = (q: Quad, colour: string) =>
+    `<polygon points="${q.map((p) => `${p.x * photo.scale},${p.y * photo.scale}`).join(' ')}" fill="none" stroke="${colour}" stroke-width="4"/>`;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${photo.original.width}" height="${photo.original.height}">${truth ? outline(truth, 'lime') : ''}${result.best ? outline(result.best.candidate.quad, 'red') : ''}</svg>`;
+  await sharp(s.jpeg)
+    .composite([{ input: Buffer.from(svg) }])
+    .jpeg({ quality: 80 })
+    .toFile(path.join(examples, `${name}.jpg`));
+  console.log(
+    `  miss ${i}: ${stage}; ${path.basename(references[s.cardId]!)} answered ${ids[0] === undefined ? 'nothing' : path.basename(references[ids[0]]!)} at ${confidence.toFixed(2)}, right card ${ids.indexOf(s.cardId) < 0 ? 'not in top 5' : `at ${ids.indexOf(s.cardId) + 1}`}; cut at the known corners: ${oracle < 0 ? 'not in top 5' : `at ${oracle + 1}`}; ${s.family.join('+')}`,
+  );
+}
+const sorted = [...times].sort((a, b) => a - b);
+const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+console.log(`${set}: ${PHOTOS} photos from ${FIRST} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+console.log(`  top-1 ${(top1 / PHOTOS).toFixed(3)}, top-5 ${(top5 / PHOTOS).toFixed(3)}, confident ${confident} (wrong ${confidentWrong})`);
+console.log(`  recognition on one thread: p50 ${pct(50).toFixed(0)} ms, p99 ${pct(99).toFixed(0)} ms`);
+console.log(`misses by stage (${PHOTOS - top1}):`);
+for (const [stage, n] of [...stages].sort((a, b) => b[1] - a[1])) console.log(`  ${stage.padEnd(26)} ${n}`);
+console.log('top-1 by family:');
+for (const [f, { n, right }] of [...families].sort((a, b) => b[1].n - a[1].n))
+  console.log(`  ${f.padEnd(26)} ${right}/${n} = ${(right / n).toFixed(3)}`);
+console.log(`examples: ${examples}`);
