@@ -80,6 +80,10 @@ export type QuadCandidate = {
 };
 
 const CARD_ASPECT = CARD_WIDTH / CARD_HEIGHT;
+/** A quadrilateral this share of the photo or more is large enough to be the card (see shapeOf). */
+const FULL_SHARE = 0.25;
+/** How far off the photo's middle a candidate's centre may lie before its score falls to 1/e, as a share of the half-diagonal. */
+const CENTRE_SPREAD = 0.6;
 /** Quadrilaterals from lines kept per way of finding them, before near-duplicates are dropped. */
 const SCORED_PER_WAY = 16;
 
@@ -171,13 +175,44 @@ export class CardFinder {
     return this.width * this.height;
   }
 
-  /** A candidate's shape score: closeness to 63:88 times its share of the photo (an upper bound of its score). */
+  /** A candidate's shape score: closeness to 63:88, its share of the photo and how central it is (an upper bound of its score). */
   private shapeScore(q: Quad): number {
-    return this.shapeOf(quadAspect(q).ratio, quadArea(q));
+    return this.shapeOf(
+      quadAspect(q).ratio,
+      quadArea(q),
+      (q[0].x + q[1].x + q[2].x + q[3].x) / 4,
+      (q[0].y + q[1].y + q[2].y + q[3].y) / 4,
+      this.aroundCentre(q),
+    );
   }
 
-  private shapeOf(ratio: number, area: number): number {
-    return Math.exp(-8 * Math.abs(Math.log(ratio / CARD_ASPECT))) * Math.min(1, area / this.imageArea);
+  /** Whether the photo's centre lies inside the quadrilateral (corners in order around it, either way). */
+  private aroundCentre(q: Quad): boolean {
+    const c = { x: this.width / 2, y: this.height / 2 };
+    let sign = 0;
+    for (let i = 0; i < 4; i++) {
+      const a = q[i]!;
+      const b = q[(i + 1) % 4]!;
+      const s = Math.sign((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x));
+      if (s !== 0 && sign !== 0 && s !== sign) return false;
+      if (s !== 0) sign = s;
+    }
+    return true;
+  }
+
+  /**
+   * Any quadrilateral of at least FULL_SHARE of the photo counts as large enough: rewarding size
+   * beyond that preferred whatever spans the card and its neighbours (a binder page, a pile). The card
+   * photographed is framed near the middle: a quadrilateral around the photo's centre loses
+   * nothing, one beside it (a neighbour's centre lies a card's width away) falls off with distance.
+   */
+  private shapeOf(ratio: number, area: number, cx: number, cy: number, aroundCentre: boolean): number {
+    const off = aroundCentre ? 0 : Math.hypot(cx - this.width / 2, cy - this.height / 2) / Math.hypot(this.width / 2, this.height / 2);
+    return (
+      Math.exp(-8 * Math.abs(Math.log(ratio / CARD_ASPECT))) *
+      Math.min(1, area / (FULL_SHARE * this.imageArea)) *
+      Math.exp(-((off / CENTRE_SPREAD) ** 2))
+    );
   }
 
   /** Score = how much of its outline lies on an edge (squared) × shape; the quad in working pixels. */
@@ -266,7 +301,9 @@ export class CardFinder {
         const corners = cornersOf(quads, i);
         const area = quadArea(corners);
         if (area < 0.04 * this.imageArea) continue;
-        shapes[i] = this.shapeOf(quadAspect(corners).ratio, area);
+        const cx = (corners[0].x + corners[1].x + corners[2].x + corners[3].x) / 4;
+        const cy = (corners[0].y + corners[1].y + corners[2].y + corners[3].y) / 4;
+        shapes[i] = this.shapeOf(quadAspect(corners).ratio, area, cx, cy, this.aroundCentre(corners));
         shaped.push(i);
       }
       shaped.sort((i, j) => shapes[j]! - shapes[i]! || i - j);
