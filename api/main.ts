@@ -6,6 +6,7 @@ import { migrateClickHouse, migratePostgres } from '../sql/migrate.js';
 import { openStores } from '../sql/stores/index.js';
 import { buildDeps, startServer } from './server.js';
 import { loadDemoDataIfEmpty } from '../ingest/demo/index.js';
+import { warmRecognition } from '../ingest/recognition/warm.js';
 import { superviseIngestion, type Ingestion, type IngestionState } from '../workflows/ingestion.js';
 
 /** How long the banner waits for ingestion to come up before printing what it knows. */
@@ -51,8 +52,11 @@ try {
   await stores.close().catch(() => undefined);
   process.exit(1);
 }
-// A served instance answers its first photo without waiting for the recognition threads' OpenCV.
-deps.recognitionThreads.warm();
+// A served instance answers its first photo as fast as the rest: recognition is warmed (OpenCV,
+// the index, the threads and their code) before the banner says the instance is up.
+const recognitionWarm = warmRecognition(deps.recognitionIndex, deps.recognitionThreads).catch((err: unknown) =>
+  log.warn('recognition warm-up failed; the first photo will warm it', errorFields(err)),
+);
 // With embedded chDB the worker must live here; with a ClickHouse server it runs as its own
 // service (workflows/main.ts) unless HOLO_INGEST=on asks for it here too.
 let ingestion: Ingestion | null = null;
@@ -64,6 +68,7 @@ if (config.ingest === 'on' || (config.ingest === 'auto' && !config.clickhouseUrl
   deps.ingestion = () => supervised.status();
   await Promise.race([ingestion.ready, new Promise((resolve) => setTimeout(resolve, BANNER_WAIT_MS).unref())]);
 }
+await recognitionWarm;
 const base = server.url;
 process.stdout.write(
   [
