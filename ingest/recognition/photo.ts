@@ -98,6 +98,19 @@ function orderClockwise(points: Point[]): Quad {
 
 const distance = (a: Point, b: Point) => Math.hypot(a.x - b.x, a.y - b.y);
 
+/** Whether `p` lies inside the convex quadrilateral `q` (corners in order around it, either way). */
+export function insideQuad(p: Point, q: Quad): boolean {
+  let sign = 0;
+  for (let i = 0; i < 4; i++) {
+    const a = q[i]!;
+    const b = q[(i + 1) % 4]!;
+    const s = Math.sign((b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x));
+    if (s !== 0 && sign !== 0 && s !== sign) return false;
+    if (s !== 0) sign = s;
+  }
+  return true;
+}
+
 /** Short side over long side of a quadrilateral, from its opposite sides' mean lengths. */
 export function quadAspect(q: Quad): { short: number; long: number; ratio: number } {
   const a = (distance(q[0], q[1]) + distance(q[2], q[3])) / 2;
@@ -186,18 +199,9 @@ export class CardFinder {
     );
   }
 
-  /** Whether the photo's centre lies inside the quadrilateral (corners in order around it, either way). */
+  /** Whether the photo's centre lies inside the quadrilateral. */
   private aroundCentre(q: Quad): boolean {
-    const c = { x: this.width / 2, y: this.height / 2 };
-    let sign = 0;
-    for (let i = 0; i < 4; i++) {
-      const a = q[i]!;
-      const b = q[(i + 1) % 4]!;
-      const s = Math.sign((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x));
-      if (s !== 0 && sign !== 0 && s !== sign) return false;
-      if (s !== 0) sign = s;
-    }
-    return true;
+    return insideQuad({ x: this.width / 2, y: this.height / 2 }, q);
   }
 
   /**

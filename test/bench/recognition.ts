@@ -25,7 +25,7 @@ import { indexCardPictures } from '../../ingest/recognition/indexBuild.js';
 import { accountWithKey } from '../support/accounts.js';
 import { startStack } from '../support/stack.js';
 import { cardPhoto, randomDistortion, randomGenerator, type Distortion } from '../support/cardPhotos.js';
-import { heldOutPhoto, tuningPhoto, type HardSpec } from '../support/hardPhotos.js';
+import { hardFamilies, heldOutPhoto, tuningPhoto } from '../support/hardPhotos.js';
 import { referenceScans } from '../support/hardPhotoSets.js';
 
 const PHOTOS = Number(process.env.BENCH_PHOTOS ?? 500);
@@ -199,14 +199,6 @@ try {
   // report only (BENCH_HELD_OUT=1), its held-out part: issue 37's goals.
   const cardOfScan = new Map(rows.map((r) => [path.join(scans, `${r.file}.webp`), r.id]));
   const references = referenceScans().filter((f) => cardOfScan.has(f));
-  const hardFamilies = (s: HardSpec) => [
-    s.scene,
-    s.holder,
-    ...(s.thumb ? ['thumb'] : []),
-    ...(s.glare ? ['glare'] : []),
-    ...(s.lowLight ? ['low light'] : []),
-    ...(s.blur !== 'none' ? [`${s.blur} blur`] : []),
-  ];
   const hardSet = (make: typeof tuningPhoto) => async (i: number) => {
     const p = await make(i, references);
     return { jpeg: p.jpeg, cardId: cardOfScan.get(p.reference)!, families: hardFamilies(p.spec) };

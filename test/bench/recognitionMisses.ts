@@ -21,11 +21,11 @@ import { cardFeatures, deserialiseFeatures, FEATURES_VERSION, serialiseFeatures 
 import { RecognitionIndex } from '../../ingest/recognition/matcher.js';
 import { openCv } from '../../ingest/recognition/opencv.js';
 import { PhotoCuts } from '../../ingest/recognition/pass.js';
-import { decodePhoto, type Point, type Quad } from '../../ingest/recognition/photo.js';
+import { decodePhoto, insideQuad, type Point, type Quad } from '../../ingest/recognition/photo.js';
 import { recognisePhoto } from '../../ingest/recognition/recognize.js';
 import { referenceFeatures } from '../../ingest/recognition/reference.js';
 import { cardPhoto, randomDistortion, randomGenerator } from '../support/cardPhotos.js';
-import { tuningPhoto, type HardPhoto, type HardSpec } from '../support/hardPhotos.js';
+import { hardFamilies, tuningPhoto, type HardPhoto } from '../support/hardPhotos.js';
 import { referenceScans } from '../support/hardPhotoSets.js';
 
 const args = process.argv.slice(2);
@@ -98,24 +98,12 @@ async function cachedTuningPhoto(i: number): Promise<HardPhoto> {
 async function sample(i: number): Promise<Sample> {
   if (set === 'tuning') {
     const p = await cachedTuningPhoto(i);
-    return { jpeg: p.jpeg, cardId: references.indexOf(p.reference), quad: p.quad, others: p.others, family: familiesOf(p.spec) };
+    return { jpeg: p.jpeg, cardId: references.indexOf(p.reference), quad: p.quad, others: p.others, family: hardFamilies(p.spec) };
   }
   const random = randomGenerator(20261124 + i);
   const cardId = Math.floor(random() * references.length);
   const d = randomDistortion(random);
   return { jpeg: await cardPhoto(references[cardId]!, d, i + 1), cardId, quad: null, others: [], family: [d.background] };
-}
-
-function familiesOf(s: HardSpec): string[] {
-  return [
-    s.scene,
-    s.holder,
-    ...(s.thumb ? ['thumb'] : []),
-    ...(s.glare ? ['glare'] : []),
-    ...(s.lowLight ? ['low light'] : []),
-    ...(s.blur !== 'none' ? [`${s.blur} blur`] : []),
-    ...(s.tilt >= 18 ? ['tilt >= 18'] : []),
-  ];
 }
 
 const centre = (q: Quad): Point => ({ x: (q[0].x + q[1].x + q[2].x + q[3].x) / 4, y: (q[0].y + q[1].y + q[2].y + q[3].y) / 4 });
@@ -130,18 +118,6 @@ function quadError(found: Quad, truth: Quad): { error: number; shift: number } {
     if (error < best.error) best = { error, shift };
   }
   return best;
-}
-
-function inside(p: Point, q: Quad): boolean {
-  let sign = 0;
-  for (let i = 0; i < 4; i++) {
-    const a = q[i]!;
-    const b = q[(i + 1) % 4]!;
-    const s = Math.sign((b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x));
-    if (s !== 0 && sign !== 0 && s !== sign) return false;
-    if (s !== 0) sign = s;
-  }
-  return true;
 }
 
 /** The quarter turn cutCard's corner shift stands for (see photo.ts). */
@@ -200,11 +176,11 @@ for (let i = FIRST; i < FIRST + PHOTOS; i++) {
       const { error, shift } = quadError(best.candidate.quad, truth);
       if (error > ON_CARD) {
         const onNeighbour = s.others.some((o) =>
-          inside(centre(best.candidate.quad), o.map((p) => ({ x: p.x / photo.scale, y: p.y / photo.scale })) as Quad),
+          insideQuad(centre(best.candidate.quad), o.map((p) => ({ x: p.x / photo.scale, y: p.y / photo.scale })) as Quad),
         );
         const tried = result.quads.some((q) => quadError(q.quad, truth).error <= ON_CARD);
         stage =
-          onNeighbour && !inside(centre(best.candidate.quad), truth)
+          onNeighbour && !insideQuad(centre(best.candidate.quad), truth)
             ? 'finder: neighbour'
             : tried
               ? 'finder: right quad lost'

@@ -63,6 +63,19 @@ const PARTS: Record<HardPart, { seed: number; surfaces: Surface[]; binderPages: 
   },
 };
 
+/** The families a photo counts in, for breakdowns of accuracy. */
+export function hardFamilies(s: HardSpec): string[] {
+  return [
+    s.scene,
+    s.holder,
+    ...(s.thumb ? ['thumb'] : []),
+    ...(s.glare ? ['glare'] : []),
+    ...(s.lowLight ? ['low light'] : []),
+    ...(s.blur !== 'none' ? [`${s.blur} blur`] : []),
+    ...(s.tilt >= 18 ? ['tilt >= 18'] : []),
+  ];
+}
+
 /** Photo `i` of the tuning part, of one of `references` (reference scan files). */
 export function tuningPhoto(i: number, references: string[]): Promise<HardPhoto> {
   return hardPhoto('tuning', i, references);
