@@ -3,7 +3,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { after, before, describe, it } from 'node:test';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { z } from 'zod';
 import { chQuery, col, pgQuery } from '../sql/typedQuery.js';
 import { accountById } from '../sql/accounts.js';
@@ -56,25 +59,65 @@ describe('typed queries', () => {
 describe('every PostgreSQL query file', () => {
   // The SQL-dialect check of the server pass: each query is parsed, type-checked and planned by the
   // PostgreSQL it runs on (embedded 18 in one pass, the Debian server in the other), without running.
+  // Statements PREPARE does not take (COPY, CREATE TEMPORARY TABLE, SET TRANSACTION) are run
+  // instead, inside a transaction rolled back: COPY … TO STDOUT drained, COPY … FROM STDIN given
+  // no rows. The temporary tables are created first, as the code does before the statements that
+  // read them.
   it('is prepared by this PostgreSQL: its syntax, functions, columns and parameter types', async () => {
     const dir = path.join(repoRoot, 'sql', 'postgres', 'queries');
-    const names = fs.readdirSync(dir).filter((f) => f.endsWith('.sql'));
-    assert.ok(names.length > 200, `${names.length} query files`);
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.sql'))
+      .map((name) => {
+        const text = fs.readFileSync(path.join(dir, name), 'utf8');
+        const statement = text.replace(/^(\s*--[^\n]*\n)*\s*/, '');
+        const kind = /^COPY\b[\s\S]*\bTO STDOUT\s*$/i.test(statement)
+          ? 'copy-out'
+          : /^COPY\b[\s\S]*\bFROM STDIN\s*$/i.test(statement)
+            ? 'copy-in'
+            : /^CREATE\s+TEMPORARY\s+TABLE\b/i.test(statement)
+              ? 'create'
+              : /^SET\s+TRANSACTION\b/i.test(statement)
+                ? 'transaction'
+                : 'prepare';
+        return { name, text, kind };
+      })
+      .sort((a, b) => Number(b.kind === 'create') - Number(a.kind === 'create'));
+    assert.ok(files.length > 200, `${files.length} query files`);
     const client = await stack.stores.pg.pool.connect();
     const refused: string[] = [];
     try {
-      for (const [i, name] of names.entries()) {
-        const text = fs.readFileSync(path.join(dir, name), 'utf8');
+      for (const { name, text } of files.filter((f) => f.kind === 'transaction')) {
+        await client.query('BEGIN');
+        await client.query(text).catch((err: Error) => refused.push(`${name}: ${err.message}`));
+        await client.query('ROLLBACK');
+      }
+      await client.query('BEGIN');
+      for (const [i, { name, text, kind }] of files.entries()) {
+        if (kind === 'transaction') continue;
+        await client.query('SAVEPOINT holo_check');
         try {
-          await client.query(`PREPARE holo_check_${i} AS ${text}`);
-          await client.query(`DEALLOCATE holo_check_${i}`);
+          if (kind === 'create') await client.query(text);
+          else if (kind === 'copy-out') for await (const _ of client.query(copyTo(text)));
+          else if (kind === 'copy-in') await pipeline(Readable.from([]), client.query(copyFrom(text)));
+          else {
+            await client.query(`PREPARE holo_check_${i} AS ${text}`);
+            await client.query(`DEALLOCATE holo_check_${i}`);
+          }
+          // The temporary tables stay for the statements after them; everything else is undone.
+          if (kind === 'create') await client.query('RELEASE SAVEPOINT holo_check');
+          else await client.query('ROLLBACK TO SAVEPOINT holo_check');
         } catch (err) {
           refused.push(`${name}: ${(err as Error).message}`);
+          await client.query('ROLLBACK TO SAVEPOINT holo_check');
         }
       }
     } finally {
+      await client.query('ROLLBACK').catch(() => undefined);
       client.release();
     }
     assert.deepEqual(refused, []);
+    // Each kind was met (a file of a new kind would be checked as a PREPARE and refused above).
+    assert.deepEqual([...new Set(files.map((f) => f.kind))].sort(), ['copy-in', 'copy-out', 'create', 'prepare', 'transaction']);
   });
 });
