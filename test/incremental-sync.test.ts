@@ -12,6 +12,7 @@ import { createLogger } from '../sql/runtime/log.js';
 import type { CatalogueBatch } from '../ingest/catalogue/model.js';
 import type { PricePointRow } from '../ingest/pricePoint.js';
 import { startStack, type Stack } from './support/stack.js';
+import { until } from './support/until.js';
 
 let stack: Stack;
 before(async () => {
@@ -225,7 +226,16 @@ describe('external id change log and updated_after on the catalogue', () => {
       'catalogue sync: test upstream',
     );
     assert.equal(summary.externalIdChanges, variants.length);
-    const changes = await drain('/api/v2/id-changes', `&cursor=${end}`);
+    // The feed holds back what committed after a transaction still writing began (on a shared
+    // PostgreSQL server, another database's too: the suite's server pass), so a reader polls.
+    const changes = await until(
+      'the id changes in the feed',
+      async () => {
+        const page = await drain('/api/v2/id-changes', `&cursor=${end}`);
+        return page.items.length > 0 ? page : undefined;
+      },
+      30_000,
+    );
     IdChangesResponse.parse({ items: changes.items, next_cursor: changes.cursor, has_more: false });
     assert.deepEqual(
       changes.items.map((i: Json) => [i.card_id, i.kind, i.before, i.after, i.reason]),
