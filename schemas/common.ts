@@ -59,34 +59,41 @@ export function money(opts: { max: number }) {
 // Text is trimmed before its length is checked, so a required field of spaces is refused: the
 // document says so with a pattern that asks for one character that is not blank (JavaScript's
 // trim(): Unicode spaces, line breaks and the byte order mark), as a client's validator reads it.
-const BLANKS = ' \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
-const LINE_CHARACTER = '\\u0000-\\u001f\\u007f';
-const FREE_TEXT_CHARACTER = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f';
-const notBlank = (refused: string) => `^[^${refused}]*[^${refused}${BLANKS}\\t\\n\\r][^${refused}]*$`;
+const BLANKS = ' \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff\\t\\n\\r';
 const tooShort = (min: number) => (min === 1 ? 'must not be blank' : `must have at least ${min} characters besides surrounding spaces`);
+
+/**
+ * Text from a request without the characters `refused` (a regular-expression class body): trimmed,
+ * bounded; when required, documented as holding one character that is not blank.
+ */
+function trimmedText(refused: string, message: string) {
+  const allowed = new RegExp(`^[^${refused}]*$`);
+  const notBlank = `^[^${refused}]*[^${refused}${BLANKS}][^${refused}]*$`;
+  return (opts: { min?: number; max: number }) => {
+    const min = opts.min ?? 1;
+    const field = z
+      .string()
+      .trim()
+      .min(min, { message: tooShort(min) })
+      .max(opts.max)
+      .regex(allowed, { message });
+    return min > 0 ? field.openapi({ pattern: notBlank }) : field;
+  };
+}
 
 /**
  * The characters of text as people write it: anything but control characters, except tabs and
  * line breaks (LF, CR). PostgreSQL refuses NUL; the others have no place in what people read.
  */
-// oxlint-disable-next-line no-control-regex -- control characters are exactly what this refuses
-export const FREE_TEXT_PATTERN = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
+const FREE_TEXT_REFUSED = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f';
+export const FREE_TEXT_PATTERN = new RegExp(`^[^${FREE_TEXT_REFUSED}]*$`);
 const FREE_TEXT_MESSAGE = 'control characters other than tabs and line breaks are not allowed';
 
 /**
  * Free text from a request (messages, descriptions, bios and policies, reviews, report details,
  * notes, release notes): trimmed, bounded, with line breaks and tabs; the one rule for all of them.
  */
-export function freeText(opts: { min?: number; max: number }) {
-  const min = opts.min ?? 1;
-  const field = z
-    .string()
-    .trim()
-    .min(min, { message: tooShort(min) })
-    .max(opts.max)
-    .regex(FREE_TEXT_PATTERN, { message: FREE_TEXT_MESSAGE });
-  return min > 0 ? field.openapi({ pattern: notBlank(FREE_TEXT_CHARACTER) }) : field;
-}
+export const freeText = trimmedText(FREE_TEXT_REFUSED, FREE_TEXT_MESSAGE);
 
 /** Free text as a whole document, not trimmed (a deck list): the same characters. */
 export function freeTextDocument(opts: { max: number }) {
@@ -97,17 +104,7 @@ export function freeTextDocument(opts: { max: number }) {
  * One line of text from a request (names, titles, subjects, identifiers, search terms): trimmed,
  * bounded, and free of control characters, line breaks included.
  */
-export function text(opts: { min?: number; max: number }) {
-  const min = opts.min ?? 1;
-  const field = z
-    .string()
-    .trim()
-    .min(min, { message: tooShort(min) })
-    .max(opts.max)
-    // oxlint-disable-next-line no-control-regex -- control characters are exactly what this refuses
-    .regex(/^[^\u0000-\u001f\u007f]*$/, { message: 'control characters are not allowed' });
-  return min > 0 ? field.openapi({ pattern: notBlank(LINE_CHARACTER) }) : field;
-}
+export const text = trimmedText('\\u0000-\\u001f\\u007f', 'control characters are not allowed');
 
 export const ErrorResponse = z
   .object({
