@@ -4,10 +4,12 @@ import { loadConfig, ConfigError } from '../schemas/config.js';
 import { createLogger, errorFields } from '../sql/runtime/log.js';
 import { migrateClickHouse, migratePostgres } from '../sql/migrate.js';
 import { openStores } from '../sql/stores/index.js';
+import { leaveStopSignalsToCaller } from '../sql/stores/postgres.js';
 import { buildDeps, startServer } from './server.js';
 import { loadDemoDataIfEmpty } from '../ingest/demo/index.js';
 import { warmRecognition } from '../ingest/recognition/warm.js';
 import { superviseIngestion, type Ingestion, type IngestionState } from '../workflows/ingestion.js';
+import { leaveWorkerStopToCaller } from '../workflows/worker.js';
 
 /** How long the banner waits for ingestion to come up before printing what it knows. */
 const BANNER_WAIT_MS = 120_000;
@@ -23,6 +25,29 @@ try {
   throw err;
 }
 const log = createLogger(config.logLevel);
+
+// Stopping (Ctrl-C, SIGTERM, SIGHUP): the API stops taking requests, ingestion's worker drains
+// (its running activities stop at their next step) and only then do the stores close, so no
+// statement is cut off. Ctrl-C also reaches the child servers in the terminal's process group
+// (PostgreSQL, Temporal): the worker's activities then fail fast instead of finishing, which is
+// fine (a feed batch is re-run whole). A second signal exits at once.
+let stopRequested = false;
+let stopService: (() => Promise<void>) | null = null;
+function onStopSignal(signal: NodeJS.Signals): void {
+  if (stopRequested) {
+    log.warn('second stop signal: exiting without waiting for the running work', { signal });
+    process.exit(130);
+  }
+  stopRequested = true;
+  if (stopService) {
+    log.info('shutting down', { signal });
+    void stopService();
+  } else log.info('shutting down after the current start-up step (a second signal exits at once)', { signal });
+}
+leaveStopSignalsToCaller();
+leaveWorkerStopToCaller();
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onStopSignal);
+
 let stores: Awaited<ReturnType<typeof openStores>>;
 try {
   stores = await openStores(config, log);
@@ -30,11 +55,19 @@ try {
   log.error('start-up failed: a store did not open', errorFields(err ?? new Error('no reason given')));
   process.exit(1);
 }
-let shuttingDown = false;
+/** A stop asked for during start-up takes effect between its steps: the stores close, nothing half-written. */
+async function stopIfAsked(): Promise<void> {
+  if (!stopRequested) return;
+  await stores.close().catch(() => undefined);
+  process.exit(0);
+}
 try {
+  await stopIfAsked();
   await migratePostgres(stores.pg, log);
   await migrateClickHouse(stores.ch, log, config.clickhouseReader);
+  await stopIfAsked();
   await loadDemoDataIfEmpty(config, stores, log);
+  await stopIfAsked();
 } catch (err) {
   log.error('start-up failed', errorFields(err));
   await stores.close().catch(() => undefined);
@@ -66,8 +99,15 @@ if (config.ingest === 'on' || (config.ingest === 'auto' && !config.clickhouseUrl
   ingestion = superviseIngestion(config, stores, log);
   const supervised = ingestion;
   deps.ingestion = () => supervised.status();
-  await Promise.race([ingestion.ready, new Promise((resolve) => setTimeout(resolve, BANNER_WAIT_MS).unref())]);
 }
+stopService = async () => {
+  await server.close();
+  await ingestion?.stop().catch((err: unknown) => log.warn('ingestion did not stop cleanly', errorFields(err)));
+  await stores.close();
+  process.exit(0);
+};
+if (stopRequested) await stopService();
+if (ingestion) await Promise.race([ingestion.ready, new Promise((resolve) => setTimeout(resolve, BANNER_WAIT_MS).unref())]);
 await recognitionWarm;
 const base = server.url;
 process.stdout.write(
@@ -97,15 +137,3 @@ function ingestionLines(state: IngestionState, urls: ReturnType<Ingestion['urls'
     `  Admin API      ${base}/api/admin/ingest/runs  (Authorization: Bearer ${deps.admin.tokenFile ? `$(cat ${deps.admin.tokenFile})` : '$HOLO_ADMIN_TOKEN'})`,
   ];
 }
-
-async function shutdown(signal: string) {
-  if (shuttingDown) return;
-  shuttingDown = true;
-  log.info('shutting down', { signal });
-  await server.close();
-  await ingestion?.stop().catch(() => undefined);
-  await stores.close();
-  process.exit(0);
-}
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));

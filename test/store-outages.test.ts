@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startStack, type Stack } from './support/stack.js';
+import { pgTransaction } from '../sql/stores/db.js';
 
 let stack: Stack;
 let cardId: number;
@@ -18,7 +19,25 @@ after(async () => {
 describe('store outages', () => {
   it('answers 503 holo_data_unavailable while PostgreSQL is down, and recovers when it is back', async () => {
     assert.equal((await stack.json(`/api/v2/sets/1?size=1&page=2`)).status, 200);
+    // A transaction waiting between two statements when the server goes (as ingestion's do while
+    // ClickHouse works): the process lives on and the transaction's next statement fails. The
+    // server's goodbye on a checked-out connection was an 'error' nobody heard, which crashed it.
+    let entered!: (connection: { closed: Promise<unknown> }) => void;
+    let proceed!: () => void;
+    const inside = new Promise<{ closed: Promise<unknown> }>((resolve) => (entered = resolve));
+    const waiting = new Promise<void>((resolve) => (proceed = resolve));
+    const transaction = pgTransaction(stack.stores.pg.pool, async (client) => {
+      await client.query('SELECT 1');
+      entered({ closed: new Promise((closed) => client.once('end', closed)) });
+      await waiting;
+      await client.query('SELECT 2');
+    });
+    const connection = await inside;
     await stack.stores.pg.embedded!.stop();
+    // The goodbye has been read (and, unheard, would have crashed the process) before the next statement.
+    await connection.closed;
+    proceed();
+    await assert.rejects(transaction);
     for (const path of [
       `/api/v2/cards/${cardId}/history?days=30`,
       '/api/v2/games/pokemon',

@@ -1,10 +1,10 @@
 // Activities: all I/O of the workflows, built from injected dependencies and calling ingest/.
-import { activityInfo, getClient, heartbeat } from '@temporalio/activity';
+import { activityInfo, cancellationSignal, getClient, heartbeat } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { ingestFeed, SourceOffError, UnknownFeedError, type IngestDeps, type IngestInput, type IngestSummary } from '../ingest/pipeline.js';
 import { createUpstreams } from '../ingest/upstreams/registry.js';
-import { UpstreamError } from '../ingest/upstreams/http.js';
+import { UpstreamError, withUpstreamStop } from '../ingest/upstreams/http.js';
 import { readEcbRates, type EcbDocument } from '../ingest/upstreams/ecb.js';
 import { recordFeedFailure, recordFeedRun } from '../sql/status.js';
 import type pg from 'pg';
@@ -129,6 +129,17 @@ async function countsPerGame(pool: pg.Pool): Promise<CatalogueCounts> {
 
 export type FxRatesResult = { fetched: number; loaded: number; rejected: number; days: string[] };
 
+/**
+ * A step's heartbeat, and where a cancelled activity stops (its run cancelled, its heartbeat timed
+ * out, or its worker stopping: Ctrl-C cancels the running activities after the grace time): between
+ * steps, so no statement is cut off halfway and the stores can close under nothing.
+ */
+function progress(step: string): void {
+  heartbeat(step);
+  const signal = cancellationSignal();
+  if (signal.aborted) throw signal.reason;
+}
+
 // Progress of activities goes to Temporal as heartbeats and results, not to the process log.
 const silentLog = createLogger('error');
 
@@ -166,7 +177,7 @@ export function createActivities(deps: ActivityDeps) {
     return Object.fromEntries(rows.map((r) => [r.currency, r.usd_per_unit]));
   };
   const dispatchAfterLoad = async (batchId: string, updates: PriceUpdate[]) => {
-    heartbeat('dispatching alerts and webhooks');
+    progress('dispatching alerts and webhooks');
     const { pushes } = await dispatchPriceEvents(
       { pool: deps.pool, log: deps.events.log, startDeliveries },
       { batchId, updates, usdPerUnit: await usdPerUnit() },
@@ -204,7 +215,7 @@ export function createActivities(deps: ActivityDeps) {
       const lane = async () => {
         for (let i = next++; i < deliveryIds.length; i = next++) {
           outcomes[i] = (await attemptDelivery(deps.pool, box, deliveryIds[i]!, 1, { publicOnly: deps.events.webhookPublicOnly })).outcome;
-          heartbeat(`${i + 1} of ${deliveryIds.length}`);
+          progress(`${i + 1} of ${deliveryIds.length}`);
         }
       };
       await Promise.all(Array.from({ length: Math.min(FIRST_ATTEMPTS_AT_ONCE, deliveryIds.length) }, lane));
@@ -222,7 +233,7 @@ export function createActivities(deps: ActivityDeps) {
 
     /** Recognition features of a batch of cards' pictures (only pictures that changed are computed). */
     async indexCardPictures(cardIds: number[]): Promise<IndexBatchResult> {
-      const result = await indexCardPictures(deps.pool, deps.images, cardIds, (done) => heartbeat(`${done} of ${cardIds.length}`));
+      const result = await indexCardPictures(deps.pool, deps.images, cardIds, (done) => progress(`${done} of ${cardIds.length}`));
       deps.events.log.info('recognition index: batch done', { first_card: cardIds[0], last_card: cardIds.at(-1), ...result });
       return result;
     },
@@ -234,7 +245,7 @@ export function createActivities(deps: ActivityDeps) {
 
     /** One group's files (a catalogue, the latest prices, or a game's months), written and recorded; heartbeats name the step. */
     async writeBulkExport(group: BulkDataset[]): Promise<BulkWriteResult[]> {
-      const results = await writeBulkDatasets(deps.bulk, group, (step) => heartbeat(step));
+      const results = await writeBulkDatasets(deps.bulk, group, (step) => progress(step));
       for (const result of results) deps.events.log.info('bulk export: data set written', { ...result });
       return results;
     },
@@ -259,11 +270,14 @@ export function createActivities(deps: ActivityDeps) {
 
     /** One source's feed for one game and day, end to end; heartbeats name the current step. */
     async ingestPriceFeed(input: IngestInput): Promise<IngestSummary> {
+      const stop = cancellationSignal();
       try {
-        return await ingestFeed({ ...deps, afterPublish: (batchId, updates) => dispatchAfterLoad(batchId, updates) }, input, (step) =>
-          heartbeat(step),
+        return await withUpstreamStop(stop, () =>
+          ingestFeed({ ...deps, afterPublish: (batchId, updates) => dispatchAfterLoad(batchId, updates) }, input, (step) => progress(step)),
         );
       } catch (err) {
+        // A download aborted by the stop is the stop, not the upstream's failure.
+        if (stop.aborted) throw stop.reason;
         throw feedFailure(err);
       }
     },
@@ -276,8 +290,8 @@ export function createActivities(deps: ActivityDeps) {
      */
     async syncCatalogue(): Promise<CatalogueSyncResult> {
       const before = await countsPerGame(deps.pool);
-      heartbeat('syncing');
-      const { imported, failed } = await syncCataloguesFromUpstreams(deps.pool, deps.upstreams, silentLog, (step) => heartbeat(step));
+      progress('syncing');
+      const { imported, failed } = await syncCataloguesFromUpstreams(deps.pool, deps.upstreams, silentLog, (step) => progress(step));
       if (failed.length > 0) {
         const message = `catalogue sync: ${failed.map((f) => `${f.game}: ${f.error.message}`).join('; ')}`;
         // Retried only when one of the failures may pass later (not a refusal or a malformed document).
@@ -306,13 +320,13 @@ export function createActivities(deps: ActivityDeps) {
 
     /** Correlates the sources of the cards in an id range and keeps the result per card. */
     async correlateCards(input: { firstCard: number; lastCard: number }): Promise<RangeResult> {
-      heartbeat(`cards ${input.firstCard}–${input.lastCard}`);
+      progress(`cards ${input.firstCard}–${input.lastCard}`);
       return correlateCardRange(deps, input.firstCard, input.lastCard);
     },
 
     /** Reads the ECB's reference rates (the last 90 days, or the daily file) and loads them; a malformed file fails without retries. */
     async loadEcbRates(input: { document?: EcbDocument; batchId: string }): Promise<FxRatesResult> {
-      heartbeat('fetching');
+      progress('fetching');
       let parsed;
       try {
         parsed = parseEcbRates(await readEcbRates(deps.upstreams.ecb, input.document ?? 'hist-90d'));
@@ -320,7 +334,7 @@ export function createActivities(deps: ActivityDeps) {
         await recordFeedFailure(deps.pool, 'ecb', 'fx', (err as Error).message).catch(() => undefined);
         throw feedFailure(err);
       }
-      heartbeat('loading');
+      progress('loading');
       const loaded = await loadFxRates(deps.ch, parsed.rates, { id: input.batchId, ingestedAt: new Date(), source: 'ecb' });
       await recordFeedRun(deps.pool, 'ecb', 'fx', 'loaded', loaded);
       return {

@@ -63,6 +63,9 @@ export function superviseIngestion(config: Config, stores: Stores, log: Logger, 
   let temporal: TemporalServer | null = null;
   let client: Client | null = null;
   let worker: { worker: Worker; connection: NativeConnection; running: Promise<void> } | null = null;
+  // Every worker's activities, including a worker that stopped on its own and was replaced: the
+  // stores close only after all of them settled.
+  const activitiesSettled: (() => Promise<void>)[] = [];
   let feedsUrl: string | null = null;
 
   const pause = (ms: number) =>
@@ -94,6 +97,7 @@ export function superviseIngestion(config: Config, stores: Stores, log: Logger, 
   async function startWorker(address: string): Promise<void> {
     const started = await createIngestWorker(address, config.temporalNamespace, activityDeps(config, stores));
     const running = started.run();
+    activitiesSettled.push(started.activitiesSettled);
     worker = { worker: started.worker, connection: started.connection, running };
     // A worker that stops on its own (lost server, fatal error) is started again; the API stays.
     running
@@ -187,10 +191,11 @@ export function superviseIngestion(config: Config, stores: Stores, log: Logger, 
       worker = null;
       try {
         if (current) {
-          current.worker.shutdown();
+          if (current.worker.getState() === 'RUNNING') current.worker.shutdown();
           await current.running.catch(() => undefined);
-          await current.connection.close();
         }
+        await Promise.all(activitiesSettled.map((settled) => settled()));
+        await current?.connection.close();
         await client?.connection.close();
       } finally {
         await temporal?.stop();

@@ -196,6 +196,16 @@ export async function syncCataloguesFromUpstreams(
   onProgress: (step: string) => void = () => undefined,
 ): Promise<CatalogueSyncOutcome> {
   const out: CatalogueSyncOutcome = { imported: [], failed: [] };
+  // What onProgress throws (a cancelled sync) stops the whole sync; it is not an upstream's failure.
+  let stopped: { reason: unknown } | null = null;
+  const report = (step: string) => {
+    try {
+      onProgress(step);
+    } catch (reason) {
+      stopped = { reason };
+      throw reason;
+    }
+  };
   const games: [string, string, () => AsyncIterable<CatalogueBatch>][] = [
     ['pokemon', 'pokemontcg.io', () => pokemonFromUpstream(upstreams.pokemontcg)],
     [
@@ -224,11 +234,12 @@ export async function syncCataloguesFromUpstreams(
         total.printings += s.printings;
         total.variants += s.variants;
         total.externalIdChanges += s.externalIdChanges;
-        onProgress(`${game}: ${total.cards} cards`);
+        report(`${game}: ${total.cards} cards`);
       }
       log.info('catalogue synced from upstream', { source, ...total });
       out.imported.push(total);
     } catch (err) {
+      if (stopped) throw (stopped as { reason: unknown }).reason;
       log.warn('catalogue upstream failed', { source, game, error: (err as Error).message });
       out.failed.push({ game, error: err as Error });
     }

@@ -211,15 +211,21 @@ async function writeCatalogue(
   // A write that fails (a full disk) fails the export when awaited below, not the process now.
   written.catch(() => undefined);
   let rows = 0;
-  for (let after = 0; ;) {
-    const page = await bulkCataloguePage(t.pool, game, after, CATALOGUE_PAGE);
-    if (page.length === 0) break;
-    const text = page.map((r) => JSON.stringify({ ...r, external_ids: r.external_ids ?? {} })).join('\n') + '\n';
-    // once() rejects when the stream fails instead of waiting for a drain that never comes.
-    if (!gzip.write(text)) await once(gzip, 'drain');
-    rows += page.length;
-    after = page.at(-1)!.variant_id;
-    onPage(rows);
+  try {
+    for (let after = 0; ;) {
+      const page = await bulkCataloguePage(t.pool, game, after, CATALOGUE_PAGE);
+      if (page.length === 0) break;
+      const text = page.map((r) => JSON.stringify({ ...r, external_ids: r.external_ids ?? {} })).join('\n') + '\n';
+      // once() rejects when the stream fails instead of waiting for a drain that never comes.
+      if (!gzip.write(text)) await once(gzip, 'drain');
+      rows += page.length;
+      after = page.at(-1)!.variant_id;
+      onPage(rows);
+    }
+  } catch (err) {
+    // A failed read or a stop asked for by onPage (a cancelled export) leaves no open file behind.
+    gzip.destroy(err as Error);
+    throw err;
   }
   gzip.end();
   await written;

