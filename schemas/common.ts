@@ -32,6 +32,25 @@ export function intParam(opts: { min?: number; max?: number; description?: strin
   return param;
 }
 
+/**
+ * A decimal number carried as text (query), in the notation the document's `type: number` means:
+ * digits with an optional fraction and exponent. z.coerce.number() would read a blank value as 0
+ * and '0x10' as 16, accepting what the document refuses.
+ */
+export const numberText = () =>
+  z
+    .string()
+    .trim()
+    .regex(/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/, { message: 'value is not a valid number' })
+    .transform(Number);
+
+/** A number parameter with bounds, documented with them. */
+export function numberParam(opts: { min: number; max: number; description?: string }) {
+  return numberText()
+    .pipe(z.number().min(opts.min).max(opts.max))
+    .openapi({ type: 'number', minimum: opts.min, maximum: opts.max, description: opts.description });
+}
+
 /** The largest id a PostgreSQL integer column holds. */
 export const PG_INT_MAX = 2147483647;
 

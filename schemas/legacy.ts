@@ -1,6 +1,6 @@
 // The legacy catalogue surface (spec: "Legacy TCG", "Legacy set", "Legacy card", "Legacy catalogue").
 // Lists page with limit/offset and answer {items, total, limit, offset}.
-import { DayParam, IsoDate, intParam, text, z, idList } from './common.js';
+import { DayParam, IsoDate, intParam, numberParam, text, z, idList } from './common.js';
 
 const id = (description?: string) => intParam({ min: 1, max: 2147483647, description });
 export const TcgSlug = z
@@ -225,8 +225,8 @@ export const SearchQuery = z.strictObject({
   tcg_slug: TcgSlug.optional(),
   set_id: id().optional(),
   rarity: text({ max: 100 }).optional(),
-  min_price: z.coerce.number().min(0).max(1e9).optional().openapi({ description: 'USD, against best_price (in the condition asked for)' }),
-  max_price: z.coerce.number().min(0).max(1e9).optional(),
+  min_price: numberParam({ min: 0, max: 1e9, description: 'USD, against best_price (in the condition asked for)' }).optional(),
+  max_price: numberParam({ min: 0, max: 1e9 }).optional(),
   foil_status: z.enum(['nonfoil', 'foil', 'etched']).optional().openapi({
     description:
       'cards that exist with this foil status: nonfoil = the standard print (normal or holofoil), foil = any other foil finish (reverse holo, foil, rainbow, cold), etched',

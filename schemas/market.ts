@@ -1,6 +1,6 @@
 // Market intelligence and price intelligence (spec: "Market intelligence, price intelligence" and
 // the market lists of "Operations whose path is not given"). Amounts are USD unless named _eur.
-import { DayParam, IsoDate, intParam, text, z, idList } from './common.js';
+import { DayParam, IsoDate, intParam, numberParam, text, z, idList } from './common.js';
 import { TcgSlug } from './legacy.js';
 
 const tcgOrAll = z
@@ -93,7 +93,7 @@ export const RadarQuery = z.strictObject({ period });
 export const DealsQuery = z.strictObject({
   tcg_slug: TcgSlug.optional(),
   limit: intParam({ min: 1, max: 100 }).default(20),
-  min_discount_pct: z.coerce.number().min(0).max(100).default(10),
+  min_discount_pct: numberParam({ min: 0, max: 100 }).default(10),
 });
 export const Deals = z
   .object({
@@ -145,7 +145,7 @@ export const OlderMovers = z.array(Mover).openapi('OlderMovers');
 export const SpreadQuery = z.strictObject({
   limit: intParam({ min: 1, max: 100 }).default(20),
   tcg_slug: TcgSlug.optional(),
-  min_spread_pct: z.coerce.number().min(0).max(10000).default(20),
+  min_spread_pct: numberParam({ min: 0, max: 10000 }).default(20),
 });
 export const Spread = z
   .object({

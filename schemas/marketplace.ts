@@ -1,6 +1,6 @@
 // The seller marketplace (spec: "Listing (create fields)", "Listing" states, "Marketplace
 // operations in detail", "Verification code record", "Field and content limits", "Time constants").
-import { freeText, intParam, text, z, PG_INT_MAX } from './common.js';
+import { freeText, intParam, numberText, text, z, PG_INT_MAX } from './common.js';
 import { centAmount } from './money.js';
 
 export const CONDITIONS = ['NM', 'LP', 'MP', 'HP', 'DMG'] as const;
@@ -26,8 +26,7 @@ const country = z
 const eur = centAmount({ min: 0.01, max: 1_000_000, description: 'EUR, at most two decimals' });
 /** An amount in a query (fee preview, price filters): the same rule, carried as text. */
 const eurParam = (min: number) =>
-  z.coerce
-    .number()
+  numberText()
     .pipe(centAmount({ min, max: 1_000_000 }))
     .openapi({ type: 'number', minimum: min, maximum: 1_000_000, multipleOf: 0.01, description: 'EUR, at most two decimals' });
 

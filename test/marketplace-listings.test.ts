@@ -151,8 +151,24 @@ describe('listings', () => {
     const page = await call(null, 'GET', '/api/listings?tcg_slug=market-test&limit=2&offset=2');
     assert.deepEqual([page.body.items.map((i: Json) => i.price), page.body.total], [[12.5, 25], 4]);
     assert.deepEqual((await call(null, 'GET', '/api/listings?tcg_slug=no-such-game')).body, { items: [], total: 0 });
-    for (const bad of ['limit=201', 'limit=0', 'offset=-1', 'condition=MINT', 'min_price=abc'])
-      assert.equal((await call(null, 'GET', `/api/listings?${bad}`)).status, 422, bad);
+    // A blank or hexadecimal price is not the number the document asks for (it once read as 0 and 16).
+    for (const bad of [
+      'limit=201',
+      'limit=0',
+      'offset=-1',
+      'condition=MINT',
+      'min_price=abc',
+      'min_price=',
+      'max_price=%20',
+      'min_price=0x10',
+    ]) {
+      const refused = await call(null, 'GET', `/api/listings?${bad}`);
+      assert.equal(refused.status, 422, bad);
+      assert.equal(refused.body.detail[0].loc[1], bad.split('=')[0], bad);
+    }
+    const exponents = await call(null, 'GET', '/api/listings?tcg_slug=market-test&min_price=5e0&max_price=.2e2');
+    assert.deepEqual(exponents.body, (await call(null, 'GET', '/api/listings?tcg_slug=market-test&min_price=5&max_price=20')).body);
+    assert.equal(exponents.body.total, 2);
     const sellers = await call(null, 'GET', '/api/market/active-sellers');
     assert.deepEqual(
       sellers.body.items.map((s: Json) => [s.username, s.active_listings]),

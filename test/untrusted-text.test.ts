@@ -316,6 +316,25 @@ describe('change feed cursors', () => {
     );
   });
 
+  it("reads every cursor the document's pattern allows (no schema-valid cursor refused)", async () => {
+    const openapi = (await stack.json('/openapi.json')).body;
+    const cursorParam = openapi.paths['/api/v2/id-changes'].get.parameters.find((p: { name: string }) => p.name === 'cursor');
+    const documented = new RegExp(cursorParam.schema.pattern);
+    await fc.assert(
+      fc.asyncProperty(fc.stringMatching(documented), fc.constantFrom(...feeds), async (c, feed) => {
+        const r = await send('GET', `${feed}?cursor=${c}&size=2`, alice);
+        assert.equal(r.status, 200, `${feed} cursor=${c}: ${JSON.stringify(r.body)}`);
+      }),
+      {
+        numRuns: 60,
+        examples: [
+          ['9999999999999999999.999999999999999999', feeds[0]!],
+          ['0000000000000000000.000000000000000000', feeds[1]!],
+        ],
+      },
+    );
+  });
+
   it('answers any RFC 3339 instant in updated_after (any offset, any fraction, year 0000 included) with a page or a 422', async () => {
     // zod admits offsets to ±23:59; PostgreSQL only to ±15:59: each must be moved to UTC first.
     const offset = fc.oneof(
