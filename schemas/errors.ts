@@ -1,7 +1,22 @@
-// The domain's error vocabulary. Services below the HTTP edge throw these; the edge maps each kind
-// to its status code in one place (api/http/errors.ts), so a service runs the same from a handler,
-// a Temporal activity or a test.
-export type DomainErrorKind = 'invalid' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict';
+// The domain's error vocabulary, the only one below the HTTP edge. Services, auth, recognition and
+// route handlers throw these; the edge maps each kind to its status code in one place
+// (api/http/errors.ts), so a service runs the same from a handler, a Temporal activity or a test.
+export type DomainErrorKind =
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  /** The input is larger than accepted (a photo over the pixel limit, an upload over the byte limit). */
+  | 'too_large'
+  /** The input's format is not one accepted (a file that is not a readable picture). */
+  | 'unsupported_media_type'
+  /** The caller must speak another protocol (the price stream is a WebSocket). */
+  | 'upgrade_required'
+  /** Past a limit: RateLimited says when to retry. */
+  | 'rate_limited'
+  /** A service this depends on cannot be reached now (Temporal); the data stores may be fine. */
+  | 'unavailable';
 
 export class DomainError extends Error {
   constructor(
@@ -18,5 +33,15 @@ export class DomainError extends Error {
 export class NotFound extends DomainError {
   constructor(what: string) {
     super('not_found', `${what} not found`);
+  }
+}
+
+/** Past a limit: the caller may try again after `retryAfterSeconds` (the edge sends it as Retry-After). */
+export class RateLimited extends DomainError {
+  constructor(
+    detail: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('rate_limited', detail);
   }
 }

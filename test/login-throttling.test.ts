@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import Koa from 'koa';
 import { createUser } from '../api/auth/accounts.js';
 import { countRegistration, loginSubject, throttledPasswordCheck } from '../api/auth/loginThrottle.js';
-import { TooManyRequestsError } from '../api/http/errors.js';
+import { RateLimited } from '../schemas/errors.js';
 import { clientAddress, proxySettings } from '../api/http/clientAddress.js';
 import { buildDeps, startServer, type RunningServer } from '../api/server.js';
 import { openRedis } from '../sql/stores/redis.js';
@@ -469,13 +469,10 @@ describe('the limits as a service', () => {
     for (let i = 0; i < LIMITS.perAccount; i++) assert.equal(await throttledPasswordCheck(deps, client, subject, async () => null), null);
     await assert.rejects(
       throttledPasswordCheck(deps, client, subject, async () => 'never checked'),
-      (err: unknown) => err instanceof TooManyRequestsError && err.status === 429 && err.retryAfterSeconds >= 590,
+      (err: unknown) => err instanceof RateLimited && err.kind === 'rate_limited' && err.retryAfterSeconds >= 590,
     );
     for (let i = 0; i < LIMITS.registrations; i++) await countRegistration(deps, client);
-    await assert.rejects(
-      countRegistration(deps, client),
-      (err: unknown) => err instanceof TooManyRequestsError && err.retryAfterSeconds > 0,
-    );
+    await assert.rejects(countRegistration(deps, client), (err: unknown) => err instanceof RateLimited && err.retryAfterSeconds > 0);
   });
 });
 

@@ -26,7 +26,7 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import type { Config } from '../../schemas/config.js';
 import type { RedisStore } from '../../sql/stores/redis.js';
-import { TooManyRequestsError } from '../http/errors.js';
+import { RateLimited } from '../../schemas/errors.js';
 
 export type ThrottleDeps = { stores: { redis: RedisStore }; config: Pick<Config, 'redisPrefix' | 'loginThrottle'> };
 /** Who is trying: the client's address as the app sees it (Koa's ctx.ip from a handler). */
@@ -89,7 +89,7 @@ export function throttledPasswordCheck<T>(
 /**
  * Runs a password check under `counters`. `check` answers null for a wrong password (a failed
  * guess: its slots stay counted) or the result of a good one. A check that throws (a store
- * outage) judged no password: every slot is given back. Past a limit: TooManyRequestsError (429
+ * outage) judged no password: every slot is given back. Past a limit: RateLimited (429
  * with Retry-After), and `check` does not run.
  */
 async function limited<T>(deps: ThrottleDeps, counters: Counter[], check: () => Promise<T | null>): Promise<T | null> {
@@ -130,7 +130,7 @@ async function refuse(redis: RedisStore, keys: string[], why: string): Promise<n
   // The window ends when the last spent counter expires. Redis rounds a TTL to the nearest second:
   // one more, so that a client waiting exactly this long is not refused again.
   const seconds = Math.max(0, ...(await Promise.all(keys.map((k) => redis.ttl(k))))) + 1;
-  throw new TooManyRequestsError(`${why}. Retry after ${seconds} seconds.`, seconds);
+  throw new RateLimited(`${why}. Retry after ${seconds} seconds.`, seconds);
 }
 
 /**

@@ -7,11 +7,11 @@ import type { Db } from '../../sql/stores/db.js';
 import type { RedisStore } from '../../sql/stores/redis.js';
 import type { Tokens } from '../../sql/runtime/signedTokens.js';
 import type { AdminGuard } from '../http/adminToken.js';
-import { HttpError } from '../http/errors.js';
 import { keyDigest, keyOwner, type KeyOwner, type User } from './accounts.js';
 import type { KeyCache } from './keyCache.js';
 import { cookieSession } from './sessionCookie.js';
 import { atLeast, isBusinessTier, TIERS, type Tier } from '../../schemas/tiers.js';
+import { DomainError } from '../../schemas/errors.js';
 
 // business+ (Business-segment tiers: legacy Business, Shop Basic and up) is ours: the spec sells
 // webhooks to "Business and up" without naming a tag for it.
@@ -75,7 +75,7 @@ export async function principalOf(ctx: Context, deps: AuthDeps): Promise<Princip
       const owner = await resolveApiKey(deps, key);
       if (!owner) {
         ctx.set('WWW-Authenticate', 'Bearer realm="holo"');
-        throw new HttpError(401, 'Invalid or revoked API key');
+        throw new DomainError('unauthenticated', 'Invalid or revoked API key');
       }
       principal = keyPrincipal(owner);
     }
@@ -96,18 +96,21 @@ export async function principalOf(ctx: Context, deps: AuthDeps): Promise<Princip
  */
 export function authorize(principal: Principal, access: Access): void {
   if (access === 'free' || access === 'signed') return;
-  if (principal.kind === 'anonymous') throw new HttpError(401, 'Not authenticated');
+  if (principal.kind === 'anonymous') throw new DomainError('unauthenticated', 'Not authenticated');
   if (principal.kind === 'operator') return;
   if (access === 'auth') return;
   if (access === 'admin') {
-    if (!principal.user.is_admin) throw new HttpError(403, 'Administrators only');
+    if (!principal.user.is_admin) throw new DomainError('forbidden', 'Administrators only');
     return;
   }
   const tier = principal.kind === 'key' ? principal.tier : principal.user.tier;
   const whose = principal.kind === 'key' ? 'key' : 'account';
   if (access === 'business+') {
     if (!isBusinessTier(tier))
-      throw new HttpError(403, `This endpoint needs a Business tier (Shop Basic or higher); this ${whose} is ${TIERS[tier].label}`);
+      throw new DomainError(
+        'forbidden',
+        `This endpoint needs a Business tier (Shop Basic or higher); this ${whose} is ${TIERS[tier].label}`,
+      );
     return;
   }
   if (access === 'starter+' && principal.kind === 'session') return;
@@ -115,5 +118,8 @@ export function authorize(principal: Principal, access: Access): void {
   if (access === 'pro+|admin' && principal.user.is_admin) return;
   const minimum = access === 'starter+' ? 'starter' : 'pro';
   if (!atLeast(tier, minimum))
-    throw new HttpError(403, `This endpoint needs the ${TIERS[minimum].label} tier or higher; this ${whose} is ${TIERS[tier].label}`);
+    throw new DomainError(
+      'forbidden',
+      `This endpoint needs the ${TIERS[minimum].label} tier or higher; this ${whose} is ${TIERS[tier].label}`,
+    );
 }

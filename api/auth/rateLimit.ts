@@ -2,9 +2,9 @@
 // counted atomically in Redis, with X-RateLimit-* and the IETF RateLimit headers on every answer.
 import type { Context } from 'koa';
 import type { RedisStore } from '../../sql/stores/redis.js';
-import { HttpError } from '../http/errors.js';
 import { recordApiKeyUsage } from '../../sql/accounts.js';
 import type { AuthDeps, Principal } from './principal.js';
+import { RateLimited } from '../../schemas/errors.js';
 
 export type RateDecision = { limit: number; remaining: number; reset: number; policy: string; state: string } | null;
 
@@ -84,8 +84,7 @@ export async function rateLimit(
   const { decision, retryAfter } = await countCall(principal, ctx.ip, deps, now);
   ctx.set(rateHeaders(decision));
   if (retryAfter !== null) {
-    ctx.set('Retry-After', String(retryAfter));
-    throw new HttpError(429, `Rate limit exceeded. Retry after ${retryAfter} seconds.`);
+    throw new RateLimited(`Rate limit exceeded. Retry after ${retryAfter} seconds.`, retryAfter);
   }
   return decision;
 }

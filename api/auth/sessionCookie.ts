@@ -5,8 +5,8 @@ import type { Db } from '../../sql/stores/db.js';
 import type { Tokens } from '../../sql/runtime/signedTokens.js';
 import { createSession, revokeSession, sessionUser, type User } from './accounts.js';
 import { SESSION_COOKIE, SESSION_DAYS, signSession, verifySession } from './sessionTokens.js';
-import { HttpError } from '../http/errors.js';
 import { DEVICE_SECONDS, signIn, type SignInDeps } from './signIn.js';
+import { DomainError } from '../../schemas/errors.js';
 
 /** A browser that has signed in to an account (signIn.ts): its sign-ins are not held by the name's ceiling. */
 export const DEVICE_COOKIE = 'holo_device';
@@ -31,7 +31,7 @@ export async function requestSignIn(
   password: string,
 ): Promise<{ user: User; device: string }> {
   const signedIn = await signIn(deps, { ip: ctx.ip }, { login, password, device: ctx.cookies.get(DEVICE_COOKIE) });
-  if (!signedIn) throw new HttpError(401, 'Invalid username or password');
+  if (!signedIn) throw new DomainError('unauthenticated', 'Invalid username or password');
   return signedIn;
 }
 

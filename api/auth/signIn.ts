@@ -24,7 +24,7 @@ export const DEVICE_SECONDS = MAX_TOKEN_SECONDS;
 
 /**
  * The account and a new device token when the password is right, null when not;
- * TooManyRequestsError past a limit. `device` is the holo_device cookie, if the browser sent one.
+ * RateLimited past a limit. `device` is the holo_device cookie, if the browser sent one.
  */
 export async function signIn(
   deps: SignInDeps,

@@ -14,7 +14,7 @@ import { BULK_ACCESS, type BulkDataset, type BulkListResponse, type BulkQuery } 
 import { authorize, type Principal } from '../auth/principal.js';
 import type { AppDeps } from '../deps.js';
 import type { Tokens } from '../../sql/runtime/signedTokens.js';
-import { HttpError, NotFoundError } from '../http/errors.js';
+import { DomainError, NotFound } from '../../schemas/errors.js';
 
 /** How long a download link works. */
 export const LINK_SECONDS = 6 * 3600;
@@ -101,10 +101,10 @@ const CONTENT_TYPES: Record<BulkFileRow['format'], string> = {
 /** Serves a file by token: 200 or 206 (Range), 304 (If-None-Match), 412 (If-Match), 416; refusals in the spec's shape. */
 export async function serveDownload(deps: AppDeps, ctx: Context, params: { token: string; filename: string }): Promise<void> {
   const verdict = await verifyDownload(deps.tokens, params.token, params.filename);
-  if (verdict === 'expired') throw new HttpError(403, 'This download link has expired: list /api/v2/bulk again for a fresh one');
-  if (verdict === 'invalid') throw new HttpError(403, 'Not a valid download link for this file');
+  if (verdict === 'expired') throw new DomainError('forbidden', 'This download link has expired: list /api/v2/bulk again for a fresh one');
+  if (verdict === 'invalid') throw new DomainError('forbidden', 'Not a valid download link for this file');
   const [file] = await bulkFileByName(deps.db, params.filename);
-  if (!file) throw new NotFoundError('file');
+  if (!file) throw new NotFound('file');
   const dir = path.join(deps.config.dataDir, 'exports');
   await new Promise<void>((resolve, reject) => {
     const stream = send(ctx.req, `/${versionFolder(file.sha256)}/${file.filename}`, {
@@ -122,7 +122,7 @@ export async function serveDownload(deps: AppDeps, ctx: Context, params: { token
     });
     stream.on('error', (err: Error & { status?: number }) => {
       // The file was recorded but is gone (being replaced, or the volume is not shared).
-      reject(err.status === 404 ? new NotFoundError('file') : err);
+      reject(err.status === 404 ? new NotFound('file') : err);
     });
     stream.on('end', () => resolve());
     stream.on('stream', () => {

@@ -17,12 +17,12 @@ import { z } from 'zod';
 import type { SessionPool } from '../../sql/stores/clickhouseSessions.js';
 import { ErrorResponse } from '../../schemas/common.js';
 import type { AppDeps } from '../deps.js';
-import { HttpError } from '../http/errors.js';
 import { readRawBody } from '../http/upload.js';
 import type { AccessCheck, Route } from '../http/route.js';
 import type { Principal } from '../auth/principal.js';
 import { ClickHouseError, fromEngine } from './engineError.js';
 import { readerStatement } from './readerStatement.js';
+import { DomainError } from '../../schemas/errors.js';
 
 export const CLICKHOUSE_PATH = '/clickhouse';
 const MAX_QUERY_BYTES = 1_048_576;
@@ -327,8 +327,8 @@ export function clickhouseHttpRoutes(deps: AppDeps): Route[] {
     await checkAccess(access, ctx);
     const sessions = deps.stores.ch.sessions?.readers;
     if (!sessions)
-      throw new HttpError(
-        404,
+      throw new DomainError(
+        'not_found',
         'This deployment runs a ClickHouse server: connect to it as its reader user (HOLO_CLICKHOUSE_READER_USER), see sql/README.md',
       );
     try {

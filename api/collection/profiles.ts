@@ -4,12 +4,11 @@
 import type { z } from 'zod';
 import type { Db } from '../../sql/stores/db.js';
 import type { ImageStore } from '../../sql/stores/images.js';
-import { NotFound } from '../../schemas/errors.js';
+import { DomainError, NotFound } from '../../schemas/errors.js';
 import { PROFILE_SHOWS, type PublicProfile } from '../../schemas/profiles.js';
 import * as q from '../../sql/profiles.js';
 import { listingsOfSeller } from '../../sql/marketplace.js';
 import { collectionPageIds } from '../../sql/collection.js';
-import { HttpError } from '../http/errors.js';
 import { presentEntry, valuedEntries } from './entries.js';
 import { cardCount, holdingsOf, totalValue } from './holdings.js';
 import { round2 } from '../legacy/cardPriceAnalytics.js';
@@ -24,7 +23,10 @@ export async function setPrivacy(db: Db, userId: number, isPublic: boolean): Pro
 export async function uploadAvatar(db: Db, images: ImageStore, userId: number, upload: Buffer): Promise<{ ok: true; avatar_url: string }> {
   const kept = await images.storeUpload('avatars', upload);
   if ('refused' in kept)
-    throw new HttpError(415, 'the file is not a readable JPEG, PNG or WebP picture (recognised by its content, not its name)');
+    throw new DomainError(
+      'unsupported_media_type',
+      'the file is not a readable JPEG, PNG or WebP picture (recognised by its content, not its name)',
+    );
   await q.setAvatar(db, userId, kept.name);
   return { ok: true as const, avatar_url: avatarUrl(kept.name) };
 }

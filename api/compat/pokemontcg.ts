@@ -25,9 +25,10 @@ import {
   type CompatListQuery,
   type CompatSet,
 } from '../../schemas/pokemontcg.js';
-import { NotFoundError, ValidationError } from '../http/errors.js';
+import { ValidationError } from '../http/errors.js';
 import { cardImageUrl } from '../images/urls.js';
 import { marketplaceUrls } from '../legacy/marketplaceUrls.js';
+import { NotFound } from '../../schemas/errors.js';
 
 type ListQuery = CompatListQuery;
 type CardDoc = Record<string, unknown>;
@@ -191,7 +192,7 @@ export async function cardById(
   origin: string,
 ): Promise<{ data: z.input<typeof CompatCard> }> {
   const rows = await pokemontcgCards(db, null, [id]);
-  if (rows.length === 0) throw new NotFoundError('card');
+  if (rows.length === 0) throw new NotFound('card');
   const [doc] = await cardDocs(db, rows, origin);
   return { data: pick(doc!, select) };
 }
@@ -209,6 +210,6 @@ export async function listSets(db: Db, query: ListQuery): Promise<Page<z.input<t
 
 export async function setById(db: Db, id: string, select: string[] | undefined): Promise<{ data: z.input<typeof CompatSet> }> {
   const [row] = await pokemontcgSets(db, null, [id]);
-  if (!row) throw new NotFoundError('set');
+  if (!row) throw new NotFound('set');
   return { data: pick(setDoc(row), select) };
 }

@@ -1,44 +1,29 @@
-// One error vocabulary. Handlers throw these; the error middleware maps them to the spec's shapes.
+// The edge's side of the one error vocabulary: services and handlers throw DomainError kinds
+// (schemas/errors.ts) and validation errors; the error middleware answers them in the spec's shapes.
 import type { z } from 'zod';
-import { DomainError, type DomainErrorKind } from '../../schemas/errors.js';
-
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly detail: string,
-    readonly code?: string,
-  ) {
-    super(detail);
-  }
-}
+import { RateLimited, type DomainError, type DomainErrorKind } from '../../schemas/errors.js';
 
 /** The status of each domain error kind: the one mapping from the domain's vocabulary to HTTP. */
-export const DOMAIN_ERROR_STATUS: Record<DomainErrorKind, number> = {
+const DOMAIN_ERROR_STATUS: Record<DomainErrorKind, number> = {
   invalid: 400,
   unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  too_large: 413,
+  unsupported_media_type: 415,
+  upgrade_required: 426,
+  rate_limited: 429,
+  unavailable: 503,
 };
 
-export function httpErrorOf(err: DomainError): HttpError {
-  return new HttpError(DOMAIN_ERROR_STATUS[err.kind], err.detail, err.code);
-}
-
-/** 429: the caller may try again after `retryAfterSeconds` (the error middleware sends it as Retry-After). */
-export class TooManyRequestsError extends HttpError {
-  constructor(
-    detail: string,
-    readonly retryAfterSeconds: number,
-  ) {
-    super(429, detail);
-  }
-}
-
-export class NotFoundError extends HttpError {
-  constructor(what: string) {
-    super(404, `${what} not found`);
-  }
+/** A domain error as the response the edge sends: its status, `{detail}` (and `error`), and Retry-After when it has one. */
+export function responseOf(err: DomainError): { status: number; body: { detail: string; error?: string }; retryAfter?: number } {
+  return {
+    status: DOMAIN_ERROR_STATUS[err.kind],
+    body: err.code ? { detail: err.detail, error: err.code } : { detail: err.detail },
+    ...(err instanceof RateLimited ? { retryAfter: err.retryAfterSeconds } : {}),
+  };
 }
 
 export type ValidationIssue = { loc: (string | number)[]; msg: string; type: string };

@@ -6,10 +6,11 @@ import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { ErrorResponse, integerParams, ValidationErrorResponse } from '../../schemas/common.js';
-import { fromZod, HttpError, ValidationError } from './errors.js';
+import { fromZod, ValidationError } from './errors.js';
 import type { Access } from '../auth/principal.js';
 import { deprecationHeaders, deprecationOf } from './deprecations.js';
 import { notModified, type HotResponses } from './hotResponses.js';
+import { DomainError } from '../../schemas/errors.js';
 
 type AnyObject = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
@@ -116,7 +117,7 @@ export function defineRoute<
         const jsonBody = spec.body && spec.bodyType !== 'multipart' && spec.bodyType !== 'raw' ? spec.body : undefined;
         if (jsonBody && ctx.state.bodyUnreadable) {
           const issue = { loc: ['body'], msg: 'the body is not valid JSON (an object or an array)', type: 'value_error.jsondecode' };
-          if (spec.invalidBody === 400) throw new HttpError(400, issue.msg);
+          if (spec.invalidBody === 400) throw new DomainError('invalid', issue.msg);
           throw new ValidationError([issue]);
         }
         const rawBody = (ctx.request as { body?: unknown }).body ?? {};
@@ -125,7 +126,10 @@ export function defineRoute<
           const validation = fromZod('body', input.error, rawBody);
           if (spec.invalidBody === 400) {
             const first = validation.issues[0]!;
-            throw new HttpError(400, first.type === 'value_error.missing' ? `Missing field: ${first.loc.slice(1).join('.')}` : first.msg);
+            throw new DomainError(
+              'invalid',
+              first.type === 'value_error.missing' ? `Missing field: ${first.loc.slice(1).join('.')}` : first.msg,
+            );
           }
           throw validation;
         }

@@ -5,18 +5,20 @@
 import busboy from 'busboy';
 import getRawBody from 'raw-body';
 import type { Context } from 'koa';
-import { HttpError, ValidationError } from './errors.js';
+import { ValidationError } from './errors.js';
+import { DomainError } from '../../schemas/errors.js';
 
 export async function readUploadedFile(
   ctx: Context,
   opts: { field: string; maxBytes: number },
 ): Promise<{ file: Buffer; fields: Record<string, string> }> {
-  if (!ctx.is('multipart/form-data')) throw new HttpError(415, `send multipart/form-data with the picture in the field "${opts.field}"`);
+  if (!ctx.is('multipart/form-data'))
+    throw new DomainError('unsupported_media_type', `send multipart/form-data with the picture in the field "${opts.field}"`);
   let parser: busboy.Busboy;
   try {
     parser = busboy({ headers: ctx.req.headers, limits: { files: 1, fileSize: opts.maxBytes, fields: 10, fieldSize: 1024, parts: 12 } });
   } catch (err) {
-    throw new HttpError(415, `unreadable multipart body: ${(err as Error).message}`);
+    throw new DomainError('unsupported_media_type', `unreadable multipart body: ${(err as Error).message}`);
   }
   return new Promise((resolve, reject) => {
     let file: Buffer | null = null;
@@ -30,7 +32,7 @@ export async function readUploadedFile(
       // busboy also emits a cut-off body's error ("Unexpected end of form") on the part's own
       // stream: without a listener that is an uncaught error that ends the whole process.
       stream.on('error', (err: Error) => {
-        failure ??= new HttpError(400, `unreadable multipart body: ${err.message}`);
+        failure ??= new DomainError('invalid', `unreadable multipart body: ${err.message}`);
       });
       if (name !== opts.field) {
         stream.resume();
@@ -39,7 +41,7 @@ export async function readUploadedFile(
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => {
-        failure = new HttpError(413, `the file is larger than ${opts.maxBytes / 1024 / 1024} MB`);
+        failure = new DomainError('too_large', `the file is larger than ${opts.maxBytes / 1024 / 1024} MB`);
         stream.resume();
       });
       stream.on('end', () => {
@@ -49,7 +51,7 @@ export async function readUploadedFile(
     parser.on('error', (err: Error) => {
       ctx.req.unpipe(parser);
       ctx.req.resume();
-      reject(new HttpError(400, `unreadable multipart body: ${err.message}`));
+      reject(new DomainError('invalid', `unreadable multipart body: ${err.message}`));
     });
     parser.on('close', () => {
       if (failure) reject(failure);
@@ -58,7 +60,7 @@ export async function readUploadedFile(
       else resolve({ file, fields });
     });
     // A client that goes away mid-upload: answer (to no one) instead of waiting forever.
-    ctx.req.once('error', (err: Error) => reject(new HttpError(400, `unreadable multipart body: ${err.message}`)));
+    ctx.req.once('error', (err: Error) => reject(new DomainError('invalid', `unreadable multipart body: ${err.message}`)));
     ctx.req.pipe(parser);
   });
 }
@@ -69,7 +71,7 @@ export async function readRawBody(ctx: Context, maxBytes: number): Promise<Buffe
     return await getRawBody(ctx.req, { limit: maxBytes, length: ctx.get('content-length') || undefined });
   } catch (err) {
     const e = err as { status?: number; type?: string };
-    if (e.type === 'entity.too.large') throw new HttpError(413, `the body is larger than ${maxBytes} bytes`);
-    throw new HttpError(400, `unreadable body: ${(err as Error).message}`);
+    if (e.type === 'entity.too.large') throw new DomainError('too_large', `the body is larger than ${maxBytes} bytes`);
+    throw new DomainError('invalid', `unreadable body: ${(err as Error).message}`);
   }
 }

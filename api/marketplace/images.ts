@@ -4,7 +4,7 @@ import type { Db } from '../../sql/stores/db.js';
 import { DomainError } from '../../schemas/errors.js';
 import { WATERMARK_MIN_SIDE, type ImageStore } from '../../sql/stores/images.js';
 import { listingImagesOf, recordListingImage } from '../../sql/marketplace.js';
-import { HttpError, ValidationError } from '../http/errors.js';
+import { ValidationError } from '../http/errors.js';
 
 export const LISTING_IMAGE_MAX_BYTES = 8 * 1024 * 1024;
 const URL_PATTERN = /^\/static\/images\/listings\/([0-9a-f]{64}\.webp)$/;
@@ -25,7 +25,10 @@ export async function uploadListingImage(
   const kept = await images.storeUpload('listings', upload, { watermark });
   if ('refused' in kept) {
     if (kept.refused === 'not_a_picture')
-      throw new HttpError(415, 'the file is not a readable JPEG, PNG or WebP picture (recognised by its content, not its name)');
+      throw new DomainError(
+        'unsupported_media_type',
+        'the file is not a readable JPEG, PNG or WebP picture (recognised by its content, not its name)',
+      );
     throw new ValidationError([
       {
         loc: ['body', 'file'],

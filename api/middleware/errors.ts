@@ -4,7 +4,7 @@
 import type { Middleware } from 'koa';
 import type { Logger } from '../../sql/runtime/log.js';
 import { errorFields } from '../../sql/runtime/log.js';
-import { DATA_UNAVAILABLE, HttpError, httpErrorOf, TooManyRequestsError, ValidationError } from '../http/errors.js';
+import { DATA_UNAVAILABLE, responseOf, ValidationError } from '../http/errors.js';
 import { DomainError } from '../../schemas/errors.js';
 import { StoreUnavailableError } from '../../sql/stores/unavailable.js';
 import { PaymentsUnavailable } from '../../sql/stores/payments.js';
@@ -19,16 +19,16 @@ export function errorHandler(log: Logger): Middleware {
         ctx.body = { detail: status === 404 ? 'Not Found' : status === 405 ? 'Method Not Allowed' : 'Error' };
         ctx.status = status;
       }
-    } catch (caught) {
-      const err = caught instanceof DomainError ? httpErrorOf(caught) : caught;
+    } catch (err) {
       ctx.set('Cache-Control', 'no-store');
       if (err instanceof ValidationError) {
         ctx.status = 422;
         ctx.body = { detail: err.issues };
-      } else if (err instanceof HttpError) {
-        ctx.status = err.status;
-        if (err instanceof TooManyRequestsError) ctx.set('Retry-After', String(err.retryAfterSeconds));
-        ctx.body = err.code ? { detail: err.detail, error: err.code } : { detail: err.detail };
+      } else if (err instanceof DomainError) {
+        const { status, body, retryAfter } = responseOf(err);
+        ctx.status = status;
+        if (retryAfter !== undefined) ctx.set('Retry-After', String(retryAfter));
+        ctx.body = body;
       } else if (err instanceof StoreUnavailableError) {
         log.warn('store unavailable', { request_id: ctx.state.requestId, store: err.store, ...errorFields(err.cause) });
         ctx.status = 503;

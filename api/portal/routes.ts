@@ -11,7 +11,7 @@ import { countRegistration, throttleWording } from '../auth/loginThrottle.js';
 import { isBusinessTier } from '../../schemas/tiers.js';
 import { cookieSession, endSession, rememberDevice, requestSignIn, startSession } from '../auth/sessionCookie.js';
 import { DEPRECATIONS } from '../http/deprecations.js';
-import { HttpError, NotFoundError, ValidationError } from '../http/errors.js';
+import { ValidationError } from '../http/errors.js';
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, webhookUrlProblem } from '../events/webhookEndpoints.js';
 import { defineRoute, type Route } from '../http/route.js';
 import {
@@ -42,6 +42,7 @@ import {
   type DashboardData,
   type View,
 } from './pages.js';
+import { DomainError, NotFound } from '../../schemas/errors.js';
 
 const tags = ['developer portal'];
 // Deprecations whose sunset is this close get a dashboard banner (spec: 90 days' notice).
@@ -70,7 +71,7 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
   /** The signed-in user of a form post whose csrf_token checks out; 401 / 422 otherwise. */
   const signedInPost = async (ctx: Context, csrfToken: string) => {
     const session = await portalSession(ctx, deps);
-    if (!session) throw new HttpError(401, 'Sign in first: your session has ended or you are not signed in');
+    if (!session) throw new DomainError('unauthenticated', 'Sign in first: your session has ended or you are not signed in');
     await portal.csrf.verify(ctx, session.sessionId, csrfToken);
     return session;
   };
@@ -217,7 +218,7 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       errors: [401, 403],
       handler: async ({ body, ctx }) => {
         const { user } = await signedInPost(ctx, body.csrf_token);
-        if (!user.developer_enabled_at) throw new HttpError(403, 'Enable API access first (/enable)');
+        if (!user.developer_enabled_at) throw new DomainError('forbidden', 'Enable API access first (/enable)');
         const created = await createKey(db, user, { name: body.key_name });
         return dashboard(ctx, user, { created });
       },
@@ -237,7 +238,7 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
         const { user } = await signedInPost(ctx, body.csrf_token);
         const key = (await listKeys(db, user.id)).find((k) => k.id === params.key_id);
         // Another account's key is "not found": ownership is part of the lookup.
-        if (!key || !(await revokeKey(db, user.id, key.id))) throw new NotFoundError('API key');
+        if (!key || !(await revokeKey(db, user.id, key.id))) throw new NotFound('API key');
         await deps.keyCache.changed(`key:${key.id}`);
         return dashboard(ctx, user, { revoked: key });
       },
@@ -254,7 +255,7 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       errors: [401, 403],
       handler: async ({ body, ctx }) => {
         const { user } = await signedInPost(ctx, body.csrf_token);
-        if (!isBusinessTier(user.tier)) throw new HttpError(403, 'Webhooks need a Business tier (Shop Basic or higher)');
+        if (!isBusinessTier(user.tier)) throw new DomainError('forbidden', 'Webhooks need a Business tier (Shop Basic or higher)');
         const problem = webhookUrlProblem(body.url, deps.config.env);
         if (problem) throw new ValidationError([{ loc: ['body', 'url'], msg: problem, type: 'value_error.url' }]);
         const created = await createEndpoint(db, deps.webhookBox, user.id, {

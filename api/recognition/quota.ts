@@ -8,7 +8,7 @@ import { TIERS, type Tier } from '../../schemas/tiers.js';
 import type { RecognitionQuota } from '../../schemas/recognition.js';
 import type { Principal } from '../auth/principal.js';
 import type { User } from '../auth/accounts.js';
-import { HttpError } from '../http/errors.js';
+import { RateLimited } from '../../schemas/errors.js';
 import { midnightUtc } from '../auth/rateLimit.js';
 
 export type QuotaDeps = { redis: RedisStore; redisPrefix: string };
@@ -27,30 +27,18 @@ export function recognitionsPerDay(principal: Principal): number | null {
 }
 
 /** Counts one recognition of the caller; 429 with Retry-After past the quota. */
-export async function countRecognition(
-  deps: QuotaDeps,
-  principal: Principal,
-  response: { set(field: string, value: string): void },
-  now = Date.now(),
-): Promise<void> {
+export async function countRecognition(deps: QuotaDeps, principal: Principal, now = Date.now()): Promise<void> {
   if (principal.kind !== 'key') return;
-  await countAgainstQuota(deps, principal.user.id, recognitionsPerDay(principal), response, now);
+  await countAgainstQuota(deps, principal.user.id, recognitionsPerDay(principal), now);
 }
 
 /** Counts one recognition of an account with `perDay` (null: unlimited); 429 with Retry-After (seconds to midnight UTC) past it. */
-export async function countAgainstQuota(
-  deps: QuotaDeps,
-  userId: number,
-  perDay: number | null,
-  response: { set(field: string, value: string): void },
-  now = Date.now(),
-): Promise<void> {
+export async function countAgainstQuota(deps: QuotaDeps, userId: number, perDay: number | null, now = Date.now()): Promise<void> {
   if (perDay === null) return;
   const used = await deps.redis.incr(counterKey(deps, userId, now), 2 * 86_400);
   if (used > perDay) {
     const retryAfter = Math.max(1, Math.ceil((midnightUtc(now) - now) / 1000));
-    response.set('Retry-After', String(retryAfter));
-    throw new HttpError(429, `Recognition quota of ${perDay} a day reached. Retry after ${retryAfter} seconds.`);
+    throw new RateLimited(`Recognition quota of ${perDay} a day reached. Retry after ${retryAfter} seconds.`, retryAfter);
   }
 }
 

@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { Db } from '../../sql/stores/db.js';
 import type { RedisStore } from '../../sql/stores/redis.js';
-import { NotFound } from '../../schemas/errors.js';
+import { DomainError, NotFound } from '../../schemas/errors.js';
 import type { ConfirmedRecognition, ConfirmRecognitionBody, DetectedEdges, RecognitionResult } from '../../schemas/recognition.js';
 import { confirmRecognition, recognitionCards, recognitionOfUser, recordRecognition } from '../../sql/recognition.js';
 import { openCv } from '../../ingest/recognition/opencv.js';
@@ -12,7 +12,7 @@ import { recognisePhoto } from '../../ingest/recognition/recognize.js';
 import type { LiveRecognitionIndex } from '../../ingest/recognition/indexLoad.js';
 import type { RecognitionThreads } from '../../ingest/recognition/passWorkers.js';
 import { QUALITY_THRESHOLDS } from '../../ingest/recognition/quality.js';
-import { HttpError, ValidationError } from '../http/errors.js';
+import { ValidationError } from '../http/errors.js';
 import { cardImageUrl } from '../images/urls.js';
 import { addEntry } from '../collection/entries.js';
 
@@ -35,17 +35,17 @@ export async function readPhoto(bytes: Buffer, opts: { quarterTurn?: boolean } =
 function refusal(why: PhotoRefusal): Error {
   switch (why) {
     case 'not_a_picture':
-      return new HttpError(
-        415,
+      return new DomainError(
+        'unsupported_media_type',
         'the file is not a readable picture (truncated, corrupt, or not an image; recognised by its content, not its name)',
       );
     case 'unsupported_format':
-      return new HttpError(
-        415,
+      return new DomainError(
+        'unsupported_media_type',
         'send a JPEG, PNG, WebP or AVIF-coded HEIF photo (HEVC-coded HEIC cannot be decoded here: export it as JPEG)',
       );
     case 'too_many_pixels':
-      return new HttpError(413, 'the photo has more than 50 megapixels');
+      return new DomainError('too_large', 'the photo has more than 50 megapixels');
     case 'too_small':
       return new ValidationError([
         { loc: ['body', 'file'], msg: 'the photo must be at least 64 pixels on each side', type: 'value_error' },
@@ -137,7 +137,7 @@ export async function confirm(
         })
       : null;
     const [confirmed] = await confirmRecognition(tx, body.recognition_id, userId, body.card_id, recognition.card_id, entry?.id ?? null);
-    if (!confirmed) throw new HttpError(409, 'this recognition was confirmed already');
+    if (!confirmed) throw new DomainError('conflict', 'this recognition was confirmed already');
     return {
       ok: true as const,
       recognition_id: body.recognition_id,

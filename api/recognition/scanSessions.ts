@@ -8,12 +8,11 @@ import crypto from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import QRCode from 'qrcode';
 import type { z } from 'zod';
-import { NotFound } from '../../schemas/errors.js';
+import { DomainError, NotFound } from '../../schemas/errors.js';
 import type { Tier } from '../../schemas/tiers.js';
 import { SCAN_SESSION_SECONDS, type ClaimedScanSession, type ScanSessionOut, type ScanPhotoResult } from '../../schemas/recognition.js';
 import * as q from '../../sql/scanSessions.js';
 import type { Tokens } from '../../sql/runtime/signedTokens.js';
-import { HttpError } from '../http/errors.js';
 import { SSE_KEEPALIVE_MS, SSE_MAX_BUFFERED, sseFrame } from '../http/serverSentEvents.js';
 import { countAgainstQuota, keyRecognitionsPerDay } from './quota.js';
 import { readPhoto, recognise, type RecognitionDeps } from './recognize.js';
@@ -96,7 +95,7 @@ export async function getSession(deps: ScanSessionDeps, id: string, userId: numb
 /** The claim URL as a QR code (PNG), for the owner's screen. */
 export async function sessionQrCode(deps: ScanSessionDeps, id: string, userId: number): Promise<Buffer> {
   const { row } = await ownSession(deps, id, userId);
-  if (stateOf(row) !== 'open') throw new HttpError(409, `the session is ${stateOf(row)}: create a new one to link a phone`);
+  if (stateOf(row) !== 'open') throw new DomainError('conflict', `the session is ${stateOf(row)}: create a new one to link a phone`);
   return QRCode.toBuffer(await claimUrl(deps, row), { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 360 });
 }
 
@@ -104,14 +103,14 @@ export async function sessionQrCode(deps: ScanSessionDeps, id: string, userId: n
 export async function claimSession(deps: ScanSessionDeps, id: string, token: string): Promise<z.input<typeof ClaimedScanSession>> {
   const verified = await deps.tokens.verify('scan-claim', token);
   // A token expires with its session: one we signed that is past its time opens nothing any more.
-  if (!verified.ok && verified.reason === 'expired') throw new HttpError(409, 'the session is over');
-  if (!verified.ok || verified.claims.sub !== id) throw new HttpError(403, 'the claim token does not open this session');
+  if (!verified.ok && verified.reason === 'expired') throw new DomainError('conflict', 'the session is over');
+  if (!verified.ok || verified.claims.sub !== id) throw new DomainError('forbidden', 'the claim token does not open this session');
   const deviceToken = crypto.randomBytes(32).toString('base64url');
   const [claimed] = await q.claimScanSession(deps.db, id, digest(deviceToken));
   if (!claimed) {
     const [state] = await q.scanSessionClaimState(deps.db, id);
     if (!state) throw new NotFound('Scan session');
-    throw new HttpError(409, state.over ? 'the session is over' : 'the session was claimed already');
+    throw new DomainError('conflict', state.over ? 'the session is over' : 'the session was claimed already');
   }
   await append(deps, id, 'claimed', { claimed_at: claimed.claimed_at });
   return { ok: true as const, session_id: id, device_token: deviceToken, expires_at: claimed.expires_at };
@@ -127,15 +126,16 @@ async function writableSession(
 ): Promise<{ userId: number; perDay: number | null }> {
   if (writer.deviceToken) {
     const [row] = await q.scanSessionOfDevice(deps.db, id, digest(writer.deviceToken));
-    if (!row) throw new HttpError(403, 'the device token does not open this session');
-    if (row.completed || row.expired) throw new HttpError(409, 'the session is over');
+    if (!row) throw new DomainError('forbidden', 'the device token does not open this session');
+    if (row.completed || row.expired) throw new DomainError('conflict', 'the session is over');
     // A session opened with a key counts against the owner's tier as it is now: an owner moved down
     // to Free gets no recognitions through a session either.
     return { userId: row.user_id, perDay: row.counted ? keyRecognitionsPerDay(row.tier as Tier) : null };
   }
-  if (writer.userId === null) throw new HttpError(401, 'send the device token (X-Scan-Device-Token) or sign in as the session’s owner');
+  if (writer.userId === null)
+    throw new DomainError('unauthenticated', 'send the device token (X-Scan-Device-Token) or sign in as the session’s owner');
   const { row } = await ownSession(deps, id, writer.userId);
-  if (stateOf(row) === 'completed' || stateOf(row) === 'expired') throw new HttpError(409, 'the session is over');
+  if (stateOf(row) === 'completed' || stateOf(row) === 'expired') throw new DomainError('conflict', 'the session is over');
   return { userId: row.user_id, perDay: writer.perDay };
 }
 
@@ -149,14 +149,13 @@ export async function uploadPhoto(
   id: string,
   writer: SessionWriter,
   readUpload: () => Promise<Buffer>,
-  response: { set(field: string, value: string): void },
 ): Promise<z.input<typeof ScanPhotoResult>> {
   const owner = await writableSession(deps, id, writer);
   // The body is read only for a writer of this session.
   const upload = await readUpload();
   // Decoded once, turned as it is decoded; the raw pixels carry no EXIF. Refused before anything is announced.
   const photo = await readPhoto(upload, { quarterTurn: true });
-  await countAgainstQuota(deps, owner.userId, owner.perDay, response);
+  await countAgainstQuota(deps, owner.userId, owner.perDay);
   await append(deps, id, 'photo_uploaded', { width: photo.original.width, height: photo.original.height, bytes: upload.length });
   const result = await recognise(deps, owner.userId, photo, id);
   const eventId = await append(deps, id, 'recognized', {
@@ -175,7 +174,7 @@ export async function postResults(deps: ScanSessionDeps, id: string, writer: Ses
 export async function completeSession(deps: ScanSessionDeps, id: string, writer: SessionWriter) {
   await writableSession(deps, id, writer);
   const [event] = await q.completeScanSession(deps.db, id);
-  if (!event) throw new HttpError(409, 'the session is over');
+  if (!event) throw new DomainError('conflict', 'the session is over');
   await publish(deps, id, event);
   return { ok: true as const, event_id: event.seq };
 }

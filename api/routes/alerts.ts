@@ -1,7 +1,6 @@
 // Price alerts and the digest (spec: "Price alert", "Alert"; POST /alerts, POST /alerts/digest-now;
 // list and delete paths are ours: GET /alerts, DELETE /alerts/{alert_id}).
 import type { AppDeps } from '../deps.js';
-import { HttpError, NotFoundError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import { createAlert, deleteAlert, listAlerts } from '../events/alerts.js';
 import { DIGEST_NOW_PER_HOUR, digestNowRefusal } from '../events/digestNow.js';
@@ -10,6 +9,7 @@ import { startEmailOutbox } from '../../workflows/operations.js';
 import { AlertIdParams, AlertList, AlertOut, CreateAlertBody, DigestQueued } from '../../schemas/events.js';
 import { Ok } from '../../schemas/auth.js';
 import { accountOf } from './auth.js';
+import { NotFound, RateLimited } from '../../schemas/errors.js';
 
 const tags = ['alerts'];
 
@@ -47,7 +47,7 @@ export const alertRoutes = (deps: AppDeps) => [
     response: Ok,
     errors: [404],
     handler: async ({ params, ctx }) => {
-      if (!(await deleteAlert(deps.db, accountOf(ctx).id, params.alert_id))) throw new NotFoundError('Alert');
+      if (!(await deleteAlert(deps.db, accountOf(ctx).id, params.alert_id))) throw new NotFound('Alert');
       return { ok: true as const };
     },
   }),
@@ -62,10 +62,7 @@ export const alertRoutes = (deps: AppDeps) => [
     handler: async ({ ctx }) => {
       const userId = accountOf(ctx).id;
       const retryAfter = await digestNowRefusal(deps.stores.redis, deps.config.redisPrefix, userId);
-      if (retryAfter !== null) {
-        ctx.set('Retry-After', String(retryAfter));
-        throw new HttpError(429, `Rate limit exceeded. Retry after ${retryAfter} seconds.`);
-      }
+      if (retryAfter !== null) throw new RateLimited(`Rate limit exceeded. Retry after ${retryAfter} seconds.`, retryAfter);
       const queued = await queueDigests(deps.stores.pg.pool, userId);
       // The worker sends the outbox over SMTP when configured; without Temporal it waits for the next run.
       void deps.ingest

@@ -3,7 +3,6 @@
 // POST /auth/register-seller, POST /auth/account/delete-cancel.
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps.js';
-import { HttpError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import { cancelDeletion, changePassword, createUser, deleteAccount, publicUser, requestDeletion, type User } from '../auth/accounts.js';
 import type { Principal } from '../auth/principal.js';
@@ -20,6 +19,7 @@ import {
   SellerRegisterBody,
   UserOut,
 } from '../../schemas/auth.js';
+import { DomainError } from '../../schemas/errors.js';
 
 const tags = ['accounts'];
 
@@ -27,7 +27,7 @@ const tags = ['accounts'];
 export function accountOf(ctx: Context): User {
   const user = callerAccountOf(ctx);
   if (user) return user;
-  throw new HttpError(403, 'This needs a user account (a session or an API key), not the operator token');
+  throw new DomainError('forbidden', 'This needs a user account (a session or an API key), not the operator token');
 }
 
 /** The calling account on a route open to all, or null for an anonymous caller or the operator. */
@@ -55,7 +55,7 @@ export const authRoutes = (deps: AppDeps) => {
       return { ok: true as const, user_id: user.id, username: user.username };
     };
   const confirmed = (user: User, confirm: string) => {
-    if (confirm !== `DELETE ${user.username}`) throw new HttpError(400, `confirm must be exactly "DELETE ${user.username}"`);
+    if (confirm !== `DELETE ${user.username}`) throw new DomainError('invalid', `confirm must be exactly "DELETE ${user.username}"`);
   };
   return [
     defineRoute({
@@ -140,7 +140,7 @@ export const authRoutes = (deps: AppDeps) => {
         const changed = await throttledPasswordCheck(deps, { ip: ctx.ip }, accountSubject(user.id), () =>
           changePassword(db, user, body.current_password, body.new_password),
         );
-        if (!changed) throw new HttpError(400, 'Current password is wrong');
+        if (!changed) throw new DomainError('invalid', 'Current password is wrong');
         if ((ctx.state.principal as Principal).kind === 'session') await setSessionCookie(ctx, user);
         return { ok: true as const };
       },

@@ -7,8 +7,9 @@ import { z } from '../../schemas/common.js';
 import { intParam } from '../../schemas/common.js';
 import { cardImageSubject } from '../../sql/cardImages.js';
 import type { AppDeps } from '../deps.js';
-import { NotFoundError, fromZod } from '../http/errors.js';
+import { fromZod } from '../http/errors.js';
 import { ImageStore, placeholderSvg, type ImageFormat } from '../../sql/stores/images.js';
+import { NotFound } from '../../schemas/errors.js';
 
 const Params = z.object({ card_id: intParam({ min: 1, max: 2147483647 }), kind: z.enum(['small', 'large', 'placeholder']) });
 
@@ -21,7 +22,7 @@ export function mountImageRoutes(router: Router, deps: AppDeps, images: ImageSto
     const real = kind !== 'placeholder' && images.hasOriginal(cardId, kind);
     const rows = await cardImageSubject(deps.db, cardId, kind);
     const card = rows[0];
-    if (!card || (kind !== 'placeholder' && !card.has_kind && !real)) throw new NotFoundError('image');
+    if (!card || (kind !== 'placeholder' && !card.has_kind && !real)) throw new NotFound('image');
     const file = real
       ? await images.derived(cardId, kind, format, () => images.resizedOriginal(cardId, kind as 'small' | 'large'))
       : await images.derived(cardId, 'placeholder', format, async () => placeholderSvg(card.name, card.set_name, card.collector_number));
@@ -35,7 +36,7 @@ export function mountImageRoutes(router: Router, deps: AppDeps, images: ImageSto
   for (const kind of ['listings', 'avatars'] as const)
     router.get(`/static/images/${kind}/:name`, async (ctx) => {
       const name = String(ctx.params.name);
-      if (!/^[0-9a-f]{64}\.webp$/.test(name) || !fs.existsSync(images.uploadedPath(kind, name))) throw new NotFoundError('image');
+      if (!/^[0-9a-f]{64}\.webp$/.test(name) || !fs.existsSync(images.uploadedPath(kind, name))) throw new NotFound('image');
       ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
       ctx.type = 'image/webp';
       ctx.body = fs.createReadStream(images.uploadedPath(kind, name));

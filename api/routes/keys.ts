@@ -2,7 +2,6 @@
 // given"): list, create (the full key once), by name, revoke; and the developer's own summary.
 import { recognitionQuota } from '../recognition/quota.js';
 import type { AppDeps } from '../deps.js';
-import { NotFoundError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import { createKey, developerKey, listKeys, publicUser, revokeKey } from '../auth/accounts.js';
 import type { Principal } from '../auth/principal.js';
@@ -19,6 +18,7 @@ import {
   Ok,
 } from '../../schemas/auth.js';
 import { accountOf } from './auth.js';
+import { NotFound } from '../../schemas/errors.js';
 
 const tags = ['api keys'];
 
@@ -58,7 +58,7 @@ export const keyRoutes = (deps: AppDeps) => {
       errors: [404],
       handler: async ({ query, ctx }) => {
         const key = (await listKeys(db, accountOf(ctx).id)).find((k) => k.name === query.name);
-        if (!key) throw new NotFoundError('API key');
+        if (!key) throw new NotFound('API key');
         return (await withLiveCalls(deps, [key]))[0]!;
       },
     }),
@@ -73,7 +73,7 @@ export const keyRoutes = (deps: AppDeps) => {
       errors: [404],
       handler: async ({ params, ctx }) => {
         // Another user's key id is "not found": ownership is part of the lookup.
-        if (!(await revokeKey(db, accountOf(ctx).id, params.key_id))) throw new NotFoundError('API key');
+        if (!(await revokeKey(db, accountOf(ctx).id, params.key_id))) throw new NotFound('API key');
         await deps.keyCache.changed(`key:${params.key_id}`);
         return { ok: true as const };
       },
@@ -90,7 +90,7 @@ export const keyRoutes = (deps: AppDeps) => {
       handler: async ({ ctx }) => {
         const principal = ctx.state.principal as Principal;
         const key = await developerKey(db, accountOf(ctx).id, principal.kind === 'key' ? principal.keyId : null);
-        if (!key) throw new NotFoundError('API key');
+        if (!key) throw new NotFound('API key');
         return (await withLiveCalls(deps, [key]))[0]!;
       },
     }),

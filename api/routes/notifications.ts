@@ -12,7 +12,6 @@ import {
   unreadNotificationCount,
   unregisterPushDevice,
 } from '../../sql/notifications.js';
-import { HttpError, NotFoundError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import {
   DeviceBody,
@@ -30,6 +29,7 @@ import {
 import { webhookUrlProblem } from '../events/webhookEndpoints.js';
 import { Ok } from '../../schemas/auth.js';
 import { accountOf } from './auth.js';
+import { DomainError, NotFound } from '../../schemas/errors.js';
 
 const tags = ['notifications'];
 /** Devices kept per account; registering one more drops the least recently seen. */
@@ -101,7 +101,7 @@ export const notificationRoutes = (deps: AppDeps) => {
         errors: [404],
         handler: async ({ params, ctx }) => {
           const rows = await markNotificationRead(db, params.notification_id, accountOf(ctx).id);
-          if (rows.length === 0) throw new NotFoundError('Notification');
+          if (rows.length === 0) throw new NotFound('Notification');
           return { ok: true as const, marked: 1 };
         },
       }),
@@ -142,7 +142,7 @@ export const notificationRoutes = (deps: AppDeps) => {
       handler: async ({ body, ctx }) => {
         const user = accountOf(ctx);
         const problem = body.platform === 'web' ? webhookUrlProblem(body.token, deps.config.env) : null;
-        if (problem) throw new HttpError(400, `token: ${problem}`);
+        if (problem) throw new DomainError('invalid', `token: ${problem}`);
         const keys = body.platform === 'web' ? body.keys : null;
         const id = await db.transaction(async (tx) => {
           const [row] = await registerPushDevice(tx, user.id, body.platform, body.token, keys?.p256dh ?? null, keys?.auth ?? null);
@@ -163,7 +163,7 @@ export const notificationRoutes = (deps: AppDeps) => {
       errors: [404],
       handler: async ({ body, ctx }) => {
         const rows = await unregisterPushDevice(db, body.token, accountOf(ctx).id);
-        if (rows.length === 0) throw new NotFoundError('Device');
+        if (rows.length === 0) throw new NotFound('Device');
         return { ok: true as const };
       },
     }),

@@ -44,7 +44,7 @@ export const recognitionRoutes = (deps: AppDeps) => {
         // The operator may try recognition too; its scans belong to no account.
         const userId = callerAccountOf(ctx)?.id ?? null;
         const photo = await readPhoto((await readUploadedFile(ctx, { field: 'file', maxBytes: PHOTO_MAX_BYTES })).file);
-        await countRecognition(recognition, ctx.state.principal as Principal, ctx);
+        await countRecognition(recognition, ctx.state.principal as Principal);
         return recognise(recognition, userId, photo);
       },
     }),

@@ -127,7 +127,6 @@ export const scanSessionRoutes = (deps: AppDeps) => {
           params.id,
           writerOf(ctx),
           async () => (await readUploadedFile(ctx, { field: 'file', maxBytes: PHOTO_MAX_BYTES })).file,
-          ctx,
         ),
     }),
     defineRoute({

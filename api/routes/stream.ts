@@ -1,8 +1,8 @@
 // The WebSocket stream's HTTP face: the upgrade itself is handled by api/stream/priceStream.ts
 // on the server's 'upgrade' event; this route documents the protocol and answers a plain GET.
-import { HttpError } from '../http/errors.js';
 import { defineRoute } from '../http/route.js';
 import { z } from '../../schemas/common.js';
+import { DomainError } from '../../schemas/errors.js';
 
 /** GET /api/v1/stream without an upgrade: 426, and the protocol described in OpenAPI. */
 export const streamRoutes = () => [
@@ -18,7 +18,7 @@ export const streamRoutes = () => [
     errors: [426],
     handler: async ({ ctx }) => {
       ctx.set('Upgrade', 'websocket');
-      throw new HttpError(426, 'Upgrade Required: connect with a WebSocket client to /api/v1/stream?api_key=<API_KEY>');
+      throw new DomainError('upgrade_required', 'Upgrade Required: connect with a WebSocket client to /api/v1/stream?api_key=<API_KEY>');
     },
   }),
 ];

@@ -16,10 +16,10 @@ import type { RedisStore } from '../../sql/stores/redis.js';
 import { keyRecord, userById, type KeyOwner } from '../auth/accounts.js';
 import type { KeyCache } from '../auth/keyCache.js';
 import { authorize, keyPrincipal, resolveApiKey, type Principal } from '../auth/principal.js';
-import { HttpError } from '../http/errors.js';
 import { TIERS } from '../../schemas/tiers.js';
 import { priceUpdatesChannel } from '../../sql/stores/priceChannels.js';
 import { ClientMessage, PriceUpdatesMessage, STREAM_LIMITS, type ServerMessage } from '../../schemas/stream.js';
+import { DomainError } from '../../schemas/errors.js';
 
 export const STREAM_PATH = '/api/v1/stream';
 
@@ -32,7 +32,7 @@ function tierRefusal(principal: Principal & { kind: 'key' }): { code: number; re
     authorize(principal, 'starter+');
     return null;
   } catch (err) {
-    if (!(err instanceof HttpError) || err.status !== 403) throw err;
+    if (!(err instanceof DomainError) || err.kind !== 'forbidden') throw err;
     return { code: CLOSE.forbidden, reason: `the stream needs the Starter tier or higher; this key is ${TIERS[principal.tier].label}` };
   }
 }

@@ -6,9 +6,9 @@ import { globalHistory, regionHistory } from '../../sql/v2History.js';
 import { v2ChartTitle } from '../../sql/v2Catalogue.js';
 import type { ChartQuery, HistoryQuery, HistoryResponse } from '../../schemas/v2.js';
 import type { AppDeps } from '../deps.js';
-import { HttpError, NotFoundError } from '../http/errors.js';
 import { variantIdsOfCard } from './catalogue.js';
 import { renderHistorySvg, type HistoryPoint } from './historyChart.js';
+import { DomainError, NotFound } from '../../schemas/errors.js';
 
 export const REGION_CURRENCY = { eu: 'EUR', us: 'USD', jp: 'JPY', global: 'USD' } as const;
 export type Region = keyof typeof REGION_CURRENCY;
@@ -34,10 +34,10 @@ const CACHE_SECONDS = 120;
 /** The history of a card's variant (its first when none is named) as cached JSON text; 404s for an unknown card or variant. */
 export async function cachedHistory(deps: AppDeps, cardId: number, query: z.output<typeof HistoryQuery>): Promise<string> {
   const variants = await variantIdsOfCard(deps.db, cardId);
-  if (!variants) throw new NotFoundError('card');
+  if (!variants) throw new NotFound('card');
   const variantId = query.variant_id ?? variants[0];
-  if (variantId === undefined) throw new NotFoundError('variant');
-  if (!variants.includes(variantId)) throw new HttpError(404, 'variant not found for this card');
+  if (variantId === undefined) throw new NotFound('variant');
+  if (!variants.includes(variantId)) throw new DomainError('not_found', 'variant not found for this card');
   return deps.cache.json(`v2:history:${cardId}:${variantId}:${query.region}:${query.days}`, CACHE_SECONDS, async () => ({
     card_id: cardId,
     variant_id: variantId,

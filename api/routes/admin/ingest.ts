@@ -2,7 +2,7 @@
 // `npm run ingest` CLI uses too, plus the quarantine in ClickHouse.
 import type { AppDeps } from '../../deps.js';
 import { errorFields, type Logger } from '../../../sql/runtime/log.js';
-import { HttpError, NotFoundError, ValidationError } from '../../http/errors.js';
+import { ValidationError } from '../../http/errors.js';
 import { defineRoute } from '../../http/route.js';
 import { crossSourceFlags, ingestRejects, ingestRejectsByReason } from '../../../sql/ingestRejects.js';
 import { CROSS_SOURCE_RULE } from '../../../ingest/normalise/crossSource.js';
@@ -25,6 +25,7 @@ import {
 import { sourcesReport } from '../../../ingest/upstreams/sources.js';
 import { cardExists } from '../../../sql/v2Catalogue.js';
 import { NoMatchingFeedError, UnknownRunError } from '../../../workflows/operations.js';
+import { DomainError, NotFound } from '../../../schemas/errors.js';
 
 export const INGESTION_UNAVAILABLE = 'holo_ingestion_unavailable';
 
@@ -34,11 +35,11 @@ async function temporal<T>(log: Logger, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (err instanceof UnknownRunError) throw new NotFoundError('run');
+    if (err instanceof UnknownRunError) throw new NotFound('run');
     if (err instanceof NoMatchingFeedError) throw new ValidationError([{ loc: ['body', 'source'], msg: err.message, type: 'value_error' }]);
-    if (err instanceof HttpError) throw err;
+    if (err instanceof DomainError) throw err;
     log.warn('temporal call failed', errorFields(err));
-    throw new HttpError(503, INGESTION_UNAVAILABLE);
+    throw new DomainError('unavailable', INGESTION_UNAVAILABLE);
   }
 }
 
@@ -167,7 +168,7 @@ export const adminIngestRoutes = (deps: AppDeps) => [
     status: 202,
     errors: [404, 503],
     handler: async ({ params }) => {
-      if ((await cardExists(deps.db, params.card_id)).length === 0) throw new NotFoundError('card');
+      if ((await cardExists(deps.db, params.card_id)).length === 0) throw new NotFound('card');
       return temporal(deps.log, () => deps.ingest.startCorrelation(params.card_id));
     },
   }),

@@ -2,12 +2,12 @@
 // its own limits or its active flag. Every API instance drops its cached copy of the key at once
 // (the key cache's Redis announcement), so the next call anywhere meets the new terms.
 import type { AppDeps } from '../../deps.js';
-import { NotFoundError } from '../../http/errors.js';
 import { defineRoute } from '../../http/route.js';
 import { adminUpdateKey } from '../../auth/accounts.js';
 import { withLiveCalls } from '../../auth/rateLimit.js';
 import { AdminKeyChange, ApiKeyRecord, KeyIdParams } from '../../../schemas/auth.js';
 import type { Tier } from '../../../schemas/tiers.js';
+import { NotFound } from '../../../schemas/errors.js';
 
 export const adminKeyRoutes = (deps: AppDeps) => [
   defineRoute({
@@ -24,7 +24,7 @@ export const adminKeyRoutes = (deps: AppDeps) => [
     errors: [404],
     handler: async ({ params, body }) => {
       const key = await adminUpdateKey(deps.db, params.key_id, { ...body, tier: body.tier as Tier | undefined });
-      if (!key) throw new NotFoundError('API key');
+      if (!key) throw new NotFound('API key');
       await deps.keyCache.changed(`key:${key.id}`);
       return (await withLiveCalls(deps, [key]))[0]!;
     },

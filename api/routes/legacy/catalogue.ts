@@ -1,7 +1,6 @@
 // The legacy catalogue (spec: "Legacy catalogue"), all free. Catalogue reads are PostgreSQL only;
 // search adds one ClickHouse query for the 7-day change of the page it returns.
 import type { AppDeps } from '../../deps.js';
-import { HttpError, NotFoundError } from '../../http/errors.js';
 import { defineRoute } from '../../http/route.js';
 import {
   cardDetails,
@@ -60,6 +59,7 @@ import {
   TopCardsAllQuery,
   TopCardsQuery,
 } from '../../../schemas/legacy.js';
+import { DomainError, NotFound } from '../../../schemas/errors.js';
 
 const CATALOGUE_TTL = 300;
 const PRICED_TTL = 120;
@@ -69,7 +69,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
   const { db, cache } = deps;
   const requireTcg = async (slug: string) => {
     const tcg = await tcgBySlug(db, slug);
-    if (!tcg) throw new NotFoundError('TCG');
+    if (!tcg) throw new NotFound('TCG');
     return tcg;
   };
   return [
@@ -122,7 +122,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
         cache.json(
           `legacy:set-stats:${params.set_id}`,
           PRICED_TTL,
-          async () => (await setStats(db, params.set_id)) ?? Promise.reject(new NotFoundError('set')),
+          async () => (await setStats(db, params.set_id)) ?? Promise.reject(new NotFound('set')),
         ),
     }),
     defineRoute({
@@ -137,7 +137,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       errors: [404, 503],
       handler: ({ params, query }) =>
         cache.json(`legacy:set-top:${params.set_id}:${query.limit}`, PRICED_TTL, async () => {
-          if (!(await setLanguage(db, params.set_id))) throw new NotFoundError('set');
+          if (!(await setLanguage(db, params.set_id))) throw new NotFound('set');
           const cards = await topCards(db, { setId: params.set_id, slug: null, limit: query.limit });
           return cards.map((c) => ({
             card_id: c.id,
@@ -164,7 +164,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
         cache.json(
           `legacy:set-completion:${params.set_id}`,
           PRICED_TTL,
-          async () => (await setCompletion(db, params.set_id)) ?? Promise.reject(new NotFoundError('set')),
+          async () => (await setCompletion(db, params.set_id)) ?? Promise.reject(new NotFound('set')),
         ),
     }),
     defineRoute({
@@ -179,7 +179,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       handler: ({ params }) =>
         cache.json(`legacy:set-langs:${params.set_id}`, CATALOGUE_TTL, async () => {
           const language = await setLanguage(db, params.set_id);
-          if (!language) throw new NotFoundError('set');
+          if (!language) throw new NotFound('set');
           return { set_id: params.set_id, language, related: await relatedLanguageSets(db, params.set_id) };
         }),
     }),
@@ -249,7 +249,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       errors: [404, 503],
       handler: async ({ params, query }) => {
         const refs = await marketplaceRefs(db, params.card_id);
-        if (!refs) throw new NotFoundError('card');
+        if (!refs) throw new NotFound('card');
         return { card_id: params.card_id, variant: query.variant, ...marketplaceUrls(refs, query.variant) };
       },
     }),
@@ -265,8 +265,8 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       handler: ({ params }) =>
         cache.json(`legacy:evolution:${params.card_id}`, CATALOGUE_TTL, async () => {
           const chain = await evolutionChain(db, params.card_id);
-          if (chain === null) throw new NotFoundError('card');
-          if (chain === 'not-pokemon') throw new HttpError(404, 'evolution chains exist for Pokémon cards only');
+          if (chain === null) throw new NotFound('card');
+          if (chain === 'not-pokemon') throw new DomainError('not_found', 'evolution chains exist for Pokémon cards only');
           return { card_id: params.card_id, chain };
         }),
     }),
@@ -310,7 +310,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       handler: ({ params }) =>
         cache.json(`legacy:set:${params.tcg_slug}:${params.set_id}`, CATALOGUE_TTL, async () => {
           const { items } = await setsOfTcg(db, params.tcg_slug, 1, 0, params.set_id);
-          if (!items[0]) throw new NotFoundError('set');
+          if (!items[0]) throw new NotFound('set');
           return items[0];
         }),
     }),
@@ -327,7 +327,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       handler: ({ params, query }) =>
         cache.json(`legacy:set-cards:${params.tcg_slug}:${params.set_id}:${query.limit}:${query.offset}`, CATALOGUE_TTL, async () => {
           const { items: sets } = await setsOfTcg(db, params.tcg_slug, 1, 0, params.set_id);
-          if (!sets[0]) throw new NotFoundError('set');
+          if (!sets[0]) throw new NotFound('set');
           const page = await cardsOfTcg(db, params.tcg_slug, { setId: params.set_id, limit: query.limit, offset: query.offset });
           return { ...page, limit: query.limit, offset: query.offset };
         }),
@@ -372,7 +372,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
             offset: 0,
             productId: params.product_id,
           });
-          if (!items[0]) throw new NotFoundError('sealed product');
+          if (!items[0]) throw new NotFound('sealed product');
           return { ...items[0], price_history: await sealedHistory(deps.analytics, params.product_id, daysAgo(364)) };
         }),
     }),
@@ -411,7 +411,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       handler: ({ params }) =>
         cache.json(`legacy:card:${params.tcg_slug}:${params.card_id}`, PRICED_TTL, async () => {
           const [card] = await cardDetails(db, [params.card_id], params.tcg_slug);
-          if (!card) throw new NotFoundError('card');
+          if (!card) throw new NotFound('card');
           const { set_name: _s, set_code: _c, tcg_slug: _t, best_price: _b, ...detail } = card;
           return detail;
         }),

@@ -1,7 +1,6 @@
 // Legacy prices, history and analytics of one card (spec: "Legacy prices and history"), all free.
 // Current prices come from PostgreSQL; history and every aggregate over it from ClickHouse.
 import type { AppDeps } from '../../deps.js';
-import { HttpError, NotFoundError } from '../../http/errors.js';
 import { defineRoute } from '../../http/route.js';
 import { auctionSoldSummary, guideTiers, mainSource, priceHistory, priceHistoryMulti, priceSnapshots } from '../../../sql/legacyPrices.js';
 import { priceRowsOfCards } from '../../legacy/catalogueReads.js';
@@ -43,6 +42,7 @@ import {
   SnapshotsQuery,
   StashScore,
 } from '../../../schemas/legacyPrices.js';
+import { DomainError, NotFound } from '../../../schemas/errors.js';
 
 const tags = ['legacy prices'];
 const TTL = 120;
@@ -52,14 +52,14 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
   const { db, analytics, cache } = deps;
   const scopeOf = async (cardId: number, variant?: string, language?: string): Promise<CardScope> => {
     const scope = await resolveScope(db, cardId, variant, language);
-    if (!scope) throw new NotFoundError('card');
+    if (!scope) throw new NotFound('card');
     return scope;
   };
   const gradingOf = (q: { grading_company?: string; grade?: string }): Grading => {
     const company = q.grading_company ?? 'raw';
     if (company === 'raw') return RAW;
     // A graded series is one company's one grade: without the grade there is no such series.
-    if (!q.grade) throw new HttpError(404, `no such series: ${company} needs a grade`);
+    if (!q.grade) throw new DomainError('not_found', `no such series: ${company} needs a grade`);
     return { grading_company: company, grade: q.grade };
   };
 

@@ -1,5 +1,4 @@
 import type { AppDeps } from '../../deps.js';
-import { NotFoundError } from '../../http/errors.js';
 import { defineRoute } from '../../http/route.js';
 import {
   CardDetail,
@@ -14,6 +13,7 @@ import {
 } from '../../../schemas/v2.js';
 import { cardDetail, resolveCards } from '../../v2/catalogue.js';
 import { cachedHistory, historyPng, historySvg } from '../../v2/history.js';
+import { NotFound } from '../../../schemas/errors.js';
 
 export const cardRoutes = (deps: AppDeps) => [
   defineRoute({
@@ -29,7 +29,7 @@ export const cardRoutes = (deps: AppDeps) => [
     errors: [404, 503],
     handler: async ({ query }) => {
       const items = await resolveCards(deps.db, query);
-      if (items.length === 0) throw new NotFoundError('card');
+      if (items.length === 0) throw new NotFound('card');
       return { items, total: items.length, ambiguous: items.length > 1 };
     },
   }),
@@ -46,7 +46,7 @@ export const cardRoutes = (deps: AppDeps) => [
     handler: ({ params }) =>
       deps.cache.json(`v2:card:${params.card_id}`, 120, async () => {
         const card = await cardDetail(deps.db, params.card_id, (id, kind) => deps.images.hasOriginal(id, kind));
-        if (!card) throw new NotFoundError('card');
+        if (!card) throw new NotFound('card');
         return card;
       }),
   }),

@@ -1,8 +1,8 @@
 import type { AppDeps } from '../../deps.js';
-import { NotFoundError } from '../../http/errors.js';
 import { defineRoute } from '../../http/route.js';
 import { GameParams, GameQuery, GameResponse, GamesResponse } from '../../../schemas/v2.js';
 import { gameBySlug, listGamesWithCards, setsOfGame } from '../../v2/catalogue.js';
+import { NotFound } from '../../../schemas/errors.js';
 
 export const gameRoutes = (deps: AppDeps) => [
   defineRoute({
@@ -29,7 +29,7 @@ export const gameRoutes = (deps: AppDeps) => [
     errors: [404, 503],
     handler: async ({ params, query }) => {
       const game = await gameBySlug(deps.db, params.slug);
-      if (!game || game.cards === 0) throw new NotFoundError('game');
+      if (!game || game.cards === 0) throw new NotFound('game');
       const { id: _id, ...fields } = game;
       const sets = await setsOfGame(deps.db, game, query);
       return { ...fields, page: query.page, size: query.size, sets_total: sets.total, sets_list: sets.items };

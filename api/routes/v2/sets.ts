@@ -1,8 +1,8 @@
 import type { AppDeps } from '../../deps.js';
-import { NotFoundError } from '../../http/errors.js';
 import { defineRoute } from '../../http/route.js';
 import { SetParams, SetQuery, SetResponse } from '../../../schemas/v2.js';
 import { cardsOfSet, setHeader } from '../../v2/catalogue.js';
+import { NotFound } from '../../../schemas/errors.js';
 
 export const setRoutes = (deps: AppDeps) => [
   defineRoute({
@@ -19,7 +19,7 @@ export const setRoutes = (deps: AppDeps) => [
     handler: async ({ params, query }) =>
       deps.cache.json(`v2:set:${params.set_id}:${query.page}:${query.size}:${query.updated_after ?? ''}`, 300, async () => {
         const header = await setHeader(deps.db, params.set_id);
-        if (!header) throw new NotFoundError('set');
+        if (!header) throw new NotFound('set');
         const cards = await cardsOfSet(deps.db, header, query);
         return { ...header, page: query.page, size: query.size, cards_total: cards.total, cards: cards.items };
       }),
