@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { chQuery, pgQuery, pgStatement } from './typedQuery.js';
 import { sqlFile } from './sqlFile.js';
+import type { ChdbSession } from './stores/clickhouseSessions.js';
 
 const BulkFileRow = z.object({
   dataset: z.string(),
@@ -79,9 +80,40 @@ export const bulkLatestStamp = chQuery<Record<string, never>, z.ZodObject<{ stam
 );
 
 /** The SELECT of a ClickHouse query file without its comments, for writing its result to a file. */
-export const bulkSelect = (name: 'bulk_prices_months' | 'bulk_latest_prices') =>
+export const bulkSelect = (name: BulkQuery) =>
   sqlFile(`clickhouse/queries/${name}.sql`)
     .split('\n')
     .filter((l) => !l.trimStart().startsWith('--'))
     .join('\n')
     .trim();
+
+type BulkQuery = 'bulk_prices_months' | 'bulk_latest_prices';
+type BulkParams = Record<string, string | string[]>;
+// chDB sessions (embedded mode's export pool) write files themselves: every path, format and array
+// travels as a {name:Type} parameter, bound by chDB, never spliced into the statement.
+const runBound = async (session: ChdbSession, text: string, params: BulkParams) => session.queryBindAsync(text, params, { format: 'TSV' });
+
+/**
+ * A bulk query's result written by chDB as one Parquet file at `target`; with `byMonth`, one file a
+ * month of `day` (target holds {_partition_id}: YYYYMM).
+ */
+export async function writeBulkParquet(
+  session: ChdbSession,
+  name: BulkQuery,
+  params: BulkParams & { target: string },
+  byMonth = false,
+): Promise<void> {
+  const into = `INSERT INTO FUNCTION file({target:String}, 'Parquet')${byMonth ? ' PARTITION BY toYYYYMM(day)' : ''}`;
+  await runBound(session, `${into}\n${bulkSelect(name)}\nSETTINGS engine_file_truncate_on_insert = 1`, params);
+}
+
+type FileFormat = 'JSONEachRow' | 'CSVWithNames' | 'Parquet';
+/** A data set's Parquet file as `target` in a text format. */
+export const bulkFileFromParquet = (session: ChdbSession, params: { source: string; target: string; target_format: FileFormat }) =>
+  runBound(session, sqlFile('clickhouse/queries/bulk_file_from_parquet.sql'), params);
+/** A catalogue's gzip NDJSON as `target` in another format. */
+export const bulkCatalogueFile = (session: ChdbSession, params: { source: string; target: string; target_format: FileFormat }) =>
+  runBound(session, sqlFile('clickhouse/queries/bulk_catalogue_file.sql'), params);
+/** The rows of a Parquet file. */
+export const bulkFileRows = async (session: ChdbSession, params: { source: string }): Promise<number> =>
+  Number((await runBound(session, sqlFile('clickhouse/queries/bulk_file_rows.sql'), params)).text().trim());

@@ -1,7 +1,7 @@
 // The demo data load (ingest/demo/): the catalogue facts the demo price model seeds from, the
 // generators that write a year of history inside ClickHouse, and the service's own markers.
 import { z } from 'zod';
-import { chStatement, pgQuery, pgStatement } from './typedQuery.js';
+import { chInsert, chStatement, pgQuery, pgStatement } from './typedQuery.js';
 
 /** Seeds an empty auction watchlist with the most valuable cards. */
 export const seedAuctionWatchlist = pgStatement<[cards: number]>('auction_watchlist_seed');
@@ -29,6 +29,40 @@ export const createDemoSeries = chStatement<NoParams>('demo/create_demo_series')
 export const dropDemoSeries = chStatement<NoParams>('demo/drop_demo_series');
 export const createDemoSealed = chStatement<NoParams>('demo/create_demo_sealed');
 export const dropDemoSealed = chStatement<NoParams>('demo/drop_demo_sealed');
+
+/** A staged series (demo/create_demo_series.sql): its key, and what the price model needs (ingest/demoMarket/priceModel.ts SeriesQuote). */
+const DemoSeriesInsert = z.object({
+  variant_id: z.number().int(),
+  card_id: z.number().int(),
+  game: z.string(),
+  region: z.string(),
+  source: z.string(),
+  price_type: z.string(),
+  grading_company: z.string(),
+  grade: z.string(),
+  currency: z.string(),
+  scale: z.number(),
+  seed: z.number().int(),
+  lag: z.number().int(),
+  noise_width: z.number(),
+  auction: z.boolean(),
+  drift: z.number(),
+  wave_amp: z.number(),
+  wave_period: z.number(),
+  wave_phase: z.number(),
+  spike_height: z.number(),
+  spike_day: z.number(),
+  crash_depth: z.number(),
+  crash_day: z.number(),
+});
+export type DemoSeriesInsert = z.input<typeof DemoSeriesInsert>;
+/** Stages series for generateDemoPriceHistory. */
+export const insertDemoSeries = chInsert('holo.demo_series', DemoSeriesInsert);
+/** Stages sealed products with their guide value in euros for generateDemoSealedHistory. */
+export const insertDemoSealed = chInsert(
+  'holo.demo_sealed',
+  z.object({ product_id: z.number().int(), game: z.string(), base_eur: z.number() }),
+);
 /** Daily ECB-style rates for the demo's days. */
 export const generateDemoFxRates = chStatement<Generation>('demo/generate_fx_rates');
 /** The price model's history of the staged series. */

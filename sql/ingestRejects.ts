@@ -1,8 +1,19 @@
 // The quarantine of refused feed rows, for operators (GET /api/admin/ingest/rejects).
 import { z } from 'zod';
-import { chQuery, col } from './typedQuery.js';
+import { chInsert, chQuery, col } from './typedQuery.js';
 
 const { number, text } = col;
+
+const RejectInsert = z.object({
+  batch_id: z.string(),
+  source: z.string(),
+  game: z.string(),
+  ref: z.string(),
+  reason: z.string(),
+  rejected_at: z.string(),
+});
+/** Quarantines refused feed rows (rejected_at: DateTime64 as UTC text). */
+export const insertIngestRejects = chInsert('holo.ingest_rejects', RejectInsert);
 type Filter = { source: string; batch_id: string };
 
 const Reject = z.object({ batch_id: text, source: text, game: text, ref: text, reason: text, rejected_at: text });

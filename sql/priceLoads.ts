@@ -3,7 +3,35 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { z } from 'zod';
 import { sqlFile } from './sqlFile.js';
-import { chQuery, chStreamQuery, col, pgQuery, pgStatement } from './typedQuery.js';
+import { chInsert, chQuery, chStreamQuery, col, pgQuery, pgStatement } from './typedQuery.js';
+
+/** A row of holo.price_points as a load writes it: DateTime64 as UTC text, amount as exact decimal text. */
+const PricePointInsert = z.object({
+  card_id: z.number().int(),
+  variant_id: z.number().int(),
+  game: z.string(),
+  region: z.enum(['eu', 'us', 'jp']),
+  source: z.string(),
+  price_type: z.string(),
+  grading_company: z.string(),
+  grade: z.string(),
+  currency: z.string(),
+  amount: z.string(),
+  as_of: z.string(),
+  observation_id: z.string(),
+  ingested_at: z.string(),
+  is_outlier: z.boolean(),
+  batch_id: z.string(),
+});
+export type PricePointInsert = z.input<typeof PricePointInsert>;
+/** The columns a load writes (the ingest benchmark reads and re-inserts the same). */
+export const PRICE_POINT_COLUMNS = Object.keys(PricePointInsert.shape);
+/** Inserts price observations (a load's chunk; its settings carry the deduplication token). */
+export const insertPricePoints = chInsert('holo.price_points', PricePointInsert);
+
+const FxRateInsert = z.object({ day: z.string(), currency: z.string(), rate: z.string(), source: z.string(), ingested_at: z.string() });
+/** Inserts euro reference rates (rate: units of currency per 1 EUR, exact decimal text). */
+export const insertFxRates = chInsert('holo.fx_rates', FxRateInsert);
 
 /** One series' latest price; amount and day as exact text (PostgreSQL variant_prices_latest, ClickHouse price_latest). */
 export const LatestPriceRow = z.object({

@@ -15,8 +15,8 @@ import { createLogger, silentLogger } from '../sql/runtime/log.js';
 import { TASK_QUEUE, workflowIds } from '../workflows/shared.js';
 import type { TemporalServer } from '../workflows/temporalServer.js';
 import { freePort } from '../sql/runtime/ports.js';
-import { insertTabSeparated } from '../sql/stores/clickhouse.js';
-import { PRICE_POINT_COLUMNS } from '../ingest/load/pricePoints.js';
+import { insertPricePoints } from '../sql/priceLoads.js';
+import { insertIngestRejects } from '../sql/ingestRejects.js';
 import { buildDeps, startServer, type RunningServer } from '../api/server.js';
 import { activityDeps, createActivities } from '../workflows/activities.js';
 import { bulkExport, catalogueSync, catchUp, fxRates, scrapeAll, progressQuery, recognitionIndex } from '../workflows/workflows.js';
@@ -438,23 +438,32 @@ describe('admin ingestion endpoints', () => {
       )
     ).rows as { card_id: number; variant_id: number }[];
     // Three US sources on the newest days: two agree, one prices the card a hundred times higher.
-    const lines = ['2030-02-27', '2030-02-28', '2030-03-01'].flatMap((day) =>
+    const points = ['2030-02-27', '2030-02-28', '2030-03-01'].flatMap((day) =>
       (
         [
           ['tcgplayer', 'market', '10.0000'],
           ['scryfall', 'market', '10.4000'],
           ['pricecharting', 'raw_us', '1000.0000'],
         ] as const
-      ).map(
-        ([source, type, amount]) =>
-          `${target!.card_id}\t${target!.variant_id}\tpokemon\tus\t${source}\t${type}\traw\t\tUSD\t${amount}\t${day}\t\t${day} 12:00:00.000\t0\tcorrelation-test\n`,
-      ),
+      ).map(([source, price_type, amount]) => ({
+        card_id: target!.card_id,
+        variant_id: target!.variant_id,
+        game: 'pokemon',
+        region: 'us' as const,
+        source,
+        price_type,
+        grading_company: 'raw',
+        grade: '',
+        currency: 'USD',
+        amount,
+        as_of: day,
+        observation_id: '',
+        ingested_at: `${day} 12:00:00.000`,
+        is_outlier: false,
+        batch_id: 'correlation-test',
+      })),
     );
-    await insertTabSeparated(stack.stores.ch.client, {
-      table: 'holo.price_points',
-      columns: PRICE_POINT_COLUMNS,
-      body: Buffer.from(lines.join('')),
-    });
+    await insertPricePoints(stack.stores.ch.client, points);
     const finished = async (workflowId: string) => {
       const path_ = `/api/admin/ingest/runs/${encodeURIComponent(workflowId)}`;
       let run = (await call('GET', path_)).body;
@@ -565,13 +574,17 @@ describe('admin ingestion endpoints', () => {
 
   it('show quarantined rows with their reasons', async () => {
     const batch = `admin-test/${Date.now()}`;
-    await insertTabSeparated(stack.stores.ch.client, {
-      table: 'holo.ingest_rejects',
-      columns: ['batch_id', 'source', 'game', 'ref', 'reason', 'rejected_at'],
-      body: Buffer.from(
-        `${batch}\tebay\tpokemon\t123\tsale without a price\t2030-03-01 12:00:00.000\n${batch}\tebay\tpokemon\t124\tsale without a price\t2030-03-01 12:00:00.000\n`,
-      ),
-    });
+    await insertIngestRejects(
+      stack.stores.ch.client,
+      ['123', '124'].map((ref) => ({
+        batch_id: batch,
+        source: 'ebay',
+        game: 'pokemon',
+        ref,
+        reason: 'sale without a price',
+        rejected_at: '2030-03-01 12:00:00.000',
+      })),
+    );
     const res = await call('GET', `/api/admin/ingest/rejects?batch_id=${encodeURIComponent(batch)}`);
     assert.equal(res.status, 200);
     assert.deepEqual(res.body.items.map((r: any) => r.ref).sort(), ['123', '124']);

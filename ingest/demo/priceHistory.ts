@@ -2,7 +2,14 @@
 // (ingest/demoMarket/), generated inside ClickHouse so a year of history takes minutes, not hours.
 import type pg from 'pg';
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
-import { createDemoSeries, dropDemoSeries, generateDemoFxRates, generateDemoPriceHistory } from '../../sql/demo.js';
+import {
+  createDemoSeries,
+  dropDemoSeries,
+  generateDemoFxRates,
+  generateDemoPriceHistory,
+  insertDemoSeries,
+  type DemoSeriesInsert,
+} from '../../sql/demo.js';
 import { MODEL_EPOCH } from '../demoMarket/priceModel.js';
 import { FEED_PLANS, loadedSeries, type Planned } from '../demoMarket/quotePlan.js';
 import { feedPairs } from '../upstreams/registry.js';
@@ -35,12 +42,21 @@ export const replaySafe = (token: string): ClickHouseSettings => ({
 const HISTORY_CHUNK = 40_000;
 
 // The staging table has the movement's columns beside the series' own.
-const stagingRow = ({ variant, key, quote: { movement, ...series } }: Planned) => ({
+const stagingRow = ({ variant, key, quote: { movement, ...series } }: Planned): DemoSeriesInsert => ({
   variant_id: variant.variant_id,
   card_id: variant.card_id,
   game: variant.game,
-  ...key,
-  ...series,
+  region: key.region,
+  source: key.source,
+  price_type: key.price_type,
+  grading_company: key.grading_company,
+  grade: key.grade,
+  currency: key.currency,
+  scale: series.scale,
+  seed: series.seed,
+  lag: series.lag,
+  noise_width: series.noise_width,
+  auction: series.auction,
   ...movement,
 });
 
@@ -72,7 +88,7 @@ export async function generateDemoHistory(
     const chunk = series.slice(done, done + HISTORY_CHUNK);
     await dropDemoSeries(ch, {});
     await createDemoSeries(ch, {});
-    await ch.insert({ table: 'holo.demo_series', values: chunk.map(stagingRow), format: 'JSONEachRow' });
+    await insertDemoSeries(ch, chunk.map(stagingRow));
     await generateDemoPriceHistory(ch, params, replaySafe(`${opts.batchId}/${opts.days}d/series-${done}`));
     done += chunk.length;
     opts.progress?.({ done, total: series.length, seconds: (Date.now() - started) / 1000 });

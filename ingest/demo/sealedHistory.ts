@@ -2,7 +2,7 @@
 // value (sql/clickhouse/demo/generate_sealed_history.sql).
 import type pg from 'pg';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { createDemoSealed, dropDemoSealed, generateDemoSealedHistory, sealedProductsPricedInEu } from '../../sql/demo.js';
+import { createDemoSealed, dropDemoSealed, generateDemoSealedHistory, insertDemoSealed, sealedProductsPricedInEu } from '../../sql/demo.js';
 import { sealedGuideValues } from '../catalogue/sealed.js';
 
 export async function generateSealedHistory(
@@ -16,11 +16,10 @@ export async function generateSealedHistory(
   if (products.length === 0) return 0;
   await dropDemoSealed(ch, {});
   await createDemoSealed(ch, {});
-  await ch.insert({
-    table: 'holo.demo_sealed',
-    values: products.map((p) => ({ product_id: p.id, game: p.game, base_eur: guide.get(p.eu)! })),
-    format: 'JSONEachRow',
-  });
+  await insertDemoSealed(
+    ch,
+    products.map((p) => ({ product_id: p.id, game: p.game, base_eur: guide.get(p.eu)! })),
+  );
   await generateDemoSealedHistory(ch, {
     days: opts.days,
     end_date: opts.endDate,

@@ -15,19 +15,27 @@ import zlib from 'node:zlib';
 import type pg from 'pg';
 import type { ClickHouseClient } from '@clickhouse/client';
 import {
+  bulkCatalogueFile,
   bulkCataloguePage,
   bulkCatalogueStamps,
+  bulkFileFromParquet,
+  bulkFileRows,
   bulkFilesAll,
   bulkLatestStamp,
   bulkPriceMonths,
   bulkSelect,
   recordBulkFile,
+  writeBulkParquet,
 } from '../../sql/bulk.js';
 import { openSessionPool, type SessionPool } from '../../sql/stores/clickhouseSessions.js';
 
 export const BULK_FORMATS = ['ndjson.gz', 'csv.gz', 'parquet'] as const;
 export type BulkFormat = (typeof BULK_FORMATS)[number];
-const CLICKHOUSE_FORMAT: Record<BulkFormat, string> = { 'ndjson.gz': 'JSONEachRow', 'csv.gz': 'CSVWithNames', parquet: 'Parquet' };
+const CLICKHOUSE_FORMAT: Record<BulkFormat, 'JSONEachRow' | 'CSVWithNames' | 'Parquet'> = {
+  'ndjson.gz': 'JSONEachRow',
+  'csv.gz': 'CSVWithNames',
+  parquet: 'Parquet',
+};
 
 export type BulkTarget = {
   dir: string;
@@ -103,14 +111,6 @@ async function sweep(dir: string, current: Set<string>): Promise<void> {
   }
 }
 
-// Every path handed to ClickHouse is built here from slugs, months and random hex (and the
-// partitioned write's {_partition_id}): checked anyway.
-const SAFE_PATH = /^[\w./-]+$/;
-const sqlPath = (p: string) => {
-  if (!SAFE_PATH.test(p.replace('{_partition_id}', ''))) throw new Error(`unsafe export path ${p}`);
-  return `'${p}'`;
-};
-
 async function digest(file: string): Promise<{ sha256: string; bytes: number }> {
   const hash = crypto.createHash('sha256');
   let bytes = 0;
@@ -131,43 +131,32 @@ function converter(t: BulkTarget): SessionPool {
 
 /** The text formats from a data set's Parquet (chDB reads Parquet faster than anything); its row count. */
 async function convertFromParquet(pool: SessionPool, scratch: string, dataset: string): Promise<number> {
-  const parquet = path.join(scratch, `${dataset}.parquet`);
+  const source = path.join(scratch, `${dataset}.parquet`);
   for (const format of ['ndjson.gz', 'csv.gz'] as const) {
-    const out = path.join(scratch, `${dataset}.${format}`);
-    await pool.use((s) =>
-      s.queryAsync(
-        `INSERT INTO FUNCTION file(${sqlPath(out)}, '${CLICKHOUSE_FORMAT[format]}') SELECT * FROM file(${sqlPath(parquet)}, 'Parquet') SETTINGS engine_file_truncate_on_insert = 1`,
-        { format: 'TSV' },
-      ),
-    );
+    const target = path.join(scratch, `${dataset}.${format}`);
+    await pool.use((s) => bulkFileFromParquet(s, { source, target, target_format: CLICKHOUSE_FORMAT[format] }));
   }
-  const counted = await pool.use((s) => s.queryAsync(`SELECT count() FROM file(${sqlPath(parquet)}, 'Parquet')`, { format: 'TSV' }));
-  return Number(counted.text().trim());
+  return pool.use((s) => bulkFileRows(s, { source }));
 }
 
 type QueryParams = Record<string, string | string[]>;
 
 /**
- * A query's result as one Parquet file (`out` may hold {_partition_id} with a `partitionBy`):
+ * A bulk query's result as one Parquet file (`out` may hold {_partition_id} with `byMonth`):
  * embedded chDB writes it itself; a server streams it here, nothing of it held in memory.
  */
-async function writeParquet(t: BulkTarget, out: string, select: string, params: QueryParams, partitionBy?: string): Promise<void> {
+async function writeParquet(
+  t: BulkTarget,
+  out: string,
+  name: 'bulk_prices_months' | 'bulk_latest_prices',
+  params: QueryParams,
+  byMonth = false,
+): Promise<void> {
   if (t.sessions) {
-    // chDB binds parameters as text: an array as ClickHouse's literal.
-    const bound = Object.fromEntries(
-      Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? `[${v.map((x) => `'${x}'`).join(',')}]` : v]),
-    );
-    const partition = partitionBy ? ` PARTITION BY ${partitionBy}` : '';
-    await t.sessions.use((s) =>
-      s.queryBindAsync(
-        `INSERT INTO FUNCTION file(${sqlPath(out)}, 'Parquet')${partition} ${select} SETTINGS engine_file_truncate_on_insert = 1`,
-        bound,
-        { format: 'TSV' },
-      ),
-    );
+    await t.sessions.use((s) => writeBulkParquet(s, name, { ...params, target: out }, byMonth));
     return;
   }
-  const result = await t.ch.exec({ query: `${select} FORMAT Parquet`, query_params: params });
+  const result = await t.ch.exec({ query: `${bulkSelect(name)} FORMAT Parquet`, query_params: params });
   await pipeline(result.stream, fs.createWriteStream(out));
 }
 
@@ -177,26 +166,22 @@ async function writeParquet(t: BulkTarget, out: string, select: string, params: 
  */
 async function writeMonths(t: BulkTarget, scratch: string, months: BulkDataset[]): Promise<void> {
   const game = months[0]!.game!;
-  const select = bulkSelect('bulk_prices_months');
   const monthFile = (m: BulkDataset) => path.join(scratch, `${m.dataset}.parquet`);
   if (!t.sessions) {
-    for (const m of months) await writeParquet(t, monthFile(m), select, { game, months: [m.month!] });
+    for (const m of months) await writeParquet(t, monthFile(m), 'bulk_prices_months', { game, months: [m.month!] });
     return;
   }
   const pattern = path.join(scratch, `prices-${game}-{_partition_id}.parquet`);
-  await writeParquet(t, pattern, select, { game, months: months.map((m) => m.month!) }, 'toYYYYMM(day)');
+  await writeParquet(t, pattern, 'bulk_prices_months', { game, months: months.map((m) => m.month!) }, true);
   for (const m of months) {
     const written = pattern.replace('{_partition_id}', m.month!.slice(0, 7).replace('-', ''));
     if (fs.existsSync(written)) await fsp.rename(written, monthFile(m));
     // A month whose prices are all outliers has no partition: its own (empty) file says so.
-    else await writeParquet(t, monthFile(m), select, { game, months: [m.month!] });
+    else await writeParquet(t, monthFile(m), 'bulk_prices_months', { game, months: [m.month!] });
   }
 }
 
 const CATALOGUE_PAGE = 5_000;
-const CATALOGUE_STRUCTURE =
-  "game String, set_id UInt32, set_code String, set_name String, set_release_date Nullable(Date), card_id UInt32, name String, collector_number String, rarity Nullable(String), card_type Nullable(String), printing_id UInt32, language String, print_run String, variant_id UInt32, finish String, variant_label String, external_ids Map(String, String), updated_at DateTime64(6, 'UTC')";
-
 /** A game's catalogue from PostgreSQL, page by page into gzip NDJSON; then Parquet and CSV by chDB. */
 async function writeCatalogue(
   t: BulkTarget,
@@ -230,18 +215,9 @@ async function writeCatalogue(
   gzip.end();
   await written;
   const chdb = converter(t);
-  const parquet = path.join(scratch, `${dataset}.parquet`);
-  const csv = path.join(scratch, `${dataset}.csv.gz`);
-  for (const [out, format] of [
-    [parquet, 'Parquet'],
-    [csv, 'CSVWithNames'],
-  ] as const) {
-    await chdb.use((s) =>
-      s.queryAsync(
-        `INSERT INTO FUNCTION file(${sqlPath(out)}, '${format}') SELECT * FROM file(${sqlPath(ndjson)}, 'JSONEachRow', '${CATALOGUE_STRUCTURE.replaceAll("'", "\\'")}') SETTINGS engine_file_truncate_on_insert = 1`,
-        { format: 'TSV' },
-      ),
-    );
+  for (const format of ['parquet', 'csv.gz'] as const) {
+    const target = path.join(scratch, `${dataset}.${format}`);
+    await chdb.use((s) => bulkCatalogueFile(s, { source: ndjson, target, target_format: CLICKHOUSE_FORMAT[format] }));
   }
   return rows;
 }
@@ -265,7 +241,7 @@ export async function writeBulkDatasets(
         await writeCatalogue(t, scratch, first.dataset, first.game!, (n) => onProgress(`${first.dataset}: ${n} rows`)),
       );
     } else if (first.kind === 'latest') {
-      await writeParquet(t, path.join(scratch, `${first.dataset}.parquet`), bulkSelect('bulk_latest_prices'), {});
+      await writeParquet(t, path.join(scratch, `${first.dataset}.parquet`), 'bulk_latest_prices', {});
       rowsOf.set(first.dataset, await convertFromParquet(converter(t), scratch, first.dataset));
     } else {
       await writeMonths(t, scratch, group);

@@ -1,7 +1,7 @@
 // Loads euro reference rates into ClickHouse fx_rates. A re-load of the same day replaces it
 // (ReplacingMergeTree on currency and day); the dedup token drops a retried insert outright.
 import type { ClickHouseClient } from '@clickhouse/client';
-import { insertTabSeparated, tsvField } from '../../sql/stores/clickhouse.js';
+import { insertFxRates } from '../../sql/priceLoads.js';
 import type { FxRate } from '../sources/ecbRates.js';
 
 export async function loadFxRates(
@@ -11,13 +11,10 @@ export async function loadFxRates(
 ): Promise<number> {
   if (rates.length === 0) return 0;
   const ingestedAt = batch.ingestedAt.toISOString().replace('T', ' ').replace('Z', '');
-  await insertTabSeparated(ch, {
-    table: 'holo.fx_rates',
-    columns: ['day', 'currency', 'rate', 'source', 'ingested_at'],
-    body: Buffer.from(
-      rates.map((r) => `${r.day}\t${tsvField(r.currency)}\t${r.rate}\t${tsvField(batch.source)}\t${ingestedAt}\n`).join(''),
-    ),
-    settings: { insert_deduplication_token: batch.id },
-  });
+  await insertFxRates(
+    ch,
+    rates.map((r) => ({ day: r.day, currency: r.currency, rate: r.rate, source: batch.source, ingested_at: ingestedAt })),
+    { insert_deduplication_token: batch.id },
+  );
   return rates.length;
 }

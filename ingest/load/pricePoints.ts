@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { announcePricesLanded } from '../../sql/stores/priceChannels.js';
-import { insertTabSeparated, tsvField } from '../../sql/stores/clickhouse.js';
+import { insertPricePoints } from '../../sql/priceLoads.js';
 import type { RedisStore } from '../../sql/stores/redis.js';
 import { refreshCardBestPrices, upsertLatestPrices } from './refreshLatest.js';
 import type { PricePointRow } from '../pricePoint.js';
@@ -17,37 +17,6 @@ export type LoadTargets = { ch: ClickHouseClient; pool: pg.Pool; redis: RedisSto
 export type LoadTimings = { insertMs: number; latestMs: number };
 
 const CHUNK = 100_000;
-/** The columns of holo.price_points a load writes, in the order its TabSeparated lines carry them. */
-export const PRICE_POINT_COLUMNS = [
-  'card_id',
-  'variant_id',
-  'game',
-  'region',
-  'source',
-  'price_type',
-  'grading_company',
-  'grade',
-  'currency',
-  'amount',
-  'as_of',
-  'observation_id',
-  'ingested_at',
-  'is_outlier',
-  'batch_id',
-] as const;
-
-/** The rows as TabSeparated lines in {@link PRICE_POINT_COLUMNS} order; constant columns are escaped once. */
-function encodeChunk(rows: PricePointRow[], ingestedAt: string, batchId: string): Buffer {
-  const tail = `\t${tsvField(ingestedAt)}\t`;
-  const batch = `\t${tsvField(batchId)}\n`;
-  let text = '';
-  for (const r of rows) {
-    text +=
-      `${r.card_id}\t${r.variant_id}\t${tsvField(r.game)}\t${r.region}\t${tsvField(r.source)}\t${tsvField(r.price_type)}\t${tsvField(r.grading_company)}\t` +
-      `${tsvField(r.grade)}\t${tsvField(r.currency)}\t${r.amount}\t${r.as_of}\t${tsvField(r.observation_id ?? '')}${tail}${r.is_outlier ? 'true' : 'false'}${batch}`;
-  }
-  return Buffer.from(text);
-}
 
 export async function loadPricePoints(
   targets: LoadTargets,
@@ -81,11 +50,26 @@ async function insertRows(ch: ClickHouseClient, rows: PricePointRow[], batch: { 
   // DateTime64 text in UTC: unambiguous for ClickHouse whatever the server's time zone.
   const ingestedAt = batch.ingestedAt.toISOString().replace('T', ' ').replace('Z', '');
   for (let i = 0; i < rows.length; i += CHUNK) {
-    await insertTabSeparated(ch, {
-      table: 'holo.price_points',
-      columns: PRICE_POINT_COLUMNS,
-      body: encodeChunk(rows.slice(i, i + CHUNK), ingestedAt, batch.id),
-      settings: { insert_deduplication_token: `${batch.id}:${i / CHUNK}`, deduplicate_blocks_in_dependent_materialized_views: 1 },
-    });
+    await insertPricePoints(
+      ch,
+      rows.slice(i, i + CHUNK).map((r) => ({
+        card_id: r.card_id,
+        variant_id: r.variant_id,
+        game: r.game,
+        region: r.region,
+        source: r.source,
+        price_type: r.price_type,
+        grading_company: r.grading_company,
+        grade: r.grade,
+        currency: r.currency,
+        amount: r.amount,
+        as_of: r.as_of,
+        observation_id: r.observation_id ?? '',
+        ingested_at: ingestedAt,
+        is_outlier: r.is_outlier,
+        batch_id: batch.id,
+      })),
+      { insert_deduplication_token: `${batch.id}:${i / CHUNK}`, deduplicate_blocks_in_dependent_materialized_views: 1 },
+    );
   }
 }

@@ -13,11 +13,11 @@ import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../../schemas/config.js';
 import { createLogger } from '../../sql/runtime/log.js';
 import { migrateClickHouse, migratePostgres } from '../../sql/migrate.js';
-import { insertTabSeparated } from '../../sql/stores/clickhouse.js';
+import { insertEncoded } from '../../sql/stores/clickhouse.js';
+import { PRICE_POINT_COLUMNS } from '../../sql/priceLoads.js';
 import { openStores } from '../../sql/stores/index.js';
 import { loadDemoDataIfEmpty } from '../../ingest/demo/index.js';
 import { startFeedServer } from '../../ingest/demoMarket/feedServer.js';
-import { PRICE_POINT_COLUMNS } from '../../ingest/load/pricePoints.js';
 import { feedPairs } from '../../ingest/upstreams/registry.js';
 import { activityDeps } from '../../workflows/activities.js';
 import { TASK_QUEUE } from '../../workflows/shared.js';
@@ -157,7 +157,12 @@ async function rawInsertCeiling(where: string, params: Record<string, string>): 
     ).text(),
   );
   const started = performance.now();
-  await insertTabSeparated(stores.ch.client, { table: 'holo.bench_price_points', columns: PRICE_POINT_COLUMNS, body: payload });
+  await insertEncoded(stores.ch.client, {
+    table: 'holo.bench_price_points',
+    columns: PRICE_POINT_COLUMNS,
+    body: payload,
+    format: 'TabSeparated',
+  });
   const seconds = (performance.now() - started) / 1000;
   const rows = Number(payload.toString('latin1').split('\n').length - 1);
   await stores.ch.client.command({ query: 'DROP TABLE holo.bench_price_points' });

@@ -1,0 +1,2 @@
+-- The rows of a bulk export's Parquet file.
+SELECT count() AS n FROM file({source:String}, 'Parquet')
