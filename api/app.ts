@@ -55,8 +55,8 @@ import { proxySettings } from './http/clientAddress.js';
 
 export const VERSION = '0.1.0';
 
-/** Every route of the API, in mount order (also what the access tests walk). */
-export function allRoutes(deps: AppDeps): Route[] {
+/** Every route of the API, in mount order (also what the access tests walk); each keeps its method, path and body type. */
+export function allRoutes(deps: AppDeps) {
   return [
     ...healthRoutes(deps, VERSION),
     ...streamRoutes(),
@@ -157,7 +157,7 @@ export function createApp(deps: AppDeps, opts: { portalUrl: string }): { app: Ko
   // A body that is not JSON is the route's validation error (its own 422 or 400, documented), not
   // koa-body's bare 400; routes without a body ignore it. Routes that read raw bytes (a signed
   // webhook) have fixed paths and get the stream untouched.
-  const rawBodyPaths = new Set(routes.filter((r) => r.rawBody).map((r) => r.path));
+  const rawBodyPaths = new Set<string>(routes.filter((r) => r.rawBody).map((r) => r.path));
   app.use(async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && !rawBodyPaths.has(ctx.path.replace(/(.)\/$/, '$1'))) {
       try {

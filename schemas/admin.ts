@@ -155,7 +155,7 @@ export const CrossSourceFlagsResponse = z
         description:
           "a source's market value (raw market, trend or raw_us, in USD) more than `factor` times above or below the median of at least `min_other_sources` other sources' newest values of the variant (no older than `window_days`) flags every row of that source and variant in the batch",
       }),
-    flags: z.array(z.object({ day: z.string(), source: z.string(), flagged: z.number().int() })).openapi({
+    flags: z.array(z.object({ day: z.string(), feed: z.string(), source: z.string(), flagged: z.number().int() })).openapi({
       description: 'flagged source-variant pairs per feed and day (the batch day), oldest first; days without flags are left out',
     }),
   })

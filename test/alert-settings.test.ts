@@ -7,14 +7,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { dispatchPriceEvents } from '../ingest/events/dispatch.js';
 import { silentLogger } from '../sql/runtime/log.js';
-import { accountWithKey, type KeyedAccount } from './support/accounts.js';
+import { accountWithKey } from './support/accounts.js';
 import { createTestCards } from './support/catalogue.js';
-import { callAs } from './support/http.js';
+import { callerOf } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
 let card: number;
-const call = (who: KeyedAccount | null, method: string, path: string, body?: unknown) => callAs(stack, who, method, path, body);
+const call = callerOf(() => stack);
 
 before(async () => {
   stack = await startStack({ demo: 'none' });
@@ -121,6 +121,6 @@ describe('wishlists', () => {
     await dispatch('wish-6', 30);
     assert.equal(await notices(), 2, 'it rose above and fell back: notified again');
     const [item] = (await call(who, 'GET', '/wishlist')).body.items;
-    assert.ok(item.notified_at);
+    assert.ok(item!.notified_at);
   });
 });

@@ -64,8 +64,10 @@ after(async () => {
   await smtp?.close();
 });
 
-const api = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
-  call(stack, init.method ?? 'GET', path, { body: init.body, headers: init.headers ?? shop.headers });
+const api = <const Path extends string, const Method extends string = 'GET'>(
+  path: Path,
+  init: { method?: Method; body?: unknown; headers?: Record<string, string> } = {},
+) => call(stack, init.method ?? ('GET' as Method), path, { body: init.body, headers: init.headers ?? shop.headers });
 
 /**
  * One ingestion run of today's pokemontcg feed, through Temporal, as the schedule runs it. The
@@ -187,18 +189,18 @@ describe('an ingestion run crosses an alert', () => {
       });
       assert.equal(log.length, 1);
       assert.deepEqual(
-        [log[0].attempts, log[0].last_status_code, log[0].last_error, log[0].event_type],
+        [log[0]!.attempts, log[0]!.last_status_code, log[0]!.last_error, log[0]!.event_type],
         [3, 200, null, 'price.alert.triggered'],
       );
 
       const alerts = (await api('/alerts')).body.items;
       const [triggered, armed] = [alerts.find((a: any) => a.id === crossing.body.id), alerts.find((a: any) => a.id === quiet.body.id)];
-      assert.ok(triggered.triggered_at, 'triggered');
-      assert.equal(armed.triggered_at, null, 'the other alert is still armed');
+      assert.ok(triggered!.triggered_at, 'triggered');
+      assert.equal(armed!.triggered_at, null, 'the other alert is still armed');
       const feed = await api('/api/notifications/feed');
       assert.equal(feed.body.unread, 1);
-      assert.equal(feed.body.items[0].kind, 'price_alert');
-      assert.match(feed.body.items[0].body, /crossing your below USD 1000000\.00 alert/);
+      assert.equal(feed.body.items[0]!.kind, 'price_alert');
+      assert.match(feed.body.items[0]!.body, /crossing your below USD 1000000\.00 alert/);
       // The e-mail went through the outbox to the SMTP server, authenticated, and is marked sent.
       const mail = await until('the alert e-mail at the SMTP server', async () =>
         smtp.received.find((m) => m.subject.startsWith('Price alert: ')),
@@ -242,7 +244,7 @@ describe('an ingestion run crosses an alert', () => {
       assert.equal(pushService.received.length, 1, 'pushed once');
       assert.equal((await api('/api/notifications/unread-count')).body.count, 1);
       // GET, as the spec lists it, marks read like POST; another account's notification is not found.
-      const notice = feed.body.items[0].id;
+      const notice = feed.body.items[0]!.id;
       assert.equal((await api(`/api/notifications/${notice}/read`)).body.marked, 1);
       assert.equal((await api('/api/notifications/unread-count')).body.count, 0);
       assert.equal((await api('/api/notifications/read-all')).body.marked, 0, 'nothing left unread');
@@ -290,9 +292,9 @@ describe('an ingestion run crosses an alert', () => {
     const res = await api('/alerts/digest-now', { method: 'POST' });
     assert.deepEqual(res.body, { ok: true, queued: 1 });
     const feed = await api('/api/notifications/feed?limit=1');
-    assert.equal(feed.body.items[0].kind, 'digest');
-    assert.match(feed.body.items[0].body, /Triggered in the last 24 hours \(1\):/);
-    assert.match(feed.body.items[0].body, /Watching \(1\):/);
+    assert.equal(feed.body.items[0]!.kind, 'digest');
+    assert.match(feed.body.items[0]!.body, /Triggered in the last 24 hours \(1\):/);
+    assert.match(feed.body.items[0]!.body, /Watching \(1\):/);
 
     // The relay refuses the mailbox for now: the e-mail stays in the outbox with the reason.
     const digestMail = async () =>

@@ -259,7 +259,7 @@ describe('API keys', () => {
     // Suspended: refused with 401 until reactivated; the owner still sees it, inactive.
     assert.equal((await patch({ is_active: false })).body.is_active, false);
     assert.equal((await call(stack, 'GET', '/auth/me', { headers })).status, 401);
-    assert.equal((await call(stack, 'GET', '/api/keys/', { cookie: owner.cookie })).body.items[0].is_active, false);
+    assert.equal((await call(stack, 'GET', '/api/keys/', { cookie: owner.cookie })).body.items[0]!.is_active, false);
     assert.equal((await patch({ is_active: true })).status, 200);
     assert.equal((await call(stack, 'GET', '/auth/me', { headers })).status, 200);
 
@@ -274,7 +274,7 @@ describe('API keys', () => {
       const res = await patch(body);
       assert.deepEqual([res.status, res.body.detail[0].loc], [422, loc], JSON.stringify(body));
     }
-    assert.equal((await call(stack, 'GET', '/api/keys/', { cookie: owner.cookie })).body.items[0].tier, 'shop_pro');
+    assert.equal((await call(stack, 'GET', '/api/keys/', { cookie: owner.cookie })).body.items[0]!.tier, 'shop_pro');
     assert.equal((await patch({ is_active: false }, admin.cookie, 2147483647)).status, 404);
     assert.equal((await patch({ tier: 'unlimited' }, owner.cookie)).status, 403, 'the owner is not an admin');
     assert.equal((await call(stack, 'PATCH', `/admin/api-keys/${created.id}`, { body: { tier: 'unlimited' } })).status, 401);

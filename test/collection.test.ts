@@ -10,7 +10,7 @@ import { parse } from 'csv-parse/sync';
 import { repoRoot } from '../sql/paths.js';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { createTestCards } from './support/catalogue.js';
-import { callAs } from './support/http.js';
+import { callerOf } from './support/http.js';
 import { COLLECTION_LIMITS } from '../schemas/collection.js';
 import { startStack, type Stack } from './support/stack.js';
 import { loadPricePoints } from '../ingest/load/pricePoints.js';
@@ -24,7 +24,7 @@ type Json = Record<string, any>;
 /** Cards of the demo with an ungraded US market price on their primary variant, dearest first. */
 let priced: { card_id: number; variant_id: number; price: number; slug: string }[];
 
-const call = (who: KeyedAccount | null, method: string, path: string, body?: unknown) => callAs(stack, who, method, path, body);
+const call = callerOf(() => stack);
 
 before(async () => {
   stack = await startStack({ demo: 'small' });
@@ -172,20 +172,20 @@ describe('reading and changing entries', () => {
   it('changes and removes only own entries, and never into a copy of another entry', async () => {
     const { body: list } = await call(owner, 'GET', '/collection?limit=200');
     const entry = list.items.find((e: Json) => e.card_id === priced[0]!.card_id && e.condition === 'NM');
-    assert.equal((await call(other, 'PATCH', `/collection/${entry.id}`, { quantity: 1 })).status, 404);
-    assert.equal((await call(other, 'DELETE', `/collection/${entry.id}`)).status, 404);
-    assert.equal((await call(owner, 'GET', '/collection?limit=200')).body.items.find((e: Json) => e.id === entry.id).quantity, 3);
+    assert.equal((await call(other, 'PATCH', `/collection/${entry!.id}`, { quantity: 1 })).status, 404);
+    assert.equal((await call(other, 'DELETE', `/collection/${entry!.id}`)).status, 404);
+    assert.equal((await call(owner, 'GET', '/collection?limit=200')).body.items.find((e: Json) => e.id === entry!.id!)!.quantity, 3);
 
-    const changed = await call(owner, 'PATCH', `/collection/${entry.id}`, { quantity: 5, price_paid: null });
+    const changed = await call(owner, 'PATCH', `/collection/${entry!.id}`, { quantity: 5, price_paid: null });
     assert.deepEqual([changed.status, changed.body.quantity, changed.body.price_paid], [200, 5, null]);
-    const clash = await call(owner, 'PATCH', `/collection/${entry.id}`, { condition: 'LP' });
+    const clash = await call(owner, 'PATCH', `/collection/${entry!.id}`, { condition: 'LP' });
     assert.equal(clash.status, 409, 'an LP entry of the same card exists');
-    const graded = await call(owner, 'PATCH', `/collection/${entry.id}`, { grade: 8 });
+    const graded = await call(owner, 'PATCH', `/collection/${entry!.id}`, { grade: 8 });
     assert.equal(graded.status, 400, 'a grade needs graded: true');
 
-    const gone = await call(owner, 'DELETE', `/collection/${entry.id}`);
+    const gone = await call(owner, 'DELETE', `/collection/${entry!.id}`);
     assert.deepEqual([gone.status, gone.body], [200, { ok: true }]);
-    assert.equal((await call(owner, 'DELETE', `/collection/${entry.id}`)).status, 404);
+    assert.equal((await call(owner, 'DELETE', `/collection/${entry!.id}`)).status, 404);
   });
 });
 
@@ -207,7 +207,7 @@ describe('the collection summary', () => {
     assert.equal(summary.card_count, 3);
     assert.deepEqual(summary.top_card, {
       card_id: a.card_id,
-      name: list.items.find((e: Json) => e.card_id === a.card_id).card_name,
+      name: list.items.find((e: Json) => e.card_id === a.card_id)!.card_name,
       value: cents(cents(a.price) * 2),
     });
 
@@ -245,13 +245,13 @@ describe('collection analytics', () => {
     await call(fresh, 'POST', '/collection/add', { card_id: b.card_id, condition: 'MP' });
     await call(fresh, 'POST', '/collection/add', { card_id: c.card_id, graded: true, grading_company: 'PSA', grade: 9 });
     const { body: list } = await call(fresh, 'GET', '/collection');
-    const gradedValue = list.items.find((e: Json) => e.graded).current_value;
+    const gradedValue = list.items.find((e: Json) => e.graded)!.current_value;
     const res = await call(fresh, 'GET', '/collection/analytics?days=90');
     assert.equal(res.status, 200);
     const analytics = res.body;
     assert.equal(analytics.daily_value.length, 90);
-    assert.equal(analytics.daily_value[0].date, analytics.from);
-    assert.equal(analytics.daily_value.at(-1).date, analytics.to);
+    assert.equal(analytics.daily_value[0]!.date, analytics.from);
+    assert.equal(analytics.daily_value.at(-1)!.date, analytics.to);
 
     // Each day's value, computed here from ClickHouse's daily lows with the last price carried forward.
     const lows = await dailyLows([a.variant_id, b.variant_id]);
@@ -259,12 +259,12 @@ describe('collection analytics', () => {
     const priceOn = (variant: number, day: string) => lows.priceOn(variant, day) ?? 0;
     for (const { date, value } of analytics.daily_value)
       assert.ok(
-        Math.abs(value - (priceOn(a.variant_id, date) * 2 + priceOn(b.variant_id, date) * 0.7 + gradedValue)) <= 0.01,
+        Math.abs(value - (priceOn(a.variant_id, date) * 2 + priceOn(b.variant_id, date) * 0.7 + gradedValue!)) <= 0.01,
         `${date}: ${value}`,
       );
     const { body: summary } = await call(fresh, 'GET', '/collection/summary');
-    assert.ok(Math.abs(analytics.daily_value.at(-1).value - summary.total_value) <= 0.02, 'the last day is the current value');
-    assert.equal(analytics.change, cents(analytics.daily_value.at(-1).value - analytics.daily_value[0].value));
+    assert.ok(Math.abs(analytics.daily_value.at(-1)!.value - summary.total_value) <= 0.02, 'the last day is the current value');
+    assert.equal(analytics.change, cents(analytics.daily_value.at(-1)!.value - analytics.daily_value[0]!.value));
 
     // Each ungraded card moved by its weight times its price's move over the period.
     const moves = [
@@ -275,9 +275,9 @@ describe('collection analytics', () => {
       const shown = [...analytics.gainers, ...analytics.losers].find((x: Json) => x.card_id === m.card_id);
       if (m.change === 0) assert.equal(shown, undefined);
       else {
-        assert.ok(Math.abs(shown.change - m.change) <= 0.02, `${shown.change} vs ${m.change}`);
-        assert.ok((m.change > 0 ? analytics.gainers : analytics.losers).includes(shown));
-        assert.equal(shown.card_name, list.items.find((e: Json) => e.card_id === m.card_id).card_name);
+        assert.ok(Math.abs(shown!.change - m.change) <= 0.02, `${shown!.change} vs ${m.change}`);
+        assert.ok((m.change > 0 ? analytics.gainers : analytics.losers).includes(shown!));
+        assert.equal(shown!.card_name, list.items.find((e: Json) => e.card_id === m.card_id)!.card_name);
       }
     }
     assert.ok(analytics.gainers.length + analytics.losers.length > 0, 'the demo’s prices move within 90 days');
@@ -325,9 +325,9 @@ describe('collection analytics', () => {
       return body.to === next && body;
     });
     const { body: summaryAfter } = await call(fresh, 'GET', '/collection/summary');
-    assert.ok(Math.abs(after.daily_value.at(-1).value - summaryAfter.total_value) <= 0.02, 'the landed price counts on its day');
+    assert.ok(Math.abs(after.daily_value.at(-1)!.value - summaryAfter.total_value) <= 0.02, 'the landed price counts on its day');
     assert.ok(
-      Math.abs(after.daily_value.at(-1).value - after.daily_value.at(-2).value - (Number(landed) - d.price)) <= 0.02,
+      Math.abs(after.daily_value.at(-1)!.value - after.daily_value.at(-2)!.value - (Number(landed) - d.price)) <= 0.02,
       'the day before still counts the card at its old price',
     );
 
@@ -439,7 +439,7 @@ describe('CSV export and import', () => {
     assert.match(noHeader.body.detail[0].msg, /header row lacks/);
     const same = await importInto(who, ['card_id,quantity,condition,price_paid', `${a},1,NM,1`, `${a},2,nm,`].join('\r\n'));
     assert.deepEqual(same.body, { ok: true, rows: 2, entries: 1 }, 'rows naming one entry are summed');
-    assert.equal((await call(who, 'GET', '/collection')).body.items[0].quantity, 3);
+    assert.equal((await call(who, 'GET', '/collection')).body.items[0]!.quantity, 3);
   });
 });
 
@@ -463,9 +463,9 @@ describe('public profiles, privacy and avatars', () => {
     });
     const shown = (await call(null, 'GET', '/users/profileowner')).body;
     const summary = (await call(owner, 'GET', '/collection/summary')).body;
-    assert.deepEqual([shown.collection.portfolio_value, shown.collection.card_count], [summary.total_value, 2]);
+    assert.deepEqual([shown.collection!.portfolio_value, shown.collection!.card_count], [summary.total_value, 2]);
     assert.deepEqual(
-      shown.collection.items.map((e: Json) => [e.card_id, e.quantity]),
+      shown.collection!.items.map((e: Json) => [e.card_id, e.quantity]),
       [[priced[2]!.card_id, 2]],
     );
     await call(owner, 'POST', '/me/privacy', { is_collection_public: false });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { DECK_LIMITS } from '../schemas/decks.js';
-import { callAs } from './support/http.js';
+import { callerOf } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
@@ -16,7 +16,7 @@ type Json = Record<string, any>;
 let pokemon: { id: number; name: string; set_code: string; number: string; price: number }[];
 let otherGameCard: number;
 
-const call = (who: KeyedAccount | null, method: string, path: string, body?: unknown) => callAs(stack, who, method, path, body);
+const call = callerOf(() => stack);
 
 before(async () => {
   stack = await startStack({ demo: 'small' });
@@ -153,8 +153,8 @@ describe('decks', () => {
       imported.body.unresolved.map((u: Json) => u.line),
       [3, 5, 10],
     );
-    assert.match(imported.body.unresolved[1].reason, /no pokemon card named "Lightning Bolt"/);
-    assert.match(imported.body.unresolved[2].reason, /not "<count> <card name>"/);
+    assert.match(imported.body.unresolved[1]!.reason, /no pokemon card named "Lightning Bolt"/);
+    assert.match(imported.body.unresolved[2]!.reason, /not "<count> <card name>"/);
     assert.equal((await call(owner, 'POST', '/decks/import', { tcg_slug: 'no-such-game', text: '1 X' })).status, 404);
     // The fixed path is not a deck id: GET of it is a wrong method, not a bad {deck_id}.
     const read = await fetch(`${stack.url}/decks/import`, { headers: owner.headers });

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { createTestCards } from './support/catalogue.js';
-import { callAs } from './support/http.js';
+import { callerOf } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
@@ -18,7 +18,7 @@ let buyer: KeyedAccount;
 let admin: KeyedAccount;
 let card: number;
 
-const call = (account: KeyedAccount | null, method: string, path: string, body?: unknown) => callAs(stack, account, method, path, body);
+const call = callerOf(() => stack);
 const listingWith = async (description: string) =>
   call(seller, 'POST', '/seller/listings', { card_id: card, price: 5, condition: 'NM', description, accepts_offers: true });
 
@@ -40,7 +40,7 @@ describe('line breaks and tabs', () => {
     const sent = await call(buyer, 'POST', '/api/messages', { to_username: 'textseller', subject: 'Charizard', body });
     assert.equal(sent.status, 201, JSON.stringify(sent.body));
     const inbox = await call(seller, 'GET', '/api/messages');
-    assert.equal(inbox.body.items[0].body, body);
+    assert.equal(inbox.body.items[0]!.body, body);
   });
 
   it('a listing description "Pack fresh.\\nShipped in a toploader." is kept, and the verification page shows it on two lines', async () => {

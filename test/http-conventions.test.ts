@@ -177,10 +177,10 @@ describe('OpenAPI', () => {
     ]) {
       assert.ok(body.paths[p]?.get, p);
     }
-    const size = body.paths['/api/v2/sets/{set_id}'].get.parameters.find((x: { name: string }) => x.name === 'size');
-    assert.equal(size.schema.type, 'integer');
-    assert.equal(size.schema.maximum, 250);
-    assert.ok(body.paths['/api/v2/cards/{card_id}'].get.responses['404']);
+    const size = body.paths['/api/v2/sets/{set_id}']!.get!.parameters!.find((x: { name: string }) => x.name === 'size');
+    assert.equal(size!.schema!.type, 'integer');
+    assert.equal(size!.schema!.maximum, 250);
+    assert.ok(body.paths['/api/v2/cards/{card_id}']!.get!.responses['404']);
   });
 });
 
@@ -203,12 +203,13 @@ describe('what the document says about bounds (issue 34 §5)', () => {
     const schemas = body.components.schemas;
     assert.deepEqual(
       [
-        schemas.CreateListing.properties.grade.multipleOf,
-        schemas.UpdateCollectionEntry.properties.grade.anyOf?.[0]?.multipleOf ?? schemas.UpdateCollectionEntry.properties.grade.multipleOf,
+        schemas.CreateListing!.properties.grade!.multipleOf,
+        schemas.UpdateCollectionEntry!.properties.grade!.anyOf?.[0]?.multipleOf ??
+          schemas.UpdateCollectionEntry!.properties.grade!.multipleOf,
       ],
       [0.5, 0.5],
     );
-    assert.equal(schemas.PlaceBid.properties.amount.multipleOf, 0.01);
+    assert.equal(schemas.PlaceBid!.properties.amount!.multipleOf, 0.01);
   });
 });
 
@@ -220,8 +221,8 @@ describe('health', () => {
     const second = (await stack.json('/api/health')).body;
     assert.equal(second.status, 'ok');
     assert.equal(second.requests.total, first.requests.total + 3);
-    assert.ok(second.requests.by_status['4xx'] >= 1);
-    for (const s of ['postgres', 'clickhouse', 'redis']) assert.equal(second.stores[s].ok, true, s);
+    assert.ok(second.requests.by_status['4xx']! >= 1);
+    for (const s of ['postgres', 'clickhouse', 'redis'] as const) assert.equal(second.stores[s].ok, true, s);
   });
 });
 

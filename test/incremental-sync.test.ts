@@ -26,7 +26,11 @@ type Json = any;
 const byText = (a: string, b: string) => a.localeCompare(b);
 
 /** Pages a feed from `start` to its end; every item and the cursor to continue with later. */
-async function drain(path: string, start: string, size = 500): Promise<{ items: Json[]; cursor: string; pages: number }> {
+async function drain(
+  path: '/api/v2/price-changes' | '/api/v2/id-changes',
+  start: string,
+  size = 500,
+): Promise<{ items: Json[]; cursor: string; pages: number }> {
   const items: Json[] = [];
   let query = start;
   let pages = 0;
@@ -259,7 +263,7 @@ describe('external id change log and updated_after on the catalogue', () => {
       [card.set_id],
     );
     assert.equal(game.body.sets_total, 1);
-    assert.ok(Date.parse(game.body.sets_list[0].updated_at) > Date.parse(t0));
+    assert.ok(Date.parse(game.body.sets_list[0]!.updated_at) > Date.parse(t0));
     const set = await stack.json(`/api/v2/sets/${card.set_id}?updated_after=${t0}`);
     SetResponse.parse(set.body);
     assert.deepEqual(

@@ -10,6 +10,11 @@ import { type Client, WorkflowFailedError } from '@temporalio/client';
 import protoPackage from '@temporalio/proto';
 
 const proto = protoPackage.temporal;
+
+type RunProgress = NonNullable<ResponseBody<'GET', `/api/admin/ingest/runs/${string}`>['progress']>;
+/** A run's progress, of the kind the test started: a scrape, a correlation and a catch-up each report their own. */
+const progressOf = <Field extends string>(run: { progress?: RunProgress | null }, _field: Field) =>
+  run.progress as Extract<RunProgress, Record<Field, unknown>>;
 import { repoRoot } from '../sql/paths.js';
 import { createLogger, silentLogger } from '../sql/runtime/log.js';
 import { TASK_QUEUE, workflowIds } from '../workflows/shared.js';
@@ -23,6 +28,7 @@ import { bulkExport, catalogueSync, catchUp, fxRates, scrapeAll, progressQuery, 
 import { ImageStore } from '../sql/stores/images.js';
 import { CATCH_UP_MAX_DAYS, missingDays } from '../workflows/ingestion.js';
 import { newestMarketDay } from '../sql/priceLoads.js';
+import type { ResponseBody } from './support/routeTypes.js';
 import { startFeedServer, type FeedServer } from '../ingest/demoMarket/feedServer.js';
 import { dayNumber, quoteAmount } from '../ingest/demoMarket/priceModel.js';
 import { FEED_PLANS } from '../ingest/demoMarket/quotePlan.js';
@@ -351,7 +357,11 @@ describe('schedules', () => {
 describe('admin ingestion endpoints', () => {
   let api: RunningServer;
   let token: string;
-  const call = (method: string, pathAndQuery: string, opts: { body?: unknown; auth?: string | null } = {}) => {
+  const call = <const Method extends string, const Path extends string>(
+    method: Method,
+    pathAndQuery: Path,
+    opts: { body?: unknown; auth?: string | null } = {},
+  ) => {
     const auth = opts.auth === undefined ? `Bearer ${token}` : opts.auth;
     return jsonCall(api, method, pathAndQuery, { body: opts.body, headers: auth ? { Authorization: auth } : {} });
   };
@@ -407,15 +417,16 @@ describe('admin ingestion endpoints', () => {
     });
     assert.equal(started.status, 202);
     assert.match(started.body.workflow_id, /^scrape-all\/2030-03-01\//);
-    const path_ = `/api/admin/ingest/runs/${encodeURIComponent(started.body.workflow_id)}`;
+    const path_ = `/api/admin/ingest/runs/${encodeURIComponent(started.body.workflow_id)}` as const;
     let run = (await call('GET', path_)).body;
     for (let i = 0; i < 300 && run.status === 'RUNNING'; i++) {
       await new Promise((r) => setTimeout(r, 200));
       run = (await call('GET', path_)).body;
     }
     assert.equal(run.status, 'COMPLETED', JSON.stringify(run));
-    assert.equal(run.progress.done, 1);
-    const [feed] = run.progress.results;
+    const scrape = progressOf(run, 'results');
+    assert.equal(scrape.done, 1);
+    const feed = scrape.results[0]!;
     assert.deepEqual([feed.source, feed.game, feed.status], ['scryfall', 'mtg', 'loaded']);
     const [stored] = await chRows<{ n: string }>(
       stack.stores.ch.client,
@@ -465,7 +476,7 @@ describe('admin ingestion endpoints', () => {
     );
     await insertPricePoints(stack.stores.ch.client, points);
     const finished = async (workflowId: string) => {
-      const path_ = `/api/admin/ingest/runs/${encodeURIComponent(workflowId)}`;
+      const path_ = `/api/admin/ingest/runs/${encodeURIComponent(workflowId)}` as const;
       let run = (await call('GET', path_)).body;
       for (let i = 0; i < 300 && run.status === 'RUNNING'; i++) {
         await new Promise((r) => setTimeout(r, 200));
@@ -490,11 +501,11 @@ describe('admin ingestion endpoints', () => {
     const card = await jsonCall(api, 'GET', `/api/price-intelligence/card/${target!.card_id}`);
     assert.equal(card.status, 200);
     assert.deepEqual(
-      [card.body.correlation.consensus_usd, card.body.correlation.agreeing_sources, card.body.correlation.considered_sources],
+      [card.body.correlation!.consensus_usd, card.body.correlation!.agreeing_sources, card.body.correlation!.considered_sources],
       [10.4, 2, 3],
     );
     assert.deepEqual(
-      card.body.correlation.disagreeing.map((d: { source: string }) => d.source),
+      card.body.correlation!.disagreeing.map((d: { source: string }) => d.source),
       ['pricecharting'],
     );
     assert.ok(
@@ -507,13 +518,14 @@ describe('admin ingestion endpoints', () => {
     const allRun = await finished(all.body.workflow_id);
     assert.equal(allRun.status, 'COMPLETED', JSON.stringify(allRun));
     const [bounds] = (await stack.stores.pg.pool.query(`SELECT min(id)::int AS lo, max(id)::int AS hi FROM cards`)).rows;
+    const correlation = progressOf(allRun, 'cards_correlated');
     assert.deepEqual(
-      [allRun.progress.first_card, allRun.progress.last_card, allRun.progress.chunks_total, allRun.progress.chunks_done],
+      [correlation.first_card, correlation.last_card, correlation.chunks_total, correlation.chunks_done],
       [bounds.lo, bounds.hi, Math.ceil((bounds.hi - bounds.lo + 1) / 2000), Math.ceil((bounds.hi - bounds.lo + 1) / 2000)],
     );
-    assert.ok(allRun.progress.cards_correlated >= 1 && allRun.progress.cards_disagreeing >= 1);
+    assert.ok(correlation.cards_correlated >= 1 && correlation.cards_disagreeing >= 1);
     const [kept] = (await stack.stores.pg.pool.query(`SELECT count(*)::int AS n FROM card_source_agreement`)).rows;
-    assert.equal(kept.n, allRun.progress.cards_correlated);
+    assert.equal(kept.n, correlation.cards_correlated);
 
     assert.equal((await call('POST', '/api/price-intelligence/correlate/2147483647')).status, 404);
     assert.equal((await call('POST', '/api/price-intelligence/correlate/abc')).status, 422);
@@ -534,14 +546,18 @@ describe('admin ingestion endpoints', () => {
       taskQueue: TASK_QUEUE,
       workflowId,
     });
-    const path_ = `/api/admin/ingest/runs/${encodeURIComponent(workflowId)}`;
+    const path_ = `/api/admin/ingest/runs/${encodeURIComponent(workflowId)}` as const;
     let run = (await call('GET', path_)).body;
     for (let i = 0; i < 300 && run.status === 'RUNNING'; i++) {
       await new Promise((r) => setTimeout(r, 200));
       run = (await call('GET', path_)).body;
     }
     assert.equal(run.status, 'COMPLETED', JSON.stringify(run));
-    assert.deepEqual([run.progress.days_total, run.progress.days_done, run.progress.current, run.progress.failed_feeds], [2, 2, null, 0]);
+    const catchUpProgress = progressOf(run, 'days_total');
+    assert.deepEqual(
+      [catchUpProgress.days_total, catchUpProgress.days_done, catchUpProgress.current, catchUpProgress.failed_feeds],
+      [2, 2, null, 0],
+    );
     const perDay = await chRows<{ day: string; n: string }>(
       stack.stores.ch.client,
       `SELECT toString(as_of) AS day, toString(count()) AS n FROM holo.price_points WHERE source = 'tcgplayer' AND game = 'flesh-and-blood' AND as_of IN ('2030-06-10', '2030-06-11') GROUP BY as_of ORDER BY as_of`,
@@ -552,7 +568,7 @@ describe('admin ingestion endpoints', () => {
     );
     assert.equal(
       perDay.reduce((n, r) => n + Number(r.n), 0),
-      run.progress.loaded,
+      catchUpProgress.loaded,
     );
     // Where a start would catch up from: the newest loaded market day.
     assert.deepEqual(await newestMarketDay(stack.stores.ch.client, {}), [{ day: '2030-06-11' }]);
@@ -587,7 +603,7 @@ describe('admin ingestion endpoints', () => {
     );
     const res = await call('GET', `/api/admin/ingest/rejects?batch_id=${encodeURIComponent(batch)}`);
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.items.map((r: any) => r.ref).sort(), ['123', '124']);
+    assert.deepEqual(res.body.items.map((r) => r.ref).sort(), ['123', '124']);
     assert.deepEqual(res.body.by_reason, [{ source: 'ebay', reason: 'sale without a price', rows: 2 }]);
     assert.equal((await call('GET', '/api/admin/ingest/rejects?limit=0')).status, 422);
   });

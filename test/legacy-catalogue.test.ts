@@ -291,8 +291,8 @@ describe('search', () => {
   it('ranks exact before prefix before similar names, and finds misspellings', async () => {
     const { body } = await stack.json('/api/search?q=charizard');
     SearchResponse.parse(body);
-    assert.equal(body.items[0].name, 'Charizard');
-    assert.equal(body.items[0].match, 'exact');
+    assert.equal(body.items[0]!.name, 'Charizard');
+    assert.equal(body.items[0]!.match, 'exact');
     const ranks = body.items.map((i: { match: string }) => ['exact', 'prefix', 'words', 'similar'].indexOf(i.match));
     assert.deepEqual(
       ranks,
@@ -379,12 +379,12 @@ describe('sealed products', () => {
     const box = body.items.find(
       (p: { category: string; market_price_eur: number | null }) => p.category === 'Booster Boxes' && p.market_price_eur !== null,
     );
-    const one = await stack.json(`/digimon/sealed/${box.id}`);
+    const one = await stack.json(`/digimon/sealed/${box!.id}`);
     SealedDetail.parse(one.body);
     const trend = one.body.price_history.filter((h: { price_type: string }) => h.price_type === 'trend');
     assert.equal(trend.length, 365);
-    assert.equal(trend.at(-1).price, box.market_price_eur);
-    assert.equal((await stack.json(`/pokemon/sealed/${box.id}`)).status, 404);
+    assert.equal(trend.at(-1)!.price, box!.market_price_eur);
+    assert.equal((await stack.json(`/pokemon/sealed/${box!.id}`)).status, 404);
     assert.deepEqual((await stack.json('/pokemon/sealed')).body, { items: [], total: 0, limit: 50, offset: 0 });
     await expect422('/digimon/sealed?limit=201', ['query', 'limit']);
   });

@@ -205,7 +205,7 @@ after(async () => {
   await stack?.close();
 });
 
-const url = (card: string, path: string) => `/api/cards/${ids[card]!.card}/${path}`;
+const url = <const Path extends string>(card: string, path: Path) => `/api/cards/${ids[card]!.card}/${path}` as const;
 const close = (actual: number | null, expected: number, tolerance = 0.011) =>
   assert.ok(actual !== null && Math.abs(actual - expected) <= tolerance, `${actual} ≈ ${expected}`);
 const pct = (now: number, then: number) => ((now - then) / then) * 100;
@@ -263,7 +263,7 @@ describe('price history', () => {
     );
     assert.equal(body.total_series, 2);
     assert.equal(body.min_points, 5);
-    const rawSeries = body.series[0].points;
+    const rawSeries = body.series[0]!.points;
     assert.deepEqual(rawSeries.at(-1), { date: daysAgo(0), price: Number(S(0).toFixed(4)) });
   });
 
@@ -272,9 +272,9 @@ describe('price history', () => {
     PriceSnapshots.parse(eu.body);
     assert.equal(eu.body.count, 3);
     assert.ok(eu.body.points.every((p: { currency: string }) => p.currency === 'EUR'));
-    close(eu.body.points.at(-1).market_price, (A(0) + 0.5) / USD_PER_EUR, 0.0001);
+    close(eu.body.points.at(-1)!.market_price, (A(0) + 0.5) / USD_PER_EUR, 0.0001);
     const byDefault = await stack.json(url('steady', 'price-history-snapshots?days=10'));
-    assert.ok(['us_a', 'us_b'].includes(byDefault.body.source), byDefault.body.source);
+    assert.ok(['us_a', 'us_b'].includes(byDefault.body.source!), byDefault.body.source!);
     await expect422At(stack, url('steady', 'price-history-snapshots?days=366'), ['query', 'days']);
   });
 });
@@ -344,17 +344,17 @@ describe('aggregates, stash score and prediction', () => {
     ];
     const v = body.market_verdict;
     assert.deepEqual(
-      v.sources.map((s: { source: string; sample_size: number }) => [s.source, s.sample_size]),
+      v!.sources.map((s: { source: string; sample_size: number }) => [s.source, s.sample_size]),
       sources.map((s) => [s.source, s.n]),
     );
     const byPrice = [...sources].sort((a, b) => a.median - b.median);
     const total = byPrice.reduce((n, s) => n + Math.log(1 + s.n), 0);
     let acc = 0;
     const verdict = byPrice.find((s) => (acc += Math.log(1 + s.n)) >= total / 2)!.median;
-    close(v.price, verdict);
-    assert.equal(v.agreeing_sources, sources.filter((s) => Math.abs((s.median - verdict) / verdict) <= 0.15).length);
-    close(v.spread_pct, pct(byPrice.at(-1)!.median, byPrice[0]!.median));
-    close(v.region_bias, pct(sources[0]!.median, (sources[2]!.median + sources[3]!.median + S(0)) / 3));
+    close(v!.price, verdict);
+    assert.equal(v!.agreeing_sources, sources.filter((s) => Math.abs((s.median - verdict) / verdict) <= 0.15).length);
+    close(v!.spread_pct, pct(byPrice.at(-1)!.median, byPrice[0]!.median));
+    close(v!.region_bias, pct(sources[0]!.median, (sources[2]!.median + sources[3]!.median + S(0)) / 3));
     close(body.buy_sell_spread.tiers.loose.price, S(0));
     close(body.buy_sell_spread.tiers.new.spread_pct, pct(45, S(0)));
     // The raw sales are of the holo variant; the normal one has none.
@@ -402,7 +402,7 @@ describe('aggregates, stash score and prediction', () => {
     close(short.body.predicted_price, Math.max(0.01, 5 - 30), 0.0001);
     const jump = await stack.json(url('jump', 'predict?days_ahead=365'));
     assert.deepEqual([jump.body.data_points, jump.body.confidence], [15, 'medium']);
-    assert.equal(jump.body.future_points.at(-1).date, daysAgo(-365));
+    assert.equal(jump.body.future_points.at(-1)!.date, daysAgo(-365));
     await expect422At(stack, url('steady', 'predict?days_ahead=6'), ['query', 'days_ahead']);
     await expect422At(stack, url('steady', 'predict?days_ahead=366'), ['query', 'days_ahead']);
   });

@@ -112,11 +112,11 @@ describe('movers', () => {
     assert.equal(byName(body.most_volatile)[0], 'swing');
     assert.ok(!byName(body.gainers).includes('penny'), 'under $1 now');
     const up = body.gainers[0];
-    close(up.change_pct, change('up', 7));
-    close(up.change_abs, 5);
-    close(up.current_price, 15);
+    close(up!.change_pct, change('up', 7));
+    close(up!.change_abs, 5);
+    close(up!.current_price, 15);
     const newsource = body.gainers.find((m: { name: string }) => m.name.endsWith('newsource'));
-    close(newsource.change_pct, 0);
+    close(newsource!.change_pct, 0);
     const sorted = body.gainers.map((m: { change_pct: number }) => m.change_pct);
     assert.deepEqual(
       sorted,
@@ -124,7 +124,7 @@ describe('movers', () => {
     );
     assert.equal(body.as_of, daysAgo(0));
     const one = await stack.json('/api/market-movers?tcg=test-market&limit=1');
-    assert.deepEqual([one.body.gainers.length, one.body.gainers[0].name], [1, up.name]);
+    assert.deepEqual([one.body.gainers.length, one.body.gainers[0]!.name], [1, up!.name]);
     await expect422At(stack, '/api/market/movers?period=1d', ['query', 'period']);
     await expect422At(stack, '/api/market/movers?limit=51', ['query', 'limit']);
     await expect422At(stack, '/api/market/movers?tcg=Not%20A%20Game', ['query', 'tcg']);
@@ -149,22 +149,22 @@ describe('movers', () => {
       .map((n) => [SERIES[n]![0]!, SERIES[n]![7]!] as const)
       .concat([[10, 10] as const]);
     close(
-      game.value_now,
+      game!.value_now,
       both.reduce((s, [now]) => s + now, 0),
     );
     close(
-      game.value_then,
+      game!.value_then,
       both.reduce((s, [, then]) => s + then, 0),
     );
     const count = (f: (now: number, then: number) => boolean) => both.filter(([now, then]) => f(now, then)).length;
     assert.deepEqual(
-      [game.rising, game.falling, game.holding],
+      [game!.rising, game!.falling, game!.holding],
       [count((n, t) => n > t * 1.01), count((n, t) => n < t * 0.99), count((n, t) => n >= t * 0.99 && n <= t * 1.01)],
     );
-    assert.equal(body.top_gainer.name, 'test-market up');
+    assert.equal(body.top_gainer!.name, 'test-market up');
     const radar = await stack.json('/api/market/radar-stats');
     const r = radar.body.games.find((g: { tcg_slug: string }) => g.tcg_slug === 'test-market');
-    close(r.rising_pct, (count((n, t) => n > t * 1.01) / both.length) * 100);
+    close(r!.rising_pct, (count((n, t) => n > t * 1.01) / both.length) * 100);
   });
 });
 
@@ -176,14 +176,14 @@ describe('lists', () => {
       deals.body.items.map((d: { name: string }) => d.name),
       ['test-market up'],
     );
-    close(deals.body.items[0].discount_pct, (1 - 9 / 15) * 100);
+    close(deals.body.items[0]!.discount_pct, (1 - 9 / 15) * 100);
     const spread = await stack.json('/api/market/spread?tcg_slug=test-market&min_spread_pct=20');
     Spread.parse(spread.body);
     const names = spread.body.items.map((s: { name: string }) => s.name);
     assert.deepEqual(names.sort(), ['test-market flat', 'test-market newsource']);
     const flat = spread.body.items.find((s: { name: string }) => s.name === 'test-market flat');
-    close(flat.spread_pct, ((10 * USD_PER_EUR - 10) / 10) * 100);
-    assert.deepEqual([flat.cheapest_source, flat.dearest_source], ['us_a', 'eu_c']);
+    close(flat!.spread_pct, ((10 * USD_PER_EUR - 10) / 10) * 100);
+    assert.deepEqual([flat!.cheapest_source, flat!.dearest_source], ['us_a', 'eu_c']);
   });
 
   it('project the steadiest climbers along their least-squares line, and show the newest updates', async () => {
@@ -194,9 +194,9 @@ describe('lists', () => {
       ['test-market climber'],
     );
     const t = body.items[0];
-    close(t.slope_per_day, 0.2, 0.0001);
-    close(t.predicted_price, SERIES['climber']![0]! + 0.2 * 30);
-    assert.deepEqual([t.data_points, t.confidence], [25, 'high']);
+    close(t!.slope_per_day, 0.2, 0.0001);
+    close(t!.predicted_price, SERIES['climber']![0]! + 0.2 * 30);
+    assert.deepEqual([t!.data_points, t!.confidence], [25, 'high']);
     const rising = await stack.json('/api/market/rising?tcg_slug=test-market');
     assert.deepEqual(
       rising.body.items.map((x: { name: string }) => x.name),
@@ -204,8 +204,8 @@ describe('lists', () => {
     );
     const recent = await stack.json('/api/market/recent?tcg_slug=test-market&limit=100');
     const up = recent.body.items.find((x: { name: string }) => x.name === 'test-market up');
-    assert.deepEqual([up.price, up.previous_price, up.date], [15, 14, daysAgo(0)]);
-    close(up.change_pct, ((15 - 14) / 14) * 100);
+    assert.deepEqual([up!.price, up!.previous_price, up!.date], [15, 14, daysAgo(0)]);
+    close(up!.change_pct, ((15 - 14) / 14) * 100);
   });
 });
 
@@ -227,9 +227,9 @@ describe('price intelligence', () => {
     PriceIntelligenceCard.parse(nm.body);
     const eu = nm.body.source_breakdown.find((s: { source: string }) => s.source === 'eu_c');
     const us = nm.body.source_breakdown.find((s: { source: string }) => s.source === 'us_a');
-    close(eu.median_eur, 10);
-    close(us.median_eur, 10 / USD_PER_EUR);
-    assert.equal(us.n_listings, 8);
+    close(eu!.median_eur, 10);
+    close(us!.median_eur, 10 / USD_PER_EUR);
+    assert.equal(us!.n_listings, 8);
     const lp = await stack.json(`/api/price-intelligence/card/${id}?condition=LP`);
     close(lp.body.price_summary.high_eur, 10 * 0.85);
     assert.equal(lp.body.scope.condition_factor, 0.85);
@@ -287,7 +287,7 @@ describe("price lists (the spec's pathless price operations)", () => {
         ['us_a', 'us', 'market', 'USD', 10, eur(10), daysAgo(0)],
       ],
     );
-    assert.deepEqual([nm.body.total, nm.body.condition, nm.body.items[0].foil_status], [2, 'NM', 'nonfoil']);
+    assert.deepEqual([nm.body.total, nm.body.condition, nm.body.items[0]!.foil_status], [2, 'NM', 'nonfoil']);
     const hp = await stack.json(`/api/price-intelligence/card/${flat}/prices?condition=HP&source=us_a`);
     assert.deepEqual(
       hp.body.items.map((i: any) => [i.source, i.amount, i.amount_eur]),
@@ -297,7 +297,7 @@ describe("price lists (the spec's pathless price operations)", () => {
     const first = await stack.json(`/api/price-intelligence/card/${up}/prices?limit=1`);
     const second = await stack.json(`/api/price-intelligence/card/${up}/prices?limit=1&offset=1`);
     assert.deepEqual([first.body.total, first.body.items.length, second.body.items.length], [2, 1, 1]);
-    assert.deepEqual(new Set([first.body.items[0].price_type, second.body.items[0].price_type]), new Set(['low', 'market']));
+    assert.deepEqual(new Set([first.body.items[0]!.price_type, second.body.items[0]!.price_type]), new Set(['low', 'market']));
     const foil = await stack.json(`/api/price-intelligence/card/${flat}/prices?foil_status=foil`);
     assert.deepEqual([foil.status, foil.body.items, foil.body.total], [200, [], 0]);
     assert.equal((await stack.json('/api/price-intelligence/card/99999999/prices')).status, 404);
@@ -340,7 +340,7 @@ describe("price lists (the spec's pathless price operations)", () => {
     const { mean: _m, change_pct: upChange, ...upStats } = up.body.overall;
     assert.deepEqual(upStats, expected);
     close(upChange, ((eur(15) - eur(11)) / eur(11)) * 100);
-    assert.deepEqual([up.body.by_source.length, up.body.by_source[0].source, up.body.start_date], [1, 'us_a', daysAgo(6)]);
+    assert.deepEqual([up.body.by_source.length, up.body.by_source[0]!.source, up.body.start_date], [1, 'us_a', daysAgo(6)]);
     // Two sources today (8 and 24 euros): the overall day is their median, 16.
     const fresh = await stack.json(`/api/price-intelligence/card/${cards['newsource']!.card}/summary`);
     assert.deepEqual([fresh.body.period, fresh.body.overall.last, fresh.body.overall.first], ['30d', 16, eur(10)]);
@@ -410,7 +410,7 @@ describe('the newest complete day', () => {
     assert.equal(partial.movers.as_of, daysAgo(0), 'tomorrow is not complete: us_b is missing');
     assert.equal(partial.overview.as_of, daysAgo(0));
     const up = partial.movers.gainers.find((m: { name: string }) => m.name.endsWith(' up'));
-    close(up.change_pct, change('up', 7));
+    close(up!.change_pct, change('up', 7));
     // The spread too is measured on the complete day: today, us_a at 10 against us_b at 30.
     close(partial.newsourceSpread, 200);
 
@@ -420,7 +420,7 @@ describe('the newest complete day', () => {
     assert.equal(complete.movers.as_of, tomorrow);
     assert.equal(complete.overview.as_of, tomorrow);
     const upNow = complete.movers.gainers.find((m: { name: string }) => m.name.endsWith(' up'));
-    close(upNow.change_pct, ((SERIES['up']![0]! - SERIES['up']![6]!) / SERIES['up']![6]!) * 100);
+    close(upNow!.change_pct, ((SERIES['up']![0]! - SERIES['up']![6]!) / SERIES['up']![6]!) * 100);
     assert.ok(complete.movers.gainers.length > 0 && complete.movers.losers.length > 0);
     assert.equal(complete.newsourceSpread, null, 'both sources at 30 on the complete day');
   });

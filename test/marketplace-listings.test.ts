@@ -10,7 +10,7 @@ import { FEES } from '../schemas/marketplace.js';
 import { repoRoot } from '../sql/paths.js';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { createTestCards } from './support/catalogue.js';
-import { callAs } from './support/http.js';
+import { callerOf } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
 import { TemporalRig } from './support/temporal.js';
 
@@ -21,7 +21,7 @@ let buyer: KeyedAccount;
 let cards: number[];
 
 type Json = Record<string, any>;
-const call = (account: KeyedAccount | null, method: string, path: string, body?: unknown) => callAs(stack, account, method, path, body);
+const call = callerOf(() => stack);
 
 const listingBody = (card: number, price: number, extra: Json = {}) => ({ card_id: card, price, condition: 'NM', ...extra });
 
@@ -75,7 +75,7 @@ describe('listings', () => {
       listingBody(cards[0]!, 10, { condition: 'MINT', description: 'x'.repeat(2001) }),
     );
     assert.equal(invalid.status, 422);
-    assert.deepEqual(invalid.body.detail.map((d: Json) => d.loc.join('.')).sort(), ['body.condition', 'body.description']);
+    assert.deepEqual(invalid.body.detail.map((d) => d.loc.join('.')).sort(), ['body.condition', 'body.description']);
     const ungraded = await call(seller, 'POST', '/seller/listings', listingBody(cards[0]!, 10, { grading_company: 'PSA', grade: 9 }));
     assert.equal(ungraded.status, 422);
     const foreignImage = await call(

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { createTestCards } from './support/catalogue.js';
-import { callAs } from './support/http.js';
+import { callerOf } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
@@ -15,7 +15,7 @@ let cat: KeyedAccount;
 let listingId: number;
 
 type Json = Record<string, any>;
-const call = (account: KeyedAccount | null, method: string, path: string, body?: unknown) => callAs(stack, account, method, path, body);
+const call = callerOf(() => stack);
 
 before(async () => {
   stack = await startStack({ demo: 'none' });
@@ -76,8 +76,8 @@ describe('messages', () => {
     assert.equal((await call(cat, 'GET', `/api/messages/${about.body.id}`)).status, 404);
     assert.equal((await call(ben, 'GET', `/api/messages/${about.body.id}`)).body.read_at, null);
     const read = await call(ann, 'GET', `/api/messages/${about.body.id}`);
-    assert.match(read.body.read_at, /^\d{4}-\d\d-\d\dT/);
-    assert.equal((await call(ann, 'GET', '/api/messages/threads')).body.items[1].unread, 0);
+    assert.match(read.body.read_at!, /^\d{4}-\d\d-\d\dT/);
+    assert.equal((await call(ann, 'GET', '/api/messages/threads')).body.items[1]!.unread, 0);
     const notified = await stack.stores.pg.pool.query(
       `SELECT title FROM notifications WHERE user_id = $1 AND kind = 'message' ORDER BY id`,
       [ann.user.id],

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { createTestCards } from './support/catalogue.js';
-import { callAs } from './support/http.js';
+import { callerOf } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
 import { repoRoot } from '../sql/paths.js';
 import { completedSession, openCheckout, postStripeEvent, sessionsOf } from './support/stripe.js';
@@ -19,7 +19,7 @@ let buyer: KeyedAccount;
 let stranger: KeyedAccount;
 let card: number;
 
-const call = (account: KeyedAccount | null, method: string, path: string, body?: unknown) => callAs(stack, account, method, path, body);
+const call = callerOf(() => stack);
 
 /** A new listing bought now by the buyer: the transaction's id. */
 async function sale(price = 20): Promise<number> {
@@ -53,7 +53,7 @@ describe('the whole journey over HTTP', () => {
   it('become a seller, photograph, list, bid, accept, pay, ship, deliver, complete, rate, and read the reputation', async () => {
     const shop = await accountWithKey(stack, 'journeyshop', 'enterprise');
     const collector = await accountWithKey(stack, 'journeybuyer', 'enterprise');
-    const as = (who: KeyedAccount, method: string, path: string, body?: unknown) => callAs(stack, who, method, path, body);
+    const as = call;
     assert.equal((await as(shop, 'POST', '/seller/become', { display_name: 'Journey Cards', country: 'AT' })).status, 201);
     const form = new FormData();
     const scan = fs.readFileSync(path.resolve(repoRoot, '..', 'shared', 'data', 'images', 'pokemon-sv3pt5', 'sv3pt5-6.webp'));
@@ -91,7 +91,7 @@ describe('the whole journey over HTTP', () => {
     assert.equal((await as(shop, 'POST', `/api/transactions/${id}/rating`, { rating: 4 })).status, 201);
     const shopReputation = await as(collector, 'GET', '/api/reputation/journeyshop');
     assert.deepEqual(
-      [shopReputation.body.avg, shopReputation.body.count, shopReputation.body.recent_reviews[0].review],
+      [shopReputation.body.avg, shopReputation.body.count, shopReputation.body.recent_reviews[0]!.review],
       [5, 1, 'Exactly as pictured'],
     );
     assert.equal((await as(shop, 'GET', '/api/users/journeybuyer/reputation')).body.avg, 4);

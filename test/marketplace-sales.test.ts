@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { createTestCards } from './support/catalogue.js';
-import { callAs } from './support/http.js';
+import { callerOf } from './support/http.js';
 import { payTransaction } from './support/stripe.js';
 import { startStack, type Stack } from './support/stack.js';
 
@@ -15,7 +15,7 @@ let buyers: KeyedAccount[];
 let card: number;
 
 type Json = Record<string, any>;
-const call = (account: KeyedAccount | null, method: string, path: string, body?: unknown) => callAs(stack, account, method, path, body);
+const call = callerOf(() => stack);
 
 async function list(extra: Json = {}): Promise<Json> {
   const created = await call(seller, 'POST', '/seller/listings', { card_id: card, price: 20, condition: 'NM', ...extra });
@@ -136,7 +136,7 @@ describe('bids', () => {
       ['bidder 1', 'salebuyer1', 'bidder 1'],
     );
 
-    const bid25 = sellerList.body.items[1].id;
+    const bid25 = sellerList.body.items[1]!.id;
     assert.equal((await call(buyers[1]!, 'POST', `/seller/listings/${offers.id}/bids/${bid25}/accept`)).status, 403);
     assert.equal((await call(seller, 'POST', `/seller/listings/${offers.id}/bids/999999/accept`)).status, 404);
     const accepted = await call(seller, 'POST', `/seller/listings/${offers.id}/bids/${bid25}/accept`);

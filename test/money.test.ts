@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { createTestCards } from './support/catalogue.js';
-import { callAs } from './support/http.js';
+import { callerOf } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
 import { completedSession, openCheckout, postStripeEvent, sessionsOf } from './support/stripe.js';
 
@@ -17,7 +17,7 @@ let seller: KeyedAccount;
 let buyer: KeyedAccount;
 let card: number;
 
-const call = (account: KeyedAccount | null, method: string, path: string, body?: unknown) => callAs(stack, account, method, path, body);
+const call = callerOf(() => stack);
 /** An amount in an answer as whole cents; fails when it is not one. */
 function centsOf(amount: number): number {
   const cents = Math.round(amount * 100);
@@ -56,7 +56,7 @@ describe('an amount with more than two decimals', () => {
     const wish = await call(buyer, 'POST', '/wishlist/add', { card_id: card, max_price: 3.333 });
     assert.deepEqual([wish.status, wish.body.detail[0].loc], [422, ['body', 'max_price']]);
     const document = (await call(null, 'GET', '/openapi.json')).body;
-    assert.equal(document.components.schemas.CreateListing.properties.price.multipleOf, 0.01);
+    assert.equal(document.components.schemas.CreateListing!.properties.price!.multipleOf, 0.01);
   });
 });
 

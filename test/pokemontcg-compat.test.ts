@@ -43,7 +43,7 @@ const upstreamSets = (): Map<string, Json> =>
     ),
   ));
 const sample = (file: string): Json => JSON.parse(fs.readFileSync(path.join(stack.config.sharedDataDir, SAMPLES, file), 'utf8'));
-const compat = (p: string) => stack.json(`/compat/pokemontcg/v2${p}`);
+const compat = <const Path extends string>(p: Path) => stack.json(`/compat/pokemontcg/v2${p}` as const);
 const byText = (a: string, b: string) => a.localeCompare(b);
 
 /** Every id a search returns, over all its pages. */
@@ -90,7 +90,8 @@ describe('pokemontcg.io response samples, field by field', () => {
       const { status, body } = await compat(`/cards/${want.id}`);
       assert.equal(status, 200, want.id);
       CompatCardOne.parse(body);
-      const got = body.data;
+      // Compared key by key with the upstream's sample (Json, as the samples are).
+      const got: Json = body.data;
       // The catalogue fields are the upstream's; prices and pictures are Holo's own. The samples
       // were recorded in 2021: where a value differs, the catalogue Holo imported (the same
       // upstream, newer) must say exactly what Holo serves.
@@ -105,8 +106,8 @@ describe('pokemontcg.io response samples, field by field', () => {
         check(got[key], want[key], current.get(want.id)[key], `${want.id}.${key}`);
       const currentSet = upstreamSets().get(want.set.id);
       for (const key of ['id', 'name', 'series', 'printedTotal', 'total', 'legalities', 'ptcgoCode', 'releaseDate', 'images'])
-        check(got.set[key], want.set[key], currentSet[key], `${want.id}.set.${key}`);
-      assert.match(got.set.updatedAt, /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/);
+        check(got.set![key], want.set[key], currentSet[key], `${want.id}.set.${key}`);
+      assert.match(got.set!.updatedAt, /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/);
       assert.deepEqual(Object.keys(got.images).sort(byText), ['large', 'small']);
       assert.ok(
         Object.keys(got).every((k) => k in want || k in current.get(want.id) || ['tcgplayer', 'cardmarket'].includes(k)),
@@ -126,10 +127,10 @@ describe('pokemontcg.io response samples, field by field', () => {
     assert.ok(priced.length > 100, 'the demo prices most of the 151 set');
     let compared = 0;
     for (const card of priced.slice(0, 40)) {
-      assert.deepEqual(Object.keys(card.cardmarket.prices).sort(byText), cmFields, card.id);
-      assert.match(card.tcgplayer.updatedAt, /^\d{4}\/\d{2}\/\d{2}$/);
-      assert.match(card.tcgplayer.url, /^https:\/\/www\.tcgplayer\.com\//);
-      for (const [key, block] of Object.entries(card.tcgplayer.prices as Record<string, Json>)) {
+      assert.deepEqual(Object.keys(card.cardmarket!.prices).sort(byText), cmFields, card.id!);
+      assert.match(card.tcgplayer!.updatedAt, /^\d{4}\/\d{2}\/\d{2}$/);
+      assert.match(card.tcgplayer!.url, /^https:\/\/www\.tcgplayer\.com\//);
+      for (const [key, block] of Object.entries(card.tcgplayer!.prices as Record<string, Json>)) {
         assert.ok(['normal', 'holofoil', 'reverseHolofoil', '1stEditionHolofoil', '1stEditionNormal', 'unlimitedHolofoil'].includes(key));
         assert.deepEqual(Object.keys(block).sort(byText), tcgFields, `${card.id} ${key}`);
       }
@@ -137,13 +138,13 @@ describe('pokemontcg.io response samples, field by field', () => {
       const [ref] = (await stack.stores.pg.pool.query(`SELECT id FROM cards WHERE external_key = $1`, [`pokemontcg:${card.id}`])).rows;
       const detail = (await stack.json(`/api/v2/cards/${ref.id}`)).body;
       const variants = detail.printings.flatMap((p: Json) => p.variants);
-      const key = Object.keys(card.tcgplayer.prices)[0]!;
+      const key = Object.keys(card.tcgplayer!.prices)[0]!;
       const finish = { normal: 'normal', holofoil: 'holofoil', reverseHolofoil: 'reverse-holofoil' }[key as 'normal'];
       const market = variants
         .find((v: Json) => v.finish === finish)
         ?.prices.us.find((p: Json) => p.source === 'tcgplayer' && p.price_type === 'market');
       // Both sides or neither: a price on one side only is a mismatch, not a case to skip.
-      assert.equal(card.tcgplayer.prices[key].market ?? null, market?.amount ?? null, `${card.id} ${key}`);
+      assert.equal(card.tcgplayer!.prices[key!]!.market ?? null, market?.amount ?? null, `${card.id} ${key}`);
       if (market) compared++;
     }
     assert.equal(compared, Math.min(40, priced.length), 'every card checked has its market price on its card page');
@@ -183,8 +184,8 @@ describe('pokemontcg.io response samples, field by field', () => {
       assert.deepEqual(Object.keys(body.data).sort(byText), Object.keys(want).sort(byText));
       // As in the sample, or as the newer upstream Holo imported says (set totals grew since 2021).
       for (const key of Object.keys(want).filter((k) => k !== 'updatedAt'))
-        if (!isDeepStrictEqual(body.data[key], want[key]))
-          assert.deepEqual(body.data[key], upstreamSets().get(want.id)[key], `${want.id}.${key}`);
+        if (!isDeepStrictEqual((body.data as Json)[key], want[key]))
+          assert.deepEqual((body.data as Json)[key], upstreamSets().get(want.id)[key], `${want.id}.${key}`);
     }
     const list = await compat('/sets?orderBy=-releaseDate&pageSize=5');
     CompatSetList.parse(list.body);
@@ -249,7 +250,7 @@ describe("pokemontcg.io documentation's sample queries", () => {
     for (const id of got.slice(0, 5)) {
       const card = (await compat(`/cards/${id}`)).body.data;
       assert.ok(
-        Object.entries(card.tcgplayer.prices).some(([k, b]: [string, Json]) => k.toLowerCase().endsWith('holofoil') && b.market >= 20),
+        Object.entries(card.tcgplayer!.prices).some(([k, b]: [string, Json]) => k.toLowerCase().endsWith('holofoil') && b.market >= 20),
       );
     }
   });

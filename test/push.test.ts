@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
-import { callAs } from './support/http.js';
+import { callerOf } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
 import { TemporalRig } from './support/temporal.js';
 import { until } from './support/until.js';
@@ -24,7 +24,7 @@ let fcm: Awaited<ReturnType<typeof startFcmReceiver>>;
 let collector: KeyedAccount;
 let friend: KeyedAccount;
 
-const call = (who: KeyedAccount | null, method: string, path: string, body?: unknown) => callAs(stack, who, method, path, body);
+const call = callerOf(() => stack);
 const outboxOf = async (userId: number) =>
   (
     await stack.stores.pg.pool.query<{ token: string; state: string; attempts: number; last_error: string | null; disabled: boolean }>(

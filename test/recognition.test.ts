@@ -244,7 +244,7 @@ describe('card recognition', () => {
     const confirmed = await callAs(stack, collector, 'POST', '/api/cards/recognize/confirm', body);
     assert.equal(confirmed.status, 201, JSON.stringify(confirmed.body));
     assert.equal(confirmed.body.suggestion_was_right, false, 'a correction is recorded as one');
-    assert.equal(confirmed.body.collection_entry.card_id, cardOf.get('2-11'));
+    assert.equal(confirmed.body.collection_entry!.card_id, cardOf.get('2-11'));
     assert.equal((await callAs(stack, collector, 'POST', '/api/cards/recognize/confirm', body)).status, 409);
     const collection = await callAs(stack, collector, 'GET', '/collection');
     assert.equal(collection.body.items.filter((e: { card_id: number }) => e.card_id === cardOf.get('2-11')).length, 1, 'added once');

@@ -225,7 +225,7 @@ describe('every HTML page in a browser', () => {
   it('the scan page links the phone with its script under the policy', async () => {
     const created = await callAs(stack, owner, 'POST', '/api/scan-sessions');
     assert.equal(created.status, 201);
-    const seen = await open(created.body.claim_url.replace(/^https?:\/\/[^/]+/, stack.url));
+    const seen = await open(created.body.claim_url!.replace(/^https?:\/\/[^/]+/, stack.url));
     try {
       await seen.page.getByText('Linked. Photograph one card at a time.').waitFor();
       assert.equal(await seen.page.getByRole('button', { name: 'Done' }).isVisible(), true);

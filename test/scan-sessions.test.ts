@@ -72,7 +72,7 @@ describe('scan sessions', () => {
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const { id, claim_token: claimToken, claim_url: claimUrl } = created.body;
     assert.equal(created.body.state, 'open');
-    assert.ok(claimUrl.endsWith(`/scan/${id}#claim=${claimToken}`), claimUrl);
+    assert.ok(claimUrl!.endsWith(`/scan/${id}#claim=${claimToken}`), claimUrl!);
 
     const qr = await fetch(`${stack.url}/api/scan-sessions/${id}/qr.png`, { headers: owner.headers });
     assert.equal(qr.headers.get('content-type'), 'image/png');

@@ -38,8 +38,8 @@ describe('status checks', () => {
     );
     assert.equal(body.status, 'ok');
     assert.equal(body.interval_s, 3600);
-    for (const c of body.checks.slice(0, 3)) assert.ok(c.status === 'ok' && c.latency_ms >= 0 && c.detail === 'answering', c.name);
-    assert.match(body.checks[3].detail, /^outbox only: no SMTP server configured/);
+    for (const c of body.checks.slice(0, 3)) assert.ok(c.status === 'ok' && c.latency_ms! >= 0 && c.detail === 'answering', c.name);
+    assert.match(body.checks[3]!.detail, /^outbox only: no SMTP server configured/);
   });
 
   it('grades a source by when its feeds were last checked, and a queue by its oldest waiting item', async () => {
@@ -112,7 +112,7 @@ describe('incidents and the operators’ stream', () => {
     assert.equal(open.total, 1);
     const incident = open.items[0];
     assert.deepEqual(
-      [incident.check, incident.title, incident.severity, incident.status, incident.opened_at, incident.resolved_at],
+      [incident!.check, incident!.title, incident!.severity, incident!.status, incident!.opened_at, incident!.resolved_at],
       ['freshness:cardmarket', 'Prices from cardmarket down', 'down', 'open', first.checked_at!.slice(0, 19) + 'Z', null],
     );
     await stream.waitFor('the opened incident', (e) => e.some((x) => x.event === 'incident' && x.data.status === 'open'));
@@ -124,8 +124,8 @@ describe('incidents and the operators’ stream', () => {
     await run();
     const resolved = (await call(stack, 'GET', `/api/status/incidents?status=resolved&limit=1`)).body.items[0];
     assert.deepEqual(
-      [resolved.id, resolved.status, resolved.resolved_at],
-      [incident.id, 'resolved', recovered.checked_at!.slice(0, 19) + 'Z'],
+      [resolved!.id, resolved!.status, resolved!.resolved_at],
+      [incident!.id, 'resolved', recovered.checked_at!.slice(0, 19) + 'Z'],
     );
     await stream.waitFor('the resolved incident', (e) => e.some((x) => x.event === 'incident' && x.data.status === 'resolved'));
     const runs = stream.events.filter((e) => e.event === 'checks');

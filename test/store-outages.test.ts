@@ -58,7 +58,7 @@ describe('store outages', () => {
     const outage = await monitor.runOnce();
     await monitor.runOnce();
     const pgCheck = (await stack.json('/api/status/checks')).body.checks.find((c: { name: string }) => c.name === 'postgres');
-    assert.deepEqual([pgCheck.status, pgCheck.detail, pgCheck.since], ['down', 'unreachable', outage.checked_at]);
+    assert.deepEqual([pgCheck!.status, pgCheck!.detail, pgCheck!.since], ['down', 'unreachable', outage.checked_at]);
 
     await stack.stores.pg.embedded!.start();
     const back = await stack.json('/api/v2/games/pokemon');

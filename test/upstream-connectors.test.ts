@@ -464,20 +464,20 @@ describe('feeds end to end', () => {
       res.body.items.map((s: { source: string }) => s.source),
       Object.keys(UPSTREAMS),
     );
-    const bySource = Object.fromEntries(res.body.items.map((s: { source: string }) => [s.source, s]));
+    const bySource = Object.fromEntries(res.body.items.map((s) => [s.source, s]));
     // No demo data: the real hosts, and no credentials set.
-    assert.equal(bySource.scryfall.url, 'https://api.scryfall.com');
-    assert.equal(bySource.ebay.on, false);
-    assert.deepEqual(bySource.ebay.credentials, [
+    assert.equal(bySource.scryfall!.url, 'https://api.scryfall.com');
+    assert.equal(bySource.ebay!.on, false);
+    assert.deepEqual(bySource.ebay!.credentials, [
       { variable: 'HOLO_EBAY_CLIENT_ID', present: false },
       { variable: 'HOLO_EBAY_CLIENT_SECRET', present: false },
     ]);
-    assert.equal(bySource.pokemontcg.on, true, 'the key is optional');
-    const [mtg] = bySource.cardmarket.feeds;
-    assert.equal(mtg.game, 'mtg');
-    assert.ok(mtg.last_success_at && mtg.freshness_s !== null && mtg.freshness_s >= 0);
-    assert.equal(typeof mtg.rows, 'number');
-    assert.match(mtg.last_error ?? '', /cut off|not JSON/, 'the failure since the last load, in the upstream terms');
+    assert.equal(bySource.pokemontcg!.on, true, 'the key is optional');
+    const [mtg] = bySource.cardmarket!.feeds;
+    assert.equal(mtg!.game, 'mtg');
+    assert.ok(mtg!.last_success_at && mtg!.freshness_s !== null && mtg!.freshness_s >= 0);
+    assert.equal(typeof mtg!.rows, 'number');
+    assert.match(mtg!.last_error ?? '', /cut off|not JSON/, 'the failure since the last load, in the upstream terms');
     assert.equal((await call(stack, 'GET', '/api/admin/ingest/sources')).status, 401);
   });
 

@@ -30,8 +30,8 @@ describe('GET /api/v2/games', () => {
       `SELECT (SELECT count(*) FROM cards c JOIN games g ON g.id = c.game_id WHERE g.slug = 'pokemon')::int AS cards,
               (SELECT count(*) FROM sets s JOIN games g ON g.id = s.game_id WHERE g.slug = 'pokemon')::int AS sets`,
     );
-    assert.equal(pokemon.cards, counts.cards);
-    assert.equal(pokemon.sets, counts.sets);
+    assert.equal(pokemon!.cards, counts.cards);
+    assert.equal(pokemon!.sets, counts.sets);
   });
 
   it('hides a game that has no cards yet', async () => {
@@ -51,11 +51,11 @@ describe('GET /api/v2/games/{slug}', () => {
     assert.equal(body.size, 50);
     assert.equal(body.sets_total, 42);
     assert.equal(body.sets_list.length, 42);
-    const dates = body.sets_list.map((s: { release_date: string }) => s.release_date);
-    assert.deepEqual([...dates].sort((a, b) => a.localeCompare(b)).reverse(), dates);
+    const dates = body.sets_list.map((s) => s.release_date);
+    assert.deepEqual([...dates].sort((a, b) => a!.localeCompare(b!)).reverse(), dates);
     const page2 = (await stack.json('/api/v2/games/mtg?page=2&size=20')).body;
     assert.equal(page2.sets_list.length, 20);
-    assert.equal(page2.sets_list[0].id, body.sets_list[20].id);
+    assert.equal(page2.sets_list[0]!.id, body.sets_list[20]!.id);
   });
 
   it('404s an unknown game with {detail}', async () => {
@@ -89,10 +89,10 @@ describe('GET /api/v2/sets/{set_id}', () => {
       body.cards.slice(0, 3).map((c: { collector_number: string }) => c.collector_number),
       ['1', '2', '3'],
     );
-    assert.equal(body.cards[3].name, 'Charizard');
+    assert.equal(body.cards[3]!.name, 'Charizard');
     const last = (await stack.json(`/api/v2/sets/${base.id}?page=2&size=60`)).body;
     assert.equal(last.cards.length, 42);
-    assert.equal(last.cards.at(-1).collector_number, '102');
+    assert.equal(last.cards.at(-1)!.collector_number, '102');
   });
 
   it('bounds size to 1..250 and needs an integer id', async () => {
@@ -130,9 +130,9 @@ describe('GET /api/v2/cards/{card_id}', () => {
     );
     for (const p of body.printings) {
       assert.equal(p.variants.length, 1);
-      assert.equal(p.variants[0].finish, 'holofoil');
+      assert.equal(p.variants[0]!.finish, 'holofoil');
       // Every printing has its US prices (the graded guide lists each); the European guide prices the common one.
-      const prices = p.variants[0].prices;
+      const prices = p.variants[0]!.prices;
       assert.ok(prices.us.length > 0, `${p.print_run} has US prices`);
       assert.equal(prices.eu.length > 0, p.print_run === 'unlimited', `${p.print_run}: European prices`);
     }
@@ -141,8 +141,8 @@ describe('GET /api/v2/cards/{card_id}', () => {
   it('keeps cross-references from the upstream data', async () => {
     const mtg = await pgOne<{ id: number }>(`SELECT card_id AS id FROM cross_refs WHERE ref_key = 'eu_marketplace_product_id' LIMIT 1`);
     const { body } = await stack.json(`/api/v2/cards/${mtg.id}`);
-    assert.match(body.cross_refs.eu_marketplace_product_id, /^\d+$/);
-    assert.match(body.cross_refs.mtg_card_db_id, /^[0-9a-f-]{36}$/);
+    assert.match(body.cross_refs.eu_marketplace_product_id!, /^\d+$/);
+    assert.match(body.cross_refs.mtg_card_db_id!, /^[0-9a-f-]{36}$/);
     assert.equal(body.cross_refs.ygo_card_db_id, null);
   });
 
@@ -205,11 +205,11 @@ describe('GET /api/v2/cards/{card_id}', () => {
     assert.equal(summary.cards, 1);
     const card = await pgOne<{ id: number; set_id: number }>(`SELECT id, set_id FROM cards WHERE external_key = 'test:unpriced-1'`);
     const { body } = await stack.json(`/api/v2/cards/${card.id}`);
-    assert.deepEqual(body.printings[0].variants[0].prices, { eu: [], us: [], graded: [] });
+    assert.deepEqual(body.printings[0]!.variants[0]!.prices, { eu: [], us: [], graded: [] });
     assert.equal(body.images.length, 1);
-    assert.equal(body.images[0].is_placeholder, true);
+    assert.equal(body.images[0]!.is_placeholder, true);
     const set = (await stack.json(`/api/v2/sets/${card.set_id}`)).body;
-    assert.equal(set.cards[0].thumbnail_url, null);
+    assert.equal(set.cards[0]!.thumbnail_url, null);
   });
 
   it('404s unknown cards and 422s non-integer ids', async () => {
@@ -230,8 +230,8 @@ describe('GET /api/v2/cards (resolve)', () => {
       ResolveResponse.parse(body);
       assert.equal(body.total, 1, q);
       assert.equal(body.ambiguous, false);
-      assert.equal(body.items[0].name, 'Charizard');
-      assert.equal(body.items[0].set.code, 'BS');
+      assert.equal(body.items[0]!.name, 'Charizard');
+      assert.equal(body.items[0]!.set.code, 'BS');
     }
   });
 

@@ -94,18 +94,19 @@ describe('card detail prices', () => {
   it('returns the latest non-outlier value of each series, each with its own as_of', async () => {
     const { body } = await stack.json(`/api/v2/cards/${cardId}`);
     CardDetail.parse(body);
-    const prices = body.printings[0].variants[0].prices;
+    const prices = body.printings[0]!.variants[0]!.prices;
     assert.deepEqual(prices.eu, [
       { source: 'eu_market', price_type: 'low', currency: 'EUR', amount: 8.4, as_of: daysAgo(1) },
       { source: 'eu_market', price_type: 'trend', currency: 'EUR', amount: 10, as_of: daysAgo(2) },
     ]);
     assert.deepEqual(prices.us, [{ source: 'us_market', price_type: 'market', currency: 'USD', amount: 12.5, as_of: todayUtc() }]);
-    assert.deepEqual(body.printings[0].variants[1].prices, { eu: [], us: [], graded: [] });
+    assert.deepEqual(body.printings[0]!.variants[1]!.prices, { eu: [], us: [], graded: [] });
   });
 
   it('keeps graded semantics: company and grade as loaded, other/pc17 never relabelled, no price_type', async () => {
     const { body } = await stack.json(`/api/v2/cards/${cardId}`);
-    const graded = body.printings[0].variants[0].prices.graded;
+    const graded = body.printings[0]!.variants[0]!.prices.graded;
+    // oxlint-disable-next-line typescript/require-array-sort-compare -- rows in the default (text) order, as this test always compared them
     assert.deepEqual(graded.map((g: Record<string, unknown>) => [g.grading_company, g.grade, g.amount]).sort(), [
       ['other', '9.5', 80],
       ['other', 'pc17', 150],
@@ -116,15 +117,15 @@ describe('card detail prices', () => {
       assert.equal(g.currency, 'USD');
     }
     // Raw prices never appear in graded, graded never in us.
-    assert.ok(body.printings[0].variants[0].prices.us.every((p: { source: string }) => p.source !== 'graded_guide'));
+    assert.ok(body.printings[0]!.variants[0]!.prices.us.every((p: { source: string }) => p.source !== 'graded_guide'));
   });
 
   it('shows newly landed prices at once although the detail is cached', async () => {
     const first = await stack.json(`/api/v2/cards/${otherCardId}`);
-    assert.deepEqual(first.body.printings[0].variants[0].prices.us, []);
+    assert.deepEqual(first.body.printings[0]!.variants[0]!.prices.us, []);
     const cachedAgain = await stack.json(`/api/v2/cards/${otherCardId}`);
     assert.deepEqual(cachedAgain.body, first.body);
-    const otherVariant = first.body.printings[0].variants[0].id;
+    const otherVariant = first.body.printings[0]!.variants[0]!.id;
     await loadPricePoints(
       targets(),
       [
@@ -137,7 +138,7 @@ describe('card detail prices', () => {
       { id: 'test-batch-other', ingestedAt: new Date() },
     );
     const after = await stack.json(`/api/v2/cards/${otherCardId}`);
-    assert.equal(after.body.printings[0].variants[0].prices.us[0].amount, 3.1);
+    assert.equal(after.body.printings[0]!.variants[0]!.prices.us[0]!.amount, 3.1);
   });
 });
 
@@ -177,10 +178,10 @@ describe('GET /api/v2/cards/{card_id}/history', () => {
     const byKey = Object.fromEntries(
       body.points.map((p: { date: string; source: string; price_type: string; amount: number }) => [`${p.date}/${p.price_type}`, p.amount]),
     );
-    assert.ok(Math.abs(byKey[`${daysAgo(2)}/trend`] - 10 * rate(daysAgo(2), 'USD')) < 0.001);
-    assert.ok(Math.abs(byKey[`${daysAgo(1)}/low`] - 8.4 * rate(daysAgo(1), 'USD')) < 0.001);
+    assert.ok(Math.abs(byKey[`${daysAgo(2)}/trend`]! - 10 * rate(daysAgo(2), 'USD')) < 0.001);
+    assert.ok(Math.abs(byKey[`${daysAgo(1)}/low`]! - 8.4 * rate(daysAgo(1), 'USD')) < 0.001);
     assert.equal(byKey[`${todayUtc()}/market`], 12.5);
-    assert.ok(Math.abs(byKey[`${todayUtc()}/raw_jp`] - (1500 * rate(todayUtc(), 'USD')) / rate(todayUtc(), 'JPY')) < 0.001);
+    assert.ok(Math.abs(byKey[`${todayUtc()}/raw_jp`]! - (1500 * rate(todayUtc(), 'USD')) / rate(todayUtc(), 'JPY')) < 0.001);
   });
 
   it('limits to the last N days', async () => {
@@ -258,7 +259,7 @@ describe('GET /api/v2/cards/{card_id}/history', () => {
     const { body } = await stack.json(`/api/v2/cards/${cardId}/history?region=mars`);
     assert.equal(body.detail[0].type, 'type_error.enumeration');
     assert.equal((await stack.json(`/api/v2/cards/${cardId}/history?variant_id=${variantB}`)).status, 200);
-    const foreign = (await stack.json(`/api/v2/cards/${otherCardId}`)).body.printings[0].variants[0].id;
+    const foreign = (await stack.json(`/api/v2/cards/${otherCardId}`)).body.printings[0]!.variants[0]!.id;
     assert.equal((await stack.json(`/api/v2/cards/${cardId}/history?variant_id=${foreign}`)).status, 404);
     assert.equal((await stack.json(`/api/v2/cards/987654321/history`)).status, 404);
   });

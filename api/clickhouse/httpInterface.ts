@@ -318,7 +318,7 @@ const DESCRIPTION =
   "ClickHouse's HTTP interface over the embedded store, for ClickHouse clients (clickhouse-connect, @clickhouse/client, BI tools): read-only queries (SELECT, DESCRIBE, SHOW, EXISTS) on the documented tables (sql/README.md) under the reader limits, streamed. Authenticate with a Pro-or-higher API key or an administrator's key as the password, or a session of a Pro-or-higher (or administrator's) account (basic auth, X-ClickHouse-Key or password=; Authorization: Bearer and X-API-Key work too), or the operator token. Query errors are ClickHouse's text with X-ClickHouse-Exception-Code. On a deployment with a ClickHouse server this answers 404: connect to the server as its reader user.";
 
 /** The interface as routes of the API (GET and POST, and /ping): mounted, access-checked (Pro and up, administrators, the operator) and documented. */
-export function clickhouseHttpRoutes(deps: AppDeps): Route[] {
+export function clickhouseHttpRoutes(deps: AppDeps) {
   const access = 'pro+|admin' as const;
   const handle = (checkAccess: AccessCheck) => async (ctx: Context) => {
     // A ClickHouse client's password is the API key; the user name is free (e.g. "holo").
@@ -360,7 +360,7 @@ export function clickhouseHttpRoutes(deps: AppDeps): Route[] {
     429: { description: 'Too many requests', content: holoError },
     503: { description: 'Service unavailable', content: holoError },
   };
-  const route = (method: 'get' | 'post'): Route => ({
+  const route = (method: 'get' | 'post'): Route<'get' | 'post', typeof CLICKHOUSE_PATH> => ({
     access,
     method,
     path: CLICKHOUSE_PATH,
@@ -386,7 +386,7 @@ export function clickhouseHttpRoutes(deps: AppDeps): Route[] {
       });
     },
   });
-  const ping: Route = {
+  const ping: Route<'get', `${typeof CLICKHOUSE_PATH}/ping`> = {
     access: 'free',
     method: 'get',
     path: `${CLICKHOUSE_PATH}/ping`,

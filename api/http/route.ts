@@ -14,8 +14,10 @@ import { DomainError } from '../../schemas/errors.js';
 
 type AnyObject = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
 export type RouteSpec<P extends AnyObject, Q extends AnyObject, R extends z.ZodType, B extends z.ZodType = z.ZodType> = {
-  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  method: Method;
   /** OpenAPI-style path, e.g. /api/v2/cards/{card_id} */
   path: string;
   summary: string;
@@ -63,13 +65,23 @@ export type RouteSpec<P extends AnyObject, Q extends AnyObject, R extends z.ZodT
   }) => Promise<z.input<R> | string | Readable | Buffer>;
 };
 
+/** The JSON body of a success: the response schema's input type (what the handler returns, serialised as is); unknown for z.any(). */
+type JsonBodyOf<R extends z.ZodType> = 0 extends 1 & z.input<R> ? unknown : z.input<R>;
+
 /** Resolves the caller, checks the route's access tag and counts the call; throws 401/403/429. */
 export type AccessCheck = (access: Access, ctx: Context) => Promise<unknown>;
 
-export type Route = {
+/**
+ * A declared route. Its method, path and the JSON body of a success (the response schema's input
+ * type; unknown for a body that is not JSON) stay in its type, so the typed test client
+ * (test/support/http.ts) answers a call with the body type of the route it reaches.
+ */
+export type Route<M extends Method = Method, Path extends string = string, Body = unknown> = {
   access: Access;
-  method: RouteSpec<AnyObject, AnyObject, z.ZodType>['method'];
-  path: string;
+  method: M;
+  path: Path;
+  /** Type only, never set: what a success's JSON body holds. */
+  readonly responseBody?: Body;
   /** Path parameters that are integers: their segment can only be digits. */
   integerParams: string[];
   /** The handler reads the body's bytes itself: the JSON parser must leave the stream alone. */
@@ -93,7 +105,9 @@ export function defineRoute<
   Q extends AnyObject = AnyObject,
   R extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
->(spec: RouteSpec<P, Q, R, B>): Route {
+  const M extends Method = Method,
+  const Path extends string = string,
+>(spec: RouteSpec<P, Q, R, B> & { method: M; path: Path }): Route<M, Path, JsonBodyOf<R>> {
   const access = spec.access ?? 'free';
   const deprecation = deprecationOf(spec.method, spec.path);
   const html = spec.produces === 'html';

@@ -13,7 +13,7 @@ import { LINK_SECONDS, listBulk, serveDownload } from '../bulk/downloads.js';
 const DOWNLOAD = '/dl/{token}/{filename}';
 
 /** GET /dl/{token}/{filename}: a file, not JSON, so mounted and documented here rather than by defineRoute. */
-function downloadRoute(deps: AppDeps): Route {
+function downloadRoute(deps: AppDeps): Route<'get', typeof DOWNLOAD> {
   return {
     access: 'free',
     method: 'get',
@@ -58,7 +58,7 @@ function downloadRoute(deps: AppDeps): Route {
   };
 }
 
-export const bulkRoutes = (deps: AppDeps): Route[] => [
+export const bulkRoutes = (deps: AppDeps) => [
   defineRoute({
     method: 'get',
     path: '/api/v2/bulk',

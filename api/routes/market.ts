@@ -59,7 +59,7 @@ export const marketRoutes = (deps: AppDeps) => {
   const { cache } = deps;
   const market = marketService(deps);
   const priceLists = priceListService(deps.db, deps.analytics);
-  const moversRoute = (path: string, summary: string) =>
+  const moversRoute = <const Path extends string>(path: Path, summary: string) =>
     defineRoute({
       method: 'get',
       path,

@@ -156,7 +156,7 @@ export const saleRoutes = (deps: AppDeps) => {
       errors: [404, 409],
       handler: async ({ params, body, ctx }) => rateTransaction(deps.db, accountOf(ctx).id, params.transaction_id, body),
     }),
-    ...['/api/reputation/{username}', '/api/users/{username}/reputation'].map((path) =>
+    ...(['/api/reputation/{username}', '/api/users/{username}/reputation'] as const).map((path) =>
       defineRoute({
         method: 'get',
         path,

@@ -18,7 +18,8 @@ import { repoRoot } from '../../sql/paths.js';
 import { freePort } from '../../sql/runtime/ports.js';
 import type { LoadTargets } from '../../ingest/load/pricePoints.js';
 import { announcePricesLanded } from '../../sql/stores/priceChannels.js';
-import { call } from './http.js';
+import { call, type Call } from './http.js';
+import type { ResponseBody } from './routeTypes.js';
 import { copyTemplate, createDatabase, indexDemoPictures, stackTemplate, templatesDir } from './stackTemplate.js';
 
 export type Stack = {
@@ -28,7 +29,8 @@ export type Stack = {
   url: string;
   logLines: string[];
   get(pathAndQuery: string, headers?: Record<string, string>): Promise<Response>;
-  json<T = any>(pathAndQuery: string): Promise<{ status: number; body: T; headers: Headers }>;
+  /** GET as JSON, answered with the body type of the route it reaches (support/http.ts call). */
+  json<const Path extends string>(pathAndQuery: Path): Promise<Call<ResponseBody<'GET', Path>>>;
   /** Where the production write path (loadPricePoints) writes, for tests that load prices themselves. */
   loadTargets(): LoadTargets;
   /** What a price ingestion needs: the load targets and the upstreams as configured (the mirror at HOLO_FEEDS_PORT with demo data). */
