@@ -7,7 +7,8 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { ErrorResponse, integerParams, ValidationErrorResponse } from '../../schemas/common.js';
 import { fromZod, ValidationError } from './errors.js';
-import type { Access } from '../auth/principal.js';
+import type { Access, Principal } from '../auth/principal.js';
+import { callerOf, type Caller } from '../auth/caller.js';
 import { deprecationHeaders, deprecationOf } from './deprecations.js';
 import { notModified, type HotResponses } from './hotResponses.js';
 import { DomainError } from '../../schemas/errors.js';
@@ -16,7 +17,13 @@ type AnyObject = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-export type RouteSpec<P extends AnyObject, Q extends AnyObject, R extends z.ZodType, B extends z.ZodType = z.ZodType> = {
+export type RouteSpec<
+  P extends AnyObject,
+  Q extends AnyObject,
+  R extends z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  A extends Access = Access,
+> = {
   method: Method;
   /** OpenAPI-style path, e.g. /api/v2/cards/{card_id} */
   path: string;
@@ -48,7 +55,7 @@ export type RouteSpec<P extends AnyObject, Q extends AnyObject, R extends z.ZodT
   /** The handler may answer 302 instead, by setting Location (a search form that goes to its result). */
   redirects?: 302;
   /** Who may call (spec access tags): free (default), auth, starter+, pro+, admin. */
-  access?: Access;
+  access?: A;
   /** Cache-Control max-age for successful responses; undefined sends no-store. */
   maxAge?: number;
   /**
@@ -61,6 +68,9 @@ export type RouteSpec<P extends AnyObject, Q extends AnyObject, R extends z.ZodT
     params: z.output<P>;
     query: z.output<Q>;
     body: z.output<B>;
+    /** Who is calling, resolved by the access tag: read it here rather than from ctx. */
+    caller: Caller<A>;
+    /** For what the input does not carry: cookies, a stream the handler writes, request headers. */
     ctx: Context;
   }) => Promise<z.input<R> | string | Readable | Buffer>;
 };
@@ -107,7 +117,8 @@ export function defineRoute<
   B extends z.ZodType = z.ZodType,
   const M extends Method = Method,
   const Path extends string = string,
->(spec: RouteSpec<P, Q, R, B> & { method: M; path: Path }): Route<M, Path, JsonBodyOf<R>> {
+  const A extends Access = 'free',
+>(spec: RouteSpec<P, Q, R, B, A> & { method: M; path: Path }): Route<M, Path, JsonBodyOf<R>> {
   const access = spec.access ?? 'free';
   const deprecation = deprecationOf(spec.method, spec.path);
   const html = spec.produces === 'html';
@@ -152,6 +163,7 @@ export function defineRoute<
           params: params.data as z.output<P>,
           query: query.data as z.output<Q>,
           body: input.data as z.output<B>,
+          caller: callerOf(ctx.state.principal as Principal | undefined, access as A),
           ctx,
         });
         ctx.status = spec.redirects && ctx.response.get('Location') ? spec.redirects : (spec.status ?? 200);

@@ -8,7 +8,6 @@ import { queueDigests } from '../../ingest/events/digest.js';
 import { startEmailOutbox } from '../../workflows/operations.js';
 import { AlertIdParams, AlertList, AlertOut, CreateAlertBody, DigestQueued } from '../../schemas/events.js';
 import { Ok } from '../../schemas/auth.js';
-import { accountOf } from './auth.js';
 import { NotFound, RateLimited } from '../../schemas/errors.js';
 
 const tags = ['alerts'];
@@ -21,7 +20,7 @@ export const alertRoutes = (deps: AppDeps) => [
     tags,
     access: 'auth',
     response: AlertList,
-    handler: async ({ ctx }) => ({ items: await listAlerts(deps.db, accountOf(ctx).id) }),
+    handler: async ({ caller }) => ({ items: await listAlerts(deps.db, caller.account.id) }),
   }),
   defineRoute({
     method: 'post',
@@ -35,7 +34,7 @@ export const alertRoutes = (deps: AppDeps) => [
     errors: [400, 404, 409],
     description:
       'below: triggers when the market price is at or under target_price; above: at or over. Prices in other currencies are converted with the latest ECB rates. At most 500 alerts per account. The same card, direction, target and currency as an armed alert of the account: 409 "alert exists". E-mailed when it triggers only if the account chose alert e-mails (POST /me/notifications).',
-    handler: async ({ body, ctx }) => createAlert(deps.db, accountOf(ctx).id, body),
+    handler: async ({ body, caller }) => createAlert(deps.db, caller.account.id, body),
   }),
   defineRoute({
     method: 'delete',
@@ -46,8 +45,8 @@ export const alertRoutes = (deps: AppDeps) => [
     params: AlertIdParams,
     response: Ok,
     errors: [404],
-    handler: async ({ params, ctx }) => {
-      if (!(await deleteAlert(deps.db, accountOf(ctx).id, params.alert_id))) throw new NotFound('Alert');
+    handler: async ({ params, caller }) => {
+      if (!(await deleteAlert(deps.db, caller.account.id, params.alert_id))) throw new NotFound('Alert');
       return { ok: true as const };
     },
   }),
@@ -59,8 +58,8 @@ export const alertRoutes = (deps: AppDeps) => [
     access: 'auth',
     response: DigestQueued,
     errors: [429],
-    handler: async ({ ctx }) => {
-      const userId = accountOf(ctx).id;
+    handler: async ({ caller }) => {
+      const userId = caller.account.id;
       const retryAfter = await digestNowRefusal(deps.stores.redis, deps.config.redisPrefix, userId);
       if (retryAfter !== null) throw new RateLimited(`Rate limit exceeded. Retry after ${retryAfter} seconds.`, retryAfter);
       const queued = await queueDigests(deps.stores.pg.pool, userId);

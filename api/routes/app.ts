@@ -31,6 +31,6 @@ export const appRoutes = (deps: AppDeps) => [
     response: AppManifest,
     status: 201,
     errors: [409],
-    handler: ({ body, ctx }) => publishVersion(deps.db, body, publisherOf(ctx.state.principal as Principal)),
+    handler: ({ body, caller }) => publishVersion(deps.db, body, publisherOf(caller.principal)),
   }),
 ];

@@ -5,7 +5,6 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
 import { cancelDeletion, changePassword, createUser, deleteAccount, publicUser, requestDeletion, type User } from '../auth/accounts.js';
-import type { Principal } from '../auth/principal.js';
 import { accountSubject, countRegistration, throttledPasswordCheck, throttleWording } from '../auth/loginThrottle.js';
 import { clearSessionCookie, endSession, rememberDevice, requestSignIn, startSession } from '../auth/sessionCookie.js';
 import {
@@ -22,19 +21,6 @@ import {
 import { DomainError } from '../../schemas/errors.js';
 
 const tags = ['accounts'];
-
-/** The account behind the request (session or key); the operator token has none. */
-export function accountOf(ctx: Context): User {
-  const user = callerAccountOf(ctx);
-  if (user) return user;
-  throw new DomainError('forbidden', 'This needs a user account (a session or an API key), not the operator token');
-}
-
-/** The calling account on a route open to all, or null for an anonymous caller or the operator. */
-export function callerAccountOf(ctx: Context): User | null {
-  const principal = ctx.state.principal as Principal | undefined;
-  return principal?.kind === 'session' || principal?.kind === 'key' ? principal.user : null;
-}
 
 export const authRoutes = (deps: AppDeps) => {
   const { db } = deps;
@@ -110,8 +96,9 @@ export const authRoutes = (deps: AppDeps) => {
       tags,
       access: 'auth',
       response: Ok,
-      handler: async ({ ctx }) => {
-        const principal = ctx.state.principal as Principal;
+      // ctx: ending a session clears its cookie.
+      handler: async ({ caller, ctx }) => {
+        const principal = caller.principal;
         await endSession(ctx, db, principal.kind === 'session' ? principal.sessionId : null);
         return { ok: true as const };
       },
@@ -123,7 +110,7 @@ export const authRoutes = (deps: AppDeps) => {
       tags,
       access: 'auth',
       response: UserOut,
-      handler: async ({ ctx }) => publicUser(accountOf(ctx)),
+      handler: async ({ caller }) => publicUser(caller.account),
     }),
     defineRoute({
       method: 'post',
@@ -135,13 +122,13 @@ export const authRoutes = (deps: AppDeps) => {
       body: ChangePasswordBody,
       response: Ok,
       errors: [400, 429],
-      handler: async ({ body, ctx }) => {
-        const user = accountOf(ctx);
+      handler: async ({ body, caller, ctx }) => {
+        const user = caller.account;
         const changed = await throttledPasswordCheck(deps, { ip: ctx.ip }, accountSubject(user.id), () =>
           changePassword(db, user, body.current_password, body.new_password),
         );
         if (!changed) throw new DomainError('invalid', 'Current password is wrong');
-        if ((ctx.state.principal as Principal).kind === 'session') await setSessionCookie(ctx, user);
+        if (caller.principal.kind === 'session') await setSessionCookie(ctx, user);
         return { ok: true as const };
       },
     }),
@@ -154,8 +141,8 @@ export const authRoutes = (deps: AppDeps) => {
       body: ConfirmBody,
       response: DeletionRequested,
       errors: [400],
-      handler: async ({ body, ctx }) => {
-        const user = accountOf(ctx);
+      handler: async ({ body, caller }) => {
+        const user = caller.account;
         confirmed(user, body.confirm);
         return { ok: true as const, delete_after: await requestDeletion(db, user) };
       },
@@ -168,8 +155,8 @@ export const authRoutes = (deps: AppDeps) => {
       access: 'auth',
       response: Ok,
       errors: [400],
-      handler: async ({ ctx }) => {
-        await cancelDeletion(db, accountOf(ctx));
+      handler: async ({ caller }) => {
+        await cancelDeletion(db, caller.account);
         return { ok: true as const };
       },
     }),
@@ -182,8 +169,8 @@ export const authRoutes = (deps: AppDeps) => {
       body: ConfirmBody,
       response: Ok,
       errors: [400],
-      handler: async ({ body, ctx }) => {
-        const user = accountOf(ctx);
+      handler: async ({ body, caller, ctx }) => {
+        const user = caller.account;
         confirmed(user, body.confirm);
         await deleteAccount(db, user);
         await deps.keyCache.changed(`user:${user.id}`);

@@ -7,7 +7,6 @@ import { defineRoute, type AccessCheck, type Route } from '../http/route.js';
 import { fromZod } from '../http/errors.js';
 import { BulkListResponse, BulkQuery, DownloadParams } from '../../schemas/bulk.js';
 import { ErrorResponse, ValidationErrorResponse } from '../../schemas/common.js';
-import type { Principal } from '../auth/principal.js';
 import { LINK_SECONDS, listBulk, serveDownload } from '../bulk/downloads.js';
 
 const DOWNLOAD = '/dl/{token}/{filename}';
@@ -70,7 +69,7 @@ export const bulkRoutes = (deps: AppDeps) => [
     query: BulkQuery,
     response: BulkListResponse,
     errors: [503],
-    handler: ({ query, ctx }) => listBulk(deps, ctx.state.principal as Principal, query),
+    handler: ({ query, caller }) => listBulk(deps, caller.principal, query),
   }),
   downloadRoute(deps),
 ];

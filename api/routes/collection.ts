@@ -24,7 +24,6 @@ import {
   UpdateCollectionEntryBody,
 } from '../../schemas/collection.js';
 import { Ok } from '../../schemas/auth.js';
-import { accountOf } from './auth.js';
 
 const tags = ['collection'];
 
@@ -44,7 +43,7 @@ export const collectionRoutes = (deps: AppDeps) => {
       response: CollectionEntry,
       status: 201,
       errors: [400, 404, 409],
-      handler: async ({ body, ctx }) => addEntry(entryDeps, accountOf(ctx).id, body),
+      handler: async ({ body, caller }) => addEntry(entryDeps, caller.account.id, body),
     }),
     defineRoute({
       method: 'get',
@@ -54,7 +53,7 @@ export const collectionRoutes = (deps: AppDeps) => {
       access: 'auth',
       query: CollectionQuery,
       response: CollectionPage,
-      handler: async ({ query, ctx }) => collectionPage(deps.db, accountOf(ctx).id, query),
+      handler: async ({ query, caller }) => collectionPage(deps.db, caller.account.id, query),
     }),
     defineRoute({
       method: 'get',
@@ -63,7 +62,7 @@ export const collectionRoutes = (deps: AppDeps) => {
       tags,
       access: 'auth',
       response: CollectionSummary,
-      handler: async ({ ctx }) => collectionSummary(summaryDeps, accountOf(ctx).id),
+      handler: async ({ caller }) => collectionSummary(summaryDeps, caller.account.id),
     }),
     defineRoute({
       method: 'get',
@@ -73,7 +72,7 @@ export const collectionRoutes = (deps: AppDeps) => {
       access: 'auth',
       query: CollectionAnalyticsQuery,
       response: CollectionAnalytics,
-      handler: async ({ query, ctx }) => collectionAnalytics(summaryDeps, accountOf(ctx).id, query.days),
+      handler: async ({ query, caller }) => collectionAnalytics(summaryDeps, caller.account.id, query.days),
     }),
     defineRoute({
       method: 'get',
@@ -85,9 +84,9 @@ export const collectionRoutes = (deps: AppDeps) => {
       access: 'auth',
       produces: 'csv',
       response: CollectionCsv,
-      handler: async ({ ctx }) => {
+      handler: async ({ caller, ctx }) => {
         ctx.set('Content-Disposition', 'attachment; filename="collection.csv"');
-        return exportCollection(deps.db, accountOf(ctx).id);
+        return exportCollection(deps.db, caller.account.id);
       },
     }),
     defineRoute({
@@ -102,10 +101,10 @@ export const collectionRoutes = (deps: AppDeps) => {
       bodyType: 'multipart',
       response: CollectionImported,
       errors: [409, 413, 415],
-      handler: async ({ ctx }) =>
+      handler: async ({ caller, ctx }) =>
         importCollection(
           entryDeps,
-          accountOf(ctx).id,
+          caller.account.id,
           (await readUploadedFile(ctx, { field: 'file', maxBytes: COLLECTION_CSV_MAX_BYTES })).file,
         ),
     }),
@@ -121,7 +120,7 @@ export const collectionRoutes = (deps: AppDeps) => {
       body: UpdateCollectionEntryBody,
       response: CollectionEntry,
       errors: [400, 404, 409],
-      handler: async ({ params, body, ctx }) => updateEntry(entryDeps, accountOf(ctx).id, params.entry_id, body),
+      handler: async ({ params, body, caller }) => updateEntry(entryDeps, caller.account.id, params.entry_id, body),
     }),
     defineRoute({
       method: 'delete',
@@ -132,7 +131,7 @@ export const collectionRoutes = (deps: AppDeps) => {
       params: CollectionEntryIdParams,
       response: Ok,
       errors: [404],
-      handler: async ({ params, ctx }) => removeEntry(entryDeps, accountOf(ctx).id, params.entry_id),
+      handler: async ({ params, caller }) => removeEntry(entryDeps, caller.account.id, params.entry_id),
     }),
   ];
 };

@@ -18,7 +18,6 @@ import {
   PublicDecksQuery,
 } from '../../schemas/decks.js';
 import { Ok } from '../../schemas/auth.js';
-import { accountOf, callerAccountOf } from './auth.js';
 
 const tags = ['decks'];
 
@@ -34,7 +33,7 @@ export const deckRoutes = (deps: AppDeps) => [
     response: Deck,
     status: 201,
     errors: [404, 409],
-    handler: async ({ body, ctx }) => createDeck(deps.db, accountOf(ctx).id, body),
+    handler: async ({ body, caller }) => createDeck(deps.db, caller.account.id, body),
   }),
   defineRoute({
     method: 'get',
@@ -43,7 +42,7 @@ export const deckRoutes = (deps: AppDeps) => [
     tags,
     access: 'auth',
     response: DeckList,
-    handler: async ({ ctx }) => ownDecks(deps.db, accountOf(ctx).id),
+    handler: async ({ caller }) => ownDecks(deps.db, caller.account.id),
   }),
   defineRoute({
     method: 'get',
@@ -66,7 +65,7 @@ export const deckRoutes = (deps: AppDeps) => [
     response: DeckImported,
     status: 201,
     errors: [400, 404, 409],
-    handler: async ({ body, ctx }) => importDeck(deps.db, accountOf(ctx).id, body),
+    handler: async ({ body, caller }) => importDeck(deps.db, caller.account.id, body),
   }),
   defineRoute({
     method: 'get',
@@ -76,7 +75,7 @@ export const deckRoutes = (deps: AppDeps) => [
     params: DeckIdParams,
     response: Deck,
     errors: [404],
-    handler: async ({ params, ctx }) => readDeck(deps.db, callerAccountOf(ctx)?.id ?? null, params.deck_id),
+    handler: async ({ params, caller }) => readDeck(deps.db, caller.account?.id ?? null, params.deck_id),
   }),
   defineRoute({
     method: 'delete',
@@ -87,7 +86,7 @@ export const deckRoutes = (deps: AppDeps) => [
     params: DeckIdParams,
     response: Ok,
     errors: [404],
-    handler: async ({ params, ctx }) => deleteDeck(deps.db, accountOf(ctx).id, params.deck_id),
+    handler: async ({ params, caller }) => deleteDeck(deps.db, caller.account.id, params.deck_id),
   }),
   defineRoute({
     method: 'post',
@@ -100,7 +99,7 @@ export const deckRoutes = (deps: AppDeps) => [
     body: AddDeckCardBody,
     response: Deck,
     errors: [400, 404, 409],
-    handler: async ({ params, body, ctx }) => addCard(deps.db, accountOf(ctx).id, params.deck_id, body),
+    handler: async ({ params, body, caller }) => addCard(deps.db, caller.account.id, params.deck_id, body),
   }),
   defineRoute({
     method: 'delete',
@@ -112,6 +111,6 @@ export const deckRoutes = (deps: AppDeps) => [
     query: DeckCardQuery,
     response: Deck,
     errors: [404],
-    handler: async ({ params, query, ctx }) => removeCard(deps.db, accountOf(ctx).id, params.deck_id, params.card_id, query.section),
+    handler: async ({ params, query, caller }) => removeCard(deps.db, caller.account.id, params.deck_id, params.card_id, query.section),
   }),
 ];

@@ -4,7 +4,6 @@ import { recognitionQuota } from '../recognition/quota.js';
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
 import { createKey, developerKey, listKeys, publicUser, revokeKey } from '../auth/accounts.js';
-import type { Principal } from '../auth/principal.js';
 import { withLiveCalls } from '../auth/rateLimit.js';
 import { TIERS, type Tier } from '../../schemas/tiers.js';
 import {
@@ -17,7 +16,6 @@ import {
   KeyIdParams,
   Ok,
 } from '../../schemas/auth.js';
-import { accountOf } from './auth.js';
 import { NotFound } from '../../schemas/errors.js';
 
 const tags = ['api keys'];
@@ -32,7 +30,7 @@ export const keyRoutes = (deps: AppDeps) => {
       tags,
       access: 'auth',
       response: ApiKeyList,
-      handler: async ({ ctx }) => ({ items: await withLiveCalls(deps, await listKeys(db, accountOf(ctx).id)) }),
+      handler: async ({ caller }) => ({ items: await withLiveCalls(deps, await listKeys(db, caller.account.id)) }),
     }),
     defineRoute({
       method: 'post',
@@ -44,8 +42,8 @@ export const keyRoutes = (deps: AppDeps) => {
       response: ApiKeyCreated,
       status: 201,
       errors: [403],
-      handler: async ({ body, ctx }) =>
-        createKey(db, accountOf(ctx), { name: body.name, tier: body.tier as Tier | undefined, expires_at: body.expires_at }),
+      handler: async ({ body, caller }) =>
+        createKey(db, caller.account, { name: body.name, tier: body.tier as Tier | undefined, expires_at: body.expires_at }),
     }),
     defineRoute({
       method: 'get',
@@ -56,8 +54,8 @@ export const keyRoutes = (deps: AppDeps) => {
       query: KeyByNameQuery,
       response: ApiKeyRecord,
       errors: [404],
-      handler: async ({ query, ctx }) => {
-        const key = (await listKeys(db, accountOf(ctx).id)).find((k) => k.name === query.name);
+      handler: async ({ query, caller }) => {
+        const key = (await listKeys(db, caller.account.id)).find((k) => k.name === query.name);
         if (!key) throw new NotFound('API key');
         return (await withLiveCalls(deps, [key]))[0]!;
       },
@@ -71,9 +69,9 @@ export const keyRoutes = (deps: AppDeps) => {
       params: KeyIdParams,
       response: Ok,
       errors: [404],
-      handler: async ({ params, ctx }) => {
+      handler: async ({ params, caller }) => {
         // Another user's key id is "not found": ownership is part of the lookup.
-        if (!(await revokeKey(db, accountOf(ctx).id, params.key_id))) throw new NotFound('API key');
+        if (!(await revokeKey(db, caller.account.id, params.key_id))) throw new NotFound('API key');
         await deps.keyCache.changed(`key:${params.key_id}`);
         return { ok: true as const };
       },
@@ -87,9 +85,9 @@ export const keyRoutes = (deps: AppDeps) => {
       access: 'auth',
       response: ApiKeyRecord,
       errors: [404],
-      handler: async ({ ctx }) => {
-        const principal = ctx.state.principal as Principal;
-        const key = await developerKey(db, accountOf(ctx).id, principal.kind === 'key' ? principal.keyId : null);
+      handler: async ({ caller }) => {
+        const principal = caller.principal;
+        const key = await developerKey(db, caller.account.id, principal.kind === 'key' ? principal.keyId : null);
         if (!key) throw new NotFound('API key');
         return (await withLiveCalls(deps, [key]))[0]!;
       },
@@ -101,19 +99,15 @@ export const keyRoutes = (deps: AppDeps) => {
       tags,
       access: 'auth',
       response: DeveloperInfo,
-      handler: async ({ ctx }) => {
-        const user = accountOf(ctx);
+      handler: async ({ caller }) => {
+        const user = caller.account;
         const tier = TIERS[user.tier];
         return {
           user: publicUser(user),
           tier: user.tier,
           limits: { requests_per_day: tier.perDay, requests_per_minute: tier.perMinute, api_keys: tier.keys },
           keys: (await listKeys(db, user.id)).length,
-          recognition: await recognitionQuota(
-            { redis: deps.stores.redis, redisPrefix: deps.config.redisPrefix },
-            ctx.state.principal as Principal,
-            user,
-          ),
+          recognition: await recognitionQuota({ redis: deps.stores.redis, redisPrefix: deps.config.redisPrefix }, caller.principal, user),
         };
       },
     }),

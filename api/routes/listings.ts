@@ -45,7 +45,6 @@ import {
   ListingImageUpload,
   ListingImageStored,
 } from '../../schemas/marketplace.js';
-import { accountOf } from './auth.js';
 
 const tags = ['listings'];
 
@@ -61,7 +60,7 @@ export const listingRoutes = (deps: AppDeps) => [
     response: ListingOut,
     status: 201,
     errors: [403, 404],
-    handler: async ({ body, ctx }) => createListing(deps.db, accountOf(ctx).id, body),
+    handler: async ({ body, caller }) => createListing(deps.db, caller.account.id, body),
   }),
   defineRoute({
     method: 'get',
@@ -71,7 +70,7 @@ export const listingRoutes = (deps: AppDeps) => [
     access: 'auth',
     query: OwnListingsQuery,
     response: ListingPage,
-    handler: async ({ query, ctx }) => ownListings(deps.db, accountOf(ctx).id, query),
+    handler: async ({ query, caller }) => ownListings(deps.db, caller.account.id, query),
   }),
   defineRoute({
     method: 'patch',
@@ -83,7 +82,7 @@ export const listingRoutes = (deps: AppDeps) => [
     body: UpdateListingBody,
     response: ListingOut,
     errors: [403, 404, 409],
-    handler: async ({ params, body, ctx }) => updateListing(deps.db, accountOf(ctx).id, params.listing_id, body),
+    handler: async ({ params, body, caller }) => updateListing(deps.db, caller.account.id, params.listing_id, body),
   }),
   defineRoute({
     method: 'delete',
@@ -95,7 +94,7 @@ export const listingRoutes = (deps: AppDeps) => [
     params: ListingIdParams,
     response: ListingOut,
     errors: [403, 404, 409],
-    handler: async ({ params, ctx }) => withdrawListing(deps.db, accountOf(ctx).id, params.listing_id),
+    handler: async ({ params, caller }) => withdrawListing(deps.db, caller.account.id, params.listing_id),
   }),
   defineRoute({
     method: 'post',
@@ -107,7 +106,7 @@ export const listingRoutes = (deps: AppDeps) => [
     params: ListingIdParams,
     response: Renewed,
     errors: [403, 404, 409],
-    handler: async ({ params, ctx }) => renewListing(deps.db, accountOf(ctx).id, params.listing_id),
+    handler: async ({ params, caller }) => renewListing(deps.db, caller.account.id, params.listing_id),
   }),
   defineRoute({
     method: 'get',
@@ -214,11 +213,11 @@ export const listingRoutes = (deps: AppDeps) => [
     response: ListingImageStored,
     status: 201,
     errors: [400, 413, 415],
-    handler: async ({ ctx }) => {
+    handler: async ({ caller, ctx }) => {
       const { file, fields } = await readUploadedFile(ctx, { field: 'file', maxBytes: LISTING_IMAGE_MAX_BYTES });
       const options = ListingImageOptions.safeParse(fields);
       if (!options.success) throw fromZod('body', options.error, fields);
-      const uploader = accountOf(ctx);
+      const uploader = caller.account;
       const watermark = options.data.watermark === 'true' ? verificationLine(uploader.username, deps.config.siteOrigin) : undefined;
       return uploadListingImage(deps.db, deps.images, uploader.id, file, watermark);
     },

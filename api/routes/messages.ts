@@ -18,7 +18,6 @@ import {
   SendMessageBody,
   UserIdParams,
 } from '../../schemas/messages.js';
-import { accountOf } from './auth.js';
 
 const tags = ['messages'];
 const moderation = ['moderation'];
@@ -33,7 +32,7 @@ export const messageRoutes = (deps: AppDeps) => [
     access: 'auth',
     query: MessageListQuery,
     response: MessageList,
-    handler: async ({ query, ctx }) => messagesOf(deps.db, accountOf(ctx).id, query),
+    handler: async ({ query, caller }) => messagesOf(deps.db, caller.account.id, query),
   }),
   defineRoute({
     method: 'get',
@@ -42,7 +41,7 @@ export const messageRoutes = (deps: AppDeps) => [
     tags,
     access: 'auth',
     response: MessageThreads,
-    handler: async ({ ctx }) => threadsOf(deps.db, accountOf(ctx).id),
+    handler: async ({ caller }) => threadsOf(deps.db, caller.account.id),
   }),
   defineRoute({
     method: 'post',
@@ -55,7 +54,7 @@ export const messageRoutes = (deps: AppDeps) => [
     response: MessageOut,
     status: 201,
     errors: [400, 403, 404],
-    handler: async ({ body, ctx }) => sendMessage(deps.db, accountOf(ctx).id, body),
+    handler: async ({ body, caller }) => sendMessage(deps.db, caller.account.id, body),
   }),
   defineRoute({
     method: 'get',
@@ -66,7 +65,7 @@ export const messageRoutes = (deps: AppDeps) => [
     params: MessageIdParams,
     response: MessageOut,
     errors: [404],
-    handler: async ({ params, ctx }) => readMessage(deps.db, accountOf(ctx).id, params.message_id),
+    handler: async ({ params, caller }) => readMessage(deps.db, caller.account.id, params.message_id),
   }),
   defineRoute({
     method: 'post',
@@ -79,7 +78,7 @@ export const messageRoutes = (deps: AppDeps) => [
     response: ReportFiled,
     status: 201,
     errors: [404, 409],
-    handler: async ({ body, ctx }) => fileReport(deps.db, accountOf(ctx).id, body),
+    handler: async ({ body, caller }) => fileReport(deps.db, caller.account.id, body),
   }),
   defineRoute({
     method: 'get',
@@ -88,7 +87,7 @@ export const messageRoutes = (deps: AppDeps) => [
     tags: moderation,
     access: 'auth',
     response: BlockList,
-    handler: async ({ ctx }) => blocksOf(deps.db, accountOf(ctx).id),
+    handler: async ({ caller }) => blocksOf(deps.db, caller.account.id),
   }),
   defineRoute({
     method: 'post',
@@ -100,7 +99,7 @@ export const messageRoutes = (deps: AppDeps) => [
     params: UserIdParams,
     response: Blocked,
     errors: [400, 404],
-    handler: async ({ params, ctx }) => blockUser(deps.db, accountOf(ctx).id, params.user_id),
+    handler: async ({ params, caller }) => blockUser(deps.db, caller.account.id, params.user_id),
   }),
   defineRoute({
     method: 'delete',
@@ -111,6 +110,6 @@ export const messageRoutes = (deps: AppDeps) => [
     params: UserIdParams,
     response: Blocked,
     errors: [404],
-    handler: async ({ params, ctx }) => unblockUser(deps.db, accountOf(ctx).id, params.user_id),
+    handler: async ({ params, caller }) => unblockUser(deps.db, caller.account.id, params.user_id),
   }),
 ];

@@ -28,7 +28,6 @@ import {
 } from '../../schemas/events.js';
 import { webhookUrlProblem } from '../events/webhookEndpoints.js';
 import { Ok } from '../../schemas/auth.js';
-import { accountOf } from './auth.js';
 import { DomainError, NotFound } from '../../schemas/errors.js';
 
 const tags = ['notifications'];
@@ -50,7 +49,7 @@ export const notificationRoutes = (deps: AppDeps) => {
       tags,
       access: 'auth',
       response: EmailSettings,
-      handler: async ({ ctx }) => emailChoices(accountOf(ctx).id, {}),
+      handler: async ({ caller }) => emailChoices(caller.account.id, {}),
     }),
     defineRoute({
       method: 'post',
@@ -62,7 +61,7 @@ export const notificationRoutes = (deps: AppDeps) => {
       access: 'auth',
       body: EmailSettingsBody,
       response: EmailSettings,
-      handler: async ({ body, ctx }) => emailChoices(accountOf(ctx).id, body),
+      handler: async ({ body, caller }) => emailChoices(caller.account.id, body),
     }),
     defineRoute({
       method: 'get',
@@ -72,8 +71,8 @@ export const notificationRoutes = (deps: AppDeps) => {
       access: 'auth',
       query: NotificationFeedQuery,
       response: NotificationFeed,
-      handler: async ({ query, ctx }) => {
-        const user = accountOf(ctx);
+      handler: async ({ query, caller }) => {
+        const user = caller.account;
         const items = await notificationFeed(db, user.id, query.before_id ?? null, query.limit);
         return { items, unread: await unread(user.id) };
       },
@@ -85,7 +84,7 @@ export const notificationRoutes = (deps: AppDeps) => {
       tags,
       access: 'auth',
       response: UnreadCount,
-      handler: async ({ ctx }) => ({ count: await unread(accountOf(ctx).id) }),
+      handler: async ({ caller }) => ({ count: await unread(caller.account.id) }),
     }),
     // The spec lists these two with GET (links in notification e-mails and old clients); POST is
     // the method to prefer. Both do the same, and marking read twice changes nothing.
@@ -99,8 +98,8 @@ export const notificationRoutes = (deps: AppDeps) => {
         params: NotificationIdParams,
         response: MarkedRead,
         errors: [404],
-        handler: async ({ params, ctx }) => {
-          const rows = await markNotificationRead(db, params.notification_id, accountOf(ctx).id);
+        handler: async ({ params, caller }) => {
+          const rows = await markNotificationRead(db, params.notification_id, caller.account.id);
           if (rows.length === 0) throw new NotFound('Notification');
           return { ok: true as const, marked: 1 };
         },
@@ -112,8 +111,8 @@ export const notificationRoutes = (deps: AppDeps) => {
         tags,
         access: 'auth',
         response: MarkedRead,
-        handler: async ({ ctx }) => {
-          const rows = await markAllNotificationsRead(db, accountOf(ctx).id);
+        handler: async ({ caller }) => {
+          const rows = await markAllNotificationsRead(db, caller.account.id);
           return { ok: true as const, marked: rows.length };
         },
       }),
@@ -139,8 +138,8 @@ export const notificationRoutes = (deps: AppDeps) => {
       errors: [400],
       description:
         'A token already registered moves to the calling account (a phone changes hands) and is enabled again; at most 20 devices per account, the least recently seen is dropped. Web: `token` is the subscription’s endpoint (https and public in production, as webhook URLs: 400 otherwise) and `keys` its p256dh and auth keys; the subscription is made with the key of GET /api/devices/vapid-key. A device its push service calls gone (404, 410) is disabled until registered again.',
-      handler: async ({ body, ctx }) => {
-        const user = accountOf(ctx);
+      handler: async ({ body, caller }) => {
+        const user = caller.account;
         const problem = body.platform === 'web' ? webhookUrlProblem(body.token, deps.config.env) : null;
         if (problem) throw new DomainError('invalid', `token: ${problem}`);
         const keys = body.platform === 'web' ? body.keys : null;
@@ -161,8 +160,8 @@ export const notificationRoutes = (deps: AppDeps) => {
       body: DeviceTokenBody,
       response: Ok,
       errors: [404],
-      handler: async ({ body, ctx }) => {
-        const rows = await unregisterPushDevice(db, body.token, accountOf(ctx).id);
+      handler: async ({ body, caller }) => {
+        const rows = await unregisterPushDevice(db, body.token, caller.account.id);
         if (rows.length === 0) throw new NotFound('Device');
         return { ok: true as const };
       },

@@ -6,7 +6,6 @@ import { readUploadedFile } from '../http/upload.js';
 import { publicProfile, setPrivacy, uploadAvatar } from '../collection/profiles.js';
 import { AVATAR_MAX_BYTES, AvatarStored, AvatarUpload, PrivacyBody, PrivacyOut, PublicProfile } from '../../schemas/profiles.js';
 import { UsernameParams } from '../../schemas/marketplace.js';
-import { accountOf } from './auth.js';
 
 const tags = ['profiles'];
 
@@ -21,7 +20,7 @@ export const profileRoutes = (deps: AppDeps) => [
     access: 'auth',
     body: PrivacyBody,
     response: PrivacyOut,
-    handler: async ({ body, ctx }) => setPrivacy(deps.db, accountOf(ctx).id, body.is_collection_public),
+    handler: async ({ body, caller }) => setPrivacy(deps.db, caller.account.id, body.is_collection_public),
   }),
   defineRoute({
     method: 'post',
@@ -36,11 +35,11 @@ export const profileRoutes = (deps: AppDeps) => [
     response: AvatarStored,
     status: 201,
     errors: [413, 415],
-    handler: async ({ ctx }) =>
+    handler: async ({ caller, ctx }) =>
       uploadAvatar(
         deps.db,
         deps.images,
-        accountOf(ctx).id,
+        caller.account.id,
         (await readUploadedFile(ctx, { field: 'file', maxBytes: AVATAR_MAX_BYTES })).file,
       ),
   }),

@@ -15,7 +15,7 @@ import {
 } from '../../schemas/recognition.js';
 import { confirm, detectEdges, readPhoto, recognise, type RecognitionDeps } from '../recognition/recognize.js';
 import { countRecognition } from '../recognition/quota.js';
-import { accountOf, callerAccountOf } from './auth.js';
+import { accountOf, callerAccountOf } from '../auth/caller.js';
 
 const tags = ['recognition'];
 

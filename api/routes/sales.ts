@@ -25,7 +25,6 @@ import {
 } from '../../schemas/marketplace.js';
 import { CheckoutOut } from '../../schemas/payments.js';
 import { checkoutUrl } from '../marketplace/checkout.js';
-import { accountOf, callerAccountOf } from './auth.js';
 
 const tags = ['sales'];
 
@@ -44,7 +43,7 @@ export const saleRoutes = (deps: AppDeps) => {
       body: BuyNowBody,
       response: BuyNowOut,
       errors: [400, 404, 409],
-      handler: async ({ params, body, ctx }) => buyNow(deps.db, accountOf(ctx).id, params.listing_id, body.variant),
+      handler: async ({ params, body, caller }) => buyNow(deps.db, caller.account.id, params.listing_id, body.variant),
     }),
     defineRoute({
       method: 'post',
@@ -59,7 +58,7 @@ export const saleRoutes = (deps: AppDeps) => {
       response: BidOut,
       status: 201,
       errors: [400, 404, 409],
-      handler: async ({ params, body, ctx }) => placeBid(deps.db, accountOf(ctx).id, params.listing_id, body),
+      handler: async ({ params, body, caller }) => placeBid(deps.db, caller.account.id, params.listing_id, body),
     }),
     defineRoute({
       method: 'get',
@@ -70,7 +69,7 @@ export const saleRoutes = (deps: AppDeps) => {
       params: ListingIdParams,
       response: BidList,
       errors: [404],
-      handler: async ({ params, ctx }) => bidsOf(deps.db, params.listing_id, callerAccountOf(ctx)?.id ?? null),
+      handler: async ({ params, caller }) => bidsOf(deps.db, params.listing_id, caller.account?.id ?? null),
     }),
     defineRoute({
       method: 'post',
@@ -84,7 +83,7 @@ export const saleRoutes = (deps: AppDeps) => {
       response: TransactionOut,
       status: 201,
       errors: [403, 404, 409],
-      handler: async ({ params, ctx }) => acceptBid(deps.db, accountOf(ctx).id, params.listing_id, params.bid_id),
+      handler: async ({ params, caller }) => acceptBid(deps.db, caller.account.id, params.listing_id, params.bid_id),
     }),
     defineRoute({
       method: 'get',
@@ -95,7 +94,7 @@ export const saleRoutes = (deps: AppDeps) => {
       params: TransactionIdParams,
       response: TransactionOut,
       errors: [404],
-      handler: async ({ params, ctx }) => transactionOf(deps.db, accountOf(ctx).id, params.transaction_id),
+      handler: async ({ params, caller }) => transactionOf(deps.db, caller.account.id, params.transaction_id),
     }),
     defineRoute({
       method: 'get',
@@ -109,8 +108,8 @@ export const saleRoutes = (deps: AppDeps) => {
       response: CheckoutOut,
       status: 302,
       errors: [403, 404, 409, 503],
-      handler: async ({ params, ctx }) => {
-        const url = await checkoutUrl(paymentDeps, accountOf(ctx).id, params.transaction_id);
+      handler: async ({ params, caller, ctx }) => {
+        const url = await checkoutUrl(paymentDeps, caller.account.id, params.transaction_id);
         ctx.set('Location', url);
         return { checkout_url: url };
       },
@@ -127,7 +126,7 @@ export const saleRoutes = (deps: AppDeps) => {
       body: TransactionStatusBody,
       response: TransactionOut,
       errors: [403, 404, 409, 503],
-      handler: async ({ params, body, ctx }) => moveTransaction(paymentDeps, accountOf(ctx).id, params.transaction_id, body.status),
+      handler: async ({ params, body, caller }) => moveTransaction(paymentDeps, caller.account.id, params.transaction_id, body.status),
     }),
     defineRoute({
       method: 'post',
@@ -140,7 +139,7 @@ export const saleRoutes = (deps: AppDeps) => {
       body: TrackingBody,
       response: TransactionOut,
       errors: [403, 404, 409],
-      handler: async ({ params, body, ctx }) => submitTracking(deps.db, accountOf(ctx).id, params.transaction_id, body),
+      handler: async ({ params, body, caller }) => submitTracking(deps.db, caller.account.id, params.transaction_id, body),
     }),
     defineRoute({
       method: 'post',
@@ -154,7 +153,7 @@ export const saleRoutes = (deps: AppDeps) => {
       response: Rated,
       status: 201,
       errors: [404, 409],
-      handler: async ({ params, body, ctx }) => rateTransaction(deps.db, accountOf(ctx).id, params.transaction_id, body),
+      handler: async ({ params, body, caller }) => rateTransaction(deps.db, caller.account.id, params.transaction_id, body),
     }),
     ...(['/api/reputation/{username}', '/api/users/{username}/reputation'] as const).map((path) =>
       defineRoute({

@@ -23,7 +23,7 @@ import {
 } from '../../schemas/recognition.js';
 import * as sessions from '../recognition/scanSessions.js';
 import { recognitionsPerDay } from '../recognition/quota.js';
-import { accountOf, callerAccountOf } from './auth.js';
+import { accountOf, callerAccountOf } from '../auth/caller.js';
 import { scanPage } from '../recognition/scanPage.js';
 
 const tags = ['scan-sessions'];

@@ -15,7 +15,6 @@ import {
   StockImportUpload,
   StockImported,
 } from '../../schemas/marketplace.js';
-import { accountOf } from './auth.js';
 
 const tags = ['sellers'];
 
@@ -32,8 +31,8 @@ export const sellerRoutes = (deps: AppDeps) => [
     response: SellerOut,
     status: 201,
     errors: [409],
-    handler: async ({ body, ctx }) => {
-      const userId = accountOf(ctx).id;
+    handler: async ({ body, caller }) => {
+      const userId = caller.account.id;
       const profile = await becomeSeller(deps.db, userId, body);
       // Resolved callers are cached with their account: is_seller must show at once, everywhere.
       await deps.keyCache.changed(`user:${userId}`);
@@ -48,7 +47,7 @@ export const sellerRoutes = (deps: AppDeps) => [
     access: 'auth',
     response: SellerOut,
     errors: [404],
-    handler: async ({ ctx }) => sellerProfile(deps.db, accountOf(ctx).id),
+    handler: async ({ caller }) => sellerProfile(deps.db, caller.account.id),
   }),
   defineRoute({
     method: 'put',
@@ -60,7 +59,7 @@ export const sellerRoutes = (deps: AppDeps) => [
     body: SellerProfileBody,
     response: SellerOut,
     errors: [404],
-    handler: async ({ body, ctx }) => updateSellerProfile(deps.db, accountOf(ctx).id, body),
+    handler: async ({ body, caller }) => updateSellerProfile(deps.db, caller.account.id, body),
   }),
   defineRoute({
     method: 'post',
@@ -71,7 +70,7 @@ export const sellerRoutes = (deps: AppDeps) => [
     body: MarketplaceLinkBody,
     response: SellerOut,
     errors: [404],
-    handler: async ({ body, ctx }) => linkMarketplace(deps.db, accountOf(ctx).id, body.username),
+    handler: async ({ body, caller }) => linkMarketplace(deps.db, caller.account.id, body.username),
   }),
   defineRoute({
     method: 'get',
@@ -96,7 +95,7 @@ export const sellerRoutes = (deps: AppDeps) => [
     response: StockImported,
     status: 201,
     errors: [403, 413, 415],
-    handler: async ({ ctx }) =>
-      importStock(deps.db, accountOf(ctx).id, (await readUploadedFile(ctx, { field: 'file', maxBytes: STOCK_IMPORT_MAX_BYTES })).file),
+    handler: async ({ caller, ctx }) =>
+      importStock(deps.db, caller.account.id, (await readUploadedFile(ctx, { field: 'file', maxBytes: STOCK_IMPORT_MAX_BYTES })).file),
   }),
 ];

@@ -25,7 +25,6 @@ import {
   WebhookIdParams,
 } from '../../schemas/events.js';
 import { Ok } from '../../schemas/auth.js';
-import { accountOf } from './auth.js';
 
 const tags = ['webhooks'];
 const access = 'business+' as const;
@@ -44,7 +43,7 @@ export const webhookRoutes = (deps: AppDeps) => {
       tags,
       access,
       response: WebhookEndpointList,
-      handler: async ({ ctx }) => ({ items: await listEndpoints(db, accountOf(ctx).id) }),
+      handler: async ({ caller }) => ({ items: await listEndpoints(db, caller.account.id) }),
     }),
     defineRoute({
       method: 'post',
@@ -57,9 +56,9 @@ export const webhookRoutes = (deps: AppDeps) => {
       status: 201,
       errors: [400],
       description: `Deliveries POST {id, type, created_at, sent_at, attempt, data} with X-Holo-Signature = hex HMAC-SHA256 of the raw body under the secret, X-Holo-Event-Id and X-Holo-Delivery-Attempt. Only https:// URLs to public addresses in production (http to loopback in development). Events: price.alert.triggered (default), price.updated for card_ids. Non-2xx or no answer in ${ATTEMPT_TIMEOUT_MS / 1000} s is retried with exponential backoff; after ${deps.config.webhookDisableAfter} failed deliveries in a row the endpoint is disabled.`,
-      handler: async ({ body, ctx }) => {
+      handler: async ({ body, caller }) => {
         checkUrl(body.url);
-        return createEndpoint(db, deps.webhookBox, accountOf(ctx).id, body);
+        return createEndpoint(db, deps.webhookBox, caller.account.id, body);
       },
     }),
     defineRoute({
@@ -71,7 +70,7 @@ export const webhookRoutes = (deps: AppDeps) => {
       params: WebhookIdParams,
       response: WebhookEndpointOut,
       errors: [404],
-      handler: async ({ params, ctx }) => ownEndpoint(db, accountOf(ctx).id, params.webhook_id),
+      handler: async ({ params, caller }) => ownEndpoint(db, caller.account.id, params.webhook_id),
     }),
     defineRoute({
       method: 'patch',
@@ -83,9 +82,9 @@ export const webhookRoutes = (deps: AppDeps) => {
       body: UpdateWebhookBody,
       response: WebhookEndpointOut,
       errors: [404],
-      handler: async ({ params, body, ctx }) => {
+      handler: async ({ params, body, caller }) => {
         checkUrl(body.url);
-        return updateEndpoint(db, accountOf(ctx).id, params.webhook_id, body);
+        return updateEndpoint(db, caller.account.id, params.webhook_id, body);
       },
     }),
     defineRoute({
@@ -97,7 +96,7 @@ export const webhookRoutes = (deps: AppDeps) => {
       params: WebhookIdParams,
       response: WebhookEndpointCreated,
       errors: [404],
-      handler: async ({ params, ctx }) => rotateSecret(db, deps.webhookBox, accountOf(ctx).id, params.webhook_id),
+      handler: async ({ params, caller }) => rotateSecret(db, deps.webhookBox, caller.account.id, params.webhook_id),
     }),
     defineRoute({
       method: 'delete',
@@ -108,8 +107,8 @@ export const webhookRoutes = (deps: AppDeps) => {
       params: WebhookIdParams,
       response: Ok,
       errors: [404],
-      handler: async ({ params, ctx }) => {
-        await deleteEndpoint(db, accountOf(ctx).id, params.webhook_id);
+      handler: async ({ params, caller }) => {
+        await deleteEndpoint(db, caller.account.id, params.webhook_id);
         return { ok: true as const };
       },
     }),
@@ -123,7 +122,9 @@ export const webhookRoutes = (deps: AppDeps) => {
       query: DeliveriesQuery,
       response: WebhookDeliveryList,
       errors: [404],
-      handler: async ({ params, query, ctx }) => ({ items: await listDeliveries(db, accountOf(ctx).id, params.webhook_id, query.limit) }),
+      handler: async ({ params, query, caller }) => ({
+        items: await listDeliveries(db, caller.account.id, params.webhook_id, query.limit),
+      }),
     }),
   ];
 };

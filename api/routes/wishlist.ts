@@ -4,7 +4,6 @@ import { defineRoute } from '../http/route.js';
 import { addToWishlist, removeFromWishlist, wishlist } from '../collection/wishlist.js';
 import { AddToWishlistBody, WishlistItem, WishlistItemIdParams, WishlistPage } from '../../schemas/wishlist.js';
 import { Ok } from '../../schemas/auth.js';
-import { accountOf } from './auth.js';
 
 const tags = ['wishlist'];
 
@@ -21,7 +20,7 @@ export const wishlistRoutes = (deps: AppDeps) => [
     response: WishlistItem,
     status: 201,
     errors: [404, 409],
-    handler: async ({ body, ctx }) => addToWishlist(deps.db, accountOf(ctx).id, body),
+    handler: async ({ body, caller }) => addToWishlist(deps.db, caller.account.id, body),
   }),
   defineRoute({
     method: 'get',
@@ -30,7 +29,7 @@ export const wishlistRoutes = (deps: AppDeps) => [
     tags,
     access: 'auth',
     response: WishlistPage,
-    handler: async ({ ctx }) => wishlist(deps.db, accountOf(ctx).id),
+    handler: async ({ caller }) => wishlist(deps.db, caller.account.id),
   }),
   defineRoute({
     method: 'delete',
@@ -41,6 +40,6 @@ export const wishlistRoutes = (deps: AppDeps) => [
     params: WishlistItemIdParams,
     response: Ok,
     errors: [404],
-    handler: async ({ params, ctx }) => removeFromWishlist(deps.db, accountOf(ctx).id, params.item_id),
+    handler: async ({ params, caller }) => removeFromWishlist(deps.db, caller.account.id, params.item_id),
   }),
 ];
