@@ -36,6 +36,14 @@ module.exports = {
       },
     },
     {
+      name: 'threads-without-chdb',
+      comment:
+        "A worker thread must not load chDB's native addon: when the thread exits, the addon tears the process's chDB connections down and the main thread's next query faults inside chDB (the mirror's thread reached it through sql/typedQuery.ts once).",
+      severity: 'error',
+      from: { path: '^ingest/(demoMarket/feedServerThread|recognition/passWorker)\\.ts$' },
+      to: { path: '(^|/)node_modules/chdb/', reachable: true },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       from: {},

@@ -3,7 +3,7 @@
 // PostgreSQL, and the catalogue copy mapping joins. One typed function per query file.
 import type { ClickHouseClient } from '@clickhouse/client';
 import { z } from 'zod';
-import { readsLocalFiles } from './stores/clickhouse.js';
+import { readsLocalFiles } from './stores/clickhouseInserts.js';
 import { chQuery, chStatement, chTabSeparated, col, pgCopyIn, pgCopyOut, pgQuery, pgStatement } from './typedQuery.js';
 
 type Stage = { stage: string };

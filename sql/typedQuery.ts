@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { sqlFile } from './sqlFile.js';
 import type { Analytics } from './stores/analytics.js';
 import type { Db } from './stores/db.js';
-import { insertEncoded } from './stores/clickhouse.js';
+import { insertEncoded } from './stores/clickhouseInserts.js';
 
 /** Anything that runs PostgreSQL statements: the app's Db (or a transaction of it), a pool or a client. */
 export type PgRunner = Db | pg.Pool | pg.PoolClient;

@@ -1,6 +1,7 @@
 // The architecture checks of `npm run lint` catch what they claim to: a tree with a wrong-way
-// import, an import cycle and workflow code importing an activity's implementation fails with the
-// named rule, and the same checks pass on the repository itself.
+// import, an import cycle, workflow code importing an activity's implementation and a worker
+// thread whose imports reach chDB fails with the named rule, and the same checks pass on the
+// repository itself.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -41,6 +42,9 @@ describe('architecture checks', () => {
       'sql/stores/wrongWay.ts': "import { deps } from '../../api/deps.js';\nexport const limit = deps.limit;\n",
       'ingest/a.ts': "import { b } from './b.js';\nexport const a = () => b();\n",
       'ingest/b.ts': "import { a } from './a.js';\nexport const b = (): unknown => a;\n",
+      // A worker thread's entry reaching chDB through a query helper, as the mirror's thread once did.
+      'ingest/demoMarket/feedServerThread.ts': "import { rows } from '../../sql/helper.js';\nexport const served = rows;\n",
+      'sql/helper.ts': "import { Session } from 'chdb';\nexport const rows = (): unknown => Session;\n",
       'workflows/activities.ts': 'export const createActivities = () => ({ work: async () => 1 });\n',
       'workflows/workflows.ts':
         "import { createActivities } from './activities.js';\nexport async function flow(): Promise<number> {\n  return createActivities().work();\n}\n",
@@ -68,6 +72,12 @@ describe('architecture checks', () => {
     const { code, output } = await layersCheck(tree, ['ingest']);
     assert.notEqual(code, 0, output);
     assert.match(output, /no-cycles: ingest\/a\.ts/);
+  });
+
+  it("fails when a worker thread's imports reach chDB", async () => {
+    const { code, output } = await layersCheck(tree, ['ingest', 'sql']);
+    assert.notEqual(code, 0, output);
+    assert.match(output, /threads-without-chdb: ingest\/demoMarket\/feedServerThread\.ts → \S*node_modules\/chdb\//);
   });
 
   it('fails when workflow code imports an activity implementation instead of its types', async () => {

@@ -5,7 +5,7 @@
 // only when the catalogue changed since the last copy (a new set, a learnt cross reference).
 import type pg from 'pg';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { insertTabSeparated } from '../../sql/stores/clickhouse.js';
+import { insertTabSeparated } from '../../sql/stores/clickhouseInserts.js';
 import { pgTransaction } from '../../sql/stores/db.js';
 import {
   catalogueCopyVersions,

@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import type pg from 'pg';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { announcePricesLanded } from '../../sql/stores/priceChannels.js';
-import { insertTabSeparated, tsvField } from '../../sql/stores/clickhouse.js';
+import { insertTabSeparated, tsvField } from '../../sql/stores/clickhouseInserts.js';
 import {
   copyStagedLatestPrices,
   createStagedLatestPrices,

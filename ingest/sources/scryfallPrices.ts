@@ -12,7 +12,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { releaseEngineMemory, stageScryfallBulkFile } from '../../sql/ingestStaging.js';
-import { readsLocalFiles } from '../../sql/stores/clickhouse.js';
+import { readsLocalFiles } from '../../sql/stores/clickhouseInserts.js';
 import { oneChunk, readJsonStream } from './jsonStream.js';
 import { collect, FeedFormatError, type ParseResult } from './types.js';
 import type { StageTarget } from '../upstreams/types.js';

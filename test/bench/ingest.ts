@@ -13,7 +13,7 @@ import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../../schemas/config.js';
 import { createLogger } from '../../sql/runtime/log.js';
 import { migrateClickHouse, migratePostgres } from '../../sql/migrate.js';
-import { insertEncoded } from '../../sql/stores/clickhouse.js';
+import { insertEncoded } from '../../sql/stores/clickhouseInserts.js';
 import { PRICE_POINT_COLUMNS } from '../../sql/priceLoads.js';
 import { openStores } from '../../sql/stores/index.js';
 import { loadDemoDataIfEmpty } from '../../ingest/demo/index.js';
