@@ -13,6 +13,7 @@ import { createLogger, type Logger } from '../sql/runtime/log.js';
 import type { Stores } from '../sql/stores/index.js';
 import { syncCataloguesFromUpstreams } from '../ingest/catalogue/upstreams.js';
 import { loadFxRates } from '../ingest/load/fxRates.js';
+import { precomputeCardAnalytics, type PrecomputeResult } from '../ingest/analytics/precompute.js';
 import { parseEcbRates } from '../ingest/sources/ecbRates.js';
 import { FeedFormatError } from '../ingest/sources/types.js';
 import { loadOrCreateSecret } from '../sql/runtime/secrets.js';
@@ -322,6 +323,16 @@ export function createActivities(deps: ActivityDeps) {
     async correlateCards(input: { firstCard: number; lastCard: number }): Promise<RangeResult> {
       progress(`cards ${input.firstCard}–${input.lastCard}`);
       return correlateCardRange(deps, input.firstCard, input.lastCard);
+    },
+
+    /** The per-card analytics of the cards whose prices landed since `changedSince` (issue 35); heartbeats count cards. */
+    async precomputeCardAnalytics(input: { changedSince: string }): Promise<PrecomputeResult> {
+      const result = await precomputeCardAnalytics(deps, {
+        changedSince: new Date(input.changedSince),
+        progress: (step) => heartbeat(step),
+      });
+      deps.events.log.info('card analytics precomputed', { ...result });
+      return result;
     },
 
     /** Reads the ECB's reference rates (the last 90 days, or the daily file) and loads them; a malformed file fails without retries. */

@@ -10,6 +10,8 @@ import {
   setHandler,
   defineQuery,
   workflowInfo,
+  patched,
+  log,
 } from '@temporalio/workflow';
 import type { Activities, CatalogueSyncResult, FxRatesResult } from './activities.js';
 import {
@@ -54,6 +56,28 @@ const { syncCatalogue } = proxyActivities<Activities>({
   retry,
 });
 
+// Issue 35: the per-card analytics of what a load changed, computed after its insert. A batch of
+// 500 cards is three ClickHouse queries; the whole catalogue (a new day) takes about 5 minutes.
+const { precomputeCardAnalytics } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '2 minutes',
+  retry,
+});
+
+/**
+ * Precomputes the analytics of the cards whose prices landed since this workflow began (a minute
+ * earlier, for clocks a little apart). A failure leaves the load standing: readers answer from the
+ * previous precompute while it is retried, then from ClickHouse.
+ */
+async function precomputeAfterLoad(): Promise<void> {
+  if (!patched('card-analytics-precompute')) return;
+  try {
+    await precomputeCardAnalytics({ changedSince: new Date(workflowInfo().startTime.getTime() - 60_000).toISOString() });
+  } catch (err) {
+    log.warn('card analytics precompute failed; reads ask ClickHouse until the next load precomputes', { cause: (err as Error).message });
+  }
+}
+
 export const progressQuery = defineQuery<ScrapeProgress>(PROGRESS_QUERY);
 
 /**
@@ -62,7 +86,9 @@ export const progressQuery = defineQuery<ScrapeProgress>(PROGRESS_QUERY);
  */
 export async function fxRates(input: { document?: 'hist-90d' | 'daily'; batchId?: string } = {}): Promise<FxRatesResult> {
   const day = new Date(workflowInfo().startTime).toISOString().slice(0, 10);
-  return loadEcbRates({ document: input.document ?? 'hist-90d', batchId: input.batchId ?? `ecb/${day}` });
+  const result = await loadEcbRates({ document: input.document ?? 'hist-90d', batchId: input.batchId ?? `ecb/${day}` });
+  if (result.loaded > 0) await precomputeAfterLoad();
+  return result;
 }
 
 /** The innermost cause's message: the upstream's own reason, not "Activity task failed". */
@@ -79,7 +105,9 @@ export async function catalogueSync(): Promise<CatalogueSyncResult> {
 
 /** One source's prices for one game and day. */
 export async function ingestSource(input: IngestInput): Promise<IngestSummary> {
-  return ingestPriceFeed(input);
+  const summary = await ingestPriceFeed(input);
+  if (summary.loaded > 0) await precomputeAfterLoad();
+  return summary;
 }
 
 /**

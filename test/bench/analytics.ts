@@ -14,6 +14,8 @@ import { announcePricesLanded } from '../../sql/stores/priceChannels.js';
 import { buildDeps, startServer } from '../../api/server.js';
 import { loadDemoDataIfEmpty } from '../../ingest/demo/index.js';
 import { finish, goal, invalid } from './harness.js';
+import { precomputeCardAnalytics } from '../../ingest/analytics/precompute.js';
+import { benchCardEndpoints, CARD_ENDPOINTS } from './cardEndpoints.js';
 import { chMoverRows, historyDifference, moversDifference, pgMoverRows, type HistoryRow } from './twins.js';
 
 const config = loadConfig({ ...process.env, HOLO_ANONYMOUS_RATE_LIMIT: '1000000' });
@@ -99,6 +101,28 @@ for (let i = 0; i < 120; i++) {
   const [m] = await deps.analytics.rows<{ n: string }>('SELECT toString(count()) AS n FROM system.merges');
   if (Number(m?.n ?? 0) === 0) break;
   await new Promise((r) => setTimeout(r, 1000));
+}
+
+// The precompute a load runs: every card (a new day), then again with nothing changed (its fixed cost).
+{
+  const targets = { ch, pool, redis: stores.redis, redisPrefix: config.redisPrefix };
+  const full = await precomputeCardAnalytics(targets, { changedSince: new Date(0) });
+  console.log(`precompute of every card (a full day): ${full.cards} cards in ${full.seconds.toFixed(1)} s`);
+  const none = await precomputeCardAnalytics(targets, { changedSince: new Date() });
+  console.log(`precompute with no card changed: ${none.seconds.toFixed(2)} s`);
+}
+// Per-card endpoints first: distinct priced cards, each used once in the run.
+const distinctCards = (
+  await pool.query<{ id: number }>(`SELECT card_id AS id FROM card_best_prices ORDER BY md5(card_id::text || 'i35') LIMIT $1`, [
+    CARD_ENDPOINTS.length * 221,
+  ])
+).rows.map((r) => r.id);
+console.log('');
+await benchCardEndpoints(server.url, distinctCards, stores.redis, config.redisPrefix);
+if (process.env.HOLO_BENCH_ANALYTICS_PART === 'cards') {
+  await server.close();
+  await stores.close();
+  finish();
 }
 
 const cards = (

@@ -23,6 +23,7 @@ import {
   type Grading,
 } from '../../legacy/cardPriceAnalytics.js';
 import { marketVerdict } from '../../../ingest/normalise/marketVerdict.js';
+import { precomputedAnalytics } from '../../legacy/precomputedAnalytics.js';
 import {
   AggregatesQuery,
   CardPriceParams,
@@ -50,6 +51,8 @@ const MULTI_TTL = 600; // spec: multi-series price history is cached 10 minutes
 
 export const legacyPriceRoutes = (deps: AppDeps) => {
   const { db, analytics, cache } = deps;
+  // price-aggregates, stash-score, predict and price-history's analysis read what the last load precomputed.
+  const precomputed = precomputedAnalytics(db, analytics, () => cache.epoch());
   const scopeOf = async (cardId: number, variant?: string, language?: string): Promise<CardScope> => {
     const scope = await resolveScope(db, cardId, variant, language);
     if (!scope) throw new NotFound('card');
@@ -105,7 +108,7 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
       errors: [404, 503],
       handler: ({ params, query }) =>
         cache.json(`legacy:history:${params.card_id}:${query.days}:${query.source ?? ''}:${query.variant ?? ''}`, TTL, async () => {
-          const scope = await scopeOf(params.card_id, query.variant);
+          const [scope, answers] = await Promise.all([scopeOf(params.card_id, query.variant), precomputed.forCard(params.card_id)]);
           const [snapshots, stats] = await Promise.all([
             priceHistory(analytics, {
               card_id: scope.card.id,
@@ -114,7 +117,7 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
               source: query.source ?? '',
               ...RAW,
             }),
-            seriesStats(analytics, scope, RAW, daysAgo(364), query.source ?? ''),
+            seriesStats(answers, scope, RAW, daysAgo(364), query.source ?? ''),
           ]);
           return {
             card_id: scope.card.id,
@@ -272,12 +275,12 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
           TTL,
           async () => {
             const grading = gradingOf(query);
-            const scope = await scopeOf(params.card_id, query.variant);
+            const [scope, answers] = await Promise.all([scopeOf(params.card_id, query.variant), precomputed.forCard(params.card_id)]);
             const [stats, sources, tiers, sales] = await Promise.all([
-              seriesStats(analytics, scope, grading, daysAgo(3650)),
-              sourceMedians(analytics, scope, grading, 30),
+              seriesStats(answers, scope, grading, daysAgo(3650)),
+              sourceMedians(answers, scope, grading, 30),
               guideTiers(db, scope.selected),
-              auctionSalesCountsOf(analytics, scope, grading),
+              auctionSalesCountsOf(answers, scope, grading),
             ]);
             const delta = (n: 1 | 7 | 30 | 90 | 365) => {
               const then = stats.before[n];
@@ -362,11 +365,11 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
       errors: [404, 503],
       handler: ({ params }) =>
         cache.json(`legacy:stash-score:${params.card_id}`, TTL, async () => {
-          const scope = await scopeOf(params.card_id);
+          const [scope, answers] = await Promise.all([scopeOf(params.card_id), precomputed.forCard(params.card_id)]);
           const [stats, sources, sales] = await Promise.all([
-            seriesStats(analytics, scope, RAW, daysAgo(364)),
-            sourceMedians(analytics, scope, RAW, 30),
-            auctionSalesCountsOf(analytics, scope, {}),
+            seriesStats(answers, scope, RAW, daysAgo(364)),
+            sourceMedians(answers, scope, RAW, 30),
+            auctionSalesCountsOf(answers, scope, {}),
           ]);
           const clamp = (x: number) => Math.max(0, Math.min(100, Math.round(x)));
           const verdict = marketVerdict(sources);
@@ -404,8 +407,8 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
       errors: [404, 503],
       handler: ({ params, query }) =>
         cache.json(`legacy:predict:${params.card_id}:${query.days_ahead}`, TTL, async () => {
-          const scope = await scopeOf(params.card_id);
-          const stats = await seriesStats(analytics, scope, RAW, daysAgo(89));
+          const [scope, answers] = await Promise.all([scopeOf(params.card_id), precomputed.forCard(params.card_id)]);
+          const stats = await seriesStats(answers, scope, RAW, daysAgo(89));
           const fitted =
             stats.slope_per_day !== null && stats.intercept !== null && stats.last_day_number !== null && stats.last_day !== null;
           const at = (ahead: number) => Math.max(0.01, round2(stats.intercept! + stats.slope_per_day! * (stats.last_day_number! + ahead)));

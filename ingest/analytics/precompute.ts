@@ -1,0 +1,169 @@
+// Per-card analytics computed when prices land (issue 35), so that a request for price-aggregates,
+// stash-score or predict reads its ClickHouse answers from PostgreSQL in about a millisecond
+// instead of queueing behind ClickHouse (chDB runs one parameterised query at a time per process).
+//
+// The rule: ClickHouse computes, in batch over the cards whose prices (or the exchange rates)
+// changed, the very answers the per-card queries would give for every single-variant scope (each
+// variant, ungraded and each company and grade it has) and every window the services ask for; each
+// is filed under its query and exact parameters (sql/cardAnalytics.ts), under a new generation that
+// becomes current in one update at the end, announced as a new prices epoch (which also ends every
+// answer cached meanwhile). Readers use a generation only under that epoch, or while the next
+// precompute runs (so they answer from the previous epoch until it ends, never from a mix);
+// otherwise, as after a load no precompute followed, they ask ClickHouse as before.
+import type pg from 'pg';
+import type { ClickHouseClient } from '@clickhouse/client';
+import {
+  answerKey,
+  beginCardAnalytics,
+  cardAnalyticsState,
+  cardsChangedSince,
+  discardUnpublishedCardAnalytics,
+  lockCardAnalytics,
+  PRECOMPUTED_WINDOWS,
+  publishCardAnalytics,
+  pruneCardAnalytics,
+  salesCountsOfCards,
+  seriesStatsOfCards,
+  sourceMediansOfCards,
+  unlockCardAnalytics,
+  utcDayBefore,
+  writeCardAnalytics,
+  type PrecomputedQuery,
+} from '../../sql/cardAnalytics.js';
+import { announcePricesLanded } from '../../sql/stores/priceChannels.js';
+import type { RedisStore } from '../../sql/stores/redis.js';
+
+export type PrecomputeTargets = { ch: ClickHouseClient; pool: pg.Pool; redis: RedisStore; redisPrefix: string };
+
+export type PrecomputeResult = { cards: number; generation: number; pricesEpoch: string; seconds: number; all: boolean };
+
+/** Cards per batch: each batch is three ClickHouse queries of about a second on the full demo, so the API's own ClickHouse reads, which chDB runs one at a time, wait at most that long behind one. */
+const CHUNK = 500;
+
+type Row = { card_id: number; variant_id: number; grading_company: string; grade: string } & Record<string, unknown>;
+type Answers = Record<string, unknown[]>;
+
+/**
+ * Precomputes the analytics of the cards whose prices were loaded at or after `changedSince` (and of
+ * any loaded since the previous precompute began; of every card on a new day or after new exchange
+ * rates, since every answer's windows or USD figures moved). Idempotent: a retry recomputes the same
+ * generation; one runs at a time.
+ */
+export async function precomputeCardAnalytics(
+  targets: PrecomputeTargets,
+  opts: { changedSince: Date; today?: Date; progress?: (step: string) => void },
+): Promise<PrecomputeResult> {
+  const started = performance.now();
+  const startedAt = new Date();
+  const today = opts.today ?? startedAt;
+  const day = utcDayBefore(0, today);
+  const session = await targets.pool.connect();
+  try {
+    await lockCardAnalytics(session);
+    const [state] = await cardAnalyticsState(session);
+    await beginCardAnalytics(session);
+    await discardUnpublishedCardAnalytics(session);
+    const since = state && state.watermark < opts.changedSince ? state.watermark : opts.changedSince;
+    let [changed] = await cardsChangedSince(targets.ch, { since: dateTime64(since) });
+    const all = !state || state.day !== day || Boolean(changed?.rates_changed);
+    if (all) [changed] = await cardsChangedSince(targets.ch, { since: dateTime64(new Date(0)) });
+    const cardIds = [...(changed?.card_ids ?? [])].sort((a, b) => a - b);
+    const generation = (state?.generation ?? 0) + 1;
+    for (let i = 0; i < cardIds.length; i += CHUNK) {
+      const chunk = cardIds.slice(i, i + CHUNK);
+      const answers = await answersOfCards(targets.ch, chunk, today);
+      for (const [query, perCard] of answers)
+        await writeCardAnalytics(
+          session,
+          chunk,
+          query,
+          chunk.map((id) => JSON.stringify(perCard.get(id) ?? {})),
+          generation,
+        );
+      opts.progress?.(`${Math.min(i + CHUNK, cardIds.length)} of ${cardIds.length} cards`);
+    }
+    // A new prices epoch of its own: answers cached while this ran (from the previous generation,
+    // or from ClickHouse) end with it, and readers take this generation under it.
+    const pricesEpoch = `${Date.now().toString(36)}-a${generation}`;
+    await publishCardAnalytics(session, generation, pricesEpoch, day, startedAt);
+    await announcePricesLanded(targets.redis, targets.redisPrefix, pricesEpoch);
+    await pruneCardAnalytics(session);
+    return { cards: cardIds.length, generation, pricesEpoch, seconds: (performance.now() - started) / 1000, all };
+  } finally {
+    await unlockCardAnalytics(session).catch(() => undefined);
+    session.release();
+  }
+}
+
+/** A DateTime64(3, 'UTC') parameter's text. */
+const dateTime64 = (at: Date) => at.toISOString().replace('T', ' ').replace('Z', '');
+
+/** Every precomputed answer of the cards, per query and card: {answerKey(parameters): rows}. */
+async function answersOfCards(ch: ClickHouseClient, cardIds: number[], today: Date): Promise<Map<PrecomputedQuery, Map<number, Answers>>> {
+  const w = PRECOMPUTED_WINDOWS;
+  const sinces = w.analysisSinceDays.map((days) => utcDayBefore(days, today));
+  const statsRows = await seriesStatsOfCards(ch, { card_ids: cardIds, sinces });
+  const stats = sinces.map((since) => ({ since, rows: statsRows.filter((r) => r.since === since).map(({ since: _, ...r }) => r) }));
+  const mediansSince = utcDayBefore(w.medianDays + 400, today);
+  const medians = await sourceMediansOfCards(ch, { card_ids: cardIds, since: mediansSince, days: w.medianDays });
+  const salesParams = { since30: utcDayBefore(w.salesSinceDays.since30, today), since365: utcDayBefore(w.salesSinceDays.since365, today) };
+  const sales = await salesCountsOfCards(ch, { card_ids: cardIds, ...salesParams });
+
+  // The scopes of a card: each variant seen, ungraded and with every company and grade seen.
+  const scopes = new Map<number, Map<string, { variant_id: number; grading_company: string; grade: string }>>();
+  const addScope = (card: number, variant_id: number, grading_company: string, grade: string) => {
+    let own = scopes.get(card);
+    if (!own) scopes.set(card, (own = new Map()));
+    own.set(`${variant_id}|${grading_company}|${grade}`, { variant_id, grading_company, grade });
+  };
+  for (const r of [...stats.flatMap((s) => s.rows), ...medians, ...sales]) {
+    addScope(r.card_id, r.variant_id, 'raw', '');
+    if (r.grading_company !== '' && r.grading_company !== 'raw') addScope(r.card_id, r.variant_id, r.grading_company, r.grade);
+  }
+  const scopeKey = (r: Row) => `${r.card_id}|${r.variant_id}|${r.grading_company}|${r.grade}`;
+  const group = (rows: Row[]) => {
+    const byScope = new Map<string, unknown[]>();
+    for (const { card_id: _c, variant_id: _v, grading_company: _g, grade: _d, ...answer } of rows) {
+      const key = scopeKey({ card_id: _c, variant_id: _v, grading_company: _g, grade: _d });
+      const list = byScope.get(key);
+      if (list) list.push(answer);
+      else byScope.set(key, [answer]);
+    }
+    return byScope;
+  };
+  const statsByScope = stats.map((s) => ({ since: s.since, byScope: group(s.rows) }));
+  const mediansByScope = group(medians);
+  const salesByScope = group(sales);
+
+  const out = new Map<PrecomputedQuery, Map<number, Answers>>(
+    (['legacy_price_analysis', 'legacy_source_medians', 'legacy_sales_counts'] as const).map((q) => [q, new Map()]),
+  );
+  const put = (query: PrecomputedQuery, card: number, params: Record<string, unknown>, rows: unknown[]) => {
+    const perCard = out.get(query)!;
+    let answers = perCard.get(card);
+    if (!answers) perCard.set(card, (answers = {}));
+    answers[answerKey(params)] = rows;
+  };
+  // Parameters exactly as api/legacy/cardPriceAnalytics.ts passes them for a single-variant scope.
+  for (const [card, own] of scopes)
+    for (const scope of own.values()) {
+      const base = { card_id: card, variant_ids: [scope.variant_id] };
+      const grading = { grading_company: scope.grading_company, grade: scope.grade };
+      const key = scopeKey({ card_id: card, ...scope });
+      for (const s of statsByScope)
+        put('legacy_price_analysis', card, { ...base, since: s.since, source: '', ...grading }, s.byScope.get(key) ?? []);
+      put('legacy_source_medians', card, { ...base, since: mediansSince, days: w.medianDays, ...grading }, mediansByScope.get(key) ?? []);
+      put('legacy_sales_counts', card, { ...base, ...salesParams, ...grading }, salesByScope.get(key) ?? []);
+      if (scope.grading_company === 'raw') {
+        // Every grade at once: the row the grouping set without company and grade gives.
+        const anyGrade = { grading_company: '', grade: '' };
+        put(
+          'legacy_sales_counts',
+          card,
+          { ...base, ...salesParams, ...anyGrade },
+          salesByScope.get(scopeKey({ card_id: card, variant_id: scope.variant_id, ...anyGrade })) ?? [],
+        );
+      }
+    }
+  return out;
+}

@@ -1,0 +1,85 @@
+// Per-card analytics precomputed when prices land (issue 35): the batch ClickHouse queries that
+// answer the per-card legacy queries for many cards at once, and the PostgreSQL table their answers
+// are kept in. An answer is filed under its query's name and its parameters exactly as the service
+// passes them (answerKey), so a request finds it only when it would have asked ClickHouse the very
+// same question; anything else goes to ClickHouse as before.
+import { z } from 'zod';
+import { chQuery, col, pgQuery, pgStatement } from './typedQuery.js';
+
+const { number, text } = col;
+
+/** The per-card ClickHouse queries whose answers are precomputed. */
+export const PRECOMPUTED_QUERIES = ['legacy_price_analysis', 'legacy_source_medians', 'legacy_sales_counts'] as const;
+export type PrecomputedQuery = (typeof PRECOMPUTED_QUERIES)[number];
+
+/** The windows the services ask for, in days before today (UTC): see api/routes/legacy/prices.ts. */
+export const PRECOMPUTED_WINDOWS = {
+  /** seriesStats' `since`: price-aggregates 3650, stash-score 364, predict 89. */
+  analysisSinceDays: [3650, 364, 89],
+  /** sourceMedians' `days` (its `since` is days + 400 before today). */
+  medianDays: 30,
+  /** auctionSalesCountsOf: sales since 29 and 364 days before today. */
+  salesSinceDays: { since30: 29, since365: 364 },
+} as const;
+
+/** The key an answer is filed under: its parameters with sorted names (values as the service passes them). */
+export function answerKey(params: Record<string, unknown>): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(params).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+}
+
+/** A UTC day N days before `today`, as the services compute their windows. */
+export const utcDayBefore = (n: number, today: Date) =>
+  new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()) - n * 86_400_000).toISOString().slice(0, 10);
+
+// Scope columns parsed; every other column is kept exactly as ClickHouse sent it, so a stored answer
+// parses through the per-card query's own row schema as the live answer does.
+const ScopeRow = z.looseObject({ card_id: number, variant_id: number, grading_company: text, grade: text });
+type Cards = { card_ids: number[] };
+
+const WindowRow = z.looseObject({ ...ScopeRow.shape, since: text });
+/** legacy_price_analysis for every single-variant scope of the cards, once per window start in `sinces`. */
+export const seriesStatsOfCards = chQuery<Cards & { sinces: string[] }, typeof WindowRow>('card_analytics_series_stats', WindowRow);
+/** legacy_source_medians for every single-variant scope of the cards. */
+export const sourceMediansOfCards = chQuery<Cards & { since: string; days: number }, typeof ScopeRow>(
+  'card_analytics_source_medians',
+  ScopeRow,
+);
+/** legacy_sales_counts per variant and grade of the cards, and per variant over every grade ('' company and grade). */
+export const salesCountsOfCards = chQuery<Cards & { since30: string; since365: string }, typeof ScopeRow>(
+  'card_analytics_sales_counts',
+  ScopeRow,
+);
+
+const Changed = z.object({ card_ids: z.array(number), rates_changed: z.union([z.boolean(), z.number()]).transform(Boolean) });
+/** The cards with price rows loaded since an instant, and whether exchange rates were. */
+export const cardsChangedSince = chQuery<{ since: string }, typeof Changed>('card_analytics_changed_cards', Changed);
+
+const State = z.object({
+  generation: number,
+  prices_epoch: z.string(),
+  day: z.string(),
+  watermark: z.date(),
+  pending_since: z.date().nullable(),
+});
+/** The precompute's state (no row before the first precompute). */
+export const cardAnalyticsState = pgQuery<[], typeof State>('card_analytics_state', State);
+/** A precompute starts: marks it running, so readers keep to the current generation meanwhile. */
+export const beginCardAnalytics = pgStatement<[]>('card_analytics_begin');
+/** Drops what an interrupted precompute wrote beyond the current generation. */
+export const discardUnpublishedCardAnalytics = pgStatement<[]>('card_analytics_discard');
+/** One query's answers for many cards under a generation (answers as JSON text, in card order). */
+export const writeCardAnalytics =
+  pgStatement<[cardIds: number[], query: PrecomputedQuery, answers: string[], generation: number]>('card_analytics_write');
+/** Makes a generation current under a prices epoch and day. */
+export const publishCardAnalytics =
+  pgStatement<[generation: number, pricesEpoch: string, day: string, watermark: Date]>('card_analytics_publish');
+/** Deletes answers a newer current generation replaced. */
+export const pruneCardAnalytics = pgStatement<[]>('card_analytics_prune');
+
+const Answers = z.object({ query: z.string(), answers: z.string(), prices_epoch: z.string(), day: z.string(), pending: z.boolean() });
+/** One card's precomputed answers of the named queries, with the state they were computed under. */
+export const cardAnalyticsOfCard = pgQuery<[cardId: number, queries: readonly string[]], typeof Answers>('card_analytics_of_card', Answers);
+/** Waits for, and takes, the precompute's lock on this session. */
+export const lockCardAnalytics = pgStatement<[]>('card_analytics_lock');
+/** Releases the precompute's lock of this session. */
+export const unlockCardAnalytics = pgStatement<[]>('card_analytics_unlock');

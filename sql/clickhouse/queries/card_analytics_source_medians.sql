@@ -1,0 +1,14 @@
+-- legacy_source_medians.sql for every single-variant scope (card, variant, grading company, grade)
+-- of many cards at once: per scope and source, the median USD market price over the last {days}
+-- days before the scope's newest day, the daily values it rests on and the source's region. The
+-- newest day comes from a window function, so the rows are read once.
+SELECT card_id, variant_id, grading_company, grade, source,
+       any(region) AS region, quantileExactInclusive(0.5)(price_usd) AS median, count() AS sample_size
+FROM (
+  SELECT card_id, variant_id, grading_company, grade, day, source, region, price_usd,
+         max(day) OVER (PARTITION BY card_id, variant_id, grading_company, grade) AS last_day
+  FROM holo.cards_market_daily_usd(card_ids = {card_ids:Array(UInt32)}, since = {since:Date})
+)
+WHERE day > last_day - {days:UInt32}
+GROUP BY card_id, variant_id, grading_company, grade, source
+ORDER BY card_id, variant_id, grading_company, grade, source

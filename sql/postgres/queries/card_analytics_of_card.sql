@@ -1,0 +1,8 @@
+-- The precomputed answers of one card for the named queries, from the card's newest generation not
+-- beyond the current one (one statement: one snapshot, never two precomputes), with the state that
+-- says whether they hold for the caller's prices epoch. No row: nothing precomputed for the card.
+SELECT a.query, a.answers::text AS answers, s.prices_epoch, s.day::text AS day,
+       coalesce(s.pending_since > now() - interval '15 minutes', false) AS pending
+FROM card_analytics_state AS s
+JOIN card_analytics AS a ON a.card_id = $1 AND a.query = ANY($2::text[])
+WHERE a.generation = (SELECT max(generation) FROM card_analytics WHERE card_id = $1 AND generation <= s.generation)

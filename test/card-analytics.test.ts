@@ -1,0 +1,264 @@
+// Per-card analytics precomputed when prices land (issue 35) answer exactly as the per-request
+// ClickHouse computation does. For every card of the small demo with prices and every scope (each
+// variant alone, ungraded and each company and grade it has, in every window the services use),
+// the services' inputs read through the precompute are compared with ClickHouse's on-demand
+// answers, and each of them must have come from the precompute (a key that missed would quietly
+// fall back to ClickHouse and compare equal). The endpoints are compared whole over HTTP, once
+// under the precompute's epoch and once under a fresh epoch (which sends every read to
+// ClickHouse). Then a new day lands through the production write path (a new day for some cards,
+// a source a card did not have, a graded series, an outlier, a card's first and only point): the
+// old answers must now differ (the comparison can fail), reads must not serve them, and after the
+// precompute of the changed cards only, everything is equal again.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { loadPricePoints } from '../ingest/load/pricePoints.js';
+import type { PricePointRow } from '../ingest/pricePoint.js';
+import { precomputeCardAnalytics } from '../ingest/analytics/precompute.js';
+import { precomputedAnalytics } from '../api/legacy/precomputedAnalytics.js';
+import {
+  auctionSalesCountsOf,
+  daysAgo,
+  resolveScope,
+  seriesStats,
+  sourceMedians,
+  RAW,
+  type CardScope,
+  type Grading,
+} from '../api/legacy/cardPriceAnalytics.js';
+import { cardAnalyticsState } from '../sql/cardAnalytics.js';
+import { createAnalytics, type Analytics } from '../sql/stores/analytics.js';
+import { createDb, type Db } from '../sql/stores/db.js';
+import { announcePricesLanded } from '../sql/stores/priceChannels.js';
+import { startStack, type Stack } from './support/stack.js';
+
+let stack: Stack;
+let db: Db;
+let live: Analytics;
+
+type Scope = { card_id: number; variant_id: number; grading_company: string; grade: string };
+
+/**
+ * The scopes compared: every card's reference variant ungraded (the endpoints' default), and every
+ * scope of one card in five (each variant, ungraded and graded): each scope costs six on-demand
+ * ClickHouse queries, and all 4,500 of the small demo would take minutes.
+ */
+async function sampleOf(scopes: Scope[]): Promise<Scope[]> {
+  const reference = new Map<number, number | undefined>();
+  for (const id of new Set(scopes.map((s) => s.card_id))) reference.set(id, (await resolveScope(db, id))!.selected[0]);
+  return scopes.filter((s) => s.card_id % 5 === 0 || (s.grading_company === 'raw' && reference.get(s.card_id) === s.variant_id));
+}
+
+/** Every scope with prices, as ClickHouse holds them (outliers excluded, as every read does). */
+async function scopesWithPrices(): Promise<Scope[]> {
+  const rs = await stack.stores.ch.client.query({
+    query: `SELECT DISTINCT card_id, variant_id, grading_company, grade FROM holo.price_points FINAL WHERE NOT is_outlier
+            ORDER BY card_id, variant_id, grading_company, grade`,
+    format: 'JSONEachRow',
+  });
+  return (await rs.json<Scope>()).map((r) => ({ ...r, card_id: Number(r.card_id), variant_id: Number(r.variant_id) }));
+}
+
+/** What the services compute from ClickHouse for one single-variant scope, every window they use. */
+async function inputsOf(analytics: Analytics, scope: CardScope, grading: Grading) {
+  return {
+    aggregatesStats: await seriesStats(analytics, scope, grading, daysAgo(3650)),
+    stashStats: await seriesStats(analytics, scope, grading, daysAgo(364)),
+    predictStats: await seriesStats(analytics, scope, grading, daysAgo(89)),
+    medians: await sourceMedians(analytics, scope, grading, 30),
+    sales: await auctionSalesCountsOf(analytics, scope, grading),
+    salesAnyGrade: await auctionSalesCountsOf(analytics, scope, {}),
+  };
+}
+
+/**
+ * Compares, scope by scope, the precomputed inputs (read under `epoch`) with ClickHouse's; returns
+ * the scopes that differ and how many reads missed the precompute.
+ */
+async function compareScopes(scopes: Scope[], epoch: string): Promise<{ differing: string[]; missed: number; compared: number }> {
+  const precomputed = precomputedAnalytics(db, live, () => epoch);
+  const differing: string[] = [];
+  const cardScopes = new Map<number, CardScope>();
+  for (const s of scopes) {
+    let card = cardScopes.get(s.card_id);
+    if (!card) cardScopes.set(s.card_id, (card = (await resolveScope(db, s.card_id))!));
+    const scope = { ...card, selected: [s.variant_id] };
+    const grading = s.grading_company === 'raw' ? RAW : { grading_company: s.grading_company, grade: s.grade };
+    const reference = await inputsOf(live, scope, grading);
+    const answered = await inputsOf(await precomputed.forCard(s.card_id), scope, grading);
+    try {
+      assert.deepStrictEqual(answered, reference);
+    } catch (err) {
+      if (differing.length === 0) console.log(`first difference, card ${s.card_id}: ${(err as Error).message.slice(0, 1500)}`);
+      differing.push(`${s.card_id}/${s.variant_id}/${s.grading_company}${s.grade}`);
+    }
+  }
+  return { differing, missed: precomputed.stats.clickhouse, compared: scopes.length };
+}
+
+/** The endpoints of every card, whole: default scope, each variant by name, each graded series. */
+async function endpointUrls(scopes: Scope[]): Promise<string[]> {
+  const urls = new Set<string>();
+  for (const s of scopes) {
+    const card = (await resolveScope(db, s.card_id))!;
+    const base = `/api/cards/${s.card_id}`;
+    for (const p of ['price-aggregates', 'stash-score', 'predict?days_ahead=30', 'price-history?days=30']) urls.add(`${base}/${p}`);
+    const name = card.variants.find((v) => v.id === s.variant_id)!.name;
+    urls.add(`${base}/price-aggregates?variant=${encodeURIComponent(name)}`);
+    if (s.grading_company !== 'raw')
+      urls.add(
+        `${base}/price-aggregates?variant=${encodeURIComponent(name)}&grading_company=${s.grading_company}&grade=${encodeURIComponent(s.grade)}`,
+      );
+  }
+  return [...urls];
+}
+
+async function bodies(urls: string[]): Promise<Map<string, unknown>> {
+  const out = new Map<string, unknown>();
+  for (const url of urls) {
+    const res = await fetch(stack.server.url + url);
+    out.set(url, { status: res.status, body: await res.json() });
+  }
+  return out;
+}
+
+/** Every URL answered under the precompute's epoch equals its answer under a fresh one (ClickHouse's). */
+async function assertEndpointsEqual(scopes: Scope[]) {
+  const [state] = await cardAnalyticsState(stack.stores.pg.pool);
+  await announcePricesLanded(stack.stores.redis, stack.config.redisPrefix, state!.prices_epoch);
+  const urls = await endpointUrls(scopes);
+  const fromPrecompute = await bodies(urls);
+  await announcePricesLanded(stack.stores.redis, stack.config.redisPrefix, `fresh-${Date.now()}`);
+  const fromClickHouse = await bodies(urls);
+  for (const url of urls) assert.deepStrictEqual(fromPrecompute.get(url), fromClickHouse.get(url), url);
+  assert.ok([...fromPrecompute.values()].filter((b) => (b as { status: number }).status === 200).length >= urls.length * 0.9);
+  return urls.length;
+}
+
+before(async () => {
+  stack = await startStack({ demo: 'small' });
+  db = createDb(stack.stores.pg.pool);
+  live = createAnalytics(stack.stores.ch.client, { readonly: false, isClosed: () => false });
+});
+after(async () => {
+  await stack?.close();
+});
+
+describe('per-card analytics precomputed when prices land', () => {
+  let scopes: Scope[];
+  it('answers every scope of every card of the small demo as ClickHouse does, from the precompute', async () => {
+    const result = await precomputeCardAnalytics(stack.loadTargets(), { changedSince: new Date(0) });
+    scopes = await scopesWithPrices();
+    const cards = new Set(scopes.map((s) => s.card_id));
+    assert.equal(result.cards, cards.size, 'a first precompute covers every card with prices');
+    const sample = await sampleOf(scopes);
+    assert.ok(
+      sample.some((s) => s.grading_company !== 'raw'),
+      'the sample has graded series',
+    );
+    assert.equal(new Set(sample.map((s) => s.card_id)).size, cards.size, 'every card is compared');
+    const { differing, missed, compared } = await compareScopes(sample, result.pricesEpoch);
+    assert.deepEqual(differing, []);
+    assert.equal(missed, 0, 'every read was answered from the precompute');
+    assert.ok(compared > 100, `${compared} scopes compared`);
+    await assertEndpointsEqual(sample.filter((s) => s.card_id % 5 === 0));
+  });
+
+  it('after a new day lands: stale answers differ and are not served; the precompute of the changed cards mends them', async () => {
+    const pool = stack.stores.pg.pool;
+    const raw = scopes.filter((s) => s.grading_company === 'raw');
+    const priced = [...new Set(raw.map((s) => s.card_id))];
+    const unpriced = (
+      await pool.query<{ card_id: number; variant_id: number; game: string }>(
+        `SELECT c.id AS card_id, v.id AS variant_id, g.slug AS game
+         FROM cards c JOIN sets s ON s.id = c.set_id JOIN games g ON g.id = s.game_id
+         JOIN printings p ON p.card_id = c.id JOIN variants v ON v.printing_id = p.id
+         WHERE c.id <> ALL($1::int[]) ORDER BY c.id LIMIT 1`,
+        [priced],
+      )
+    ).rows[0]!;
+    const gameOf = new Map(
+      (
+        await pool.query<{ id: number; game: string }>(
+          `SELECT c.id, g.slug AS game FROM cards c JOIN sets s ON s.id = c.set_id JOIN games g ON g.id = s.game_id WHERE c.id = ANY($1::int[])`,
+          [priced],
+        )
+      ).rows.map((r) => [r.id, r.game]),
+    );
+    const tomorrow = daysAgo(-1);
+    const point = (s: { card_id: number; variant_id: number }, p: Partial<PricePointRow>): PricePointRow => ({
+      card_id: s.card_id,
+      variant_id: s.variant_id,
+      game: gameOf.get(s.card_id) ?? unpriced.game,
+      region: 'us',
+      source: 'tcgplayer',
+      price_type: 'market',
+      grading_company: 'raw',
+      grade: '',
+      currency: 'USD',
+      amount: '12.3400',
+      as_of: tomorrow,
+      is_outlier: false,
+      ...p,
+    });
+    const moved = raw.slice(0, 12);
+    const rows: PricePointRow[] = [
+      // A new day for a dozen scopes, well away from their last value.
+      ...moved.map((s, i) => point(s, { amount: (5 + i * 7.5).toFixed(4) })),
+      // A source the first card never had, in euros.
+      point(moved[0]!, {
+        source: 'holo_new_source',
+        region: 'eu',
+        price_type: 'trend',
+        currency: 'EUR',
+        amount: '9.8700',
+        as_of: daysAgo(0),
+      }),
+      // A graded series, and an outlier that every read leaves out.
+      point(moved[1]!, { source: 'graded_guide', grading_company: 'psa', grade: '10', amount: '250.0000' }),
+      point(moved[2]!, { amount: '99999.0000', is_outlier: true, observation_id: 'outlier' }),
+      // A card's first and only point.
+      point(unpriced, { amount: '3.2100' }),
+    ];
+    const [before] = await cardAnalyticsState(pool);
+    const landing = new Date();
+    await loadPricePoints(stack.loadTargets(), rows, { id: `card-analytics-${Date.now()}`, ingestedAt: landing });
+
+    const after = await scopesWithPrices();
+    const changedCards = new Set(rows.map((r) => r.card_id));
+    const changed = after.filter((s) => changedCards.has(s.card_id));
+    assert.ok(
+      changed.some((s) => s.card_id === unpriced.card_id),
+      'the new card has its single point',
+    );
+    // The answers computed before the load, read as if still current, differ from ClickHouse's now.
+    const stale = await compareScopes(changed, before!.prices_epoch);
+    assert.ok(stale.differing.length >= moved.length, `stale answers differ: ${stale.differing.length} of ${stale.compared}`);
+    // Under the load's own epoch (no precompute has run for it) every read goes to ClickHouse.
+    const epochNow = (await stack.stores.redis.get(`${stack.config.redisPrefix}:prices:epoch`))!;
+    const meanwhile = await compareScopes(changed, epochNow);
+    assert.deepEqual(meanwhile.differing, []);
+    assert.ok(meanwhile.missed > 0);
+
+    const result = await precomputeCardAnalytics(stack.loadTargets(), { changedSince: landing });
+    assert.equal(result.all, false);
+    assert.equal(result.cards, changedCards.size, 'only the changed cards are recomputed');
+    const mended = await compareScopes(changed, result.pricesEpoch);
+    assert.deepEqual(mended.differing, []);
+    assert.equal(mended.missed, 0, 'every read was answered from the precompute');
+    await assertEndpointsEqual(changed);
+  });
+
+  it('while the next precompute runs, reads answer from the previous one, never half of each', async () => {
+    const pool = stack.stores.pg.pool;
+    const [state] = await cardAnalyticsState(pool);
+    const scopes = (await scopesWithPrices()).slice(0, 20);
+    await pool.query('UPDATE card_analytics_state SET pending_since = now()');
+    const pending = await compareScopes(scopes, `a-newer-epoch-${Date.now()}`);
+    assert.deepEqual(pending.differing, []);
+    assert.equal(pending.missed, 0, 'the previous generation answers while one is pending');
+    // A generation written but not yet published is not read.
+    await pool.query('UPDATE card_analytics SET generation = generation + 1000 WHERE card_id = $1', [scopes[0]!.card_id]);
+    const unpublished = await compareScopes(scopes.slice(0, 1), state!.prices_epoch);
+    assert.ok(unpublished.missed > 0, 'answers beyond the current generation are not used');
+  });
+});
