@@ -103,7 +103,7 @@ async function answersOfCards(ch: ClickHouseClient, cardIds: number[], today: Da
   const w = PRECOMPUTED_WINDOWS;
   const sinces = w.analysisSinceDays.map((days) => utcDayBefore(days, today));
   const statsRows = await seriesStatsOfCards(ch, { card_ids: cardIds, sinces });
-  const stats = sinces.map((since) => ({ since, rows: statsRows.filter((r) => r.since === since).map(({ since: _, ...r }) => r) }));
+  const stats = sinces.map((since) => ({ since, rows: statsRows.flatMap(({ since: window, ...r }) => (window === since ? [r] : [])) }));
   const mediansSince = utcDayBefore(w.medianDays + 400, today);
   const medians = await sourceMediansOfCards(ch, { card_ids: cardIds, since: mediansSince, days: w.medianDays });
   const salesParams = { since30: utcDayBefore(w.salesSinceDays.since30, today), since365: utcDayBefore(w.salesSinceDays.since365, today) };

@@ -35,6 +35,7 @@ process.stdout.write(
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,
+    seconds: result.duration,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   }) + '\n',
