@@ -3,7 +3,7 @@
 -- days before the scope's newest day, the daily values it rests on and the source's region. The
 -- newest day comes from a window function, so the rows are read once.
 SELECT card_id, variant_id, grading_company, grade, source,
-       any(region) AS region, quantileExactInclusive(0.5)(price_usd) AS median, count() AS sample_size
+       min(region) AS region, quantileExactInclusive(0.5)(price_usd) AS median, count() AS sample_size
 FROM (
   SELECT card_id, variant_id, grading_company, grade, day, source, region, price_usd,
          max(day) OVER (PARTITION BY card_id, variant_id, grading_company, grade) AS last_day

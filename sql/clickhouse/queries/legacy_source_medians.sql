@@ -5,7 +5,7 @@ WITH rows AS (
   FROM holo.card_market_daily_usd(card_id = {card_id:UInt32}, variant_ids = {variant_ids:Array(UInt32)}, since = {since:Date})
   WHERE grading_company = {grading_company:String} AND grade = {grade:String}
 )
-SELECT source, any(region) AS region, quantileExactInclusive(0.5)(price_usd) AS median, count() AS sample_size
+SELECT source, min(region) AS region, quantileExactInclusive(0.5)(price_usd) AS median, count() AS sample_size
 FROM rows
 WHERE day > (SELECT max(day) FROM rows) - {days:UInt32}
 GROUP BY source
