@@ -35,7 +35,16 @@ import type { RedisStore } from '../../sql/stores/redis.js';
 
 export type PrecomputeTargets = { ch: ClickHouseClient; pool: pg.Pool; redis: RedisStore; redisPrefix: string };
 
-export type PrecomputeResult = { cards: number; generation: number; pricesEpoch: string; seconds: number; all: boolean };
+export type PrecomputeResult = {
+  cards: number;
+  generation: number;
+  pricesEpoch: string;
+  all: boolean;
+  seconds: number;
+  /** Of `seconds`: waiting for ClickHouse's answers, and writing them to PostgreSQL. */
+  clickhouseSeconds: number;
+  postgresSeconds: number;
+};
 
 /** Cards per batch: each batch is three ClickHouse queries of about a second on the full demo, so the API's own ClickHouse reads, which chDB runs one at a time, wait at most that long behind one. */
 const CHUNK = 500;
@@ -69,9 +78,13 @@ export async function precomputeCardAnalytics(
     if (all) [changed] = await cardsChangedSince(targets.ch, { since: dateTime64(new Date(0)) });
     const cardIds = [...(changed?.card_ids ?? [])].sort((a, b) => a - b);
     const generation = (state?.generation ?? 0) + 1;
+    const spent = { clickhouse: 0, postgres: 0 };
     for (let i = 0; i < cardIds.length; i += CHUNK) {
       const chunk = cardIds.slice(i, i + CHUNK);
+      let t = performance.now();
       const answers = await answersOfCards(targets.ch, chunk, today);
+      spent.clickhouse += performance.now() - t;
+      t = performance.now();
       for (const [query, perCard] of answers)
         await writeCardAnalytics(
           session,
@@ -80,7 +93,10 @@ export async function precomputeCardAnalytics(
           chunk.map((id) => JSON.stringify(perCard.get(id) ?? {})),
           generation,
         );
-      opts.progress?.(`${Math.min(i + CHUNK, cardIds.length)} of ${cardIds.length} cards`);
+      spent.postgres += performance.now() - t;
+      opts.progress?.(
+        `${Math.min(i + CHUNK, cardIds.length)} of ${cardIds.length} cards (so far ClickHouse ${(spent.clickhouse / 1000).toFixed(1)} s, PostgreSQL ${(spent.postgres / 1000).toFixed(1)} s)`,
+      );
     }
     // A new prices epoch of its own: answers cached while this ran (from the previous generation,
     // or from ClickHouse) end with it, and readers take this generation under it.
@@ -88,7 +104,15 @@ export async function precomputeCardAnalytics(
     await publishCardAnalytics(session, generation, pricesEpoch, day, startedAt);
     await announcePricesLanded(targets.redis, targets.redisPrefix, pricesEpoch);
     await pruneCardAnalytics(session);
-    return { cards: cardIds.length, generation, pricesEpoch, seconds: (performance.now() - started) / 1000, all };
+    return {
+      cards: cardIds.length,
+      generation,
+      pricesEpoch,
+      all,
+      seconds: (performance.now() - started) / 1000,
+      clickhouseSeconds: spent.clickhouse / 1000,
+      postgresSeconds: spent.postgres / 1000,
+    };
   } finally {
     await unlockCardAnalytics(session).catch(() => undefined);
     session.release();

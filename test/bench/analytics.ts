@@ -15,6 +15,8 @@ import { buildDeps, startServer } from '../../api/server.js';
 import { loadDemoDataIfEmpty } from '../../ingest/demo/index.js';
 import { finish, goal, invalid } from './harness.js';
 import { precomputeCardAnalytics } from '../../ingest/analytics/precompute.js';
+import { loadPricePoints } from '../../ingest/load/pricePoints.js';
+import type { PricePointRow } from '../../ingest/pricePoint.js';
 import { benchCardEndpoints, CARD_ENDPOINTS } from './cardEndpoints.js';
 import { chMoverRows, historyDifference, moversDifference, pgMoverRows, type HistoryRow } from './twins.js';
 
@@ -111,10 +113,31 @@ for (let i = 0; i < 120; i++) {
       changedSince: new Date(0),
       progress: (step) => console.log(`  precompute: ${step}`),
     });
-    console.log(`precompute of every card (a full day): ${full.cards} cards in ${full.seconds.toFixed(1)} s`);
+    console.log(
+      `precompute of every card (a full day): ${full.cards} cards in ${full.seconds.toFixed(1)} s (ClickHouse ${full.clickhouseSeconds.toFixed(1)} s, PostgreSQL writes ${full.postgresSeconds.toFixed(1)} s)`,
+    );
   }
   const none = await precomputeCardAnalytics(targets, { changedSince: new Date() });
   console.log(`precompute with no card changed: ${none.seconds.toFixed(2)} s`);
+  // One feed: the newest day of the largest source and game loaded again through the production
+  // write path (the same rows under a new batch, so every answer stays as it was), then the
+  // precompute of the cards it touched, as the feed's workflow runs it.
+  const rs = await ch.query({
+    query: `WITH (SELECT max(as_of) FROM holo.price_points) AS newest,
+              (SELECT (source, game) FROM holo.price_points WHERE as_of = newest GROUP BY source, game ORDER BY count() DESC LIMIT 1) AS feed
+            SELECT card_id, variant_id, game, region, source, price_type, grading_company, grade, currency, toString(amount) AS amount,
+                   toString(as_of) AS as_of, observation_id, is_outlier
+            FROM holo.price_points FINAL WHERE as_of = newest AND (source, game) = feed`,
+    format: 'JSONEachRow',
+  });
+  const feedRows = (await rs.json<PricePointRow>()).map((r) => ({ ...r, card_id: Number(r.card_id), variant_id: Number(r.variant_id) }));
+  const landing = new Date();
+  await loadPricePoints(targets, feedRows, { id: `bench-analytics-feed-${Date.now()}`, ingestedAt: landing });
+  const feed = await precomputeCardAnalytics(targets, { changedSince: landing });
+  const split = (r: typeof feed) => `ClickHouse ${r.clickhouseSeconds.toFixed(1)} s, PostgreSQL writes ${r.postgresSeconds.toFixed(1)} s`;
+  console.log(
+    `precompute after one feed (${feedRows[0]?.source ?? '-'} ${feedRows[0]?.game ?? '-'}, ${feedRows.length} rows): ${feed.cards} cards in ${feed.seconds.toFixed(1)} s (${split(feed)})`,
+  );
 }
 // Per-card endpoints first: distinct priced cards, each used once in the run.
 const distinctCards = (

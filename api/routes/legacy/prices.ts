@@ -108,17 +108,19 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
       errors: [404, 503],
       handler: ({ params, query }) =>
         cache.json(`legacy:history:${params.card_id}:${query.days}:${query.source ?? ''}:${query.variant ?? ''}`, TTL, async () => {
-          const [scope, answers] = await Promise.all([scopeOf(params.card_id, query.variant), precomputed.forCard(params.card_id)]);
-          const [snapshots, stats] = await Promise.all([
-            priceHistory(analytics, {
-              card_id: scope.card.id,
-              variant_ids: scope.selected,
-              since: daysAgo(query.days - 1),
-              source: query.source ?? '',
-              ...RAW,
-            }),
-            seriesStats(answers, scope, RAW, daysAgo(364), query.source ?? ''),
-          ]);
+          const scope = await scopeOf(params.card_id, query.variant);
+          const [snapshots, stats] = await precomputed.answer(params.card_id, (answers) =>
+            Promise.all([
+              priceHistory(answers, {
+                card_id: scope.card.id,
+                variant_ids: scope.selected,
+                since: daysAgo(query.days - 1),
+                source: query.source ?? '',
+                ...RAW,
+              }),
+              seriesStats(answers, scope, RAW, daysAgo(364), query.source ?? ''),
+            ]),
+          );
           return {
             card_id: scope.card.id,
             variant: scope.variantLabel,
@@ -275,12 +277,16 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
           TTL,
           async () => {
             const grading = gradingOf(query);
-            const [scope, answers] = await Promise.all([scopeOf(params.card_id, query.variant), precomputed.forCard(params.card_id)]);
-            const [stats, sources, tiers, sales] = await Promise.all([
-              seriesStats(answers, scope, grading, daysAgo(3650)),
-              sourceMedians(answers, scope, grading, 30),
+            const scope = await scopeOf(params.card_id, query.variant);
+            const [[stats, sources, sales], tiers] = await Promise.all([
+              precomputed.answer(params.card_id, (answers) =>
+                Promise.all([
+                  seriesStats(answers, scope, grading, daysAgo(3650)),
+                  sourceMedians(answers, scope, grading, 30),
+                  auctionSalesCountsOf(answers, scope, grading),
+                ]),
+              ),
               guideTiers(db, scope.selected),
-              auctionSalesCountsOf(answers, scope, grading),
             ]);
             const delta = (n: 1 | 7 | 30 | 90 | 365) => {
               const then = stats.before[n];
@@ -365,12 +371,14 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
       errors: [404, 503],
       handler: ({ params }) =>
         cache.json(`legacy:stash-score:${params.card_id}`, TTL, async () => {
-          const [scope, answers] = await Promise.all([scopeOf(params.card_id), precomputed.forCard(params.card_id)]);
-          const [stats, sources, sales] = await Promise.all([
-            seriesStats(answers, scope, RAW, daysAgo(364)),
-            sourceMedians(answers, scope, RAW, 30),
-            auctionSalesCountsOf(answers, scope, {}),
-          ]);
+          const scope = await scopeOf(params.card_id);
+          const [stats, sources, sales] = await precomputed.answer(params.card_id, (answers) =>
+            Promise.all([
+              seriesStats(answers, scope, RAW, daysAgo(364)),
+              sourceMedians(answers, scope, RAW, 30),
+              auctionSalesCountsOf(answers, scope, {}),
+            ]),
+          );
           const clamp = (x: number) => Math.max(0, Math.min(100, Math.round(x)));
           const verdict = marketVerdict(sources);
           const components = {
@@ -407,8 +415,8 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
       errors: [404, 503],
       handler: ({ params, query }) =>
         cache.json(`legacy:predict:${params.card_id}:${query.days_ahead}`, TTL, async () => {
-          const [scope, answers] = await Promise.all([scopeOf(params.card_id), precomputed.forCard(params.card_id)]);
-          const stats = await seriesStats(answers, scope, RAW, daysAgo(89));
+          const scope = await scopeOf(params.card_id);
+          const stats = await precomputed.answer(params.card_id, (answers) => seriesStats(answers, scope, RAW, daysAgo(89)));
           const fitted =
             stats.slope_per_day !== null && stats.intercept !== null && stats.last_day_number !== null && stats.last_day !== null;
           const at = (ahead: number) => Math.max(0.01, round2(stats.intercept! + stats.slope_per_day! * (stats.last_day_number! + ahead)));
