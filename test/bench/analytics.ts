@@ -126,7 +126,7 @@ for (let i = 0; i < 120; i++) {
     query: `WITH (SELECT max(as_of) FROM holo.price_points) AS newest,
               (SELECT (source, game) FROM holo.price_points WHERE as_of = newest GROUP BY source, game ORDER BY count() DESC LIMIT 1) AS feed
             SELECT card_id, variant_id, game, region, source, price_type, grading_company, grade, currency, toString(amount) AS amount,
-                   toString(as_of) AS as_of, observation_id, is_outlier
+                   as_of, observation_id, is_outlier
             FROM holo.price_points FINAL WHERE as_of = newest AND (source, game) = feed`,
     format: 'JSONEachRow',
   });
