@@ -4,7 +4,7 @@
 // passes them (answerKey), so a request finds it only when it would have asked ClickHouse the very
 // same question; anything else goes to ClickHouse as before.
 import { z } from 'zod';
-import { chQuery, col, pgQuery, pgStatement } from './typedQuery.js';
+import { chQuery, chStatement, col, pgCopyIn, pgQuery, pgStatement } from './typedQuery.js';
 
 const { number, text } = col;
 
@@ -36,14 +36,16 @@ export const utcDayBefore = (n: number, today: Date) =>
 const ScopeRow = z.looseObject({ card_id: number, variant_id: number, grading_company: text, grade: text });
 type Cards = { card_ids: number[] };
 
+/** Empties the batch table (holo.card_analytics_batch) before the next batch. */
+export const clearCardAnalyticsBatch = chStatement<Record<string, never>>('analytics/batch_clear');
+/** Fills the batch table with the cards' daily market rows since a day: read once, used by both queries below. */
+export const fillCardAnalyticsBatch = chStatement<Cards & { since: string }>('analytics/batch_fill');
+
 const WindowRow = z.looseObject({ ...ScopeRow.shape, since: text });
-/** legacy_price_analysis for every single-variant scope of the cards, once per window start in `sinces`. */
-export const seriesStatsOfCards = chQuery<Cards & { sinces: string[] }, typeof WindowRow>('card_analytics_series_stats', WindowRow);
-/** legacy_source_medians for every single-variant scope of the cards. */
-export const sourceMediansOfCards = chQuery<Cards & { since: string; days: number }, typeof ScopeRow>(
-  'card_analytics_source_medians',
-  ScopeRow,
-);
+/** legacy_price_analysis for every single-variant scope of the batch's cards, once per window start in `sinces`. */
+export const seriesStatsOfBatch = chQuery<{ sinces: string[] }, typeof WindowRow>('card_analytics_series_stats', WindowRow);
+/** legacy_source_medians for every single-variant scope of the batch's cards. */
+export const sourceMediansOfBatch = chQuery<{ since: string; days: number }, typeof ScopeRow>('card_analytics_source_medians', ScopeRow);
 /** legacy_sales_counts per variant and grade of the cards, and per variant over every grade ('' company and grade). */
 export const salesCountsOfCards = chQuery<Cards & { since30: string; since365: string }, typeof ScopeRow>(
   'card_analytics_sales_counts',
@@ -51,7 +53,7 @@ export const salesCountsOfCards = chQuery<Cards & { since30: string; since365: s
 );
 
 const Changed = z.object({ card_ids: z.array(number), rates_changed: z.union([z.boolean(), z.number()]).transform(Boolean) });
-/** The cards with price rows loaded since an instant, and whether exchange rates were. */
+/** The cards whose answers a load since an instant moved (price rows, or rates of a currency they are priced in), and whether rates were loaded. */
 export const cardsChangedSince = chQuery<{ since: string }, typeof Changed>('card_analytics_changed_cards', Changed);
 
 const State = z.object({
@@ -67,9 +69,8 @@ export const cardAnalyticsState = pgQuery<[], typeof State>('card_analytics_stat
 export const beginCardAnalytics = pgStatement<[]>('card_analytics_begin');
 /** Drops what an interrupted precompute wrote beyond the current generation. */
 export const discardUnpublishedCardAnalytics = pgStatement<[]>('card_analytics_discard');
-/** One query's answers for many cards under a generation (answers as JSON text, in card order). */
-export const writeCardAnalytics =
-  pgStatement<[cardIds: number[], query: PrecomputedQuery, answers: string[], generation: number]>('card_analytics_write');
+/** A batch's answers under a generation: TabSeparated rows of card id, query, generation and answers (JSON text). */
+export const copyCardAnalytics = pgCopyIn('card_analytics_copy');
 /** Makes a generation current under a prices epoch and day. */
 export const publishCardAnalytics =
   pgStatement<[generation: number, pricesEpoch: string, day: string, watermark: Date]>('card_analytics_publish');

@@ -17,19 +17,22 @@ import {
   beginCardAnalytics,
   cardAnalyticsState,
   cardsChangedSince,
+  clearCardAnalyticsBatch,
+  copyCardAnalytics,
   discardUnpublishedCardAnalytics,
+  fillCardAnalyticsBatch,
   lockCardAnalytics,
   PRECOMPUTED_WINDOWS,
   publishCardAnalytics,
   pruneCardAnalytics,
   salesCountsOfCards,
-  seriesStatsOfCards,
-  sourceMediansOfCards,
+  seriesStatsOfBatch,
+  sourceMediansOfBatch,
   unlockCardAnalytics,
   utcDayBefore,
-  writeCardAnalytics,
   type PrecomputedQuery,
 } from '../../sql/cardAnalytics.js';
+import { tsvField } from '../../sql/stores/clickhouse.js';
 import { announcePricesLanded } from '../../sql/stores/priceChannels.js';
 import type { RedisStore } from '../../sql/stores/redis.js';
 
@@ -46,7 +49,12 @@ export type PrecomputeResult = {
   postgresSeconds: number;
 };
 
-/** Cards per batch: each batch is three ClickHouse queries of about a second on the full demo, so the API's own ClickHouse reads, which chDB runs one at a time, wait at most that long behind one. */
+/**
+ * Cards per batch: a batch is four ClickHouse statements of well under a second each on the full
+ * demo (the daily rows read once into a batch table, then three queries), so the API's own
+ * ClickHouse reads, which chDB runs one at a time, wait at most that long behind one. Larger
+ * batches cost the same per card (2,000 cards took four times 500's time).
+ */
 const CHUNK = 500;
 
 type Row = { card_id: number; variant_id: number; grading_company: string; grade: string } & Record<string, unknown>;
@@ -54,9 +62,9 @@ type Answers = Record<string, unknown[]>;
 
 /**
  * Precomputes the analytics of the cards whose prices were loaded at or after `changedSince` (and of
- * any loaded since the previous precompute began; of every card on a new day or after new exchange
- * rates, since every answer's windows or USD figures moved). Idempotent: a retry recomputes the same
- * generation; one runs at a time.
+ * any loaded since the previous precompute began), of the cards priced in a currency whose exchange
+ * rates were loaded since, and of every card on a new day (every answer's windows moved).
+ * Idempotent: a retry recomputes the same generation; one runs at a time.
  */
 export async function precomputeCardAnalytics(
   targets: PrecomputeTargets,
@@ -74,30 +82,30 @@ export async function precomputeCardAnalytics(
     await discardUnpublishedCardAnalytics(session);
     const since = state && state.watermark < opts.changedSince ? state.watermark : opts.changedSince;
     let [changed] = await cardsChangedSince(targets.ch, { since: dateTime64(since) });
-    const all = !state || state.day !== day || Boolean(changed?.rates_changed);
+    const all = !state || state.day !== day;
     if (all) [changed] = await cardsChangedSince(targets.ch, { since: dateTime64(new Date(0)) });
     const cardIds = [...(changed?.card_ids ?? [])].sort((a, b) => a - b);
     const generation = (state?.generation ?? 0) + 1;
     const spent = { clickhouse: 0, postgres: 0 };
+    // ClickHouse computes the next batch while PostgreSQL writes this one.
+    let writing: Promise<void> = Promise.resolve();
     for (let i = 0; i < cardIds.length; i += CHUNK) {
       const chunk = cardIds.slice(i, i + CHUNK);
       let t = performance.now();
       const answers = await answersOfCards(targets.ch, chunk, today);
       spent.clickhouse += performance.now() - t;
+      await writing;
       t = performance.now();
-      for (const [query, perCard] of answers)
-        await writeCardAnalytics(
-          session,
-          chunk,
-          query,
-          chunk.map((id) => JSON.stringify(perCard.get(id) ?? {})),
-          generation,
+      const written = copyCardAnalytics(session, answersAsTsv(chunk, answers, generation)).then(() => {
+        spent.postgres += performance.now() - t;
+        opts.progress?.(
+          `${Math.min(i + CHUNK, cardIds.length)} of ${cardIds.length} cards (so far ClickHouse ${(spent.clickhouse / 1000).toFixed(1)} s, PostgreSQL ${(spent.postgres / 1000).toFixed(1)} s)`,
         );
-      spent.postgres += performance.now() - t;
-      opts.progress?.(
-        `${Math.min(i + CHUNK, cardIds.length)} of ${cardIds.length} cards (so far ClickHouse ${(spent.clickhouse / 1000).toFixed(1)} s, PostgreSQL ${(spent.postgres / 1000).toFixed(1)} s)`,
-      );
+      });
+      written.catch(() => undefined); // awaited before the next write; this only keeps a failure from counting as unhandled meanwhile
+      writing = written;
     }
+    await writing;
     // A new prices epoch of its own: answers cached while this ran (from the previous generation,
     // or from ClickHouse) end with it, and readers take this generation under it.
     const pricesEpoch = `${Date.now().toString(36)}-a${generation}`;
@@ -119,6 +127,14 @@ export async function precomputeCardAnalytics(
   }
 }
 
+/** The batch's answers as card_analytics_copy.sql's rows: card, query, generation, answers (JSON). */
+function answersAsTsv(cardIds: number[], answers: Map<PrecomputedQuery, Map<number, Answers>>, generation: number): string {
+  const lines: string[] = [];
+  for (const [query, perCard] of answers)
+    for (const id of cardIds) lines.push(`${id}\t${query}\t${generation}\t${tsvField(JSON.stringify(perCard.get(id) ?? {}))}\n`);
+  return lines.join('');
+}
+
 /** A DateTime64(3, 'UTC') parameter's text. */
 const dateTime64 = (at: Date) => at.toISOString().replace('T', ' ').replace('Z', '');
 
@@ -126,10 +142,12 @@ const dateTime64 = (at: Date) => at.toISOString().replace('T', ' ').replace('Z',
 async function answersOfCards(ch: ClickHouseClient, cardIds: number[], today: Date): Promise<Map<PrecomputedQuery, Map<number, Answers>>> {
   const w = PRECOMPUTED_WINDOWS;
   const sinces = w.analysisSinceDays.map((days) => utcDayBefore(days, today));
-  const statsRows = await seriesStatsOfCards(ch, { card_ids: cardIds, sinces });
-  const stats = sinces.map((since) => ({ since, rows: statsRows.flatMap(({ since: window, ...r }) => (window === since ? [r] : [])) }));
   const mediansSince = utcDayBefore(w.medianDays + 400, today);
-  const medians = await sourceMediansOfCards(ch, { card_ids: cardIds, since: mediansSince, days: w.medianDays });
+  await clearCardAnalyticsBatch(ch, {});
+  await fillCardAnalyticsBatch(ch, { card_ids: cardIds, since: [...sinces, mediansSince].sort()[0]! });
+  const statsRows = await seriesStatsOfBatch(ch, { sinces });
+  const stats = sinces.map((since) => ({ since, rows: statsRows.flatMap(({ since: window, ...r }) => (window === since ? [r] : [])) }));
+  const medians = await sourceMediansOfBatch(ch, { since: mediansSince, days: w.medianDays });
   const salesParams = { since30: utcDayBefore(w.salesSinceDays.since30, today), since365: utcDayBefore(w.salesSinceDays.since365, today) };
   const sales = await salesCountsOfCards(ch, { card_ids: cardIds, ...salesParams });
 

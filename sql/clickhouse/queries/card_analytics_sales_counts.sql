@@ -3,6 +3,7 @@
 -- whose grading company and grade are '', what the per-card query counts with both left empty).
 SELECT card_id, variant_id, grading_company, grade, countIf(as_of >= {since30:Date}) AS sales_30d, count() AS sales_365d
 FROM holo.price_points FINAL
-WHERE card_id IN {card_ids:Array(UInt32)}
-  AND source = 'auction_sold' AND as_of >= {since365:Date} AND NOT is_outlier
+-- Sorting-key conditions before FINAL (every version of a row shares them); is_outlier after it.
+PREWHERE card_id IN {card_ids:Array(UInt32)} AND source = 'auction_sold' AND as_of >= {since365:Date}
+WHERE NOT is_outlier
 GROUP BY GROUPING SETS ((card_id, variant_id, grading_company, grade), (card_id, variant_id))
