@@ -56,8 +56,9 @@ const { syncCatalogue } = proxyActivities<Activities>({
   retry,
 });
 
-// Issue 35: the per-card analytics of what a load changed, computed after its insert. A batch of
-// 500 cards is three ClickHouse queries; the whole catalogue (a new day) takes about 5 minutes.
+// Issue 35: the per-card analytics of what a load changed, computed after its insert: after a
+// feed run on its own, and once after a whole scrape for all its feeds (a feed's cards are most
+// of the catalogue: a precompute after each of a day's feeds would compute every card many times).
 const { precomputeCardAnalytics } = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '2 minutes',
@@ -103,10 +104,14 @@ export async function catalogueSync(): Promise<CatalogueSyncResult> {
   return syncCatalogue();
 }
 
-/** One source's prices for one game and day. */
-export async function ingestSource(input: IngestInput): Promise<IngestSummary> {
-  const summary = await ingestPriceFeed(input);
-  if (summary.loaded > 0) await precomputeAfterLoad();
+/**
+ * One source's prices for one game and day, then the analytics of the cards they changed (unless
+ * `precompute` is false: a scrape precomputes once after all its feeds).
+ */
+export async function ingestSource(input: IngestInput & { precompute?: boolean }): Promise<IngestSummary> {
+  const { precompute = true, ...feed } = input;
+  const summary = await ingestPriceFeed(feed);
+  if (precompute && summary.loaded > 0) await precomputeAfterLoad();
   return summary;
 }
 
@@ -125,13 +130,15 @@ export async function scrapeAll(input: {
   setHandler(progressQuery, () => progress);
   const queue = [...input.pairs];
   const parent = workflowInfo().workflowId;
+  // Histories recorded before the scrape's own precompute replay with each feed's.
+  const precomputeOnce = patched('card-analytics-precompute-per-scrape');
   const lane = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       const name = `${next.source}/${next.game}`;
       progress.running.push(name);
       try {
         const result = await executeChild(ingestSource, {
-          args: [{ source: next.source, game: next.game, asOf }],
+          args: [{ source: next.source, game: next.game, asOf, ...(precomputeOnce ? { precompute: false } : {}) }],
           workflowId: `${parent}/${name}`,
         });
         progress.results.push(result);
@@ -147,6 +154,7 @@ export async function scrapeAll(input: {
   await Promise.all(Array.from({ length: Math.max(1, input.concurrency ?? 2) }, lane));
   if (progress.done === 0 && progress.total > 0)
     throw ApplicationFailure.nonRetryable(`every feed failed: ${JSON.stringify(progress.failures)}`);
+  if (precomputeOnce && progress.results.some((r) => r.loaded > 0)) await precomputeAfterLoad();
   return progress;
 }
 
