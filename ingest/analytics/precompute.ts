@@ -32,7 +32,7 @@ import {
   utcDayBefore,
   type PrecomputedQuery,
 } from '../../sql/cardAnalytics.js';
-import { tsvField } from '../../sql/stores/clickhouse.js';
+import { tsvField } from '../../sql/stores/clickhouseInserts.js';
 import { announcePricesLanded } from '../../sql/stores/priceChannels.js';
 import type { RedisStore } from '../../sql/stores/redis.js';
 
