@@ -32,20 +32,34 @@ const log = createLogger(config.logLevel);
 // (PostgreSQL, Temporal): the worker's activities then fail fast instead of finishing, which is
 // fine (a feed batch is re-run whole). A second signal exits at once.
 let stopRequested = false;
+let firstStopAt = 0;
 let stopService: (() => Promise<void>) | null = null;
-function onStopSignal(signal: NodeJS.Signals): void {
+const EXIT_CODE = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+// One Ctrl-C can arrive twice (from the terminal and forwarded by npm): a second signal counts
+// only after this long.
+const SECOND_SIGNAL_AFTER_MS = 1000;
+function onStopSignal(signal: keyof typeof EXIT_CODE): void {
   if (stopRequested) {
+    if (Date.now() - firstStopAt < SECOND_SIGNAL_AFTER_MS) return;
     log.warn('second stop signal: exiting without waiting for the running work', { signal });
-    process.exit(130);
+    process.exit(EXIT_CODE[signal]);
   }
   stopRequested = true;
+  firstStopAt = Date.now();
   if (stopService) {
     log.info('shutting down', { signal });
-    void stopService();
+    runStop(stopService);
   } else log.info('shutting down after the current start-up step (a second signal exits at once)', { signal });
 }
+function runStop(stop: () => Promise<void>): void {
+  stop().catch((err: unknown) => {
+    log.error('shutdown failed', errorFields(err));
+    process.exit(1);
+  });
+}
+const ingestionHere = config.ingest === 'on' || (config.ingest === 'auto' && !config.clickhouseUrl);
 leaveStopSignalsToCaller();
-leaveWorkerStopToCaller();
+if (ingestionHere) leaveWorkerStopToCaller();
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onStopSignal);
 
 let stores: Awaited<ReturnType<typeof openStores>>;
@@ -69,6 +83,8 @@ try {
   await loadDemoDataIfEmpty(config, stores, log);
   await stopIfAsked();
 } catch (err) {
+  // Ctrl-C reaches the embedded PostgreSQL too, so a start-up step it interrupted fails: a stop, not a failure.
+  if (stopRequested) await stopIfAsked();
   log.error('start-up failed', errorFields(err));
   await stores.close().catch(() => undefined);
   process.exit(1);
@@ -93,7 +109,7 @@ const recognitionWarm = warmRecognition(deps.recognitionIndex, deps.recognitionT
 // With embedded chDB the worker must live here; with a ClickHouse server it runs as its own
 // service (workflows/main.ts) unless HOLO_INGEST=on asks for it here too.
 let ingestion: Ingestion | null = null;
-if (config.ingest === 'on' || (config.ingest === 'auto' && !config.clickhouseUrl)) {
+if (ingestionHere) {
   // Supervised beside the API: its steps retry until they succeed, and /api/health tells how far
   // it got. The banner waits a while for it so that it can print where Temporal is.
   ingestion = superviseIngestion(config, stores, log);
@@ -106,7 +122,8 @@ stopService = async () => {
   await stores.close();
   process.exit(0);
 };
-if (stopRequested) await stopService();
+// A stop asked for while the server started: it ends the process here (stopService exits).
+if (stopRequested) await stopService().catch((err: unknown) => (log.error('shutdown failed', errorFields(err)), process.exit(1)));
 if (ingestion) await Promise.race([ingestion.ready, new Promise((resolve) => setTimeout(resolve, BANNER_WAIT_MS).unref())]);
 await recognitionWarm;
 const base = server.url;

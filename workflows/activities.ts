@@ -20,6 +20,7 @@ import { loadOrCreateSecret } from '../sql/runtime/secrets.js';
 import { catalogueCountsPerGame } from '../sql/priceLoads.js';
 import { latestFxRates } from '../sql/market.js';
 import { cardIdBounds } from '../sql/correlation.js';
+import { settleAll } from '../sql/runtime/settleAll.js';
 import { correlateCardRange, type RangeResult } from '../ingest/correlate/sourceAgreement.js';
 import { dispatchPriceEvents } from '../ingest/events/dispatch.js';
 import { queueDigests } from '../ingest/events/digest.js';
@@ -219,7 +220,7 @@ export function createActivities(deps: ActivityDeps) {
           progress(`${i + 1} of ${deliveryIds.length}`);
         }
       };
-      await Promise.all(Array.from({ length: Math.min(FIRST_ATTEMPTS_AT_ONCE, deliveryIds.length) }, lane));
+      await settleAll(Array.from({ length: Math.min(FIRST_ATTEMPTS_AT_ONCE, deliveryIds.length) }, lane));
       return outcomes;
     },
 
@@ -292,7 +293,11 @@ export function createActivities(deps: ActivityDeps) {
     async syncCatalogue(): Promise<CatalogueSyncResult> {
       const before = await countsPerGame(deps.pool);
       progress('syncing');
-      const { imported, failed } = await syncCataloguesFromUpstreams(deps.pool, deps.upstreams, silentLog, (step) => progress(step));
+      const stop = cancellationSignal();
+      const { imported, failed } = await withUpstreamStop(stop, () =>
+        syncCataloguesFromUpstreams(deps.pool, deps.upstreams, silentLog, (step) => progress(step)),
+      );
+      if (stop.aborted) throw stop.reason;
       if (failed.length > 0) {
         const message = `catalogue sync: ${failed.map((f) => `${f.game}: ${f.error.message}`).join('; ')}`;
         // Retried only when one of the failures may pass later (not a refusal or a malformed document).
@@ -329,7 +334,7 @@ export function createActivities(deps: ActivityDeps) {
     async precomputeCardAnalytics(input: { changedSince: string }): Promise<PrecomputeResult> {
       const result = await precomputeCardAnalytics(deps, {
         changedSince: new Date(input.changedSince),
-        progress: (step) => heartbeat(step),
+        progress: (step) => progress(step),
       });
       deps.events.log.info('card analytics precomputed', { ...result });
       return result;

@@ -7,7 +7,7 @@
 // the state (starting, up, degraded with the last error) is what /api/health reports. A Temporal
 // that is slow or down at start therefore delays prices, never the API.
 import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import type { NativeConnection, Worker } from '@temporalio/worker';
+import type { NativeConnection } from '@temporalio/worker';
 import type { Config } from '../schemas/config.js';
 import { errorFields, type Logger } from '../sql/runtime/log.js';
 import type { Stores } from '../sql/stores/index.js';
@@ -62,7 +62,7 @@ export function superviseIngestion(config: Config, stores: Stores, log: Logger, 
   let feedServer: FeedServer | null = null;
   let temporal: TemporalServer | null = null;
   let client: Client | null = null;
-  let worker: { worker: Worker; connection: NativeConnection; running: Promise<void> } | null = null;
+  let worker: { shutdown: () => void; connection: NativeConnection; running: Promise<void> } | null = null;
   // Every worker's activities, including a worker that stopped on its own and was replaced: the
   // stores close only after all of them settled.
   const activitiesSettled: (() => Promise<void>)[] = [];
@@ -98,7 +98,9 @@ export function superviseIngestion(config: Config, stores: Stores, log: Logger, 
     const started = await createIngestWorker(address, config.temporalNamespace, activityDeps(config, stores));
     const running = started.run();
     activitiesSettled.push(started.activitiesSettled);
-    worker = { worker: started.worker, connection: started.connection, running };
+    worker = { shutdown: started.shutdown, connection: started.connection, running };
+    // Stopped while this worker was being created: it stops before it polls.
+    if (stopping.signal.aborted) started.shutdown();
     // A worker that stops on its own (lost server, fatal error) is started again; the API stays.
     running
       .catch((err: unknown) => log.error('ingestion: worker stopped', errorFields(err)))
@@ -191,7 +193,7 @@ export function superviseIngestion(config: Config, stores: Stores, log: Logger, 
       worker = null;
       try {
         if (current) {
-          if (current.worker.getState() === 'RUNNING') current.worker.shutdown();
+          current.shutdown();
           await current.running.catch(() => undefined);
         }
         await Promise.all(activitiesSettled.map((settled) => settled()));

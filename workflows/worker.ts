@@ -21,7 +21,13 @@ export async function createIngestWorker(
   namespace: string,
   deps: ActivityDeps,
   opts: { shutdownGraceTime?: string } = {},
-): Promise<{ worker: Worker; connection: NativeConnection; run: () => Promise<void>; activitiesSettled: () => Promise<void> }> {
+): Promise<{
+  worker: Worker;
+  connection: NativeConnection;
+  run: () => Promise<void>;
+  shutdown: () => void;
+  activitiesSettled: () => Promise<void>;
+}> {
   const connection = await NativeConnection.connect({ address });
   const activities = trackSettling(createActivities(deps));
   const worker = await Worker.create({
@@ -38,15 +44,22 @@ export async function createIngestWorker(
     shutdownGraceTime: (opts.shutdownGraceTime ?? '10 seconds') as '10 seconds',
   });
   // Run the worker with this, not worker.run(): it also listens for pushes to send while the worker runs.
+  let stopAsked = false;
   const run = async () => {
     const stopListening = await listenForPushes(deps.pool, { address, namespace }, deps.events.log);
     try {
-      await worker.run();
+      // A stop asked for while the listener connected: the worker never starts.
+      if (!stopAsked) await worker.run();
     } finally {
       await stopListening();
     }
   };
-  return { worker, connection, run, activitiesSettled: activities.settled };
+  /** Stops the worker whether it runs already or not yet (worker.shutdown() throws unless it runs). */
+  const shutdown = () => {
+    stopAsked = true;
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+  };
+  return { worker, connection, run, shutdown, activitiesSettled: activities.settled };
 }
 
 /**

