@@ -3,7 +3,7 @@
 // quantity × the lowest latest US market price of its variant (ungraded: times its condition's
 // factor; graded: the price of that company and grade, else the ungraded near-mint price).
 import { intParam, text, z, PG_INT_MAX } from './common.js';
-import { CONDITIONS } from './marketplace.js';
+import { CONDITIONS, gradingRuleSchema } from './marketplace.js';
 import { centAmount } from './money.js';
 
 export const COLLECTION_GRADERS = ['PSA', 'BGS', 'CGC'] as const;
@@ -49,8 +49,13 @@ export const AddToCollectionBody = z
     grading_company: z.enum(COLLECTION_GRADERS).optional(),
     grade: grade.optional(),
   })
+  .refine((e) => e.graded || (e.grading_company === undefined && e.grade === undefined), {
+    message: 'grading_company and grade belong to a graded card: send graded: true',
+    path: ['graded'],
+  })
   .openapi('AddToCollection', {
     description: 'The same card, variant, condition and grading added again adds to that entry’s quantity (price_paid: the latest given).',
+    ...gradingRuleSchema(false),
   });
 
 export const UpdateCollectionEntryBody = z
@@ -142,7 +147,7 @@ export const CollectionCsv = z.string().openapi('CollectionCsv', {
   description: 'CSV: card_id,name,set,tcg,quantity,condition,variant,price_paid,current_value,graded,grading_company,grade',
 });
 export const CollectionCsvUpload = z
-  .object({
+  .strictObject({
     file: z.string().openapi({
       type: 'string',
       format: 'binary',

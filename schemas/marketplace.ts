@@ -86,13 +86,24 @@ const listingFields = {
   image_urls: z.array(z.string().max(300)).max(12).openapi({ description: 'URLs returned by POST /api/upload/listing-image, at most 12' }),
 };
 
-/** Grading fields only make sense on a graded card, and a graded card names its grader. */
+/** Grading fields only make sense on a graded card, and a graded listing names its grader. */
 const gradingHolds = (l: { graded?: boolean; grading_company?: string | null; grade?: number | null }) =>
   l.graded ? l.grading_company != null : l.grading_company == null && l.grade == null;
 const gradingMessage = {
   message: 'grading_company (and grade) go with graded: true, and a graded listing names its grading_company',
   path: ['graded'],
 };
+
+/**
+ * The grading rule in the document's own terms (JSON Schema's if/then/else, OpenAPI 3.1), so a
+ * client or fuzzer reading /openapi.json knows it: without graded: true, neither grading_company
+ * nor grade; with it, grading_company when `companyRequired`.
+ */
+export const gradingRuleSchema = (companyRequired: boolean) => ({
+  if: { properties: { graded: { const: true } }, required: ['graded'] },
+  then: companyRequired ? { required: ['grading_company'] } : {},
+  else: { not: { anyOf: [{ required: ['grading_company'] }, { required: ['grade'] }] } },
+});
 
 export const CreateListingBody = z
   .strictObject({
@@ -111,7 +122,7 @@ export const CreateListingBody = z
     watermark_enabled: z.boolean().default(false).openapi({ description: 'the photos carry the verification code (image protection fee)' }),
   })
   .refine(gradingHolds, gradingMessage)
-  .openapi('CreateListing');
+  .openapi('CreateListing', gradingRuleSchema(true));
 
 export const UpdateListingBody = z
   .strictObject({
@@ -125,7 +136,7 @@ export const UpdateListingBody = z
     image_urls: listingFields.image_urls.optional(),
   })
   .refine((b) => Object.keys(b).length > 0, { message: 'nothing to change' })
-  .openapi('UpdateListing');
+  .openapi('UpdateListing', { minProperties: 1 });
 
 export const ListingOut = z
   .object({
@@ -325,9 +336,11 @@ export const ListingImageOptions = z.object({
       'true: a verification band along the foot of the photo (Holo, the seller, the upload date, where to verify); the listing pays image protection in its fees',
   }),
 });
-export const ListingImageUpload = ListingImageOptions.extend({
-  file: z.string().openapi({ type: 'string', format: 'binary', description: 'JPEG, PNG or WebP, at most 8 MB' }),
-}).openapi('ListingImageUpload');
+export const ListingImageUpload = ListingImageOptions.strict()
+  .extend({
+    file: z.string().openapi({ type: 'string', format: 'binary', description: 'JPEG, PNG or WebP, at most 8 MB' }),
+  })
+  .openapi('ListingImageUpload');
 export const ListingImageStored = z
   .object({
     url: z.string().openapi({ description: 'for image_urls of your listings; served from this origin' }),
@@ -336,7 +349,9 @@ export const ListingImageStored = z
   .openapi('ListingImageStored');
 
 export const StockImportUpload = z
-  .object({ file: z.string().openapi({ type: 'string', format: 'binary', description: 'a Cardmarket stock export (CSV), at most 5 MB' }) })
+  .strictObject({
+    file: z.string().openapi({ type: 'string', format: 'binary', description: 'a Cardmarket stock export (CSV), at most 5 MB' }),
+  })
   .openapi('StockImportUpload');
 export const StockImported = z
   .object({ ok: z.literal(true), imported: z.number().int(), updated: z.number().int() })

@@ -12,7 +12,7 @@ export const PrivacyBody = z.strictObject({ is_collection_public: z.boolean() })
 export const PrivacyOut = z.object({ ok: z.literal(true), is_collection_public: z.boolean() }).openapi('Privacy');
 
 export const AvatarUpload = z
-  .object({ file: z.string().openapi({ type: 'string', format: 'binary', description: 'JPEG, PNG or WebP, at most 5 MB' }) })
+  .strictObject({ file: z.string().openapi({ type: 'string', format: 'binary', description: 'JPEG, PNG or WebP, at most 5 MB' }) })
   .openapi('AvatarUpload');
 export const AvatarStored = z
   .object({ ok: z.literal(true), avatar_url: z.string().openapi({ description: '256×256 WebP, served from this origin' }) })

@@ -11,7 +11,7 @@ export const SCAN_SESSION_SECONDS = 30 * 60;
 const PG_INT_MAX = 2147483647;
 
 export const PhotoUpload = z
-  .object({
+  .strictObject({
     file: z.string().openapi({
       type: 'string',
       format: 'binary',
@@ -187,12 +187,19 @@ export const ScanResultsBody = z
 
 export const ScanEventAccepted = z.object({ ok: z.literal(true), event_id: z.number().int() }).openapi('ScanEventAccepted');
 
-const sessionEvent = <E extends string, D extends z.ZodRawShape>(event: E, data: D) =>
-  z.object({
-    id: z.number().int().openapi({ description: 'the SSE id: the sequence number' }),
+/**
+ * One SSE message as an event-stream parser reads it (every field text, as OpenAPI 3.2 describes
+ * events): `data` is JSON of the shape given, stated with JSON Schema's content keywords so a
+ * client (or a fuzzer) checks the parsed data too.
+ */
+const sessionEvent = <E extends string, D extends z.ZodRawShape>(event: E, data: D) => {
+  const { $schema: _, ...contentSchema } = z.toJSONSchema(z.object(data), { target: 'draft-2020-12', io: 'input' });
+  return z.object({
+    id: z.string().regex(/^\d+$/).openapi({ description: 'the SSE id: the sequence number' }),
     event: z.literal(event),
-    data: z.object(data),
+    data: z.string().openapi({ contentMediaType: 'application/json', contentSchema } as Record<string, unknown>),
   });
+};
 export const ScanSessionEvent = z
   .discriminatedUnion('event', [
     sessionEvent('claimed', { claimed_at: z.string() }),
@@ -208,5 +215,5 @@ export const ScanSessionEvent = z
   ])
   .openapi('ScanSessionEvent', {
     description:
-      'What /sse sends, one SSE message each: `id:` the sequence number, `event:` the event, `data:` its data as JSON (this schema is one message as {id, event, data}).',
+      'What /sse sends, one SSE message each: `id:` the sequence number, `event:` the event, `data:` its data as JSON (this schema is one message as an event-stream parser reads it: {id, event, data}, each text; `data`’s contentSchema is the JSON’s shape).',
   });

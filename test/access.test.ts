@@ -18,49 +18,12 @@ import type { Access } from '../api/auth/principal.js';
 import { DEPRECATIONS } from '../api/http/deprecations.js';
 import { versionFolder } from '../ingest/export/bulkExport.js';
 import { BULK_ACCESS } from '../schemas/bulk.js';
-import { TIER_NAMES, type Tier } from '../schemas/tiers.js';
+import { TIER_NAMES } from '../schemas/tiers.js';
 import { recordBulkFile } from '../sql/bulk.js';
 import { accountWithKey } from './support/accounts.js';
 import { call } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
-import { ROUTE_ACCESS } from './support/routeAccess.js';
-
-// Which tiers each tag admits, written out here rather than derived from the code under test: a
-// tier added to schemas/tiers.ts fails this file until someone decides where it belongs.
-const STARTER_AND_UP: Tier[] = ['starter', 'pro', 'power_collector', 'business', 'shop_basic', 'shop_pro', 'enterprise', 'unlimited'];
-const PRO_AND_UP: Tier[] = ['pro', 'power_collector', 'business', 'shop_basic', 'shop_pro', 'enterprise', 'unlimited'];
-const BUSINESS: Tier[] = ['business', 'shop_basic', 'shop_pro', 'enterprise', 'unlimited'];
-
-type Caller =
-  | { name: 'anonymous'; kind: 'anonymous'; headers: Record<string, string> }
-  | { name: 'operator token'; kind: 'operator'; headers: Record<string, string> }
-  | { name: string; kind: 'session' | 'key'; tier: Tier; admin: boolean; headers: Record<string, string> };
-
-/**
- * What the spec lets a caller do with a route tagged `access` (Endpoints, access tags, and
- * Authentication): starter+ admits any session ("or session cookie"); every other tiered tag admits
- * a session only at its account's tier, like a key at its key's tier; pro+|admin also admits an
- * administrator; the operator token passes every tag (a route that needs an account then refuses
- * it for that reason alone, see NO_ACCOUNT).
- */
-function expected(access: Access, c: Caller): 'allowed' | 401 | 403 {
-  if (access === 'free' || access === 'signed') return 'allowed';
-  if (c.kind === 'anonymous') return 401;
-  if (c.kind === 'operator') return 'allowed';
-  const ok =
-    access === 'auth'
-      ? true
-      : access === 'admin'
-        ? c.admin
-        : access === 'starter+'
-          ? c.kind === 'session' || STARTER_AND_UP.includes(c.tier)
-          : access === 'pro+'
-            ? PRO_AND_UP.includes(c.tier)
-            : access === 'pro+|admin'
-              ? c.admin || PRO_AND_UP.includes(c.tier)
-              : BUSINESS.includes(c.tier); // business+
-  return ok ? 'allowed' : 403;
-}
+import { ROUTE_ACCESS, STARTER_AND_UP, expected, type Caller } from './support/routeAccess.js';
 
 /** The one refusal the operator token may get from a route its tag admits it to: it has no account. */
 const NO_ACCOUNT = /needs a user account/;

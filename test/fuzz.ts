@@ -5,8 +5,7 @@
 //   npm run fuzz                      random seed, 50 examples per operation
 //   npm run fuzz -- --seed 58881 --examples 100 --caller anonymous
 import { parseArgs } from 'node:util';
-import { EXCLUDED, fuzzCallers, openConformanceStack, PRECONDITIONS } from './support/conformance.js';
-import { fuzz } from './support/schemathesis.js';
+import { fuzzAs, fuzzCallers, openConformanceStack } from './support/conformance.js';
 
 const { values } = parseArgs({
   options: {
@@ -26,17 +25,11 @@ console.log(`fuzz: seed ${seed}, ${examples} examples per operation (replay: npm
 const { stack, sessionOf, close } = await openConformanceStack();
 let failed = 0;
 try {
-  const callers = Object.entries(await fuzzCallers(sessionOf)).filter(([who]) => !values.caller || values.caller.includes(who));
-  for (const [who, auth] of callers) {
+  const callers = (await fuzzCallers(sessionOf)).filter((c) => !values.caller || values.caller.includes(c.who));
+  for (const caller of callers) {
+    const { who } = caller;
     const started = Date.now();
-    const result = await fuzz(stack.url, {
-      auth,
-      preconditions: PRECONDITIONS,
-      maxExamples: examples,
-      seed,
-      excludePaths: EXCLUDED,
-      timeoutMs: 4 * 3600_000,
-    });
+    const result = await fuzzAs(stack.url, caller, { maxExamples: examples, seed, timeoutMs: 4 * 3600_000 });
     const minutes = ((Date.now() - started) / 60_000).toFixed(1);
     console.log(`\n== ${who}: ${result.code === 0 ? 'no findings' : `findings (exit ${result.code})`} in ${minutes} min, seed ${seed}`);
     if (result.code !== 0) {

@@ -307,7 +307,7 @@ describe('listing photos', () => {
     const form = new FormData();
     for (const [k, v] of Object.entries(fields)) form.append(k, v);
     if (file) form.append(field, file, name);
-    else form.append('note', 'no picture');
+    else form.append('watermark', 'false');
     return fetch(`${stack.url}/api/upload/listing-image`, { method: 'POST', headers: account.headers, body: form });
   };
 
@@ -339,7 +339,7 @@ describe('listing photos', () => {
     assert.match(borrowed.body.detail, /not a picture you uploaded/);
   });
 
-  it('refuses what is not a picture by content, too large, missing, or not multipart', async () => {
+  it('refuses what is not a picture by content, too large, missing, not multipart, or beside a field it does not name', async () => {
     const renamed = await upload(seller, new Blob([Buffer.from('%PDF-1.4 not a picture at all')], { type: 'image/jpeg' }), 'photo.jpg');
     assert.equal(renamed.status, 415);
     assert.match(((await renamed.json()) as { detail: string }).detail, /not a readable JPEG, PNG or WebP/);
@@ -350,6 +350,12 @@ describe('listing photos', () => {
     assert.deepEqual(((await none.json()) as { detail: { loc: string[] }[] }).detail[0]!.loc, ['body', 'file']);
     const json = await call(seller, 'POST', '/api/upload/listing-image', { file: 'x' });
     assert.equal(json.status, 415);
+    // The upload's fields are an allow-list (its schema says additionalProperties: false), as the
+    // JSON bodies' are: a good picture beside a field the upload does not name is refused whole.
+    const scan = fs.readFileSync(path.resolve(repoRoot, '..', 'shared', 'data', 'images', 'pokemon-sv3pt5', 'sv3pt5-6.webp'));
+    const extra = await upload(seller, new Blob([scan], { type: 'image/webp' }), 'card.webp', 'file', { caption: 'mint' });
+    assert.equal(extra.status, 422);
+    assert.deepEqual(((await extra.json()) as { detail: { loc: string[] }[] }).detail[0]!.loc, ['body', 'caption']);
     assert.equal((await fetch(`${stack.url}/static/images/listings/${'0'.repeat(64)}.webp`)).status, 404);
     const files = fs.readdirSync(path.join(stack.config.dataDir, 'images', 'listings'));
     assert.equal(files.length, 1, 'nothing refused was kept');

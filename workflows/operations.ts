@@ -12,6 +12,9 @@ export type RunKind = (typeof RUN_KINDS)[number];
 const WORKFLOW_TYPES: Record<RunKind, string> = { scrape: 'scrapeAll', catalogue: 'catalogueSync', fx: 'fxRates' };
 const INGESTION_TYPES = [...Object.values(WORKFLOW_TYPES), 'ingestSource', 'correlateSources', 'catchUp'];
 
+/** How long a run's status read waits for its worker to answer the progress query. */
+const PROGRESS_QUERY_MS = 2_000;
+
 export type RunStatus =
   'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TERMINATED' | 'CONTINUED_AS_NEW' | 'TIMED_OUT' | 'UNKNOWN' | 'UNSPECIFIED';
 
@@ -149,6 +152,11 @@ export class IngestOperations {
     return out;
   }
 
+  /**
+   * A run's status, with its live progress when its worker answers the progress query in time: a
+   * worker busy with many runs answers queries late, and an operator's status read must not wait
+   * for it (progress is then null; the status, from the server, is still there).
+   */
   async describe(workflowId: string): Promise<RunDetail> {
     const client = await this.client();
     const handle = client.workflow.getHandle(workflowId);
@@ -163,7 +171,11 @@ export class IngestOperations {
     const status = d.status.name as RunStatus;
     const progress =
       d.type === 'scrapeAll' || d.type === 'correlateSources' || d.type === 'catchUp'
-        ? await handle.query<ScrapeProgress | CorrelationProgress | CatchUpProgress>(PROGRESS_QUERY).catch(() => null)
+        ? await client
+            .withDeadline(Date.now() + PROGRESS_QUERY_MS, () =>
+              handle.query<ScrapeProgress | CorrelationProgress | CatchUpProgress>(PROGRESS_QUERY),
+            )
+            .catch(() => null)
         : null;
     let result: unknown = null;
     let failure: string | null = null;

@@ -1,7 +1,8 @@
 // Request bodies the JSON parser leaves alone, read as streams with hard limits. One uploaded file
 // from a multipart/form-data request (busboy): at most `maxBytes` in memory (refused with 413 as
-// soon as it passes them), one file and a few small fields (1 KB each); anything but multipart is
-// 415, no such file field 422. A raw body: its exact bytes, bounded.
+// soon as it passes them), one file and the few small fields the upload names (1 KB each); anything
+// but multipart is 415, no such file field 422, a part the upload does not name 422 (an allow-list,
+// as the JSON bodies' strict objects). A raw body: its exact bytes, bounded.
 import busboy from 'busboy';
 import getRawBody from 'raw-body';
 import type { Context } from 'koa';
@@ -10,8 +11,9 @@ import { DomainError } from '../../schemas/errors.js';
 
 export async function readUploadedFile(
   ctx: Context,
-  opts: { field: string; maxBytes: number },
+  opts: { field: string; maxBytes: number; fields?: readonly string[] },
 ): Promise<{ file: Buffer; fields: Record<string, string> }> {
+  const named = new Set(opts.fields ?? []);
   if (!ctx.is('multipart/form-data'))
     throw new DomainError('unsupported_media_type', `send multipart/form-data with the picture in the field "${opts.field}"`);
   let parser: busboy.Busboy;
@@ -25,9 +27,17 @@ export async function readUploadedFile(
     let failure: Error | null = null;
     // No prototype: a field named __proto__ or constructor is just a field.
     const fields: Record<string, string> = Object.create(null) as Record<string, string>;
+    const extra = (name: string) =>
+      new ValidationError([{ loc: ['body', name], msg: 'extra fields not permitted', type: 'value_error.extra' }]);
     parser.on('field', (name, value) => {
-      fields[name] = value;
+      if (named.has(name)) fields[name] = value;
+      else failure ??= extra(name);
     });
+    // Parts past busboy's limits are dropped without a word: refuse the body instead.
+    for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const)
+      parser.on(limit, () => {
+        failure ??= new ValidationError([{ loc: ['body'], msg: 'more parts than this upload has', type: 'value_error.extra' }]);
+      });
     parser.on('file', (name, stream) => {
       // busboy also emits a cut-off body's error ("Unexpected end of form") on the part's own
       // stream: without a listener that is an uncaught error that ends the whole process.
@@ -35,6 +45,7 @@ export async function readUploadedFile(
         failure ??= new DomainError('invalid', `unreadable multipart body: ${err.message}`);
       });
       if (name !== opts.field) {
+        failure ??= extra(name);
         stream.resume();
         return;
       }

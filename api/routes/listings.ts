@@ -59,7 +59,8 @@ export const listingRoutes = (deps: AppDeps) => [
     body: CreateListingBody,
     response: ListingOut,
     status: 201,
-    errors: [403, 404],
+    // 400: an image URL that is not one of the seller's uploads.
+    errors: [400, 403, 404],
     handler: async ({ body, caller }) => createListing(deps.db, caller.account.id, body),
   }),
   defineRoute({
@@ -81,7 +82,8 @@ export const listingRoutes = (deps: AppDeps) => [
     params: ListingIdParams,
     body: UpdateListingBody,
     response: ListingOut,
-    errors: [403, 404, 409],
+    // 400: as creation.
+    errors: [400, 403, 404, 409],
     handler: async ({ params, body, caller }) => updateListing(deps.db, caller.account.id, params.listing_id, body),
   }),
   defineRoute({
@@ -214,7 +216,11 @@ export const listingRoutes = (deps: AppDeps) => [
     status: 201,
     errors: [400, 413, 415],
     handler: async ({ caller, ctx }) => {
-      const { file, fields } = await readUploadedFile(ctx, { field: 'file', maxBytes: LISTING_IMAGE_MAX_BYTES });
+      const { file, fields } = await readUploadedFile(ctx, {
+        field: 'file',
+        maxBytes: LISTING_IMAGE_MAX_BYTES,
+        fields: Object.keys(ListingImageOptions.shape),
+      });
       const options = ListingImageOptions.safeParse(fields);
       if (!options.success) throw fromZod('body', options.error, fields);
       const uploader = caller.account;

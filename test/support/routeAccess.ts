@@ -4,6 +4,7 @@
 // (shared/spec/interface-spec.md, Endpoints) names a route's access, the row follows it; the rest
 // follow the README and the spec's wording for that kind of route, group by group below.
 import type { Access } from '../../api/auth/principal.js';
+import type { Tier } from '../../schemas/tiers.js';
 
 export const ROUTE_ACCESS: Record<string, Access> = {
   // Spec, v2 data endpoints: GET only, free, no authentication. Holo's own v2 additions (history charts,
@@ -237,3 +238,55 @@ export const ROUTE_ACCESS: Record<string, Access> = {
   'POST /api/devices/register': 'auth',
   'DELETE /api/devices/register': 'auth',
 };
+
+// Which tiers each tag admits, written out here rather than derived from the code under test: a
+// tier added to schemas/tiers.ts fails this file until someone decides where it belongs.
+export const STARTER_AND_UP: Tier[] = [
+  'starter',
+  'pro',
+  'power_collector',
+  'business',
+  'shop_basic',
+  'shop_pro',
+  'enterprise',
+  'unlimited',
+];
+export const PRO_AND_UP: Tier[] = ['pro', 'power_collector', 'business', 'shop_basic', 'shop_pro', 'enterprise', 'unlimited'];
+export const BUSINESS: Tier[] = ['business', 'shop_basic', 'shop_pro', 'enterprise', 'unlimited'];
+
+/** Who calls, as far as access goes: nobody, the operator token, or an account's session or key at a tier. */
+export type CallerAccess = { kind: 'anonymous' } | { kind: 'operator' } | { kind: 'session' | 'key'; tier: Tier; admin: boolean };
+
+export type Caller = CallerAccess & { name: string; headers: Record<string, string> };
+
+/**
+ * What the spec lets a caller do with a route tagged `access` (Endpoints, access tags, and
+ * Authentication): starter+ admits any session ("or session cookie"); every other tiered tag admits
+ * a session only at its account's tier, like a key at its key's tier; pro+|admin also admits an
+ * administrator; the operator token passes every tag (a route that needs an account then refuses
+ * it for that reason alone, see NO_ACCOUNT).
+ */
+export function expected(access: Access, c: CallerAccess): 'allowed' | 401 | 403 {
+  if (access === 'free' || access === 'signed') return 'allowed';
+  if (c.kind === 'anonymous') return 401;
+  if (c.kind === 'operator') return 'allowed';
+  const ok =
+    access === 'auth'
+      ? true
+      : access === 'admin'
+        ? c.admin
+        : access === 'starter+'
+          ? c.kind === 'session' || STARTER_AND_UP.includes(c.tier)
+          : access === 'pro+'
+            ? PRO_AND_UP.includes(c.tier)
+            : access === 'pro+|admin'
+              ? c.admin || PRO_AND_UP.includes(c.tier)
+              : BUSINESS.includes(c.tier); // business+
+  return ok ? 'allowed' : 403;
+}
+
+/**
+ * Routes that can end the credential they are called with (the session signs out; a key revokes
+ * itself): a fuzzer calls them last, so every other answer is the credential's.
+ */
+export const ENDS_THE_CREDENTIAL: ReadonlySet<string> = new Set(['POST /auth/logout', 'DELETE /api/keys/{key_id}']);

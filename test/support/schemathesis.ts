@@ -35,6 +35,9 @@ export type Precondition = { operation: string; statuses: (number | string)[]; w
 
 export type FuzzRun = { code: number; output: string };
 
+/** Generated cases per operation the caller is refused: each must still be a documented 401/403. */
+const REFUSED_EXAMPLES = 2;
+
 const toml = (value: string) => JSON.stringify(value);
 
 /** One schemathesis run against a live server's /openapi.json, every check on, fixed seed. */
@@ -46,12 +49,25 @@ export async function fuzz(
     maxExamples: number;
     seed: number;
     excludePaths: string[];
+    /**
+     * Operations ("METHOD /path") the caller may not use: fuzzed lightly, without the coverage phase
+     * (their every answer is the refusal; what they do is fuzzed as the callers they admit).
+     */
+    refused?: string[];
+    /** Operations fuzzed without the coverage phase (another run covers their boundary values). */
+    withoutCoverage?: string[];
+    /** Operations left out of this run. */
+    skip?: string[];
+    /** Only these operations (all when absent). */
+    only?: string[];
     /** How long the run may take (15 minutes by default). */
     timeoutMs?: number;
   },
 ): Promise<FuzzRun> {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'holo-fuzz-'));
-  const lines: string[] = [];
+  // Examples per operation in the file, not on the command line, so an operation's own setting
+  // below can lower it (schemathesis ranks command-line options above the file's operations).
+  const lines: string[] = [`generation.max-examples = ${opts.maxExamples}`];
   for (const [scheme, credential] of Object.entries(opts.auth ?? {})) {
     lines.push(`[auth.openapi.${scheme}]`);
     for (const [k, v] of Object.entries(credential)) lines.push(`${k} = ${toml(v)}`);
@@ -61,6 +77,13 @@ export async function fuzz(
     const statuses = ['2XX', 401, 403, 404, 409, 429, ...p.statuses].map((s) => (typeof s === 'number' ? String(s) : toml(s)));
     lines.push(`checks.positive_data_acceptance.expected-statuses = [${statuses.join(', ')}]`);
   }
+  for (const operation of opts.refused ?? []) {
+    lines.push('[[operations]]', `include-name = ${toml(operation)}`, `generation.max-examples = ${REFUSED_EXAMPLES}`);
+    lines.push('phases.coverage.enabled = false', 'phases.stateful.enabled = false');
+  }
+  for (const operation of opts.withoutCoverage ?? [])
+    lines.push('[[operations]]', `include-name = ${toml(operation)}`, 'phases.coverage.enabled = false');
+  for (const operation of opts.skip ?? []) lines.push('[[operations]]', `include-name = ${toml(operation)}`, 'enabled = false');
   const config = path.join(dir, 'schemathesis.toml');
   await fsp.writeFile(config, `${lines.join('\n')}\n`);
   const args = [
@@ -70,8 +93,6 @@ export async function fuzz(
     `${baseUrl}/openapi.json`,
     '--checks',
     'all',
-    '--max-examples',
-    String(opts.maxExamples),
     '--seed',
     String(opts.seed),
     // One worker: hypothesis' lambda introspection can fail inside CPython's ast module when two
@@ -80,6 +101,7 @@ export async function fuzz(
     '1',
     '--no-color',
     ...opts.excludePaths.flatMap((p) => ['--exclude-path', p]),
+    ...(opts.only ?? []).flatMap((name) => ['--include-name', name]),
   ];
   try {
     const { stdout, stderr } = await run(await schemathesisBin(), args, {
