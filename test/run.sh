@@ -38,6 +38,12 @@ run_suite() {
   node dist/test/support/suite.js --label "$1" --concurrency 2 --timeout 900000 "${@:2}" dist/test/*.test.js
 }
 
+# What a stack build computes that no store changes (the demo pictures' recognition features),
+# kept for the other pass (test/support/stackTemplate.ts).
+HOLO_TEST_RUN_DIR=$(mktemp -d /tmp/holo-run.XXXXXX)
+export HOLO_TEST_RUN_DIR
+trap 'rm -rf "$HOLO_TEST_RUN_DIR"' EXIT
+
 echo "== pass 1: embedded PostgreSQL, in-process Redis, chDB"
 env -u DATABASE_URL -u REDIS_URL -u CLICKHOUSE_URL bash -c "$(declare -f run_suite); run_suite 'pass 1'"
 
@@ -55,7 +61,7 @@ if [ "$(id -u)" = 0 ]; then chown postgres "$work"; fi
 cleanup() {
   as_pg "$pgbin/pg_ctl" -D "$work/pg" -m fast stop >/dev/null 2>&1 || true
   [ -f "$work/redis.pid" ] && kill "$(cat "$work/redis.pid")" 2>/dev/null || true
-  rm -rf "$work"
+  rm -rf "$work" "$HOLO_TEST_RUN_DIR"
 }
 trap cleanup EXIT
 as_pg "$pgbin/initdb" -D "$work/pg" -U postgres --auth=trust -E UTF8 >/dev/null
