@@ -14,7 +14,7 @@ import {
   loadStaged,
   mapStaged,
   newStageId,
-  stageParsedRows,
+  stagedRows,
   stagedUpdates,
   type StagedBatch,
 } from './load/staged.js';
@@ -184,6 +184,7 @@ async function readFeed(
   const documents: ReadDocument[] = [];
   const notModified: string[] = [];
   let bytes = 0;
+  const staged = stagedRows(deps.ch, stage);
   const ctx = {
     pool: deps.pool,
     game: input.game,
@@ -210,11 +211,12 @@ async function readFeed(
     digest.update('\0');
     // A guide that prints set names and numbers links its new products before they are mapped.
     await linkHintedRefs(deps.pool, one.rows);
-    if (one.rows.length || one.rejected.length) await stageParsedRows(target, one);
+    if (one.rows.length || one.rejected.length) await staged.add(target.seqBase, one);
     documents.push({ url: item.url, validators: item.validators });
     // A paged feed reads for minutes on a busy machine: each page is a sign of life (a heartbeat).
     progress(`fetching (${documents.length} documents read)`);
   }
+  await staged.flush();
   if (documents.length === 0 && notModified.length > 0) return 'not-modified';
   // Conditional GETs are made only of single-document feeds, so a feed is either all 304 or read whole.
   if (notModified.length > 0) throw new Error(`${input.source}/${input.game}: part of the feed answered 304 (${notModified.join(', ')})`);
