@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Client } from '@temporalio/client';
 import { DIGEST_NOW_PER_HOUR } from '../api/events/digestNow.js';
 import { signatureMatches } from '../ingest/events/signing.js';
+import { MAX_ENDPOINTS_PER_USER } from '../schemas/events.js';
 import { webhookUrlProblem } from '../api/events/webhookEndpoints.js';
 import { startFeedServer, type FeedServer } from '../ingest/demoMarket/feedServer.js';
 import { activityDeps } from '../workflows/activities.js';
@@ -119,6 +120,19 @@ describe('webhook endpoints', () => {
     assert.deepEqual([untouched.body.description, untouched.body.secret_prefix], [read.body.description, rotated.body.secret_prefix]);
     assert.equal((await api(`/api/webhooks/${created.body.id}`, { method: 'DELETE' })).status, 200);
     assert.equal((await api(`/api/webhooks/${created.body.id}`)).status, 404);
+  });
+
+  it(`are at most ${MAX_ENDPOINTS_PER_USER} an account, however many registrations race: the rest are 409`, async () => {
+    const racer = await accountWithKey(stack, 'racingshop', 'shop_pro');
+    const answers = await Promise.all(
+      Array.from({ length: MAX_ENDPOINTS_PER_USER + 3 }, (_, i) =>
+        api('/api/webhooks', { method: 'POST', headers: racer.headers, body: { url: `https://hooks.example.com/race/${i}` } }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    assert.deepEqual(statuses, [...Array<number>(MAX_ENDPOINTS_PER_USER).fill(201), 409, 409, 409]);
+    assert.match(answers.find((a) => a.status === 409)!.body.detail, /At most \d+ webhook endpoints per account/);
+    assert.equal((await api('/api/webhooks', { headers: racer.headers })).body.items.length, MAX_ENDPOINTS_PER_USER);
   });
 });
 

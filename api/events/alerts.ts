@@ -23,7 +23,7 @@ export async function createAlert(
     await q.lockAccount(tx, userId);
     const [count] = await q.alertCount(tx, userId);
     if (count!.n >= MAX_ALERTS_PER_USER)
-      throw new DomainError('invalid', `At most ${MAX_ALERTS_PER_USER} alerts per account; delete some first`);
+      throw new DomainError('conflict', `At most ${MAX_ALERTS_PER_USER} alerts per account; delete some first`);
     if ((await cardExists(tx, input.card_id)).length === 0) throw new NotFound('Card');
     // The account's row lock above makes this check and the insert one step.
     if ((await q.duplicateAlert(tx, userId, input.card_id, input.condition, input.target_price, input.currency)).length)

@@ -62,7 +62,7 @@ export async function createEndpoint(
     await lockAccount(tx, userId);
     const [count] = await q.endpointCount(tx, userId);
     if (count!.n >= MAX_ENDPOINTS_PER_USER)
-      throw new DomainError('invalid', `At most ${MAX_ENDPOINTS_PER_USER} webhook endpoints per account`);
+      throw new DomainError('conflict', `At most ${MAX_ENDPOINTS_PER_USER} webhook endpoints per account`);
     const [created] = await q.insertEndpoint(
       tx,
       userId,

@@ -54,7 +54,8 @@ export const webhookRoutes = (deps: AppDeps) => {
       body: CreateWebhookBody,
       response: WebhookEndpointCreated,
       status: 201,
-      errors: [400],
+      // 409: the account holds its most endpoints (a quota, answered like the collection's and the decks').
+      errors: [400, 409],
       description: `Deliveries POST {id, type, created_at, sent_at, attempt, data} with X-Holo-Signature = hex HMAC-SHA256 of the raw body under the secret, X-Holo-Event-Id and X-Holo-Delivery-Attempt. Only https:// URLs to public addresses in production (http to loopback in development). Events: price.alert.triggered (default), price.updated for card_ids. Non-2xx or no answer in ${ATTEMPT_TIMEOUT_MS / 1000} s is retried with exponential backoff; after ${deps.config.webhookDisableAfter} failed deliveries in a row the endpoint is disabled.`,
       handler: async ({ body, caller }) => {
         checkUrl(body.url);
