@@ -129,7 +129,7 @@ describe('webhook endpoints', () => {
         api('/api/webhooks', { method: 'POST', headers: racer.headers, body: { url: `https://hooks.example.com/race/${i}` } }),
       ),
     );
-    const statuses = answers.map((a) => a.status).sort();
+    const statuses = answers.map((a) => a.status).sort((a, b) => a - b);
     assert.deepEqual(statuses, [...Array<number>(MAX_ENDPOINTS_PER_USER).fill(201), 409, 409, 409]);
     assert.match(answers.find((a) => a.status === 409)!.body.detail, /At most \d+ webhook endpoints per account/);
     assert.equal((await api('/api/webhooks', { headers: racer.headers })).body.items.length, MAX_ENDPOINTS_PER_USER);
