@@ -24,7 +24,9 @@ export function intParam(opts: { min?: number; max?: number; description?: strin
   const param = z
     .string()
     .trim()
-    .regex(/^[+-]?\d{1,15}$/, { message: 'value is not a valid integer' })
+    // Integer-valued decimal text too ("2.0"): JSON Schema counts 2.0 as an integer, and the
+    // document says `type: integer`, so a client (or a fuzzer) may send it. "2.5" is still refused.
+    .regex(/^[+-]?\d{1,15}(\.0+)?$/, { message: 'value is not a valid integer' })
     .transform(Number)
     .pipe(n)
     .openapi({ type: 'integer', minimum: opts.min, maximum: max, description: opts.description });

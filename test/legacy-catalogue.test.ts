@@ -175,6 +175,9 @@ describe('cards', () => {
     assert.deepEqual((await stack.json('/pokemon/cards?limit=10&page=2&offset=30')).body, byOffset.body);
     await expect422('/pokemon/cards?limit=0', ['query', 'limit']);
     await expect422('/pokemon/cards?set_id=abc', ['query', 'set_id'], 'type_error.integer');
+    await expect422('/pokemon/cards?limit=2.5', ['query', 'limit'], 'type_error.integer');
+    // 2.0 is an integer to JSON Schema, which the document's `type: integer` speaks.
+    assert.deepEqual((await stack.json('/pokemon/cards?limit=10.0&page=2.0')).body, byOffset.body);
     await expect422('/pokemon/cards?colour=red', ['query', 'colour'], 'value_error.extra');
   });
 
