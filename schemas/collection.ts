@@ -38,6 +38,13 @@ export const CollectionEntry = z
   })
   .openapi('CollectionEntry');
 
+/**
+ * Grading fields that disagree with `graded`: a company or grade on an ungraded card (the add's
+ * schema, the change as merged with the stored entry, and the CSV import).
+ */
+export const gradingMisplaced = (e: { graded: boolean; grading_company?: string | null; grade?: number | null }): boolean =>
+  !e.graded && (Boolean(e.grading_company) || e.grade != null);
+
 export const AddToCollectionBody = z
   .strictObject({
     card_id: z.number().int().positive().max(PG_INT_MAX),
@@ -49,7 +56,7 @@ export const AddToCollectionBody = z
     grading_company: z.enum(COLLECTION_GRADERS).optional(),
     grade: grade.optional(),
   })
-  .refine((e) => e.graded || (e.grading_company === undefined && e.grade === undefined), {
+  .refine((e) => !gradingMisplaced(e), {
     message: 'grading_company and grade belong to a graded card: send graded: true',
     path: ['graded'],
   })

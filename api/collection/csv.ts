@@ -13,21 +13,12 @@ import { stringify } from 'csv-stringify';
 import type { Db } from '../../sql/stores/db.js';
 import { DomainError } from '../../schemas/errors.js';
 import { CONDITIONS } from '../../schemas/marketplace.js';
-import { COLLECTION_GRADERS, COLLECTION_LIMITS } from '../../schemas/collection.js';
+import { COLLECTION_GRADERS, COLLECTION_LIMITS, gradingMisplaced } from '../../schemas/collection.js';
 import { lockAccount } from '../../sql/alerts.js';
 import * as q from '../../sql/collection.js';
 import type { ValidationIssue } from '../http/errors.js';
 import { csvIssue, readCsvRecords, refuseIssues } from '../http/csvFile.js';
-import {
-  collectionChanged,
-  gradingMisplaced,
-  pickVariant,
-  presentEntry,
-  unknownVariant,
-  valuedEntries,
-  variantsByCard,
-  type EntryDeps,
-} from './entries.js';
+import { collectionChanged, pickVariant, presentEntry, unknownVariant, valuedEntries, variantsByCard, type EntryDeps } from './entries.js';
 
 export const COLLECTION_CSV_MAX_BYTES = 5 * 1024 * 1024;
 const EXPORT_COLUMNS = [

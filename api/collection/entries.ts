@@ -8,6 +8,7 @@ import { DomainError, NotFound } from '../../schemas/errors.js';
 import { CONDITION_FACTORS } from '../../schemas/market.js';
 import {
   COLLECTION_LIMITS,
+  gradingMisplaced,
   type AddToCollectionBody,
   type CollectionEntry,
   type UpdateCollectionEntryBody,
@@ -82,10 +83,7 @@ async function resolveVariant(db: Db, cardId: number, name: string | undefined):
   return found.id;
 }
 
-type Grading = { graded: boolean; grading_company?: string | null; grade?: number | null };
-
-/** Grading fields that disagree with `graded`: a company or grade on an ungraded card (the add, the change and the CSV import). */
-export const gradingMisplaced = (e: Grading): boolean => !e.graded && (Boolean(e.grading_company) || e.grade != null);
+type Grading = Parameters<typeof gradingMisplaced>[0];
 
 function checkGrading(e: Grading): void {
   if (gradingMisplaced(e)) throw new DomainError('invalid', 'grading_company and grade belong to a graded card: send graded: true');
