@@ -127,6 +127,12 @@ export function freeTextDocument(opts: { max: number }) {
  */
 export const text = trimmedText('\\u0000-\\u001f\\u007f', 'control characters are not allowed');
 
+/**
+ * A username as a request names another account (a recipient, a profile): one line of text, so a
+ * NUL never reaches PostgreSQL (which refuses it); a name nobody has is the operation's 404.
+ */
+export const usernameRef = text({ max: 64 });
+
 export const ErrorResponse = z
   .object({
     detail: z.string(),

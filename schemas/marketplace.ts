@@ -1,6 +1,6 @@
 // The seller marketplace (spec: "Listing (create fields)", "Listing" states, "Marketplace
 // operations in detail", "Verification code record", "Field and content limits", "Time constants").
-import { freeText, intParam, numberText, text, z, PG_INT_MAX } from './common.js';
+import { freeText, intParam, numberText, text, usernameRef, z, PG_INT_MAX } from './common.js';
 import { centAmount } from './money.js';
 
 export const CONDITIONS = ['NM', 'LP', 'MP', 'HP', 'DMG'] as const;
@@ -312,7 +312,7 @@ export const RatingBody = z
   .strictObject({ rating: z.number().int().min(1).max(5), review: freeText({ min: 0, max: 1000 }).optional() })
   .openapi('TransactionRating');
 export const Rated = z.object({ ok: z.literal(true) }).openapi('Rated');
-export const UsernameParams = z.strictObject({ username: z.string().min(1).max(64) });
+export const UsernameParams = z.strictObject({ username: usernameRef });
 export const Reputation = z
   .object({
     avg: z.number(),

@@ -1,6 +1,6 @@
 // Private messages and moderation (spec: "Private message", "Message list", the reports and
 // blocks rows of "Named paths").
-import { freeText, intParam, text, z, PG_INT_MAX } from './common.js';
+import { freeText, intParam, text, usernameRef, z, PG_INT_MAX } from './common.js';
 
 export const MessageOut = z
   .object({
@@ -29,7 +29,7 @@ export const MessageListQuery = z.strictObject({
 });
 export const SendMessageBody = z
   .strictObject({
-    to_username: z.string().min(1).max(64),
+    to_username: usernameRef,
     listing_id: z.number().int().positive().max(PG_INT_MAX).optional(),
     subject: text({ min: 0, max: 200 }).default(''),
     body: freeText({ max: 5000 }),

@@ -159,3 +159,23 @@ describe('blank text (fuzzer seed 561896246: GET /api/price-intelligence/search?
     );
   });
 });
+
+describe('a username another account is named by (npm run fuzz as an administrator: POST /api/messages with to_username "\\u0000\\u0006" was a 500)', () => {
+  it('holding a NUL or another control character is a 422 naming it, in a message and in the profile and reputation paths', async () => {
+    for (const name of ['text\u0000seller', '\u0000\u0006', 'text\u0007seller']) {
+      const sent = await call(buyer, 'POST', '/api/messages', { to_username: name, body: 'still available?' });
+      assert.deepEqual([sent.status, sent.body.detail?.[0]?.loc], [422, ['body', 'to_username']], JSON.stringify(sent.body));
+      for (const path of ['/users/{}', '/api/reputation/{}', '/api/users/{}/reputation']) {
+        const read = await call(buyer, 'GET', path.replace('{}', encodeURIComponent(name)));
+        assert.deepEqual([read.status, read.body.detail?.[0]?.loc], [422, ['path', 'username']], `${path}: ${JSON.stringify(read.body)}`);
+      }
+    }
+  });
+
+  it('a name nobody has is still a 404, and the seller’s own name is still found', async () => {
+    assert.equal((await call(buyer, 'POST', '/api/messages', { to_username: 'nobody-here', body: 'hello' })).status, 404);
+    assert.equal((await call(buyer, 'GET', '/api/reputation/nobody-here')).status, 404);
+    assert.equal((await call(buyer, 'POST', '/api/messages', { to_username: 'textseller', body: 'still available?' })).status, 201);
+    assert.equal((await call(buyer, 'GET', '/api/users/textseller/reputation')).status, 200);
+  });
+});
