@@ -40,6 +40,25 @@ const REFUSED_EXAMPLES = 2;
 
 const toml = (value: string) => JSON.stringify(value);
 
+/**
+ * How long schemathesis reads an event stream, in seconds. A stream stays open while its subject
+ * lives (a scan session for 30 minutes), so schemathesis reads each for its request timeout and
+ * checks the events that arrived; its default of 10 s made one stream half of a caller's run. The
+ * server writes what it holds at once, so a second reads the same events.
+ */
+const STREAM_READ_SECONDS = 1;
+
+/** The document's operations ("METHOD /path") that answer with an event stream. */
+async function eventStreamOperations(baseUrl: string): Promise<string[]> {
+  type Operation = { responses?: Record<string, { content?: Record<string, unknown> }> };
+  const document = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as { paths: Record<string, Record<string, Operation>> };
+  return Object.entries(document.paths).flatMap(([route, operations]) =>
+    Object.entries(operations)
+      .filter(([, op]) => Object.values(op.responses ?? {}).some((r) => r.content?.['text/event-stream'] !== undefined))
+      .map(([method]) => `${method.toUpperCase()} ${route}`),
+  );
+}
+
 /** One schemathesis run against a live server's /openapi.json, every check on, fixed seed. */
 export async function fuzz(
   baseUrl: string,
@@ -84,6 +103,8 @@ export async function fuzz(
   for (const operation of opts.withoutCoverage ?? [])
     lines.push('[[operations]]', `include-name = ${toml(operation)}`, 'phases.coverage.enabled = false');
   for (const operation of opts.skip ?? []) lines.push('[[operations]]', `include-name = ${toml(operation)}`, 'enabled = false');
+  for (const operation of await eventStreamOperations(baseUrl))
+    lines.push('[[operations]]', `include-name = ${toml(operation)}`, `request-timeout = ${STREAM_READ_SECONDS}`);
   const config = path.join(dir, 'schemathesis.toml');
   await fsp.writeFile(config, `${lines.join('\n')}\n`);
   const args = [
