@@ -71,7 +71,14 @@ function assertClientError(r: { status: number; body: Json }, allowed: number[],
   assert.ok(allowed.includes(r.status), `${what}: ${r.status} ${JSON.stringify(r.body)?.slice(0, 300)}`);
   if (r.status === 422) {
     assert.ok(Array.isArray(r.body?.detail) && r.body.detail.length > 0, what);
-    for (const i of r.body.detail) assert.ok(Array.isArray(i.loc) && typeof i.msg === 'string' && typeof i.type === 'string', what);
+    for (const i of r.body.detail) {
+      assert.ok(Array.isArray(i.loc) && typeof i.msg === 'string' && typeof i.type === 'string', what);
+      // The document's loc: names and indexes only.
+      assert.ok(
+        i.loc.every((part: unknown) => typeof part === 'string' || typeof part === 'number'),
+        `${what}: loc ${JSON.stringify(i.loc)}`,
+      );
+    }
   } else assert.equal(typeof r.body?.detail, 'string', what);
 }
 
@@ -494,6 +501,23 @@ describe('multipart uploads (busboy)', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('a part without a name is a 422 at the body, in the document’s shape (npm run fuzz, seed 1010564528: loc ["body", null])', async () => {
+    const field = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name=""\r\n\r\nnull\r\n--${BOUNDARY}--\r\n`);
+    const headers = { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` };
+    for (const path of ['/collection/import', '/me/avatar'])
+      for (const [what, body] of [
+        ['a field', field],
+        ['a file', multipart('null', { field: '' }).body],
+      ] as const) {
+        const r = await send('POST', path, bob, body, headers);
+        assert.deepEqual(
+          [r.status, r.body.detail],
+          [422, [{ loc: ['body'], msg: 'every part needs a name', type: 'value_error.missing' }]],
+          `${path}, ${what}`,
+        );
+      }
   });
 
   it('a body cut off inside its file part is a 400, and the server still answers', async () => {

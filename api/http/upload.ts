@@ -27,8 +27,13 @@ export async function readUploadedFile(
     let failure: Error | null = null;
     // No prototype: a field named __proto__ or constructor is just a field.
     const fields: Record<string, string> = Object.create(null) as Record<string, string>;
-    const extra = (name: string) =>
-      new ValidationError([{ loc: ['body', name], msg: 'extra fields not permitted', type: 'value_error.extra' }]);
+    // busboy names a part sent with name="" undefined: no name to put in the loc.
+    const extra = (name: string | undefined) =>
+      new ValidationError([
+        name
+          ? { loc: ['body', name], msg: 'extra fields not permitted', type: 'value_error.extra' }
+          : { loc: ['body'], msg: 'every part needs a name', type: 'value_error.missing' },
+      ]);
     parser.on('field', (name, value) => {
       if (named.has(name)) fields[name] = value;
       else failure ??= extra(name);
