@@ -15,6 +15,7 @@ import { UPSTREAMS, type UpstreamConfig, type UpstreamName } from '../schemas/co
 import { ingestFeed, SourceOffError } from '../ingest/pipeline.js';
 import { loadFxRates } from '../ingest/load/fxRates.js';
 import { parseEcbRates } from '../ingest/sources/ecbRates.js';
+import { parsePokemontcgIo } from '../ingest/sources/pokemontcgIo.js';
 import { parseScryfallPrices } from '../ingest/sources/scryfallPrices.js';
 import { FeedFormatError, type ParseResult, type SourceRow } from '../ingest/sources/types.js';
 import { RETRY, TruncatedBodyError, Upstream, UpstreamAuthError, UpstreamError } from '../ingest/upstreams/http.js';
@@ -22,6 +23,7 @@ import { pokemontcg } from '../ingest/upstreams/pokemontcg.js';
 import { pricecharting } from '../ingest/upstreams/pricecharting.js';
 import { createUpstreams, type Upstreams } from '../ingest/upstreams/registry.js';
 import { scryfall } from '../ingest/upstreams/scryfall.js';
+import { tcgplayer } from '../ingest/upstreams/tcgplayer.js';
 import type { FeedContext, PriceConnector, StageTarget } from '../ingest/upstreams/types.js';
 import { dropStage, newStageId } from '../ingest/load/staged.js';
 import { chRows } from './support/clickhouseRows.js';
@@ -149,18 +151,29 @@ describe('pokemontcg.io paging', () => {
     }
   });
 
-  it('stops where a total that shrank between pages says the cards end', async () => {
-    // The first page says 260; by the second request the upstream has 240: nothing more to ask for.
-    const server = await upstreamServer(pages((page) => (page === 1 ? 260 : 240)));
+  it('stops where a total that shrank between pages says the cards end, with no card lost or doubled', async () => {
+    // Page 1 is answered while the upstream holds 260 cards; by page 2 it says 240, and page 2
+    // holds the 10 cards page 1 did not: 260 seen reach the shrunk total, so no page 3 is asked for.
+    const server = await upstreamServer((req, res) => {
+      const url = new URL(req.url!, 'http://x');
+      const page = Number(url.searchParams.get('page'));
+      const data = page === 1 ? cards.slice(0, 250) : page === 2 ? cards.slice(250) : [];
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ data, page, pageSize: 250, count: data.length, totalCount: page === 1 ? 260 : 240 }));
+    });
     try {
       const upstream = new Upstream('pokemontcg', configOf('pokemontcg', server.url));
-      server.set(pages(() => 240));
-      await readAll(pokemontcg, upstream, ctx());
+      const read = await readAll(pokemontcg, upstream, ctx());
       assert.deepEqual(
         server.hits.map((h) => new URL(h.url, 'http://x').searchParams.get('page')),
-        ['1'],
+        ['1', '2'],
+        'both pages, and no extra empty page once the shrunk total is reached',
       );
       assert.equal(server.hits[0]!.headers['x-api-key'], undefined, 'no key set, none sent');
+      const whole = await parsePokemontcgIo(JSON.stringify({ data: cards, page: 1, pageSize: 260, count: 260, totalCount: 260 }));
+      assert.ok(whole.rows.length > 250);
+      assert.deepEqual(read.rows, whole.rows, 'every price of the 260 cards, once each');
     } finally {
       server.close();
     }
@@ -446,6 +459,101 @@ describe('feeds end to end', () => {
       readAll(scryfall, upstream, ctx(), { ...stage, id: newStageId() }),
       (e: unknown) => e instanceof FeedFormatError && /cut off/.test(e.message),
     );
+  });
+
+  it('prices TCGplayer products in batches with one token a run, renewing a refused token once', async () => {
+    // 600 product ids of one card: three pricing calls of 250, 250 and 100.
+    const pool = stack.stores.pg.pool;
+    const game = (await pool.query(`INSERT INTO games (slug, name) VALUES ('tcg-batches', 'Batches') RETURNING id`)).rows[0].id;
+    const set = (
+      await pool.query(`INSERT INTO sets (game_id, external_key, code, name) VALUES ($1, 'test:batches', 'B', 'B') RETURNING id`, [game])
+    ).rows[0].id;
+    const card = (
+      await pool.query(
+        `INSERT INTO cards (game_id, set_id, external_key, name, collector_number) VALUES ($1, $2, 'test:batches-1', 'One', '1') RETURNING id`,
+        [game, set],
+      )
+    ).rows[0].id;
+    const ids = Array.from({ length: 600 }, (_, i) => String(100_001 + i));
+    await pool.query(`INSERT INTO cross_refs (card_id, ref_key, ref_value) SELECT $1, 'us_marketplace_product_id', unnest($2::text[])`, [
+      card,
+      ids,
+    ]);
+    let valid = 'token-1';
+    let issued = 0;
+    let tokenAnswer: (res: http.ServerResponse) => void = (res) =>
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ access_token: valid, token_type: 'bearer', expires_in: 1_209_599 }));
+    server.set((req, res) => {
+      if (req.method === 'POST' && req.url === '/token') return tokenAnswer(res);
+      const batch = /^\/pricing\/product\/([\d,]+)$/.exec(req.url!)?.[1]?.split(',');
+      if (!batch) return void res.writeHead(404).end();
+      if (req.headers.authorization !== `bearer ${valid}`)
+        return void res
+          .writeHead(401, { 'Content-Type': 'application/json' })
+          .end('{"message":"Authorization has been denied for this request."}');
+      const results = batch.map((id) => ({
+        productId: Number(id),
+        lowPrice: 1,
+        midPrice: 2,
+        highPrice: 3,
+        marketPrice: 2.5,
+        directLowPrice: null,
+        subTypeName: 'Normal',
+      }));
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ success: true, errors: [], results }));
+    });
+    const credentials = { HOLO_TCGPLAYER_CLIENT_ID: 'id', HOLO_TCGPLAYER_CLIENT_SECRET: 'secret' };
+    const upstream = new Upstream('tcgplayer', configOf('tcgplayer', server.url, { credentials }));
+    const c = { ...ctx(), pool, game: 'tcg-batches' };
+    const hitsOf = (from: number) =>
+      server.hits.slice(from).map((h) => (h.url === '/token' ? 'token' : h.url.split('/').at(-1)!.split(',').length));
+    const pricedIds = (rows: SourceRow[]) => [...new Set(rows.map((r) => r.ref.value))].sort();
+
+    let from = server.hits.length;
+    const first = await readAll(tcgplayer, upstream, c);
+    assert.deepEqual(hitsOf(from), ['token', 250, 250, 100], 'one token, then batches of at most 250');
+    assert.deepEqual(pricedIds(first.rows), ids, 'every product priced once');
+    assert.equal(first.rows.length, ids.length * 4);
+
+    // The next run reuses the token; TCGplayer refuses it (revoked): one new token, the batch again.
+    valid = 'token-2';
+    from = server.hits.length;
+    const second = await readAll(tcgplayer, upstream, c);
+    assert.deepEqual(hitsOf(from), [250, 'token', 250, 250, 100]);
+    assert.deepEqual(pricedIds(second.rows), ids);
+
+    // A token that is refused again at once: one renewal, then the feed fails naming the variables.
+    valid = 'token-3';
+    tokenAnswer = (res) => {
+      issued++;
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ access_token: `stale-${issued}`, expires_in: 1_209_599 }));
+    };
+    from = server.hits.length;
+    await assert.rejects(readAll(tcgplayer, upstream, c), (e: unknown) => {
+      assert.ok(e instanceof UpstreamAuthError && !e.retryable);
+      assert.match(
+        e.message,
+        /HTTP 401 .*Authorization has been denied.*; check HOLO_TCGPLAYER_CLIENT_ID and HOLO_TCGPLAYER_CLIENT_SECRET/,
+      );
+      return true;
+    });
+    assert.deepEqual(hitsOf(from), [250, 'token', 250], 'no retry storm');
+
+    // Wrong credentials: the token endpoint's 400 invalid_client (RFC 6749 §5.2 for credentials in the body) names them too.
+    tokenAnswer = (res) => res.writeHead(400, { 'Content-Type': 'application/json' }).end('{"error":"invalid_client"}');
+    const wrong = new Upstream('tcgplayer', configOf('tcgplayer', server.url, { credentials }));
+    from = server.hits.length;
+    await assert.rejects(
+      readAll(tcgplayer, wrong, c),
+      (e: unknown) =>
+        e instanceof UpstreamAuthError &&
+        /HTTP 400 .*invalid_client; check HOLO_TCGPLAYER_CLIENT_ID and HOLO_TCGPLAYER_CLIENT_SECRET/.test(e.message),
+    );
+    assert.deepEqual(hitsOf(from), ['token']);
   });
 
   it('a source without its credentials is off and says which variables to set', async () => {

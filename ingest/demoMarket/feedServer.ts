@@ -354,6 +354,7 @@ export async function serveFeeds(
         form.get('client_id') !== MIRROR_CREDENTIALS.HOLO_TCGPLAYER_CLIENT_ID ||
         form.get('client_secret') !== MIRROR_CREDENTIALS.HOLO_TCGPLAYER_CLIENT_SECRET
       )
+        // RFC 6749 §5.2's answer to client credentials sent in the form body (TCGplayer documents no status).
         return json(400, { error: 'invalid_client' });
       return json(200, { access_token: TCGPLAYER_TOKEN, token_type: 'bearer', expires_in: 1_209_599 });
     }

@@ -98,6 +98,20 @@ function upstreamMessage(text: string): string {
   return text.replace(/\s+/g, ' ').trim().slice(0, 300) || '(empty body)';
 }
 
+/**
+ * Whether an OAuth token endpoint refused the client itself (RFC 6749 §5.2: invalid_client). The
+ * RFC has it answer 400, not 401, when the credentials came in the form body, as TCGplayer's token
+ * request sends them (its documentation names no status for a refusal).
+ */
+function refusedClient(text: string): boolean {
+  try {
+    const error = (JSON.parse(text) as { error?: unknown }).error;
+    return error === 'invalid_client' || error === 'unauthorized_client';
+  } catch {
+    return false;
+  }
+}
+
 /** Starts at most `concurrency` at once, each start at least `spacingMs` after the one before. */
 class Budget {
   private active = 0;
@@ -223,8 +237,9 @@ export class Upstream {
           validators: { etag: res.headers.get('etag'), lastModified: res.headers.get('last-modified') },
           body: bytesOf(res, url),
         };
-      const message = upstreamMessage(await res.text().catch(() => ''));
-      if (res.status === 401 || res.status === 403) {
+      const text = await res.text().catch(() => '');
+      const message = upstreamMessage(text);
+      if (res.status === 401 || res.status === 403 || (res.status === 400 && refusedClient(text))) {
         const missing = this.missingCredentials();
         const fix = Object.keys(this.config.credentials);
         const hint = fix.length
@@ -272,6 +287,11 @@ export class BearerToken {
   private token: { value: string; expiresAt: number } | null = null;
 
   constructor(private readonly obtain: () => Promise<{ access_token?: string; expires_in?: number }>) {}
+
+  /** Forgets the token (the upstream refused it before its expiry): the next value() asks for a new one. */
+  forget(): void {
+    this.token = null;
+  }
 
   async value(): Promise<string> {
     if (this.token && Date.now() < this.token.expiresAt) return this.token.value;
