@@ -121,6 +121,9 @@ const NewestDay = z.object({ day: z.string() });
 /** The newest day of any loaded market price (1970-01-01 when none). */
 export const newestMarketDay = chQuery<Record<string, never>, typeof NewestDay>('newest_market_day', NewestDay);
 
+/** The newest day of a source's reference rates (1970-01-01 when none): whether the ECB's daily file leaves a gap. */
+export const newestFxDay = chQuery<{ source: string }, typeof NewestDay>('fx_newest_day', NewestDay);
+
 const SourceValue = z.object({ variant_id: col.number, source: z.string(), usd: col.number });
 /** Each source's newest market value in USD of the variants, over the window up to the day. */
 export const crossSourceConsensus = chQuery<

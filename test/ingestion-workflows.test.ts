@@ -63,20 +63,24 @@ async function record(name: string, workflowId: string): Promise<void> {
   fs.writeFileSync(indexFile, JSON.stringify({ ...index, [`${name}.history.bin`]: workflowId }, null, 2) + '\n');
 }
 
-// The ECB at its own paths for the fxRates tests: the recorded 90-day file, then a maintenance page.
+// The ECB at its own paths for the fxRates tests: the recorded 90-day and daily files, then a maintenance page.
 let ecb: http.Server;
 let ecbBody = fs.readFileSync(ecbFile, 'utf8');
+const recordedDaily = fs.readFileSync(path.join(path.dirname(ecbFile), 'eurofxref-daily.xml'), 'utf8');
+let ecbDaily = recordedDaily;
+const ecbRequests: string[] = [];
 
 before(async () => {
   // Every demo picture indexed already (built once per suite run); the index test takes some out.
   stack = await startStack({ demo: 'small', recognitionIndex: true });
   // The mirror where the stack's configuration points every upstream (demo data, HOLO_FEEDS_PORT).
   feeds = await startFeedServer(stack.stores.pg.url, stack.config.feedsPort);
-  ecb = http.createServer((req, res) =>
-    req.url === '/stats/eurofxref/eurofxref-hist-90d.xml'
-      ? res.writeHead(200, { 'Content-Type': 'text/xml' }).end(ecbBody)
-      : res.writeHead(404).end(),
-  );
+  ecb = http.createServer((req, res) => {
+    ecbRequests.push(req.url!);
+    const body = { '/stats/eurofxref/eurofxref-hist-90d.xml': ecbBody, '/stats/eurofxref/eurofxref-daily.xml': ecbDaily }[req.url!];
+    if (body === undefined) res.writeHead(404).end();
+    else res.writeHead(200, { 'Content-Type': 'text/xml' }).end(body);
+  });
   await new Promise<void>((resolve) => ecb.listen(0, '127.0.0.1', resolve));
   const ecbUrl = `http://127.0.0.1:${(ecb.address() as AddressInfo).port}`;
   const deps: ActivityDeps = activityDeps(stack.config, stack.stores);
@@ -118,8 +122,29 @@ describe('fxRates workflow', () => {
     assert.equal(Number(row!.n), result.loaded);
   });
 
+  it('reads the daily file on schedule, and the 90-day file only to fill a gap', async () => {
+    // Holo holds the 90 days up to Tuesday 2024-02-27: Wednesday's daily file is all a run reads.
+    const run = async (day: string) => {
+      ecbDaily = recordedDaily.replace("time='2024-02-27'", `time='${day}'`);
+      ecbRequests.length = 0;
+      const result = await client.workflow.execute(fxRates, {
+        args: [{}],
+        taskQueue: TASK_QUEUE,
+        workflowId: workflowIds.fxRates(`daily-${day}-${Date.now()}`),
+      });
+      return [result.document, result.days.at(-1), ecbRequests.map((u) => u.split('/').at(-1))];
+    };
+    assert.deepEqual(await run('2024-02-28'), ['daily', '2024-02-28', ['eurofxref-daily.xml']]);
+    // The runs of Thursday and Friday were missed: Monday's reads the last 90 days as well.
+    assert.deepEqual((await run('2024-03-04')).slice(0, 1).concat([ecbRequests.map((u) => u.split('/').at(-1))]), [
+      'hist-90d',
+      ['eurofxref-daily.xml', 'eurofxref-hist-90d.xml'],
+    ]);
+  });
+
   it('fails a malformed feed at once instead of retrying it', async () => {
     ecbBody = '<html>maintenance</html>';
+    ecbDaily = ecbBody;
     const workflowId = workflowIds.fxRates(`bad-${Date.now()}`);
     await assert.rejects(
       client.workflow.execute(fxRates, {
@@ -314,6 +339,72 @@ describe('scrapeAll workflow', () => {
     assert.equal(result.done, feedPairs().length);
     // The failure names the reason itself, not "Activity task failed".
     assert.equal(result.failures[0]!.error, 'no pokemontcg feed for lorcana');
+  });
+});
+
+describe('a feed refused by its upstream', () => {
+  it("shows in the run detail with the source, the upstream's status and message and the variable to fix, attempted once", async () => {
+    // A worker whose pokemontcg.io key and TCGplayer credentials are wrong: the mirror refuses them
+    // as the upstreams do (403 for the key, 400 invalid_client at TCGplayer's token endpoint).
+    const deps = activityDeps(stack.config, stack.stores);
+    const wrong = (name: 'pokemontcg' | 'tcgplayer', credentials: Record<string, string>) => ({
+      ...stack.config.upstreams[name],
+      credentials,
+    });
+    await rig.startWorker({
+      ...deps,
+      upstreams: createUpstreams({
+        ...stack.config.upstreams,
+        pokemontcg: wrong('pokemontcg', { HOLO_POKEMONTCG_API_KEY: 'wrong-key' }),
+        tcgplayer: wrong('tcgplayer', { HOLO_TCGPLAYER_CLIENT_ID: 'wrong-id', HOLO_TCGPLAYER_CLIENT_SECRET: 'wrong-secret' }),
+      }),
+    });
+    try {
+      const deps = await buildDeps({ ...stack.config, temporalAddress: temporal.address }, stack.stores, silent);
+      const api = await startServer(deps, 0, '127.0.0.1');
+      try {
+        const token = fs.readFileSync(path.join(stack.config.dataDir, 'admin-token'), 'utf8').trim();
+        const admin = <const Path extends string>(pathAndQuery: Path) =>
+          jsonCall(api, 'GET', pathAndQuery, { headers: { Authorization: `Bearer ${token}` } });
+        const pairs = [
+          { source: 'pokemontcg', game: 'pokemon' },
+          { source: 'tcgplayer', game: 'flesh-and-blood' },
+          { source: 'cardmarket', game: 'mtg' },
+        ];
+        const workflowId = `${workflowIds.scrapeAll('2030-03-03')}/refused-${Date.now()}`;
+        await client.workflow.execute(scrapeAll, {
+          args: [{ asOf: '2030-03-03', pairs, concurrency: 2 }],
+          taskQueue: TASK_QUEUE,
+          workflowId,
+        });
+        const run = (await admin(`/api/admin/ingest/runs/${encodeURIComponent(workflowId)}`)).body;
+        assert.equal(run.status, 'COMPLETED', JSON.stringify(run));
+        const scrape = progressOf(run, 'results');
+        assert.deepEqual([scrape.done, scrape.failed], [1, 2]);
+        const failure = (source: string) => scrape.failures.find((f: { source: string }) => f.source === source)!.error;
+        assert.match(
+          failure('pokemontcg'),
+          /^pokemontcg: HTTP 403 from \S+\/v2\/cards\S*: Forbidden: the API key is not valid; check HOLO_POKEMONTCG_API_KEY$/,
+        );
+        assert.match(
+          failure('tcgplayer'),
+          /^tcgplayer: HTTP 400 from \S+\/token: invalid_client; check HOLO_TCGPLAYER_CLIENT_ID and HOLO_TCGPLAYER_CLIENT_SECRET$/,
+        );
+        // Each refused feed's activity started once (its history's started event carries the attempt).
+        for (const name of ['pokemontcg/pokemon', 'tcgplayer/flesh-and-blood']) {
+          const events = (await client.workflow.getHandle(`${workflowId}/${name}`).fetchHistory()).events ?? [];
+          assert.deepEqual(
+            events.flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt] : [])),
+            [1],
+            `${name}: no retry of a refusal`,
+          );
+        }
+      } finally {
+        await api.close();
+      }
+    } finally {
+      await rig.startWorker();
+    }
   });
 });
 

@@ -19,6 +19,7 @@ import { parsePokemontcgIo } from '../ingest/sources/pokemontcgIo.js';
 import { parseScryfallPrices } from '../ingest/sources/scryfallPrices.js';
 import { FeedFormatError, type ParseResult, type SourceRow } from '../ingest/sources/types.js';
 import { RETRY, TruncatedBodyError, Upstream, UpstreamAuthError, UpstreamError } from '../ingest/upstreams/http.js';
+import { scheduledEcbRates } from '../ingest/upstreams/ecb.js';
 import { pokemontcg } from '../ingest/upstreams/pokemontcg.js';
 import { pricecharting } from '../ingest/upstreams/pricecharting.js';
 import { createUpstreams, type Upstreams } from '../ingest/upstreams/registry.js';
@@ -26,6 +27,7 @@ import { scryfall } from '../ingest/upstreams/scryfall.js';
 import { tcgplayer } from '../ingest/upstreams/tcgplayer.js';
 import type { FeedContext, PriceConnector, StageTarget } from '../ingest/upstreams/types.js';
 import { dropStage, newStageId } from '../ingest/load/staged.js';
+import { newestFxDay } from '../sql/priceLoads.js';
 import { chRows } from './support/clickhouseRows.js';
 import { call } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
@@ -601,5 +603,55 @@ describe('feeds end to end', () => {
     );
     assert.equal(Number(row!.n), rates.length);
     assert.equal(row!.usd, '1.0856');
+  });
+  it("reads the ECB's daily file on schedule, and the 90-day file only when Holo has none or lacks a working day", async () => {
+    const dailyOf = (day: string) =>
+      fs.readFileSync(path.join(prices, 'ecb-eurofxref', 'eurofxref-daily.xml'), 'utf8').replace("time='2024-02-27'", `time='${day}'`);
+    let daily = dailyOf('2024-02-28');
+    server.set((req, res) => {
+      if (req.url === '/stats/eurofxref/eurofxref-daily.xml') return void res.writeHead(200, { 'Content-Type': 'text/xml' }).end(daily);
+      if (req.url === '/stats/eurofxref/eurofxref-hist-90d.xml')
+        return void res.writeHead(200, { 'Content-Type': 'text/xml' }).end(fs.readFileSync(ecbFile));
+      res.writeHead(404).end();
+    });
+    const upstream = new Upstream('ecb', configOf('ecb', server.url));
+    const ch = stack.stores.ch.client;
+    const run = async () => {
+      const from = server.hits.length;
+      const [newest] = await newestFxDay(ch, { source: 'ecb' });
+      const read = await scheduledEcbRates(upstream, newest!.day === '1970-01-01' ? null : newest!.day);
+      await loadFxRates(ch, read.parsed.rates, {
+        id: `ecb-test/${read.document}/${daily.length}/${from}`,
+        ingestedAt: new Date(),
+        source: 'ecb',
+      });
+      return {
+        document: read.document,
+        fetched: server.hits.slice(from).map((h) => h.url.split('/').at(-1)),
+        days: new Set(read.parsed.rates.map((r) => r.day)),
+      };
+    };
+    // No ECB rate held yet: the daily file, then the last 90 days.
+    const first = await scheduledEcbRates(upstream, null);
+    assert.equal(first.document, 'hist-90d');
+    assert.deepEqual(
+      server.hits.slice(-2).map((h) => h.url.split('/').at(-1)),
+      ['eurofxref-daily.xml', 'eurofxref-hist-90d.xml'],
+    );
+    // Holo holds up to Tuesday 2024-02-27 (the 90-day file loaded above): Wednesday's daily file alone.
+    assert.equal((await newestFxDay(ch, { source: 'ecb' }))[0]!.day, '2024-02-27');
+    assert.deepEqual(await run(), { document: 'daily', fetched: ['eurofxref-daily.xml'], days: new Set(['2024-02-28']) });
+    // Friday's run missed, Monday after a weekend with nothing missed but Thursday and Friday: a backfill.
+    daily = dailyOf('2024-03-04');
+    const gap = await run();
+    assert.deepEqual([gap.document, gap.fetched], ['hist-90d', ['eurofxref-daily.xml', 'eurofxref-hist-90d.xml']]);
+    // Holding Friday 2024-03-01, Monday's file leaves only the weekend between: the daily file.
+    await loadFxRates(ch, parseEcbRates(dailyOf('2024-03-01')).rates, { id: 'ecb-test/friday', ingestedAt: new Date(), source: 'ecb' });
+    assert.deepEqual((await run()).fetched, ['eurofxref-daily.xml']);
+    const [held] = await chRows<{ days: string[] }>(
+      ch,
+      `SELECT groupArray(toString(day)) AS days FROM (SELECT DISTINCT day FROM holo.fx_rates WHERE source = 'ecb' AND day >= '2024-02-27' ORDER BY day)`,
+    );
+    assert.deepEqual(held!.days, ['2024-02-27', '2024-02-28', '2024-03-01', '2024-03-04']);
   });
 });

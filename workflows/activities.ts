@@ -5,7 +5,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { ingestFeed, SourceOffError, UnknownFeedError, type IngestDeps, type IngestInput, type IngestSummary } from '../ingest/pipeline.js';
 import { createUpstreams } from '../ingest/upstreams/registry.js';
 import { UpstreamError, withUpstreamStop } from '../ingest/upstreams/http.js';
-import { readEcbRates, type EcbDocument } from '../ingest/upstreams/ecb.js';
+import { readEcbRates, scheduledEcbRates, type EcbDocument, type EcbRead } from '../ingest/upstreams/ecb.js';
 import { recordFeedFailure, recordFeedRun } from '../sql/status.js';
 import type pg from 'pg';
 import type { Config } from '../schemas/config.js';
@@ -17,7 +17,7 @@ import { precomputeCardAnalytics, type PrecomputeResult } from '../ingest/analyt
 import { parseEcbRates } from '../ingest/sources/ecbRates.js';
 import { FeedFormatError } from '../ingest/sources/types.js';
 import { loadOrCreateSecret } from '../sql/runtime/secrets.js';
-import { catalogueCountsPerGame } from '../sql/priceLoads.js';
+import { catalogueCountsPerGame, newestFxDay } from '../sql/priceLoads.js';
 import { latestFxRates } from '../sql/market.js';
 import { cardIdBounds } from '../sql/correlation.js';
 import { settleAll } from '../sql/runtime/settleAll.js';
@@ -129,7 +129,7 @@ async function countsPerGame(pool: pg.Pool): Promise<CatalogueCounts> {
   return Object.fromEntries(rows.map(({ game, ...counts }) => [game, counts]));
 }
 
-export type FxRatesResult = { fetched: number; loaded: number; rejected: number; days: string[] };
+export type FxRatesResult = { document: EcbDocument; fetched: number; loaded: number; rejected: number; days: string[] };
 
 /**
  * A step's heartbeat, and where a cancelled activity stops (its run cancelled, its heartbeat timed
@@ -340,25 +340,33 @@ export function createActivities(deps: ActivityDeps) {
       return result;
     },
 
-    /** Reads the ECB's reference rates (the last 90 days, or the daily file) and loads them; a malformed file fails without retries. */
+    /**
+     * Reads the ECB's reference rates and loads them: the document asked for, else the daily file
+     * with a 90-day backfill when Holo's newest ECB day leaves a gap. A malformed file fails without retries.
+     */
     async loadEcbRates(input: { document?: EcbDocument; batchId: string }): Promise<FxRatesResult> {
       progress('fetching');
-      let parsed;
+      let read: EcbRead;
       try {
-        parsed = parseEcbRates(await readEcbRates(deps.upstreams.ecb, input.document ?? 'hist-90d'));
+        if (input.document)
+          read = { document: input.document, parsed: parseEcbRates(await readEcbRates(deps.upstreams.ecb, input.document)) };
+        else {
+          const [newest] = await newestFxDay(deps.ch, { source: 'ecb' });
+          read = await scheduledEcbRates(deps.upstreams.ecb, newest && newest.day !== '1970-01-01' ? newest.day : null);
+        }
       } catch (err) {
         await recordFeedFailure(deps.pool, 'ecb', 'fx', (err as Error).message).catch(() => undefined);
         throw feedFailure(err);
       }
+      const { document, parsed } = read;
       progress('loading');
-      const loaded = await loadFxRates(deps.ch, parsed.rates, { id: input.batchId, ingestedAt: new Date(), source: 'ecb' });
+      const days = [...new Set(parsed.rates.map((r) => r.day))].sort();
+      // The batch names its document and newest day: a backfill, or the next day's file, on the same
+      // run day is not dropped as a repeat of the run day's first load.
+      const batch = { id: `${input.batchId}/${document}/${days.at(-1) ?? 'none'}`, ingestedAt: new Date(), source: 'ecb' };
+      const loaded = await loadFxRates(deps.ch, parsed.rates, batch);
       await recordFeedRun(deps.pool, 'ecb', 'fx', 'loaded', loaded);
-      return {
-        fetched: parsed.rates.length + parsed.rejected.length,
-        loaded,
-        rejected: parsed.rejected.length,
-        days: [...new Set(parsed.rates.map((r) => r.day))].sort(),
-      };
+      return { document, fetched: parsed.rates.length + parsed.rejected.length, loaded, rejected: parsed.rejected.length, days };
     },
   };
 }

@@ -114,7 +114,7 @@ export class IngestOperations {
       args = [{ asOf: day, pairs, concurrency: 2 }];
     } else if (run.kind === 'fx') {
       workflowId = `${workflowIds.fxRates(day)}/${stamp}`;
-      args = [{ document: 'hist-90d', batchId: `ecb/${day}` }];
+      args = [{ batchId: `ecb/${day}` }];
     } else {
       workflowId = `${workflowIds.catalogueSync(day)}/${stamp}`;
       args = [];

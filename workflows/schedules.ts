@@ -35,7 +35,7 @@ export async function ensureSchedules(client: Client, opts: { pairs: { source: s
         type: 'startWorkflow',
         workflowType: 'fxRates',
         taskQueue: TASK_QUEUE,
-        args: [{ document: 'hist-90d' }],
+        args: [{}], // the daily file; the 90-day one only to fill a gap
       },
       policies: { overlap: 'SKIP', catchupWindow: '1 day' },
     },

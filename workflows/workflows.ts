@@ -82,12 +82,13 @@ async function precomputeAfterLoad(): Promise<void> {
 export const progressQuery = defineQuery<ScrapeProgress>(PROGRESS_QUERY);
 
 /**
- * Daily euro reference rates into ClickHouse, for region conversion: the ECB's last 90 days (or
- * its daily file). Scheduled runs pass no batch id: the day names the batch.
+ * Daily euro reference rates into ClickHouse, for region conversion: the ECB's daily file, its last
+ * 90 days when Holo's rates have a gap (or none yet), or the document asked for. Scheduled runs
+ * pass no batch id: the day names the batch.
  */
 export async function fxRates(input: { document?: 'hist-90d' | 'daily'; batchId?: string } = {}): Promise<FxRatesResult> {
   const day = new Date(workflowInfo().startTime).toISOString().slice(0, 10);
-  const result = await loadEcbRates({ document: input.document ?? 'hist-90d', batchId: input.batchId ?? `ecb/${day}` });
+  const result = await loadEcbRates({ document: input.document, batchId: input.batchId ?? `ecb/${day}` });
   if (result.loaded > 0) await precomputeAfterLoad();
   return result;
 }

@@ -7,6 +7,7 @@ import { activityDeps, type ActivityDeps } from '../../workflows/activities.js';
 import { startTemporal, type TemporalServer } from '../../workflows/temporalServer.js';
 import { createIngestWorker } from '../../workflows/worker.js';
 import type { Stack } from './stack.js';
+import { until } from './until.js';
 
 const silent = silentLogger();
 
@@ -44,6 +45,8 @@ export class TemporalRig {
     if (!this.current) return;
     const { worker, connection, running } = this.current;
     this.current = null;
+    // A worker replaced right after it was started may not poll yet, and shutdown() refuses it then.
+    await until('the worker to run', () => worker.getState() !== 'INITIALIZED');
     worker.shutdown();
     await running.catch(() => undefined);
     await connection.close();
