@@ -15,7 +15,7 @@ import JSONParser from '@streamparser/json/jsonparser.js';
 import type pg from 'pg';
 import type { Logger } from '../../sql/runtime/log.js';
 import { FeedFormatError } from '../sources/types.js';
-import type { Upstream } from '../upstreams/http.js';
+import { BULK_FILE_TIMEOUT_MS, type Upstream } from '../upstreams/http.js';
 import { apiKeyHeader, POKEMONTCG_PAGE_SIZE } from '../upstreams/pokemontcg.js';
 import type { Upstreams } from '../upstreams/registry.js';
 import { fleshAndBloodBatch, type FabSet } from './fleshAndBlood.js';
@@ -133,7 +133,7 @@ export async function* mtgFromUpstream(upstream: Upstream): AsyncGenerator<Catal
   const bulk = await upstream.json<{ object?: string; download_uri?: string }>('/bulk-data/default-cards', { headers: JSON_ACCEPT });
   if (bulk.object !== 'bulk_data' || typeof bulk.download_uri !== 'string' || !/^https?:\/\//.test(bulk.download_uri))
     throw new FeedFormatError(`Scryfall /bulk-data/default-cards has no download_uri: ${JSON.stringify(bulk).slice(0, 200)}`);
-  const res = await upstream.fetch(bulk.download_uri, { headers: JSON_ACCEPT, timeoutMs: 30 * 60_000 });
+  const res = await upstream.fetch(bulk.download_uri, { headers: JSON_ACCEPT, timeoutMs: BULK_FILE_TIMEOUT_MS });
   let chunk: ScryfallCard[] = [];
   for await (const v of jsonValues(res.body, ['$.*'], `Scryfall ${bulk.download_uri}`)) {
     chunk.push(v.value as ScryfallCard);

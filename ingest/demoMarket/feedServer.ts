@@ -5,7 +5,7 @@
 // the production connectors; nothing in those knows it is talking to the mirror.
 //   GET  /v2/cards?page&pageSize                        pokemontcg.io cards (X-Api-Key checked when sent)
 //   GET  /bulk-data/default-cards, /bulk/<file>.json    Scryfall's bulk-data object and its gzip file (User-Agent and Accept required)
-//   GET  /productCatalog/priceGuide/price_guide_<idGame>.json, /productCatalog/productList/products_singles_<idGame>.json
+//   GET  /productCatalog/priceGuide/price_guide_<idGame>.json        Cardmarket's price guide (the product list is not read: cardmarket.ts)
 //   POST /token, GET /pricing/product/<ids>             TCGplayer (client credentials, bearer token)
 //   GET  /price-guide/download-custom?t&category         PriceCharting's CSV (token checked)
 //   POST /identity/v1/oauth2/token, GET /buy/marketplace_insights/v1_beta/item_sales/search   eBay sold items
@@ -326,27 +326,14 @@ export async function serveFeeds(
           document: true,
         };
     }
-    const guide = /^\/productCatalog\/(priceGuide\/price_guide|productList\/products_singles)_(\d+)\.json$/.exec(path);
-    if (guide && GAME_OF_CARDMARKET[guide[2]!]) {
-      const products = await plan('cardmarket', GAME_OF_CARDMARKET[guide[2]!]!, day);
-      const body =
-        guide[1] === 'priceGuide/price_guide'
-          ? cardmarketFeed(products, day)
-          : JSON.stringify({
-              version: 1,
-              createdAt: `${day}T02:44:49+0100`,
-              products: products.map((p) => ({
-                idProduct: Number(p.id),
-                name: `${p.card.card_name} (${p.card.number})`,
-                idCategory: 1,
-                categoryName: 'Magic Single',
-                idExpansion: 0,
-                idMetacard: 0,
-                dateAdded: `${day} 00:00:00`,
-              })),
-            });
-      return { status: 200, type: 'application/json', body, document: true };
-    }
+    const guide = /^\/productCatalog\/priceGuide\/price_guide_(\d+)\.json$/.exec(path);
+    if (guide && GAME_OF_CARDMARKET[guide[1]!])
+      return {
+        status: 200,
+        type: 'application/json',
+        body: cardmarketFeed(await plan('cardmarket', GAME_OF_CARDMARKET[guide[1]!]!, day), day),
+        document: true,
+      };
     if (path === '/token' && req.method === 'POST') {
       const form = await formOf(req);
       if (

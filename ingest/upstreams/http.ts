@@ -44,6 +44,13 @@ export class TruncatedBodyError extends FeedFormatError {}
 
 export const USER_AGENT = 'Holo/0.1 (trading-card price ingestion; +https://holo.example)';
 
+/**
+ * How long a request may take, its whole body included (the signal stays on while the body is
+ * read): 120 s for an answer, 30 min for a bulk file (Scryfall's ~500 MB of JSON).
+ */
+export const REQUEST_TIMEOUT_MS = 120_000;
+export const BULK_FILE_TIMEOUT_MS = 30 * 60_000;
+
 /** Retries of a 429/503 within one activity attempt, and the longest Retry-After waited for. */
 export const RETRY = { attempts: 4, maxWaitMs: 30_000 };
 
@@ -221,7 +228,7 @@ export class Upstream {
             headers,
             body: opts.body,
             redirect: 'follow',
-            signal: requestSignal(opts.timeoutMs ?? 120_000),
+            signal: requestSignal(opts.timeoutMs ?? REQUEST_TIMEOUT_MS),
           }),
         );
       } catch (err) {

@@ -1,12 +1,13 @@
 // Scryfall (scryfall.com/docs/api, /docs/api/bulk-data): GET /bulk-data/default-cards names the
 // day's default-cards file (download_uri, timestamped, on another host; every English card with
 // its prices, ~500 MB of JSON array sent gzip-encoded), which is read as a stream with a
-// conditional GET. Every request carries the User-Agent and Accept Scryfall requires, and
+// conditional GET (30 min for the whole file, as the catalogue's read of the same kind of file
+// has). Every request carries the User-Agent and Accept Scryfall requires, and
 // requests to api.scryfall.com are spaced 100 ms apart (its 10 a second). Prices are dated by the
 // bulk file's updated_at.
 import { parseScryfallPrices } from '../sources/scryfallPrices.js';
 import { FeedFormatError } from '../sources/types.js';
-import type { Upstream } from './http.js';
+import { BULK_FILE_TIMEOUT_MS, type Upstream } from './http.js';
 import { conditionalDocument, dayOf, type FeedContext, type FeedItem, type PriceConnector } from './types.js';
 
 type BulkData = { object?: string; type?: string; updated_at?: string; download_uri?: string };
@@ -19,7 +20,8 @@ export const scryfall: PriceConnector = {
       throw new FeedFormatError(`Scryfall /bulk-data/default-cards has no download_uri: ${JSON.stringify(bulk).slice(0, 200)}`);
     const day = dayOf(bulk.updated_at) ?? ctx.day;
     yield* conditionalDocument(upstream, ctx, bulk.download_uri, () => (body, stage) => parseScryfallPrices(body, day, stage), {
-      Accept: 'application/json',
+      headers: { Accept: 'application/json' },
+      timeoutMs: BULK_FILE_TIMEOUT_MS,
     });
   },
 };

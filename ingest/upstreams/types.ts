@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { ParseResult } from '../sources/types.js';
-import type { FeedValidators, Fetched, Upstream } from './http.js';
+import type { FeedValidators, Fetched, RequestOptions, Upstream } from './http.js';
 
 export type FeedContext = {
   pool: pg.Pool;
@@ -63,10 +63,10 @@ export async function* conditionalDocument(
   ctx: FeedContext,
   pathOrUrl: string,
   parse: (res: Fetched) => FeedDocument['parse'],
-  headers: Record<string, string> = {},
+  opts: Pick<RequestOptions, 'headers' | 'timeoutMs'> = {},
 ): AsyncGenerator<FeedItem> {
   const url = upstream.url(pathOrUrl);
-  const res = await upstream.request(url, { validators: await ctx.validators(url), headers });
+  const res = await upstream.request(url, { ...opts, validators: await ctx.validators(url) });
   if (res === 'not-modified') yield { notModified: url };
   else yield documentOf(res, parse(res));
 }
