@@ -83,7 +83,9 @@ async function computeAnalytics(deps: Pick<CollectionDeps, 'db' | 'market'>, use
   });
   const byCondition = sharesBy(holdings, (h) => h.condition);
   const last = daily[days - 1]!;
-  const change = last - daily[0]!;
+  // The difference of the two values shown, to the cent (rounding the exact difference instead
+  // can differ from it by a cent: 128.43 against first and last shown 128.42 apart).
+  const change = round2(last) - round2(daily[0]!);
   return {
     currency: 'USD',
     days,
