@@ -119,7 +119,7 @@ export function createApp(deps: AppDeps, opts: { portalUrl: string }): { app: Ko
   const checkAccess = (access: Access, ctx: Context) => guard(ctx, access, auth);
   // First: /dev/<page> must not fall to the legacy catalogue's /{tcg_slug}/... routes.
   mountPortalRedirect(router, opts.portalUrl);
-  for (const r of routes) r.mount(router, checkAccess, deps.cache.hot);
+  for (const r of routes) r.mount(router, checkAccess, deps.cache);
   mountImageRoutes(router, deps, deps.images);
   const document = apiDocumentOf(routes);
   const openapi = JSON.stringify(document);

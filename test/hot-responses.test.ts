@@ -1,10 +1,15 @@
 // Hot responses: a repeated card detail is answered from the bytes this instance kept, without
 // PostgreSQL, ClickHouse or a Redis read, yet still counted by the rate limiter and logged; ETag and
-// If-None-Match work; new prices (a new epoch) end every kept answer.
+// If-None-Match work; new prices (a new epoch) end every kept answer. And the cache policy a route
+// declares (api/http/cachePolicy.ts): keyed by its parsed input, ended by the epoch, varied by what
+// it names.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { announcePricesLanded } from '../sql/stores/priceChannels.js';
+import { z } from 'zod';
+import { announcePricesLanded, pricesEpochKey } from '../sql/stores/priceChannels.js';
+import { cacheKeyOf } from '../api/http/cachePolicy.js';
+import { defineRoute } from '../api/http/route.js';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { startStack, type Stack } from './support/stack.js';
 
@@ -130,5 +135,87 @@ describe('hot responses', () => {
     assert.ok(touched.pg >= 2, 'a 404 is looked up every time');
     const doc = (await stack.json('/openapi.json')).body;
     assert.ok(doc.paths['/api/v2/cards/{card_id}']!.get!.responses['304']);
+  });
+});
+
+describe('route cache policy', () => {
+  const renameCard = (id: number, name: string) => stack.stores.pg.pool.query('UPDATE cards SET name = $2 WHERE id = $1', [id, name]);
+  const newEpoch = async () => {
+    await announcePricesLanded(stack.stores.redis, stack.config.redisPrefix);
+    await new Promise((r) => setTimeout(r, 50));
+  };
+  type Top = { items: { id: number; name: string; tcg_slug: string }[] };
+  const topCards = async (search: string) => {
+    const res = await stack.get(`/cards/top${search}`);
+    assert.equal(res.status, 200, search);
+    assert.equal(res.headers.get('cache-control'), 'public, max-age=120', search);
+    return (await res.json()) as Top;
+  };
+
+  it('answers from the cache until the prices epoch moves, one entry for every spelling of the same parsed query', async () => {
+    await newEpoch();
+    const slug = (await topCards('?limit=5')).items[0]!.tcg_slug;
+    const first = await topCards(`?limit=5&tcg_slug=${slug}`);
+    const top = first.items[0]!;
+    try {
+      await renameCard(top.id, 'Renamed in PostgreSQL');
+      // The same URL, and URLs the schema reads the same (order, leading zero, 5.0, an api_key
+      // the schema does not parse), are answered from the entry the first call made.
+      for (const search of [`?limit=5&tcg_slug=${slug}`, `?tcg_slug=${slug}&limit=05`, `?limit=5.0&tcg_slug=${slug}`]) {
+        assert.deepEqual(await topCards(search), first, search);
+      }
+      // What the schema parses differently is another entry, computed now.
+      assert.equal((await topCards(`?limit=4&tcg_slug=${slug}`)).items[0]!.name, 'Renamed in PostgreSQL');
+      // The Redis entry lives the route's max-age under the current epoch.
+      const epoch = (await stack.stores.redis.get(pricesEpochKey(stack.config.redisPrefix)))!;
+      const key = cacheKeyOf({ method: 'get', path: '/cards/top' }, { params: {}, query: { limit: 5, tcg_slug: slug }, vary: {} });
+      const ttl = await stack.stores.redis.ttl(`${stack.config.redisPrefix}:cache:${epoch}:${key}`);
+      assert.ok(ttl > 100 && ttl <= 120, `TTL ${ttl}`);
+      await newEpoch();
+      assert.equal((await topCards(`?tcg_slug=${slug}&limit=05`)).items[0]!.name, 'Renamed in PostgreSQL', 'a new epoch ends the entry');
+    } finally {
+      await renameCard(top.id, top.name);
+      await newEpoch();
+    }
+  });
+
+  it("varies by what the policy names: the compat API's card links carry the caller's origin, each origin its own entry", async () => {
+    // Node's fetch will not set Host: a raw request does.
+    const asHost = (host: string) =>
+      new Promise<{ status: number; data: { name: string; images: { small: string } } }>((resolve, reject) => {
+        const u = new URL(stack.url);
+        http
+          .get({ host: u.hostname, port: u.port, path: '/compat/pokemontcg/v2/cards/base1-4', headers: { Host: host } }, (res) => {
+            let body = '';
+            res.on('data', (c: Buffer) => (body += c.toString()));
+            res.on('end', () => resolve({ status: res.statusCode!, data: (JSON.parse(body) as { data: never }).data }));
+          })
+          .on('error', reject);
+      });
+    await newEpoch();
+    const first = await asHost('a.example');
+    assert.equal(first.status, 200);
+    assert.match(first.data.images.small, /^http:\/\/a\.example\/static\//);
+    try {
+      await renameCard(cardId, 'Renamed in PostgreSQL');
+      const again = await asHost('a.example');
+      assert.deepEqual(again.data, first.data, 'the same origin: the entry the first call made');
+      const other = await asHost('b.example');
+      assert.match(other.data.images.small, /^http:\/\/b\.example\/static\//);
+      assert.equal(other.data.name, 'Renamed in PostgreSQL', 'another origin: its own entry, computed now');
+    } finally {
+      await renameCard(cardId, first.data.name);
+      await newEpoch();
+    }
+  });
+
+  it('refuses a policy it could not keep when the route is declared', () => {
+    const route = { summary: 'x', tags: [], response: z.object({}), handler: async () => ({}) };
+    assert.throws(() => defineRoute({ ...route, method: 'post', path: '/x', maxAge: 60, cache: true }), /only a GET answer is cached/);
+    assert.throws(() => defineRoute({ ...route, method: 'get', path: '/x', cache: true }), /states its maxAge/);
+    assert.throws(
+      () => defineRoute({ ...route, method: 'get', path: '/x', maxAge: 60, cache: { hot: true, varyBy: ['origin'] } }),
+      /cannot vary by origin/,
+    );
   });
 });

@@ -1,6 +1,5 @@
 // Who is calling, as a route's access tag resolved it: what defineRoute hands each handler, so a
 // handler reads its caller from its input instead of from ctx.state.
-import type { Context } from 'koa';
 import type { User } from './accounts.js';
 import type { Access, Principal } from './principal.js';
 import { DomainError } from '../../schemas/errors.js';
@@ -18,7 +17,8 @@ export type Caller<A extends Access = Access> = {
   readonly account: A extends OpenAccess ? User | null : User;
 };
 
-const userOf = (principal: Principal | undefined): User | null =>
+/** The account behind credentials (a session's or a key's); null for none or the operator token. */
+export const userOf = (principal: Principal | undefined): User | null =>
   principal?.kind === 'session' || principal?.kind === 'key' ? principal.user : null;
 
 /** The caller of a request whose access was checked (checkAccess set ctx.state.principal). */
@@ -33,14 +33,4 @@ export function callerOf<A extends Access>(principal: Principal | undefined, acc
       throw new DomainError('forbidden', 'This needs a user account (a session or an API key), not the operator token');
     },
   };
-}
-
-/** The account behind the request (session or key); the operator token has none. For handlers not yet reading `caller`. */
-export function accountOf(ctx: Context): User {
-  return callerOf(ctx.state.principal as Principal | undefined, 'auth').account;
-}
-
-/** The calling account on a route open to all, or null for an anonymous caller or the operator. */
-export function callerAccountOf(ctx: Context): User | null {
-  return userOf(ctx.state.principal as Principal | undefined);
 }

@@ -10,12 +10,41 @@ import { fromZod, ValidationError } from './errors.js';
 import type { Access, Principal } from '../auth/principal.js';
 import { callerOf, type Caller } from '../auth/caller.js';
 import { deprecationHeaders, deprecationOf } from './deprecations.js';
-import { notModified, type HotResponses } from './hotResponses.js';
+import { notModified } from './hotResponses.js';
 import { DomainError } from '../../schemas/errors.js';
+import type { Cache } from '../cache.js';
+import { cacheKeyOf, cachePolicyOf, type CachePolicy, type Varied, type Vary, type VaryOf } from './cachePolicy.js';
 
 type AnyObject = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** The declared request headers as the handler reads them: each one's text, unvalidated (absent or empty: undefined). */
+type DeclaredHeaders<H extends AnyObject> = { readonly [K in keyof z.output<H>]?: string };
+
+/** What a route's handler is given when it declares no cache policy. */
+type RequestInput<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, A extends Access, H extends AnyObject> = {
+  params: z.output<P>;
+  query: z.output<Q>;
+  body: z.output<B>;
+  /** Who is calling, resolved by the access tag: read it here rather than from ctx. */
+  caller: Caller<A>;
+  /** The request headers the route declares. */
+  headers: DeclaredHeaders<H>;
+  /** For what the input does not carry: cookies, a stream the handler writes or reads, a Location. */
+  ctx: Context;
+};
+
+/**
+ * What a cached route's handler is given: what its key is made of, and nothing else (no caller,
+ * no ctx), so its answer cannot depend on an input the key leaves out.
+ */
+type CachedInput<P extends AnyObject, Q extends AnyObject, V extends Vary> = {
+  params: z.output<P>;
+  query: z.output<Q>;
+  /** The values of the policy's varyBy. */
+  vary: Varied<V>;
+};
 
 export type RouteSpec<
   P extends AnyObject,
@@ -23,6 +52,8 @@ export type RouteSpec<
   R extends z.ZodType,
   B extends z.ZodType = z.ZodType,
   A extends Access = Access,
+  H extends AnyObject = AnyObject,
+  C extends CachePolicy | undefined = undefined,
 > = {
   method: Method;
   /** OpenAPI-style path, e.g. /api/v2/cards/{card_id} */
@@ -32,8 +63,8 @@ export type RouteSpec<
   tags: string[];
   params?: P;
   query?: Q;
-  /** Request headers the handler reads and checks itself (documented, not validated here). */
-  headers?: AnyObject;
+  /** Request headers the handler reads and checks itself (documented, handed to the handler as text, not validated here). */
+  headers?: H;
   /** Request body; validated like params and query (422 with loc ['body', ...]). */
   body?: B;
   /**
@@ -59,20 +90,15 @@ export type RouteSpec<
   /** Cache-Control max-age for successful responses; undefined sends no-store. */
   maxAge?: number;
   /**
-   * The answer depends on the URL and the prices epoch alone (a handler reading through
-   * deps.cache): kept whole in this process for maxAge and served from there (hotResponses.ts).
+   * The answer is kept in Redis for maxAge seconds under the prices epoch (api/http/cachePolicy.ts),
+   * keyed by the route and its parsed params and query (and what varyBy names): `true`, or
+   * `{ varyBy, hot }`. GET routes with a maxAge only.
    */
-  hot?: boolean;
+  cache?: C;
   errors?: number[];
-  handler: (input: {
-    params: z.output<P>;
-    query: z.output<Q>;
-    body: z.output<B>;
-    /** Who is calling, resolved by the access tag: read it here rather than from ctx. */
-    caller: Caller<A>;
-    /** For what the input does not carry: cookies, a stream the handler writes, request headers. */
-    ctx: Context;
-  }) => Promise<z.input<R> | string | Readable | Buffer>;
+  handler: [C] extends [undefined]
+    ? (input: RequestInput<P, Q, B, A, H>) => Promise<z.input<R> | string | Readable | Buffer>
+    : (input: CachedInput<P, Q, VaryOf<C>>) => Promise<z.input<R>>;
 };
 
 /** The JSON body of a success: the response schema's input type (what the handler returns, serialised as is); unknown for z.any(). */
@@ -96,7 +122,7 @@ export type Route<M extends Method = Method, Path extends string = string, Body 
   integerParams: string[];
   /** The handler reads the body's bytes itself: the JSON parser must leave the stream alone. */
   rawBody: boolean;
-  mount(router: Router, checkAccess: AccessCheck, hot: HotResponses): void;
+  mount(router: Router, checkAccess: AccessCheck, cache: Cache): void;
   document(registry: OpenAPIRegistry): void;
 };
 
@@ -118,8 +144,14 @@ export function defineRoute<
   const M extends Method = Method,
   const Path extends string = string,
   const A extends Access = 'free',
->(spec: RouteSpec<P, Q, R, B, A> & { method: M; path: Path }): Route<M, Path, JsonBodyOf<R>> {
+  H extends AnyObject = AnyObject,
+  const C extends CachePolicy | undefined = undefined,
+>(spec: RouteSpec<P, Q, R, B, A, H, C> & { method: M; path: Path }): Route<M, Path, JsonBodyOf<R>> {
   const access = spec.access ?? 'free';
+  const policy = cachePolicyOf(spec);
+  const headerNames = Object.keys((spec.headers as unknown as { shape?: Record<string, unknown> } | undefined)?.shape ?? {});
+  const declaredHeaders = (ctx: Context) =>
+    Object.fromEntries(headerNames.flatMap((name) => (ctx.get(name) ? [[name, ctx.get(name)]] : []))) as DeclaredHeaders<H>;
   const deprecation = deprecationOf(spec.method, spec.path);
   const html = spec.produces === 'html';
   const shape = (spec.params as unknown as { shape?: Record<string, z.ZodType> } | undefined)?.shape ?? {};
@@ -129,7 +161,8 @@ export function defineRoute<
     path: spec.path,
     rawBody: spec.bodyType === 'raw',
     integerParams: Object.entries(shape).flatMap(([name, schema]) => (integerParams.has(schema) ? [name] : [])),
-    mount(router, checkAccess, hot) {
+    mount(router, checkAccess, cache) {
+      const hot = cache.hot;
       const cacheControl = spec.maxAge ? `public, max-age=${spec.maxAge}` : 'no-store';
       router[spec.method](koaPath(spec.path), async (ctx) => {
         if (deprecation) ctx.set(deprecationHeaders(deprecation));
@@ -159,13 +192,23 @@ export function defineRoute<
           throw validation;
         }
         const epoch = hot.epoch();
-        const body = await spec.handler({
-          params: params.data as z.output<P>,
-          query: query.data as z.output<Q>,
-          body: input.data as z.output<B>,
-          caller: callerOf(ctx.state.principal as Principal | undefined, access as A),
-          ctx,
-        });
+        let body: unknown;
+        if (policy) {
+          const vary = policy.varyOf(ctx);
+          const handler = spec.handler as (input: CachedInput<P, Q, Vary>) => Promise<unknown>;
+          const input = { params: params.data as z.output<P>, query: query.data as z.output<Q>, vary: vary as Varied<Vary> };
+          body = await cache.json(cacheKeyOf(spec, input), policy.ttl, () => handler(input));
+        } else {
+          const handler = spec.handler as (input: RequestInput<P, Q, B, A, H>) => Promise<unknown>;
+          body = await handler({
+            params: params.data as z.output<P>,
+            query: query.data as z.output<Q>,
+            body: input.data as z.output<B>,
+            caller: callerOf(ctx.state.principal as Principal | undefined, access as A),
+            headers: declaredHeaders(ctx),
+            ctx,
+          });
+        }
         ctx.status = spec.redirects && ctx.response.get('Location') ? spec.redirects : (spec.status ?? 200);
         ctx.set('Cache-Control', cacheControl);
         if (Buffer.isBuffer(body) && spec.produces === 'png') {
@@ -188,14 +231,14 @@ export function defineRoute<
           ctx.res.writeHead(ctx.status, ctx.response.headers as Record<string, string>);
           ctx.res.once('close', () => body.destroy());
           body.pipe(ctx.res);
-        } else if (typeof body === 'string' && spec.hot && spec.maxAge && ctx.status === 200) {
+        } else if (typeof body === 'string' && policy?.hot && ctx.status === 200) {
           // Pre-serialised JSON from the cache, kept whole for the next caller of this URL.
           const headers = {
             'Content-Type': 'application/json; charset=utf-8',
             'Cache-Control': cacheControl,
             ...(deprecation ? deprecationHeaders(deprecation) : {}),
           };
-          const kept = hot.keep(ctx.url, { access, body, headers, epoch, maxAgeSeconds: spec.maxAge });
+          const kept = hot.keep(ctx.url, { access, body, headers, epoch, maxAgeSeconds: policy.ttl });
           ctx.set(kept.headers);
           ctx.body = kept.body;
           if (notModified(ctx.headers, kept.etag)) ctx.status = 304;
@@ -230,7 +273,7 @@ export function defineRoute<
         },
         422: { description: 'Validation error', content: { 'application/json': { schema: ValidationErrorResponse } } },
       };
-      if (spec.hot) responses[304] = { description: 'Not Modified: If-None-Match names the ETag of the current answer' };
+      if (policy?.hot) responses[304] = { description: 'Not Modified: If-None-Match names the ETag of the current answer' };
       if (spec.redirects) responses[spec.redirects] = { description: 'Found: Location names where to go' };
       const accessErrors = access === 'signed' ? [] : access === 'free' ? [429] : access === 'auth' ? [401, 429] : [401, 403, 429];
       // A multipart body busboy cannot parse (a broken part header) is a 400.

@@ -77,7 +77,7 @@ export function createPortalApp(deps: AppDeps, opts: { apiUrl: string; apiDocume
   const checkAccess = async (_access: unknown, ctx: Context) => {
     if (!(await portalSession(ctx, deps))) await rateLimit(ctx, { kind: 'anonymous' }, auth);
   };
-  for (const r of routes) r.mount(router, checkAccess, deps.cache.hot);
+  for (const r of routes) r.mount(router, checkAccess, deps.cache);
   const openapi = JSON.stringify(
     buildOpenApiDocument(routes, {
       title: 'Holo developer portal',

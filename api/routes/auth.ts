@@ -26,6 +26,7 @@ export const authRoutes = (deps: AppDeps) => {
   const { db } = deps;
   const limits = throttleWording(deps.config.loginThrottle);
   const setSessionCookie = (ctx: Context, user: User) => startSession(ctx, db, deps.tokens, user);
+  // ctx: registering starts a session (its cookie) and is throttled by the client's address.
   const register =
     (isSeller: boolean) =>
     async ({
@@ -80,6 +81,7 @@ export const authRoutes = (deps: AppDeps) => {
       invalidBody: 400,
       response: Registered,
       errors: [400, 401, 429],
+      // ctx: signing in sets the session and device cookies (and throttles by the client's address).
       handler: async ({ body, ctx }) => {
         const signedIn = await requestSignIn(ctx, deps, body.username, body.password);
         const { user } = signedIn;
@@ -122,6 +124,7 @@ export const authRoutes = (deps: AppDeps) => {
       body: ChangePasswordBody,
       response: Ok,
       errors: [400, 429],
+      // ctx: the session's cookie is renewed (and attempts throttled by the client's address).
       handler: async ({ body, caller, ctx }) => {
         const user = caller.account;
         const changed = await throttledPasswordCheck(deps, { ip: ctx.ip }, accountSubject(user.id), () =>
@@ -169,6 +172,7 @@ export const authRoutes = (deps: AppDeps) => {
       body: ConfirmBody,
       response: Ok,
       errors: [400],
+      // ctx: a deleted account's session cookie is cleared.
       handler: async ({ body, caller, ctx }) => {
         const user = caller.account;
         confirmed(user, body.confirm);

@@ -84,6 +84,7 @@ export const collectionRoutes = (deps: AppDeps) => {
       access: 'auth',
       produces: 'csv',
       response: CollectionCsv,
+      // ctx: the file's name is a Content-Disposition header.
       handler: async ({ caller, ctx }) => {
         ctx.set('Content-Disposition', 'attachment; filename="collection.csv"');
         return exportCollection(deps.db, caller.account.id);
@@ -101,6 +102,7 @@ export const collectionRoutes = (deps: AppDeps) => {
       bodyType: 'multipart',
       response: CollectionImported,
       errors: [409, 413, 415],
+      // ctx: the CSV is an upload, read from the request's stream.
       handler: async ({ caller, ctx }) =>
         importCollection(
           entryDeps,

@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
 import {
@@ -19,12 +18,9 @@ const BASE = '/compat/pokemontcg/v2';
 const ABOUT =
   "pokemontcg.io v2's shape, ids and search syntax over Holo's catalogue and prices, for clients of that API (announced to go offline on 2027-03-01): point its base URL here. Errors use Holo's {detail} shape.";
 
-/** Answers depend on the URL and the prices epoch alone: cached like the v2 reads. */
-// Card answers carry absolute image links built from the request's origin (its Host): the origin is
-// part of the key, or one request with a forged Host would hand its links to every later caller.
-const cacheKey = (path: string, querystring: string, origin = '') => `compat:${origin}${path}?${querystring}`;
-// Koa 3's ctx.origin is null: the origin is the request's own scheme and Host.
-const originOf = (ctx: Context) => `${ctx.protocol}://${ctx.host}`;
+// Cached like the v2 reads. Card answers carry absolute image links built from the request's
+// origin (its Host): they vary by origin, or one request with a forged Host would hand its links
+// to every later caller.
 
 export const compatRoutes = (deps: AppDeps) => [
   defineRoute({
@@ -36,9 +32,9 @@ export const compatRoutes = (deps: AppDeps) => [
     query: CompatCardsQuery,
     response: CompatCardList,
     maxAge: 300,
+    cache: { varyBy: ['origin'] },
     errors: [503],
-    handler: ({ query, ctx }) =>
-      deps.cache.json(cacheKey(ctx.path, ctx.querystring, originOf(ctx)), 300, () => listCards(deps.db, query, originOf(ctx))),
+    handler: ({ query, vary }) => listCards(deps.db, query, vary.origin),
   }),
   defineRoute({
     method: 'get',
@@ -50,11 +46,9 @@ export const compatRoutes = (deps: AppDeps) => [
     query: CompatCardSelect,
     response: CompatCardOne,
     maxAge: 300,
+    cache: { varyBy: ['origin'] },
     errors: [404, 503],
-    handler: ({ params, query, ctx }) =>
-      deps.cache.json(cacheKey(ctx.path, ctx.querystring, originOf(ctx)), 300, () =>
-        cardById(deps.db, params.id, query.select, originOf(ctx)),
-      ),
+    handler: ({ params, query, vary }) => cardById(deps.db, params.id, query.select, vary.origin),
   }),
   defineRoute({
     method: 'get',
@@ -65,8 +59,9 @@ export const compatRoutes = (deps: AppDeps) => [
     query: CompatSetsQuery,
     response: CompatSetList,
     maxAge: 300,
+    cache: true,
     errors: [503],
-    handler: ({ query, ctx }) => deps.cache.json(cacheKey(ctx.path, ctx.querystring), 300, () => listSets(deps.db, query)),
+    handler: ({ query }) => listSets(deps.db, query),
   }),
   defineRoute({
     method: 'get',
@@ -78,8 +73,8 @@ export const compatRoutes = (deps: AppDeps) => [
     query: CompatSetSelect,
     response: CompatSetOne,
     maxAge: 300,
+    cache: true,
     errors: [404, 503],
-    handler: ({ params, query, ctx }) =>
-      deps.cache.json(cacheKey(ctx.path, ctx.querystring), 300, () => setById(deps.db, params.id, query.select)),
+    handler: ({ params, query }) => setById(deps.db, params.id, query.select),
   }),
 ];

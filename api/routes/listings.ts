@@ -172,6 +172,7 @@ export const listingRoutes = (deps: AppDeps) => [
     produces: 'html',
     response: HtmlPage,
     redirects: 302,
+    // ctx: the 302 goes where the Location header says.
     handler: async ({ query, ctx }) => {
       if (!query.code?.trim()) return verifySearchPage();
       const to = `/verify/${encodeURIComponent(query.code.trim().toUpperCase())}`;
@@ -215,6 +216,7 @@ export const listingRoutes = (deps: AppDeps) => [
     response: ListingImageStored,
     status: 201,
     errors: [400, 413, 415],
+    // ctx: the photo is an upload, read from the request's stream.
     handler: async ({ caller, ctx }) => {
       const { file, fields } = await readUploadedFile(ctx, {
         field: 'file',

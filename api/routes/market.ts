@@ -1,6 +1,7 @@
 // Market intelligence and price intelligence (spec: "Market intelligence, price intelligence"),
 // all free. Market-wide figures are computed in ClickHouse over holo.market_daily; names and
-// current reference prices come from PostgreSQL. Every response is cached with the prices epoch.
+// current reference prices come from PostgreSQL. Every response is cached with the prices epoch
+// (each route's `cache: true`).
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
 import { marketService, PERIOD_DAYS } from '../market/service.js';
@@ -56,7 +57,6 @@ const tags = ['market'];
 const piTags = ['price intelligence'];
 
 export const marketRoutes = (deps: AppDeps) => {
-  const { cache } = deps;
   const market = marketService(deps);
   const priceLists = priceListService(deps.db, deps.analytics);
   const moversRoute = <const Path extends string>(path: Path, summary: string) =>
@@ -68,15 +68,15 @@ export const marketRoutes = (deps: AppDeps) => {
       query: MoversQuery,
       response: Movers,
       maxAge: TTL,
+      cache: true,
       errors: [503],
       description:
         "A card's series is one variant's ungraded US market price from one source (the pair with the most days in the period); cards under $1 are left out; volatility is the standard deviation of the period's prices over their mean.",
-      handler: ({ query }) =>
-        cache.json(`market:movers:${query.tcg}:${query.period}:${query.limit}`, TTL, async () => ({
-          ...(await market.movers(query.tcg === 'all' ? '' : query.tcg, PERIOD_DAYS[query.period], query.limit)),
-          period: query.period,
-          tcg: query.tcg,
-        })),
+      handler: async ({ query }) => ({
+        ...(await market.movers(query.tcg === 'all' ? '' : query.tcg, PERIOD_DAYS[query.period], query.limit)),
+        period: query.period,
+        tcg: query.tcg,
+      }),
     });
 
   return [
@@ -90,8 +90,9 @@ export const marketRoutes = (deps: AppDeps) => {
       query: OverviewQuery,
       response: Overview,
       maxAge: TTL,
+      cache: true,
       errors: [503],
-      handler: ({ query }) => cache.json(`market:overview:${query.period}`, TTL, () => market.overview(query)),
+      handler: ({ query }) => market.overview(query),
     }),
     defineRoute({
       method: 'get',
@@ -100,8 +101,9 @@ export const marketRoutes = (deps: AppDeps) => {
       tags,
       response: MarketStats,
       maxAge: TTL,
+      cache: true,
       errors: [503],
-      handler: () => cache.json('market:stats', TTL, () => market.marketStats()),
+      handler: () => market.marketStats(),
     }),
     defineRoute({
       method: 'get',
@@ -111,8 +113,9 @@ export const marketRoutes = (deps: AppDeps) => {
       query: RadarQuery,
       response: RadarStats,
       maxAge: TTL,
+      cache: true,
       errors: [503],
-      handler: ({ query }) => cache.json(`market:radar:${query.period}`, TTL, () => market.radarStats(query)),
+      handler: ({ query }) => market.radarStats(query),
     }),
     defineRoute({
       method: 'get',
@@ -122,9 +125,9 @@ export const marketRoutes = (deps: AppDeps) => {
       query: DealsQuery,
       response: Deals,
       maxAge: TTL,
+      cache: true,
       errors: [503],
-      handler: ({ query }) =>
-        cache.json(`market:deals:${query.tcg_slug ?? '*'}:${query.min_discount_pct}:${query.limit}`, TTL, () => market.deals(query)),
+      handler: ({ query }) => market.deals(query),
     }),
     defineRoute({
       method: 'get',
@@ -134,11 +137,9 @@ export const marketRoutes = (deps: AppDeps) => {
       query: TrendingQuery,
       response: TrendingPredictions,
       maxAge: TTL,
+      cache: true,
       errors: [503],
-      handler: ({ query }) =>
-        cache.json(`market:trending:${query.tcg_slug ?? '*'}:${query.days_ahead}:${query.limit}`, TTL, () =>
-          market.trendingPredictions(query),
-        ),
+      handler: ({ query }) => market.trendingPredictions(query),
     }),
     defineRoute({
       method: 'get',
@@ -148,8 +149,9 @@ export const marketRoutes = (deps: AppDeps) => {
       query: RisingQuery,
       response: RisingCards,
       maxAge: TTL,
+      cache: true,
       errors: [503],
-      handler: ({ query }) => cache.json(`market:rising:${query.tcg_slug ?? '*'}:${query.limit}`, TTL, () => market.rising(query)),
+      handler: ({ query }) => market.rising(query),
     }),
     defineRoute({
       method: 'get',
@@ -159,9 +161,9 @@ export const marketRoutes = (deps: AppDeps) => {
       query: OlderMoversQuery,
       response: OlderMovers,
       maxAge: TTL,
+      cache: true,
       errors: [503],
-      handler: ({ query }) =>
-        cache.json(`market:older:${query.direction}:${query.tcg_slug ?? '*'}:${query.limit}`, TTL, () => market.olderMovers(query)),
+      handler: ({ query }) => market.olderMovers(query),
     }),
     defineRoute({
       method: 'get',
@@ -171,9 +173,9 @@ export const marketRoutes = (deps: AppDeps) => {
       query: SpreadQuery,
       response: Spread,
       maxAge: TTL,
+      cache: true,
       errors: [503],
-      handler: ({ query }) =>
-        cache.json(`market:spread:${query.tcg_slug ?? '*'}:${query.min_spread_pct}:${query.limit}`, TTL, () => market.spread(query)),
+      handler: ({ query }) => market.spread(query),
     }),
     defineRoute({
       method: 'get',
@@ -183,8 +185,9 @@ export const marketRoutes = (deps: AppDeps) => {
       query: RecentQuery,
       response: RecentUpdates,
       maxAge: TTL,
+      cache: true,
       errors: [503],
-      handler: ({ query }) => cache.json(`market:recent:${query.tcg_slug ?? '*'}:${query.limit}`, TTL, () => market.recent(query)),
+      handler: ({ query }) => market.recent(query),
     }),
     defineRoute({
       method: 'get',
@@ -195,9 +198,9 @@ export const marketRoutes = (deps: AppDeps) => {
       query: PriceIntelligenceCardQuery,
       response: PriceIntelligenceCard,
       maxAge: TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params, query }) =>
-        cache.json(`pi:card:${params.id}:${JSON.stringify(query)}`, TTL, () => market.cardIntelligence(params, query)),
+      handler: ({ params, query }) => market.cardIntelligence(params, query),
     }),
     defineRoute({
       method: 'get',
@@ -208,9 +211,9 @@ export const marketRoutes = (deps: AppDeps) => {
       query: CardPricesQuery,
       response: CardPriceList,
       maxAge: TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params, query }) =>
-        cache.json(`pi:card-prices:${params.id}:${JSON.stringify(query)}`, TTL, () => priceLists.cardPrices(params.id, query)),
+      handler: ({ params, query }) => priceLists.cardPrices(params.id, query),
     }),
     defineRoute({
       method: 'get',
@@ -222,9 +225,9 @@ export const marketRoutes = (deps: AppDeps) => {
       query: CardSeriesQuery,
       response: CardSeries,
       maxAge: TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params, query }) =>
-        cache.json(`pi:card-series:${params.id}:${JSON.stringify(query)}`, TTL, () => priceLists.cardSeries(params.id, query)),
+      handler: ({ params, query }) => priceLists.cardSeries(params.id, query),
     }),
     defineRoute({
       method: 'get',
@@ -235,9 +238,9 @@ export const marketRoutes = (deps: AppDeps) => {
       query: CardSummaryQuery,
       response: CardSummary,
       maxAge: TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params, query }) =>
-        cache.json(`pi:card-summary:${params.id}:${query.period}`, TTL, () => priceLists.cardSummary(params.id, query)),
+      handler: ({ params, query }) => priceLists.cardSummary(params.id, query),
     }),
     defineRoute({
       method: 'get',
@@ -248,9 +251,9 @@ export const marketRoutes = (deps: AppDeps) => {
       query: SetPricesQuery,
       response: SetPriceList,
       maxAge: TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params, query }) =>
-        cache.json(`pi:set-prices:${params.set_id}:${JSON.stringify(query)}`, TTL, () => priceLists.setPrices(params.set_id, query)),
+      handler: ({ params, query }) => priceLists.setPrices(params.set_id, query),
     }),
     defineRoute({
       method: 'get',
@@ -259,8 +262,9 @@ export const marketRoutes = (deps: AppDeps) => {
       tags: piTags,
       response: PriceIntelligenceSources,
       maxAge: TTL,
+      cache: true,
       errors: [503],
-      handler: () => cache.json('pi:sources', TTL, () => market.sources()),
+      handler: () => market.sources(),
     }),
     defineRoute({
       method: 'get',
@@ -270,8 +274,9 @@ export const marketRoutes = (deps: AppDeps) => {
       query: FxQuery,
       response: FxRate,
       maxAge: TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ query }) => cache.json(`pi:fx:${query.from_currency}:${query.to_currency}`, TTL, () => market.fxRate(query)),
+      handler: ({ query }) => market.fxRate(query),
     }),
     defineRoute({
       method: 'get',
@@ -281,8 +286,9 @@ export const marketRoutes = (deps: AppDeps) => {
       query: PriceIntelligenceHistoryQuery,
       response: PriceIntelligenceHistory,
       maxAge: TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ query }) => cache.json(`pi:history:${query.card_id}:${query.days}`, TTL, () => market.intelligenceHistory(query)),
+      handler: ({ query }) => market.intelligenceHistory(query),
     }),
     defineRoute({
       method: 'get',
@@ -292,8 +298,9 @@ export const marketRoutes = (deps: AppDeps) => {
       query: PriceIntelligenceCompareQuery,
       response: PriceIntelligenceCompare,
       maxAge: TTL,
+      cache: true,
       errors: [503],
-      handler: ({ query }) => cache.json(`pi:compare:${query.ids.join(',')}`, TTL, () => market.compare(query)),
+      handler: ({ query }) => market.compare(query),
     }),
     defineRoute({
       method: 'get',
@@ -303,8 +310,9 @@ export const marketRoutes = (deps: AppDeps) => {
       query: PriceIntelligenceSearchQuery,
       response: PriceIntelligenceSearch,
       maxAge: TTL,
+      cache: true,
       errors: [503],
-      handler: ({ query }) => cache.json(`pi:search:${query.q}:${query.limit}`, TTL, () => market.search(query)),
+      handler: ({ query }) => market.search(query),
     }),
     defineRoute({
       method: 'get',
@@ -313,8 +321,9 @@ export const marketRoutes = (deps: AppDeps) => {
       tags: piTags,
       response: PriceIntelligenceStats,
       maxAge: TTL,
+      cache: true,
       errors: [503],
-      handler: () => cache.json('pi:stats', TTL, () => market.intelligenceStats()),
+      handler: () => market.intelligenceStats(),
     }),
     defineRoute({
       method: 'get',
@@ -323,8 +332,9 @@ export const marketRoutes = (deps: AppDeps) => {
       tags,
       response: DetailedStats,
       maxAge: TTL,
+      cache: true,
       errors: [503],
-      handler: () => cache.json('stats:detailed', TTL, () => market.detailedStats()),
+      handler: () => market.detailedStats(),
     }),
   ];
 };

@@ -22,11 +22,12 @@ export const paymentRoutes = (deps: AppDeps) => [
     body: StripeEventBody,
     response: StripeEventReceipt,
     errors: [400, 413, 503],
-    handler: async ({ ctx }) =>
+    // ctx: the signature covers the exact bytes, read raw from the request's stream.
+    handler: async ({ headers, ctx }) =>
       receiveStripeEvent(
         { db: deps.db, payments: deps.stores.payments, log: deps.log },
         await readRawBody(ctx, MAX_EVENT_BYTES),
-        ctx.get('stripe-signature') || undefined,
+        headers['stripe-signature'],
       ),
   }),
 ];

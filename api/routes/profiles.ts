@@ -35,6 +35,7 @@ export const profileRoutes = (deps: AppDeps) => [
     response: AvatarStored,
     status: 201,
     errors: [413, 415],
+    // ctx: the picture is an upload, read from the request's stream.
     handler: async ({ caller, ctx }) =>
       uploadAvatar(
         deps.db,

@@ -4,7 +4,6 @@
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
 import { readUploadedFile } from '../http/upload.js';
-import type { Principal } from '../auth/principal.js';
 import {
   ConfirmedRecognition,
   ConfirmRecognitionBody,
@@ -15,7 +14,7 @@ import {
 } from '../../schemas/recognition.js';
 import { confirm, detectEdges, readPhoto, recognise, type RecognitionDeps } from '../recognition/recognize.js';
 import { countRecognition } from '../recognition/quota.js';
-import { accountOf, callerAccountOf } from '../auth/caller.js';
+import { userOf } from '../auth/caller.js';
 
 const tags = ['recognition'];
 
@@ -40,11 +39,12 @@ export const recognitionRoutes = (deps: AppDeps) => {
       bodyType: 'multipart',
       response: RecognitionResult,
       errors: [413, 415, 429],
-      handler: async ({ ctx }) => {
+      // ctx: the photo is an upload, read from the request's stream.
+      handler: async ({ caller, ctx }) => {
         // The operator may try recognition too; its scans belong to no account.
-        const userId = callerAccountOf(ctx)?.id ?? null;
+        const userId = userOf(caller.principal)?.id ?? null;
         const photo = await readPhoto((await readUploadedFile(ctx, { field: 'file', maxBytes: PHOTO_MAX_BYTES })).file);
-        await countRecognition(recognition, ctx.state.principal as Principal);
+        await countRecognition(recognition, caller.principal);
         return recognise(recognition, userId, photo);
       },
     }),
@@ -60,7 +60,7 @@ export const recognitionRoutes = (deps: AppDeps) => {
       response: ConfirmedRecognition,
       status: 201,
       errors: [404, 409],
-      handler: async ({ ctx, body }) => confirm(recognition, accountOf(ctx).id, body),
+      handler: async ({ caller, body }) => confirm(recognition, caller.account.id, body),
     }),
     defineRoute({
       method: 'post',
@@ -74,6 +74,7 @@ export const recognitionRoutes = (deps: AppDeps) => {
       bodyType: 'multipart',
       response: DetectedEdges,
       errors: [413, 415],
+      // ctx: the photo is an upload, read from the request's stream.
       handler: async ({ ctx }) =>
         detectEdges(await readPhoto((await readUploadedFile(ctx, { field: 'file', maxBytes: PHOTO_MAX_BYTES })).file)),
     }),

@@ -108,6 +108,7 @@ export const saleRoutes = (deps: AppDeps) => {
       response: CheckoutOut,
       status: 302,
       errors: [403, 404, 409, 503],
+      // ctx: the 302 goes where the Location header says.
       handler: async ({ params, caller, ctx }) => {
         const url = await checkoutUrl(paymentDeps, caller.account.id, params.transaction_id);
         ctx.set('Location', url);

@@ -1,13 +1,11 @@
 // Cross-device scan sessions (spec: paths under /api/scan-sessions; issue 17 §4), and the phone's
 // page the QR code opens (GET /scan/{id}: ours; it claims with the token in the URL's fragment,
 // which browsers never send to a server, and uploads photos).
-import type { Context } from 'koa';
 import { z } from '../../schemas/common.js';
 import { intParam } from '../../schemas/common.js';
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
 import { readUploadedFile } from '../http/upload.js';
-import type { Principal } from '../auth/principal.js';
 import {
   ClaimedScanSession,
   ClaimScanSessionBody,
@@ -23,7 +21,7 @@ import {
 } from '../../schemas/recognition.js';
 import * as sessions from '../recognition/scanSessions.js';
 import { recognitionsPerDay } from '../recognition/quota.js';
-import { accountOf, callerAccountOf } from '../auth/caller.js';
+import type { Caller } from '../auth/caller.js';
 import { scanPage } from '../recognition/scanPage.js';
 
 const tags = ['scan-sessions'];
@@ -37,14 +35,21 @@ const SseQuery = z.object({
 });
 
 /** The phone (X-Scan-Device-Token) or the signed-in owner. */
-function writerOf(ctx: Context): sessions.SessionWriter {
-  const deviceToken = ctx.get('x-scan-device-token') || null;
-  const principal = ctx.state.principal as Principal | undefined;
-  return { deviceToken, userId: callerAccountOf(ctx)?.id ?? null, perDay: principal ? recognitionsPerDay(principal) : null };
+function writerOf(caller: Caller<'free'>, headers: { 'x-scan-device-token'?: string }): sessions.SessionWriter {
+  const { principal } = caller;
+  return {
+    deviceToken: headers['x-scan-device-token'] ?? null,
+    userId: caller.account?.id ?? null,
+    perDay: principal ? recognitionsPerDay(principal) : null,
+  };
 }
 
-function lastEventId(ctx: Context, query: { last_event_id?: number }): number {
-  const header = Number(ctx.get('last-event-id'));
+const SseHeaders = z.object({
+  'last-event-id': z.string().optional().openapi({ description: 'Resume after this event (a reconnecting EventSource sends it).' }),
+});
+
+function lastEventId(headers: { 'last-event-id'?: string }, query: { last_event_id?: number }): number {
+  const header = Number(headers['last-event-id']);
   return query.last_event_id ?? (Number.isSafeInteger(header) && header > 0 ? header : 0);
 }
 
@@ -70,7 +75,7 @@ export const scanSessionRoutes = (deps: AppDeps) => {
       access: 'starter+',
       response: ScanSessionOut,
       status: 201,
-      handler: async ({ ctx }) => sessions.createSession(d, accountOf(ctx).id, (ctx.state.principal as Principal).kind === 'key'),
+      handler: async ({ caller }) => sessions.createSession(d, caller.account.id, caller.principal.kind === 'key'),
     }),
     defineRoute({
       method: 'get',
@@ -82,7 +87,7 @@ export const scanSessionRoutes = (deps: AppDeps) => {
       params: ScanSessionParams,
       response: ScanSessionOut,
       errors: [404],
-      handler: async ({ ctx, params }) => sessions.getSession(d, params.id, accountOf(ctx).id),
+      handler: async ({ caller, params }) => sessions.getSession(d, params.id, caller.account.id),
     }),
     defineRoute({
       method: 'get',
@@ -94,7 +99,7 @@ export const scanSessionRoutes = (deps: AppDeps) => {
       produces: 'png',
       response: z.string().openapi({ type: 'string', format: 'binary', description: 'PNG, 360 px' }),
       errors: [404, 409],
-      handler: async ({ ctx, params }) => sessions.sessionQrCode(d, params.id, accountOf(ctx).id),
+      handler: async ({ caller, params }) => sessions.sessionQrCode(d, params.id, caller.account.id),
     }),
     defineRoute({
       method: 'post',
@@ -121,11 +126,12 @@ export const scanSessionRoutes = (deps: AppDeps) => {
       bodyType: 'multipart',
       response: ScanPhotoResult,
       errors: [401, 403, 404, 409, 413, 415, 429],
-      handler: async ({ ctx, params }) =>
+      // ctx: the photo is an upload, read from the request's stream.
+      handler: async ({ caller, headers, ctx, params }) =>
         sessions.uploadPhoto(
           d,
           params.id,
-          writerOf(ctx),
+          writerOf(caller, headers),
           async () => (await readUploadedFile(ctx, { field: 'file', maxBytes: PHOTO_MAX_BYTES })).file,
         ),
     }),
@@ -140,7 +146,7 @@ export const scanSessionRoutes = (deps: AppDeps) => {
       body: ScanResultsBody,
       response: ScanEventAccepted,
       errors: [401, 403, 404, 409],
-      handler: async ({ ctx, params, body }) => sessions.postResults(d, params.id, writerOf(ctx), body),
+      handler: async ({ caller, headers, params, body }) => sessions.postResults(d, params.id, writerOf(caller, headers), body),
     }),
     defineRoute({
       method: 'post',
@@ -152,7 +158,7 @@ export const scanSessionRoutes = (deps: AppDeps) => {
       headers: ScanDeviceHeaders,
       response: ScanEventAccepted,
       errors: [401, 403, 404, 409],
-      handler: async ({ ctx, params }) => sessions.completeSession(d, params.id, writerOf(ctx)),
+      handler: async ({ caller, headers, params }) => sessions.completeSession(d, params.id, writerOf(caller, headers)),
     }),
     defineRoute({
       method: 'get',
@@ -164,10 +170,12 @@ export const scanSessionRoutes = (deps: AppDeps) => {
       access: 'starter+',
       params: ScanSessionParams,
       query: SseQuery,
+      headers: SseHeaders,
       produces: 'event-stream',
       response: ScanSessionEvent,
       errors: [404],
-      handler: async ({ ctx, params, query }) => sessions.sessionEvents(d, params.id, accountOf(ctx).id, lastEventId(ctx, query)),
+      handler: async ({ caller, headers, params, query }) =>
+        sessions.sessionEvents(d, params.id, caller.account.id, lastEventId(headers, query)),
     }),
     defineRoute({
       method: 'get',

@@ -95,6 +95,7 @@ export const sellerRoutes = (deps: AppDeps) => [
     response: StockImported,
     status: 201,
     errors: [403, 413, 415],
+    // ctx: the export is an upload, read from the request's stream.
     handler: async ({ caller, ctx }) =>
       importStock(deps.db, caller.account.id, (await readUploadedFile(ctx, { field: 'file', maxBytes: STOCK_IMPORT_MAX_BYTES })).file),
   }),

@@ -16,6 +16,7 @@ export const streamRoutes = () => [
     response: z.object({ detail: z.string() }),
     status: 200,
     errors: [426],
+    // ctx: a 426 names the protocol to switch to in its Upgrade header.
     handler: async ({ ctx }) => {
       ctx.set('Upgrade', 'websocket');
       throw new DomainError('upgrade_required', 'Upgrade Required: connect with a WebSocket client to /api/v1/stream?api_key=<API_KEY>');

@@ -66,7 +66,7 @@ const PRICED_TTL = 120;
 const tags = ['legacy catalogue'];
 
 export const legacyCatalogueRoutes = (deps: AppDeps) => {
-  const { db, cache } = deps;
+  const { db } = deps;
   const requireTcg = async (slug: string) => {
     const tcg = await tcgBySlug(db, slug);
     if (!tcg) throw new NotFound('TCG');
@@ -80,8 +80,9 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       tags,
       response: TcgList,
       maxAge: CATALOGUE_TTL,
+      cache: true,
       errors: [503],
-      handler: () => cache.json('legacy:tcgs', CATALOGUE_TTL, async () => ({ items: await listTcgs(db) })),
+      handler: async () => ({ items: await listTcgs(db) }),
     }),
     defineRoute({
       method: 'get',
@@ -91,8 +92,9 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       params: TcgParams,
       response: Tcg,
       maxAge: CATALOGUE_TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params }) => cache.json(`legacy:tcg:${params.slug}`, CATALOGUE_TTL, () => requireTcg(params.slug)),
+      handler: ({ params }) => requireTcg(params.slug),
     }),
     defineRoute({
       method: 'get',
@@ -102,12 +104,12 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       query: TopCardsAllQuery,
       response: CardListResponse,
       maxAge: PRICED_TTL,
+      cache: true,
       errors: [503],
-      handler: ({ query }) =>
-        cache.json(`legacy:top:${query.tcg_slug ?? '*'}:${query.limit}`, PRICED_TTL, async () => {
-          const items = await topCards(db, { setId: null, slug: query.tcg_slug ?? null, limit: query.limit });
-          return { items, total: items.length };
-        }),
+      handler: async ({ query }) => {
+        const items = await topCards(db, { setId: null, slug: query.tcg_slug ?? null, limit: query.limit });
+        return { items, total: items.length };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -117,13 +119,9 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       params: SetIdParams,
       response: SetStats,
       maxAge: PRICED_TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params }) =>
-        cache.json(
-          `legacy:set-stats:${params.set_id}`,
-          PRICED_TTL,
-          async () => (await setStats(db, params.set_id)) ?? Promise.reject(new NotFound('set')),
-        ),
+      handler: async ({ params }) => (await setStats(db, params.set_id)) ?? Promise.reject(new NotFound('set')),
     }),
     defineRoute({
       method: 'get',
@@ -134,22 +132,22 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       query: TopCardsQuery,
       response: TopCards,
       maxAge: PRICED_TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params, query }) =>
-        cache.json(`legacy:set-top:${params.set_id}:${query.limit}`, PRICED_TTL, async () => {
-          if (!(await setLanguage(db, params.set_id))) throw new NotFound('set');
-          const cards = await topCards(db, { setId: params.set_id, slug: null, limit: query.limit });
-          return cards.map((c) => ({
-            card_id: c.id,
-            name: c.name,
-            number: c.number,
-            rarity: c.rarity,
-            image_url: c.local_image_url,
-            best_price: c.best_price!,
-            currency: 'USD' as const,
-            tcg_slug: c.tcg_slug,
-          }));
-        }),
+      handler: async ({ params, query }) => {
+        if (!(await setLanguage(db, params.set_id))) throw new NotFound('set');
+        const cards = await topCards(db, { setId: params.set_id, slug: null, limit: query.limit });
+        return cards.map((c) => ({
+          card_id: c.id,
+          name: c.name,
+          number: c.number,
+          rarity: c.rarity,
+          image_url: c.local_image_url,
+          best_price: c.best_price!,
+          currency: 'USD' as const,
+          tcg_slug: c.tcg_slug,
+        }));
+      },
     }),
     defineRoute({
       method: 'get',
@@ -159,13 +157,9 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       params: SetIdParams,
       response: SetCompletion,
       maxAge: PRICED_TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params }) =>
-        cache.json(
-          `legacy:set-completion:${params.set_id}`,
-          PRICED_TTL,
-          async () => (await setCompletion(db, params.set_id)) ?? Promise.reject(new NotFound('set')),
-        ),
+      handler: async ({ params }) => (await setCompletion(db, params.set_id)) ?? Promise.reject(new NotFound('set')),
     }),
     defineRoute({
       method: 'get',
@@ -175,13 +169,13 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       params: SetIdParams,
       response: RelatedLanguages,
       maxAge: CATALOGUE_TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params }) =>
-        cache.json(`legacy:set-langs:${params.set_id}`, CATALOGUE_TTL, async () => {
-          const language = await setLanguage(db, params.set_id);
-          if (!language) throw new NotFound('set');
-          return { set_id: params.set_id, language, related: await relatedLanguageSets(db, params.set_id) };
-        }),
+      handler: async ({ params }) => {
+        const language = await setLanguage(db, params.set_id);
+        if (!language) throw new NotFound('set');
+        return { set_id: params.set_id, language, related: await relatedLanguageSets(db, params.set_id) };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -191,11 +185,9 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       query: RecentCardsQuery,
       response: CardListResponse,
       maxAge: PRICED_TTL,
+      cache: true,
       errors: [503],
-      handler: ({ query }) =>
-        cache.json(`legacy:recent:${query.tcg_slug ?? '*'}:${query.limit}`, PRICED_TTL, () =>
-          cardsAddedSince(db, new Date(Date.now() - 7 * 86_400_000), query.tcg_slug ?? null, query.limit),
-        ),
+      handler: ({ query }) => cardsAddedSince(db, new Date(Date.now() - 7 * 86_400_000), query.tcg_slug ?? null, query.limit),
     }),
     defineRoute({
       method: 'get',
@@ -205,13 +197,12 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       query: NewCardsQuery,
       response: CardListResponse,
       maxAge: PRICED_TTL,
+      // Without `since` the window starts 30 days before today: today is part of the key.
+      cache: { varyBy: ['day'] },
       errors: [503],
-      handler: ({ query }) => {
-        const since = query.since ? new Date(`${query.since}T00:00:00Z`) : new Date(Date.now() - 30 * 86_400_000);
-        const day = since.toISOString().slice(0, 10);
-        return cache.json(`legacy:new:${day}:${query.tcg_slug ?? '*'}:${query.limit}`, PRICED_TTL, () =>
-          cardsAddedSince(db, new Date(`${day}T00:00:00Z`), query.tcg_slug ?? null, query.limit),
-        );
+      handler: ({ query, vary }) => {
+        const since = query.since ?? new Date(Date.parse(`${vary.day}T00:00:00Z`) - 30 * 86_400_000).toISOString().slice(0, 10);
+        return cardsAddedSince(db, new Date(`${since}T00:00:00Z`), query.tcg_slug ?? null, query.limit);
       },
     }),
     defineRoute({
@@ -222,20 +213,20 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       query: CompareQuery,
       response: CompareResponse,
       maxAge: PRICED_TTL,
+      cache: true,
       errors: [503],
-      handler: ({ query }) =>
-        cache.json(`legacy:compare:${query.ids.join(',')}`, PRICED_TTL, async () => {
-          const found = await cardDetails(db, query.ids);
-          const byId = new Map(found.map((c) => [c.id, c]));
-          const items = query.ids.flatMap((id) => (byId.has(id) ? [{ ...byId.get(id)!, currency: 'USD' as const }] : []));
-          const priced = items.filter((c) => c.best_price !== null).sort((a, b) => a.best_price! - b.best_price!);
-          return {
-            items: items.map(({ set_code: _code, ...c }) => c),
-            missing: query.ids.filter((id) => !byId.has(id)),
-            cheapest_card_id: priced[0]?.id ?? null,
-            dearest_card_id: priced.at(-1)?.id ?? null,
-          };
-        }),
+      handler: async ({ query }) => {
+        const found = await cardDetails(db, query.ids);
+        const byId = new Map(found.map((c) => [c.id, c]));
+        const items = query.ids.flatMap((id) => (byId.has(id) ? [{ ...byId.get(id)!, currency: 'USD' as const }] : []));
+        const priced = items.filter((c) => c.best_price !== null).sort((a, b) => a.best_price! - b.best_price!);
+        return {
+          items: items.map(({ set_code: _code, ...c }) => c),
+          missing: query.ids.filter((id) => !byId.has(id)),
+          cheapest_card_id: priced[0]?.id ?? null,
+          dearest_card_id: priced.at(-1)?.id ?? null,
+        };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -261,14 +252,14 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       params: CardIdParams,
       response: EvolutionChain,
       maxAge: CATALOGUE_TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params }) =>
-        cache.json(`legacy:evolution:${params.card_id}`, CATALOGUE_TTL, async () => {
-          const chain = await evolutionChain(db, params.card_id);
-          if (chain === null) throw new NotFound('card');
-          if (chain === 'not-pokemon') throw new DomainError('not_found', 'evolution chains exist for Pokémon cards only');
-          return { card_id: params.card_id, chain };
-        }),
+      handler: async ({ params }) => {
+        const chain = await evolutionChain(db, params.card_id);
+        if (chain === null) throw new NotFound('card');
+        if (chain === 'not-pokemon') throw new DomainError('not_found', 'evolution chains exist for Pokémon cards only');
+        return { card_id: params.card_id, chain };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -278,9 +269,9 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       query: SearchQuery,
       response: SearchResponse,
       maxAge: PRICED_TTL,
+      cache: true,
       errors: [503],
-      handler: ({ query }) =>
-        cache.json(`legacy:search:${JSON.stringify(query)}`, PRICED_TTL, () => searchCatalogue(db, deps.analytics, query)),
+      handler: ({ query }) => searchCatalogue(db, deps.analytics, query),
     }),
     defineRoute({
       method: 'get',
@@ -291,12 +282,12 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       query: GameSetsQuery,
       response: LegacySetList,
       maxAge: CATALOGUE_TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params, query }) =>
-        cache.json(`legacy:sets:${params.tcg_slug}:${query.limit}:${query.offset}`, CATALOGUE_TTL, async () => {
-          await requireTcg(params.tcg_slug);
-          return { ...(await setsOfTcg(db, params.tcg_slug, query.limit, query.offset)), limit: query.limit, offset: query.offset };
-        }),
+      handler: async ({ params, query }) => {
+        await requireTcg(params.tcg_slug);
+        return { ...(await setsOfTcg(db, params.tcg_slug, query.limit, query.offset)), limit: query.limit, offset: query.offset };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -306,13 +297,13 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       params: GameSetParams,
       response: LegacySet,
       maxAge: CATALOGUE_TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params }) =>
-        cache.json(`legacy:set:${params.tcg_slug}:${params.set_id}`, CATALOGUE_TTL, async () => {
-          const { items } = await setsOfTcg(db, params.tcg_slug, 1, 0, params.set_id);
-          if (!items[0]) throw new NotFound('set');
-          return items[0];
-        }),
+      handler: async ({ params }) => {
+        const { items } = await setsOfTcg(db, params.tcg_slug, 1, 0, params.set_id);
+        if (!items[0]) throw new NotFound('set');
+        return items[0];
+      },
     }),
     defineRoute({
       method: 'get',
@@ -323,14 +314,14 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       query: SetCardsQuery,
       response: LegacyCardList,
       maxAge: CATALOGUE_TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params, query }) =>
-        cache.json(`legacy:set-cards:${params.tcg_slug}:${params.set_id}:${query.limit}:${query.offset}`, CATALOGUE_TTL, async () => {
-          const { items: sets } = await setsOfTcg(db, params.tcg_slug, 1, 0, params.set_id);
-          if (!sets[0]) throw new NotFound('set');
-          const page = await cardsOfTcg(db, params.tcg_slug, { setId: params.set_id, limit: query.limit, offset: query.offset });
-          return { ...page, limit: query.limit, offset: query.offset };
-        }),
+      handler: async ({ params, query }) => {
+        const { items: sets } = await setsOfTcg(db, params.tcg_slug, 1, 0, params.set_id);
+        if (!sets[0]) throw new NotFound('set');
+        const page = await cardsOfTcg(db, params.tcg_slug, { setId: params.set_id, limit: query.limit, offset: query.offset });
+        return { ...page, limit: query.limit, offset: query.offset };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -341,18 +332,18 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       query: SealedQuery,
       response: SealedList,
       maxAge: PRICED_TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params, query }) =>
-        cache.json(`legacy:sealed:${params.tcg_slug}:${query.set_id ?? ''}:${query.limit}:${query.offset}`, PRICED_TTL, async () => {
-          await requireTcg(params.tcg_slug);
-          const page = await sealedProducts(deps.db, deps.analytics, {
-            slug: params.tcg_slug,
-            setId: query.set_id ?? null,
-            limit: query.limit,
-            offset: query.offset,
-          });
-          return { items: page.items.map(({ prices: _p, ...p }) => p), total: page.total, limit: query.limit, offset: query.offset };
-        }),
+      handler: async ({ params, query }) => {
+        await requireTcg(params.tcg_slug);
+        const page = await sealedProducts(deps.db, deps.analytics, {
+          slug: params.tcg_slug,
+          setId: query.set_id ?? null,
+          limit: query.limit,
+          offset: query.offset,
+        });
+        return { items: page.items.map(({ prices: _p, ...p }) => p), total: page.total, limit: query.limit, offset: query.offset };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -362,19 +353,19 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       params: SealedParams,
       response: SealedDetail,
       maxAge: PRICED_TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params }) =>
-        cache.json(`legacy:sealed-one:${params.tcg_slug}:${params.product_id}`, PRICED_TTL, async () => {
-          const { items } = await sealedProducts(deps.db, deps.analytics, {
-            slug: params.tcg_slug,
-            setId: null,
-            limit: 1,
-            offset: 0,
-            productId: params.product_id,
-          });
-          if (!items[0]) throw new NotFound('sealed product');
-          return { ...items[0], price_history: await sealedHistory(deps.analytics, params.product_id, daysAgo(364)) };
-        }),
+      handler: async ({ params }) => {
+        const { items } = await sealedProducts(deps.db, deps.analytics, {
+          slug: params.tcg_slug,
+          setId: null,
+          limit: 1,
+          offset: 0,
+          productId: params.product_id,
+        });
+        if (!items[0]) throw new NotFound('sealed product');
+        return { ...items[0], price_history: await sealedHistory(deps.analytics, params.product_id, daysAgo(364)) };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -385,19 +376,19 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       query: GameCardsQuery,
       response: LegacyCardList,
       maxAge: CATALOGUE_TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params, query }) =>
-        cache.json(`legacy:cards:${params.tcg_slug}:${JSON.stringify(query)}`, CATALOGUE_TTL, async () => {
-          await requireTcg(params.tcg_slug);
-          const page = await cardsOfTcg(db, params.tcg_slug, {
-            setId: query.set_id,
-            rarity: query.rarity,
-            name: query.name,
-            limit: query.limit,
-            offset: query.offset,
-          });
-          return { ...page, limit: query.limit, offset: query.offset };
-        }),
+      handler: async ({ params, query }) => {
+        await requireTcg(params.tcg_slug);
+        const page = await cardsOfTcg(db, params.tcg_slug, {
+          setId: query.set_id,
+          rarity: query.rarity,
+          name: query.name,
+          limit: query.limit,
+          offset: query.offset,
+        });
+        return { ...page, limit: query.limit, offset: query.offset };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -407,14 +398,14 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       params: GameCardParams,
       response: LegacyCardDetail,
       maxAge: PRICED_TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params }) =>
-        cache.json(`legacy:card:${params.tcg_slug}:${params.card_id}`, PRICED_TTL, async () => {
-          const [card] = await cardDetails(db, [params.card_id], params.tcg_slug);
-          if (!card) throw new NotFound('card');
-          const { set_name: _s, set_code: _c, tcg_slug: _t, best_price: _b, ...detail } = card;
-          return detail;
-        }),
+      handler: async ({ params }) => {
+        const [card] = await cardDetails(db, [params.card_id], params.tcg_slug);
+        if (!card) throw new NotFound('card');
+        const { set_name: _s, set_code: _c, tcg_slug: _t, best_price: _b, ...detail } = card;
+        return detail;
+      },
     }),
   ];
 };

@@ -75,24 +75,24 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
       params: CardPriceParams,
       response: CardPrices,
       maxAge: TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params }) =>
-        cache.json(`legacy:prices:${params.card_id}`, TTL, async () => {
-          await scopeOf(params.card_id);
-          const rows = (await priceRowsOfCards(db, [params.card_id])).get(params.card_id) ?? [];
-          return {
-            card_id: params.card_id,
-            sources: rows.map((r) => ({
-              source: r.source,
-              market_price: r.market_price,
-              low_price: r.low_price,
-              high_price: r.high_price,
-              currency: r.currency,
-              variant: r.variant,
-              recorded_at: r.recorded_at,
-            })),
-          };
-        }),
+      handler: async ({ params }) => {
+        await scopeOf(params.card_id);
+        const rows = (await priceRowsOfCards(db, [params.card_id])).get(params.card_id) ?? [];
+        return {
+          card_id: params.card_id,
+          sources: rows.map((r) => ({
+            source: r.source,
+            market_price: r.market_price,
+            low_price: r.low_price,
+            high_price: r.high_price,
+            currency: r.currency,
+            variant: r.variant,
+            recorded_at: r.recorded_at,
+          })),
+        };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -105,36 +105,36 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
       query: PriceHistoryQuery,
       response: PriceHistory,
       maxAge: TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params, query }) =>
-        cache.json(`legacy:history:${params.card_id}:${query.days}:${query.source ?? ''}:${query.variant ?? ''}`, TTL, async () => {
-          const scope = await scopeOf(params.card_id, query.variant);
-          const [snapshots, stats] = await precomputed.answer(params.card_id, (answers) =>
-            Promise.all([
-              priceHistory(answers, {
-                card_id: scope.card.id,
-                variant_ids: scope.selected,
-                since: daysAgo(query.days - 1),
-                source: query.source ?? '',
-                ...RAW,
-              }),
-              seriesStats(answers, scope, RAW, daysAgo(364), query.source ?? ''),
-            ]),
-          );
-          return {
-            card_id: scope.card.id,
-            variant: scope.variantLabel,
-            currency: 'USD' as const,
-            snapshots: snapshots.map((s) => ({ ...s, market_price: Number(s.market_price) })),
-            analysis: {
-              change_7d: pctChange(stats.current, stats.before[7]),
-              change_30d: pctChange(stats.current, stats.before[30]),
-              change_90d: pctChange(stats.current, stats.before[90]),
-              volatility: stats.volatility === null ? null : round2(stats.volatility * 100),
-              trend: trendOf(stats),
-            },
-          };
-        }),
+      handler: async ({ params, query }) => {
+        const scope = await scopeOf(params.card_id, query.variant);
+        const [snapshots, stats] = await precomputed.answer(params.card_id, (answers) =>
+          Promise.all([
+            priceHistory(answers, {
+              card_id: scope.card.id,
+              variant_ids: scope.selected,
+              since: daysAgo(query.days - 1),
+              source: query.source ?? '',
+              ...RAW,
+            }),
+            seriesStats(answers, scope, RAW, daysAgo(364), query.source ?? ''),
+          ]),
+        );
+        return {
+          card_id: scope.card.id,
+          variant: scope.variantLabel,
+          currency: 'USD' as const,
+          snapshots: snapshots.map((s) => ({ ...s, market_price: Number(s.market_price) })),
+          analysis: {
+            change_7d: pctChange(stats.current, stats.before[7]),
+            change_30d: pctChange(stats.current, stats.before[30]),
+            change_90d: pctChange(stats.current, stats.before[90]),
+            volatility: stats.volatility === null ? null : round2(stats.volatility * 100),
+            trend: trendOf(stats),
+          },
+        };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -144,35 +144,35 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
       params: CardPriceParams,
       response: PriceHistoryMulti,
       maxAge: MULTI_TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params }) =>
-        cache.json(`legacy:history-multi:${params.card_id}`, MULTI_TTL, async () => {
-          const scope = await scopeOf(params.card_id);
-          const names = new Map(scope.variants.map((v) => [v.id, v.name]));
-          const rows = scope.variants.length
-            ? await priceHistoryMulti(analytics, {
-                card_id: scope.card.id,
-                variant_ids: scope.variants.map((v) => v.id),
-                since: daysAgo(364),
-                min_points: MULTI_MIN_POINTS,
-              })
-            : [];
-          const series = rows.map((r) => {
-            const variant = names.get(Number(r.variant_id)) ?? String(r.variant_id);
-            const grading = r.grading_company === 'raw' ? 'ungraded' : `${r.grading_company.toUpperCase()} ${r.grade}`;
-            return {
-              key: `${variant}|${r.grading_company}|${r.grade}`,
-              label: `${variant}, ${grading}`,
-              variant,
-              grading_company: r.grading_company,
-              grade: r.grade,
-              currency: 'USD' as const,
-              total_points: Number(r.total_points),
-              points: r.points.map(([date, price]) => ({ date, price: Number(price) })),
-            };
-          });
-          return { card_id: scope.card.id, series, total_series: series.length, min_points: MULTI_MIN_POINTS };
-        }),
+      handler: async ({ params }) => {
+        const scope = await scopeOf(params.card_id);
+        const names = new Map(scope.variants.map((v) => [v.id, v.name]));
+        const rows = scope.variants.length
+          ? await priceHistoryMulti(analytics, {
+              card_id: scope.card.id,
+              variant_ids: scope.variants.map((v) => v.id),
+              since: daysAgo(364),
+              min_points: MULTI_MIN_POINTS,
+            })
+          : [];
+        const series = rows.map((r) => {
+          const variant = names.get(Number(r.variant_id)) ?? String(r.variant_id);
+          const grading = r.grading_company === 'raw' ? 'ungraded' : `${r.grading_company.toUpperCase()} ${r.grade}`;
+          return {
+            key: `${variant}|${r.grading_company}|${r.grade}`,
+            label: `${variant}, ${grading}`,
+            variant,
+            grading_company: r.grading_company,
+            grade: r.grade,
+            currency: 'USD' as const,
+            total_points: Number(r.total_points),
+            points: r.points.map(([date, price]) => ({ date, price: Number(price) })),
+          };
+        });
+        return { card_id: scope.card.id, series, total_series: series.length, min_points: MULTI_MIN_POINTS };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -183,22 +183,22 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
       query: SnapshotsQuery,
       response: PriceSnapshots,
       maxAge: TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params, query }) =>
-        cache.json(`legacy:snapshots:${params.card_id}:${query.source ?? ''}:${query.variant ?? ''}:${query.days}`, TTL, async () => {
-          const scope = await scopeOf(params.card_id, query.variant);
-          const since = daysAgo(query.days - 1);
-          const base = { card_id: scope.card.id, variant_ids: scope.selected, since };
-          const source = query.source ?? (await mainSource(analytics, base))[0]?.source ?? null;
-          const names = new Map(scope.variants.map((v) => [v.id, v.name]));
-          const rows = source ? await priceSnapshots(analytics, { ...base, source }) : [];
-          const points = rows.map(({ variant_id, ...r }) => ({
-            ...r,
-            variant: names.get(Number(variant_id)) ?? '',
-            market_price: Number(r.market_price),
-          }));
-          return { card_id: scope.card.id, source, variant: scope.variantLabel, days: query.days, points, count: points.length };
-        }),
+      handler: async ({ params, query }) => {
+        const scope = await scopeOf(params.card_id, query.variant);
+        const since = daysAgo(query.days - 1);
+        const base = { card_id: scope.card.id, variant_ids: scope.selected, since };
+        const source = query.source ?? (await mainSource(analytics, base))[0]?.source ?? null;
+        const names = new Map(scope.variants.map((v) => [v.id, v.name]));
+        const rows = source ? await priceSnapshots(analytics, { ...base, source }) : [];
+        const points = rows.map(({ variant_id, ...r }) => ({
+          ...r,
+          variant: names.get(Number(variant_id)) ?? '',
+          market_price: Number(r.market_price),
+        }));
+        return { card_id: scope.card.id, source, variant: scope.variantLabel, days: query.days, points, count: points.length };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -209,55 +209,51 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
       query: EbaySoldQuery,
       response: EbaySold,
       maxAge: TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params, query }) =>
-        cache.json(
-          `legacy:ebay-sold:${params.card_id}:${query.days}:${query.grading_company ?? ''}:${query.grade ?? ''}`,
-          TTL,
-          async () => {
-            const scope = await scopeOf(params.card_id);
-            const allVariants = scope.variants.map((v) => v.id);
-            const rows = allVariants.length
-              ? await auctionSoldSummary(analytics, {
-                  card_id: scope.card.id,
-                  variant_ids: allVariants,
-                  since: daysAgo(query.days - 1),
-                  grading_company: query.grading_company ?? '',
-                  grade: query.grade ?? '',
-                })
-              : [];
-            const sales = rows
-              .filter((r) => r.kind === 'day')
-              .map((r) => ({
-                date: r.date,
-                grading_company: r.grading_company,
-                grade: r.grade,
-                average_price: Number(r.average_price),
-                count: Number(r.count),
-              }));
-            const summary = rows
-              .filter((r) => r.kind === 'summary')
-              .map((r) => ({
-                grading_company: r.grading_company,
-                grade: r.grade,
-                average_price: Number(r.average_price),
-                median_price: Number(r.median_price),
-                min_price: Number(r.min_price),
-                max_price: Number(r.max_price),
-                count: Number(r.count),
-              }));
-            return {
+      handler: async ({ params, query }) => {
+        const scope = await scopeOf(params.card_id);
+        const allVariants = scope.variants.map((v) => v.id);
+        const rows = allVariants.length
+          ? await auctionSoldSummary(analytics, {
               card_id: scope.card.id,
-              days: query.days,
-              grading_company: query.grading_company ?? null,
-              grade: query.grade ?? null,
-              sales,
-              summary,
-              total_sales_points: sales.length,
-              total_grades: summary.length,
-            };
-          },
-        ),
+              variant_ids: allVariants,
+              since: daysAgo(query.days - 1),
+              grading_company: query.grading_company ?? '',
+              grade: query.grade ?? '',
+            })
+          : [];
+        const sales = rows
+          .filter((r) => r.kind === 'day')
+          .map((r) => ({
+            date: r.date,
+            grading_company: r.grading_company,
+            grade: r.grade,
+            average_price: Number(r.average_price),
+            count: Number(r.count),
+          }));
+        const summary = rows
+          .filter((r) => r.kind === 'summary')
+          .map((r) => ({
+            grading_company: r.grading_company,
+            grade: r.grade,
+            average_price: Number(r.average_price),
+            median_price: Number(r.median_price),
+            min_price: Number(r.min_price),
+            max_price: Number(r.max_price),
+            count: Number(r.count),
+          }));
+        return {
+          card_id: scope.card.id,
+          days: query.days,
+          grading_company: query.grading_company ?? null,
+          grade: query.grade ?? null,
+          sales,
+          summary,
+          total_sales_points: sales.length,
+          total_grades: summary.length,
+        };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -270,53 +266,49 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
       query: AggregatesQuery,
       response: PriceAggregates,
       maxAge: TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params, query }) =>
-        cache.json(
-          `legacy:aggregates:${params.card_id}:${query.variant ?? ''}:${query.grading_company ?? ''}:${query.grade ?? ''}`,
-          TTL,
-          async () => {
-            const grading = gradingOf(query);
-            const scope = await scopeOf(params.card_id, query.variant);
-            const [[stats, sources, sales], tiers] = await Promise.all([
-              precomputed.answer(params.card_id, (answers) =>
-                Promise.all([
-                  seriesStats(answers, scope, grading, daysAgo(3650)),
-                  sourceMedians(answers, scope, grading, 30),
-                  auctionSalesCountsOf(answers, scope, grading),
-                ]),
-              ),
-              guideTiers(db, scope.selected),
-            ]);
-            const delta = (n: 1 | 7 | 30 | 90 | 365) => {
-              const then = stats.before[n];
-              if (stats.current === null || then === null) return { abs: null, pct: null, anomaly: false };
-              return {
-                abs: round2(stats.current - then),
-                pct: pctChange(stats.current, then),
-                anomaly: isAnomaly(stats, stats.current, then, n),
-              };
-            };
-            const tier = (price: number | null) => ({ price, spread_pct: pctChange(price, stats.current) });
-            const t = tiers[0] ?? { loose: null, cib: null, new: null };
-            return {
-              card_id: scope.card.id,
-              scope: { variant: scope.variantLabel, ...grading },
-              current: {
-                price: stats.current === null ? null : round2(stats.current),
-                currency: 'USD' as const,
-                recorded_at: stats.last_day ? `${stats.last_day}T00:00:00Z` : null,
-              },
-              deltas: { d1: delta(1), d7: delta(7), d30: delta(30), d90: delta(90), d365: delta(365) },
-              all_time_high: { price: stats.ath ? round2(stats.ath.price) : null, date: stats.ath?.date ?? null },
-              sales_volume_30d: sales.d365 > 0 ? sales.d30 : null,
-              point_count: stats.points,
-              market_verdict: marketVerdict(sources),
-              buy_sell_spread: { currency: 'USD' as const, tiers: { loose: tier(t.loose), cib: tier(t.cib), new: tier(t.new) } },
-              velocity: velocityOf(sales.d30),
-            };
+      handler: async ({ params, query }) => {
+        const grading = gradingOf(query);
+        const scope = await scopeOf(params.card_id, query.variant);
+        const [[stats, sources, sales], tiers] = await Promise.all([
+          precomputed.answer(params.card_id, (answers) =>
+            Promise.all([
+              seriesStats(answers, scope, grading, daysAgo(3650)),
+              sourceMedians(answers, scope, grading, 30),
+              auctionSalesCountsOf(answers, scope, grading),
+            ]),
+          ),
+          guideTiers(db, scope.selected),
+        ]);
+        const delta = (n: 1 | 7 | 30 | 90 | 365) => {
+          const then = stats.before[n];
+          if (stats.current === null || then === null) return { abs: null, pct: null, anomaly: false };
+          return {
+            abs: round2(stats.current - then),
+            pct: pctChange(stats.current, then),
+            anomaly: isAnomaly(stats, stats.current, then, n),
+          };
+        };
+        const tier = (price: number | null) => ({ price, spread_pct: pctChange(price, stats.current) });
+        const t = tiers[0] ?? { loose: null, cib: null, new: null };
+        return {
+          card_id: scope.card.id,
+          scope: { variant: scope.variantLabel, ...grading },
+          current: {
+            price: stats.current === null ? null : round2(stats.current),
+            currency: 'USD' as const,
+            recorded_at: stats.last_day ? `${stats.last_day}T00:00:00Z` : null,
           },
-        ),
+          deltas: { d1: delta(1), d7: delta(7), d30: delta(30), d90: delta(90), d365: delta(365) },
+          all_time_high: { price: stats.ath ? round2(stats.ath.price) : null, date: stats.ath?.date ?? null },
+          sales_volume_30d: sales.d365 > 0 ? sales.d30 : null,
+          point_count: stats.points,
+          market_verdict: marketVerdict(sources),
+          buy_sell_spread: { currency: 'USD' as const, tiers: { loose: tier(t.loose), cib: tier(t.cib), new: tier(t.new) } },
+          velocity: velocityOf(sales.d30),
+        };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -327,36 +319,34 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
       query: RecentSalesQuery,
       response: RecentSales,
       maxAge: TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params, query }) =>
-        cache.json(`legacy:recent-sales:${params.card_id}:${query.window_days}:${query.language}:${query.variant ?? ''}`, TTL, async () => {
-          const scope = await scopeOf(params.card_id, query.variant, query.language);
-          const names = new Map(scope.variants.map((v) => [v.id, v.name]));
-          // Without a variant filter: every variant printed in the language.
-          const ids = query.variant ? scope.selected : scope.variants.filter((v) => v.language === query.language).map((v) => v.id);
-          const sales = ids.length
-            ? await auctionSales(analytics, { ...scope, selected: ids }, daysAgo(query.window_days - 1), {}, 500)
-            : [];
-          const rows = sales.map((s) => ({
-            date: s.date,
-            variant: names.get(s.variant_id) ?? '',
-            grading_company: s.grading_company,
-            grade: s.grade,
-            price: s.price,
-            currency: s.currency,
-            price_usd: s.price_usd,
-            listing_id: s.observation_id,
-          }));
-          return {
-            card_id: scope.card.id,
-            window_days: query.window_days,
-            language: query.language,
-            variant: query.variant ?? 'all',
-            sales: rows,
-            count: rows.length,
-            average_price_usd: rows.length ? round2(rows.reduce((n, r) => n + r.price_usd, 0) / rows.length) : null,
-          };
-        }),
+      handler: async ({ params, query }) => {
+        const scope = await scopeOf(params.card_id, query.variant, query.language);
+        const names = new Map(scope.variants.map((v) => [v.id, v.name]));
+        // Without a variant filter: every variant printed in the language.
+        const ids = query.variant ? scope.selected : scope.variants.filter((v) => v.language === query.language).map((v) => v.id);
+        const sales = ids.length ? await auctionSales(analytics, { ...scope, selected: ids }, daysAgo(query.window_days - 1), {}, 500) : [];
+        const rows = sales.map((s) => ({
+          date: s.date,
+          variant: names.get(s.variant_id) ?? '',
+          grading_company: s.grading_company,
+          grade: s.grade,
+          price: s.price,
+          currency: s.currency,
+          price_usd: s.price_usd,
+          listing_id: s.observation_id,
+        }));
+        return {
+          card_id: scope.card.id,
+          window_days: query.window_days,
+          language: query.language,
+          variant: query.variant ?? 'all',
+          sales: rows,
+          count: rows.length,
+          average_price_usd: rows.length ? round2(rows.reduce((n, r) => n + r.price_usd, 0) / rows.length) : null,
+        };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -368,38 +358,32 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
       params: CardPriceParams,
       response: StashScore,
       maxAge: TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params }) =>
-        cache.json(`legacy:stash-score:${params.card_id}`, TTL, async () => {
-          const scope = await scopeOf(params.card_id);
-          const [stats, sources, sales] = await precomputed.answer(params.card_id, (answers) =>
-            Promise.all([
-              seriesStats(answers, scope, RAW, daysAgo(364)),
-              sourceMedians(answers, scope, RAW, 30),
-              auctionSalesCountsOf(answers, scope, {}),
-            ]),
-          );
-          const clamp = (x: number) => Math.max(0, Math.min(100, Math.round(x)));
-          const verdict = marketVerdict(sources);
-          const components = {
-            price_momentum: clamp(50 + (pctChange(stats.current, stats.before[30]) ?? 0)),
-            rarity: rarityScore(scope.card.rarity),
-            liquidity: clamp(sales.d30 * 3 + sources.length * 10),
-            source_agreement: clamp((verdict?.sources.filter((s) => s.agrees).reduce((n, s) => n + s.weight, 0) ?? 0) * 100),
-          };
-          const score = clamp(
-            0.35 * components.price_momentum + 0.2 * components.rarity + 0.25 * components.liquidity + 0.2 * components.source_agreement,
-          );
-          const label =
-            score >= 75
-              ? ('strong' as const)
-              : score >= 50
-                ? ('solid' as const)
-                : score >= 25
-                  ? ('speculative' as const)
-                  : ('weak' as const);
-          return { card_id: scope.card.id, score, components, label };
-        }),
+      handler: async ({ params }) => {
+        const scope = await scopeOf(params.card_id);
+        const [stats, sources, sales] = await precomputed.answer(params.card_id, (answers) =>
+          Promise.all([
+            seriesStats(answers, scope, RAW, daysAgo(364)),
+            sourceMedians(answers, scope, RAW, 30),
+            auctionSalesCountsOf(answers, scope, {}),
+          ]),
+        );
+        const clamp = (x: number) => Math.max(0, Math.min(100, Math.round(x)));
+        const verdict = marketVerdict(sources);
+        const components = {
+          price_momentum: clamp(50 + (pctChange(stats.current, stats.before[30]) ?? 0)),
+          rarity: rarityScore(scope.card.rarity),
+          liquidity: clamp(sales.d30 * 3 + sources.length * 10),
+          source_agreement: clamp((verdict?.sources.filter((s) => s.agrees).reduce((n, s) => n + s.weight, 0) ?? 0) * 100),
+        };
+        const score = clamp(
+          0.35 * components.price_momentum + 0.2 * components.rarity + 0.25 * components.liquidity + 0.2 * components.source_agreement,
+        );
+        const label =
+          score >= 75 ? ('strong' as const) : score >= 50 ? ('solid' as const) : score >= 25 ? ('speculative' as const) : ('weak' as const);
+        return { card_id: scope.card.id, score, components, label };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -412,38 +396,38 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
       query: PredictQuery,
       response: Prediction,
       maxAge: TTL,
+      cache: true,
       errors: [404, 503],
-      handler: ({ params, query }) =>
-        cache.json(`legacy:predict:${params.card_id}:${query.days_ahead}`, TTL, async () => {
-          const scope = await scopeOf(params.card_id);
-          const stats = await precomputed.answer(params.card_id, (answers) => seriesStats(answers, scope, RAW, daysAgo(89)));
-          const fitted =
-            stats.slope_per_day !== null && stats.intercept !== null && stats.last_day_number !== null && stats.last_day !== null;
-          const at = (ahead: number) => Math.max(0.01, round2(stats.intercept! + stats.slope_per_day! * (stats.last_day_number! + ahead)));
-          const steps =
-            query.days_ahead <= 31
-              ? Array.from({ length: query.days_ahead }, (_, i) => i + 1)
-              : [
-                  ...Array.from({ length: Math.floor(query.days_ahead / 7) }, (_, i) => (i + 1) * 7).filter((d) => d < query.days_ahead),
-                  query.days_ahead,
-                ];
-          const lastDay = stats.last_day ? Date.parse(`${stats.last_day}T00:00:00Z`) : 0;
-          const predicted = fitted ? at(query.days_ahead) : null;
-          return {
-            card_id: scope.card.id,
-            card_name: scope.card.name,
-            current_price: stats.current === null ? null : round2(stats.current),
-            predicted_price: predicted,
-            predicted_change_pct: pctChange(predicted, stats.current),
-            confidence: confidenceOf(stats.points),
-            data_points: stats.points,
-            trend: trendOf(stats),
-            slope_per_day: stats.slope_per_day === null ? null : Math.round(stats.slope_per_day * 10000) / 10000,
-            future_points: fitted
-              ? steps.map((d) => ({ date: new Date(lastDay + d * 86_400_000).toISOString().slice(0, 10), price: at(d) }))
-              : [],
-          };
-        }),
+      handler: async ({ params, query }) => {
+        const scope = await scopeOf(params.card_id);
+        const stats = await precomputed.answer(params.card_id, (answers) => seriesStats(answers, scope, RAW, daysAgo(89)));
+        const fitted =
+          stats.slope_per_day !== null && stats.intercept !== null && stats.last_day_number !== null && stats.last_day !== null;
+        const at = (ahead: number) => Math.max(0.01, round2(stats.intercept! + stats.slope_per_day! * (stats.last_day_number! + ahead)));
+        const steps =
+          query.days_ahead <= 31
+            ? Array.from({ length: query.days_ahead }, (_, i) => i + 1)
+            : [
+                ...Array.from({ length: Math.floor(query.days_ahead / 7) }, (_, i) => (i + 1) * 7).filter((d) => d < query.days_ahead),
+                query.days_ahead,
+              ];
+        const lastDay = stats.last_day ? Date.parse(`${stats.last_day}T00:00:00Z`) : 0;
+        const predicted = fitted ? at(query.days_ahead) : null;
+        return {
+          card_id: scope.card.id,
+          card_name: scope.card.name,
+          current_price: stats.current === null ? null : round2(stats.current),
+          predicted_price: predicted,
+          predicted_change_pct: pctChange(predicted, stats.current),
+          confidence: confidenceOf(stats.points),
+          data_points: stats.points,
+          trend: trendOf(stats),
+          slope_per_day: stats.slope_per_day === null ? null : Math.round(stats.slope_per_day * 10000) / 10000,
+          future_points: fitted
+            ? steps.map((d) => ({ date: new Date(lastDay + d * 86_400_000).toISOString().slice(0, 10), price: at(d) }))
+            : [],
+        };
+      },
     }),
   ];
 };

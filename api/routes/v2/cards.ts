@@ -41,14 +41,13 @@ export const cardRoutes = (deps: AppDeps) => [
     params: CardParams,
     response: CardDetail,
     maxAge: 120,
-    hot: true,
+    cache: { hot: true },
     errors: [404, 503],
-    handler: ({ params }) =>
-      deps.cache.json(`v2:card:${params.card_id}`, 120, async () => {
-        const card = await cardDetail(deps.db, params.card_id, (id, kind) => deps.images.hasOriginal(id, kind));
-        if (!card) throw new NotFound('card');
-        return card;
-      }),
+    handler: async ({ params }) => {
+      const card = await cardDetail(deps.db, params.card_id, (id, kind) => deps.images.hasOriginal(id, kind));
+      if (!card) throw new NotFound('card');
+      return card;
+    },
   }),
   defineRoute({
     method: 'get',

@@ -12,8 +12,9 @@ export const gameRoutes = (deps: AppDeps) => [
     tags: ['v2'],
     response: GamesResponse,
     maxAge: 300,
+    cache: true,
     errors: [503],
-    handler: () => deps.cache.json('v2:games', 300, async () => ({ items: await listGamesWithCards(deps.db) })),
+    handler: async () => ({ items: await listGamesWithCards(deps.db) }),
   }),
   defineRoute({
     method: 'get',

@@ -15,13 +15,13 @@ export const setRoutes = (deps: AppDeps) => [
     query: SetQuery,
     response: SetResponse,
     maxAge: 300,
+    cache: true,
     errors: [404, 503],
-    handler: async ({ params, query }) =>
-      deps.cache.json(`v2:set:${params.set_id}:${query.page}:${query.size}:${query.updated_after ?? ''}`, 300, async () => {
-        const header = await setHeader(deps.db, params.set_id);
-        if (!header) throw new NotFound('set');
-        const cards = await cardsOfSet(deps.db, header, query);
-        return { ...header, page: query.page, size: query.size, cards_total: cards.total, cards: cards.items };
-      }),
+    handler: async ({ params, query }) => {
+      const header = await setHeader(deps.db, params.set_id);
+      if (!header) throw new NotFound('set');
+      const cards = await cardsOfSet(deps.db, header, query);
+      return { ...header, page: query.page, size: query.size, cards_total: cards.total, cards: cards.items };
+    },
   }),
 ];

@@ -12,11 +12,11 @@ export const statsRoutes = (deps: AppDeps) => [
     tags: ['v2'],
     response: StatsResponse,
     maxAge: 300,
+    cache: true,
     errors: [503],
-    handler: () =>
-      deps.cache.json('v2:stats', 300, async () => {
-        const [counts, [prices]] = await Promise.all([catalogueTotals(deps.db), pricePointTotals(deps.analytics, {})]);
-        return { ...counts, price_points: Number(prices?.price_points ?? 0), updated_at: prices?.updated_at ?? new Date(0).toISOString() };
-      }),
+    handler: async () => {
+      const [counts, [prices]] = await Promise.all([catalogueTotals(deps.db), pricePointTotals(deps.analytics, {})]);
+      return { ...counts, price_points: Number(prices?.price_points ?? 0), updated_at: prices?.updated_at ?? new Date(0).toISOString() };
+    },
   }),
 ];
