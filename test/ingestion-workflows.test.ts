@@ -1,5 +1,6 @@
-// Workflows on a real Temporal server (the dev server, installed by go install when missing):
-// the fxRates workflow loads the ECB file; a malformed feed fails fast, without retries.
+// Workflows on a real Temporal server (the dev server, installed by go install when missing): a
+// start with analytics behind the prices precomputes them once; the fxRates workflow loads the ECB
+// file; a malformed feed fails fast, without retries.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -26,7 +27,13 @@ import { buildDeps, startServer, type RunningServer } from '../api/server.js';
 import { activityDeps, createActivities } from '../workflows/activities.js';
 import { bulkExport, catalogueSync, catchUp, fxRates, scrapeAll, progressQuery, recognitionIndex } from '../workflows/workflows.js';
 import { ImageStore } from '../sql/stores/images.js';
-import { CATCH_UP_MAX_DAYS, missingDays } from '../workflows/ingestion.js';
+import { CATCH_UP_MAX_DAYS, catchUpCardAnalytics, missingDays } from '../workflows/ingestion.js';
+import { cardAnalyticsState } from '../sql/cardAnalytics.js';
+import { announcePricesLanded } from '../sql/stores/priceChannels.js';
+import { createAnalytics } from '../sql/stores/analytics.js';
+import { createDb } from '../sql/stores/db.js';
+import { precomputedAnalytics } from '../api/legacy/precomputedAnalytics.js';
+import { auctionSalesCountsOf, daysAgo, RAW, resolveScope, seriesStats, sourceMedians } from '../api/legacy/cardPriceAnalytics.js';
 import { newestMarketDay } from '../sql/priceLoads.js';
 import type { ResponseBody } from './support/routeTypes.js';
 import { startFeedServer, type FeedServer } from '../ingest/demoMarket/feedServer.js';
@@ -97,6 +104,70 @@ after(async () => {
   ecb?.close();
   await feeds?.close();
   await stack?.close();
+});
+
+/** How many runs of a workflow type started since `since`, once none of them runs any more. */
+async function runsSince(type: string, since: string): Promise<number> {
+  const count = async (status: string) => {
+    let n = 0;
+    for await (const _ of client.workflow.list({ query: `WorkflowType = '${type}' AND StartTime >= '${since}'${status}` })) n++;
+    return n;
+  };
+  await until(`${type} runs to end`, async () => (await count(" AND ExecutionStatus = 'Running'")) === 0 && (await count('')) > 0, 120_000);
+  return count('');
+}
+
+// First in the file: the stack holds the small demo as a first start leaves it, with no scrape or
+// exchange-rate load yet (each of which precomputes after its load).
+describe('card analytics at start (issue 35)', () => {
+  it('a start with the demo loaded and nothing precomputed publishes every card under the current epoch; starts at once run one', async () => {
+    const pool = stack.stores.pg.pool;
+    const catchUp = () => catchUpCardAnalytics(client, stack.stores, stack.config.redisPrefix);
+    assert.deepEqual(await cardAnalyticsState(pool), [], 'nothing precomputed before the start');
+    const since = new Date().toISOString();
+    const outcomes = await Promise.all([1, 2, 3].map(catchUp));
+    assert.equal(await runsSince('cardAnalyticsCatchUp', since), 1, 'three starts at once run one precompute');
+    assert.deepEqual(outcomes.sort(), ['running', 'running', 'started']);
+    const [state] = await cardAnalyticsState(pool);
+    assert.equal(state?.prices_epoch, (await stack.json('/api/health')).body.prices_epoch, 'published under the epoch the API reads under');
+    const { rows: cards } = await pool.query<{ card_id: number; n: number }>(
+      `SELECT count(DISTINCT card_id)::int AS n, min(card_id) AS card_id FROM card_analytics WHERE generation = $1`,
+      [state!.generation],
+    );
+    assert.ok(cards[0]!.n >= 500, `every priced card of the demo: ${cards[0]!.n}`);
+
+    // A card's uncached price-aggregates (the first read under the new epoch) reads only the
+    // precompute's answers, and equals the answer computed from ClickHouse (under a fresh epoch).
+    const { rows: single } = await pool.query<{ card_id: number }>(
+      `SELECT p.card_id FROM printings p JOIN variants v ON v.printing_id = p.id
+       WHERE p.card_id IN (SELECT card_id FROM card_analytics WHERE generation = $1)
+       GROUP BY p.card_id HAVING count(*) = 1 ORDER BY p.card_id LIMIT 1`,
+      [state!.generation],
+    );
+    const cardId = single[0]!.card_id;
+    const db = createDb(pool);
+    const scope = (await resolveScope(db, cardId))!;
+    const live = createAnalytics(stack.stores.ch.client, { readonly: false, isClosed: () => false });
+    const precomputed = precomputedAnalytics(db, live, () => state!.prices_epoch);
+    await precomputed.answer(cardId, (answers) =>
+      Promise.all([
+        seriesStats(answers, scope, RAW, daysAgo(3650)),
+        sourceMedians(answers, scope, RAW, 30),
+        auctionSalesCountsOf(answers, scope, RAW),
+      ]),
+    );
+    assert.deepEqual(precomputed.stats, { precomputed: 3, clickhouse: 0 }, "price-aggregates' reads all answered by the precompute");
+    const url = `/api/cards/${cardId}/price-aggregates` as const;
+    const fromPrecompute = await stack.json(url);
+    assert.equal(fromPrecompute.status, 200);
+    assert.ok(fromPrecompute.body.current.price !== null, 'a priced card');
+    await announcePricesLanded(stack.stores.redis, stack.config.redisPrefix, `reference-${Date.now()}`);
+    assert.deepEqual(fromPrecompute.body, (await stack.json(url)).body, 'the same answer as ClickHouse gives');
+
+    // Under the published epoch again, a start finds nothing to do.
+    await announcePricesLanded(stack.stores.redis, stack.config.redisPrefix, state!.prices_epoch);
+    assert.equal(await catchUp(), 'current');
+  });
 });
 
 describe('fxRates workflow', () => {
@@ -212,21 +283,6 @@ describe('bulkExport workflow', () => {
 });
 
 describe('starts never pile up work (issue 34 §4)', () => {
-  /** How many runs of a workflow type started since `since`, once none of them runs any more. */
-  async function runsSince(type: string, since: string): Promise<number> {
-    const count = async (status: string) => {
-      let n = 0;
-      for await (const _ of client.workflow.list({ query: `WorkflowType = '${type}' AND StartTime >= '${since}'${status}` })) n++;
-      return n;
-    };
-    await until(
-      `${type} runs to end`,
-      async () => (await count(" AND ExecutionStatus = 'Running'")) === 0 && (await count('')) > 0,
-      120_000,
-    );
-    return count('');
-  }
-
   it('three starts at once run one bulk export and one recognition index update, through their schedules', async () => {
     const { ensureSchedules } = await import('../workflows/schedules.js');
     const { startBulkExport, startRecognitionIndex } = await import('../workflows/operations.js');

@@ -13,7 +13,7 @@ import { createLogger, type Logger } from '../sql/runtime/log.js';
 import type { Stores } from '../sql/stores/index.js';
 import { syncCataloguesFromUpstreams } from '../ingest/catalogue/upstreams.js';
 import { loadFxRates } from '../ingest/load/fxRates.js';
-import { precomputeCardAnalytics, type PrecomputeResult } from '../ingest/analytics/precompute.js';
+import { precomputeCardAnalytics, progressText, type PrecomputeResult } from '../ingest/analytics/precompute.js';
 import { parseEcbRates } from '../ingest/sources/ecbRates.js';
 import { FeedFormatError } from '../ingest/sources/types.js';
 import { loadOrCreateSecret } from '../sql/runtime/secrets.js';
@@ -330,11 +330,22 @@ export function createActivities(deps: ActivityDeps) {
       return correlateCardRange(deps, input.firstCard, input.lastCard);
     },
 
-    /** The per-card analytics of the cards whose prices landed since `changedSince` (issue 35); heartbeats count cards. */
+    /**
+     * The per-card analytics of the cards whose prices landed since `changedSince` (issue 35), or
+     * every card when nothing was published yet or the day moved; each batch is heartbeated and logged.
+     */
     async precomputeCardAnalytics(input: { changedSince: string }): Promise<PrecomputeResult> {
       const result = await precomputeCardAnalytics(deps, {
         changedSince: new Date(input.changedSince),
-        progress: (step) => progress(step),
+        progress: (p) => {
+          deps.events.log.info('card analytics precompute: batch written', {
+            batches_done: p.batchesDone,
+            batches_total: p.batchesTotal,
+            cards_done: p.cardsDone,
+            cards_total: p.cardsTotal,
+          });
+          progress(progressText(p));
+        },
       });
       deps.events.log.info('card analytics precomputed', { ...result });
       return result;

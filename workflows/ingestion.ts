@@ -16,6 +16,8 @@ import { startFeedServer, type FeedServer } from '../ingest/demoMarket/feedServe
 import { feedPairs } from '../ingest/upstreams/registry.js';
 import { TASK_QUEUE, workflowIds } from './shared.js';
 import { newestMarketDay } from '../sql/priceLoads.js';
+import { cardAnalyticsState } from '../sql/cardAnalytics.js';
+import { pricesEpochKey } from '../sql/stores/priceChannels.js';
 import { startBulkExport, startRecognitionIndex } from './operations.js';
 import { ensureSchedules } from './schedules.js';
 import { startTemporal, type TemporalServer } from './temporalServer.js';
@@ -129,6 +131,16 @@ export function superviseIngestion(config: Config, stores: Stores, log: Logger, 
     );
     const pairs = feedPairs();
     await attempt('schedules', () => ensureSchedules(client!, { pairs }));
+    // Per-card analytics behind the prices (a first start after the demo load, an interrupted
+    // precompute) are computed first: until then every uncached per-card read queues on ClickHouse.
+    await attempt('card-analytics', async () => {
+      const outcome = await catchUpCardAnalytics(client!, stores, config.redisPrefix);
+      if (outcome !== 'current')
+        log.info('ingestion: card analytics behind the prices, precompute asked for (one at a time)', {
+          outcome,
+          workflow_id: workflowIds.cardAnalyticsCatchUp,
+        });
+    });
     // Pictures added while the service was down (the demo's, images:fetch's) join the index.
     await attempt('recognition-index', async () => {
       const scheduleId = await startRecognitionIndex(client!);
@@ -205,6 +217,29 @@ export function superviseIngestion(config: Config, stores: Stores, log: Logger, 
       }
     },
   };
+}
+
+/**
+ * Starts the card analytics catch-up (workflow cardAnalyticsCatchUp) unless the published
+ * precompute holds for the current prices epoch and day, or a catch-up runs already (its id is
+ * fixed: starts at once run one). 'current': nothing to do.
+ */
+export async function catchUpCardAnalytics(
+  client: Client,
+  stores: Stores,
+  redisPrefix: string,
+): Promise<'current' | 'started' | 'running'> {
+  const [state] = await cardAnalyticsState(stores.pg.pool);
+  const epoch = await stores.redis.get(pricesEpochKey(redisPrefix));
+  const today = new Date().toISOString().slice(0, 10);
+  if (state && state.prices_epoch === epoch && state.day === today && state.pending_since === null) return 'current';
+  try {
+    await client.workflow.start('cardAnalyticsCatchUp', { args: [], taskQueue: TASK_QUEUE, workflowId: workflowIds.cardAnalyticsCatchUp });
+    return 'started';
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    return 'running';
+  }
 }
 
 /** Days a start catches up at most: older gaps are left to `npm run ingest -- backfill`. */

@@ -21,6 +21,8 @@ export const workflowIds = {
   pushOutbox: (stamp: string) => `push-outbox/${stamp}`,
   recognitionIndex: (stamp: string) => `recognition-index/${stamp}`,
   bulkExport: (stamp: string) => `bulk-export/${stamp}`,
+  /** Fixed: one catch-up of the card analytics at a time, however many starts ask for one. */
+  cardAnalyticsCatchUp: 'card-analytics/catch-up',
   correlateSources: (cardId: number | null, stamp: string) => `correlate/${cardId === null ? 'all' : `card-${cardId}`}/${stamp}`,
 };
 

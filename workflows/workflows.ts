@@ -79,6 +79,17 @@ async function precomputeAfterLoad(): Promise<void> {
   }
 }
 
+/**
+ * The card analytics brought up to the current prices when a start finds them behind (nothing
+ * published yet, as after the demo load; a precompute interrupted; a load no precompute followed):
+ * the same activity as after a load, over what the last published precompute does not hold (every
+ * card when nothing was published or the day moved). Run under a fixed id (ingestion.ts), so starts
+ * at once run one. Its batches are in the log and the activity's heartbeats.
+ */
+export async function cardAnalyticsCatchUp(): ReturnType<Activities['precomputeCardAnalytics']> {
+  return precomputeCardAnalytics({ changedSince: new Date(workflowInfo().startTime).toISOString() });
+}
+
 export const progressQuery = defineQuery<ScrapeProgress>(PROGRESS_QUERY);
 
 /**

@@ -49,6 +49,21 @@ export type PrecomputeResult = {
   postgresSeconds: number;
 };
 
+/** How far a precompute is: counted after each batch's answers are written to PostgreSQL. */
+export type PrecomputeProgress = {
+  batchesDone: number;
+  batchesTotal: number;
+  cardsDone: number;
+  cardsTotal: number;
+  /** So far: waiting for ClickHouse's answers, and writing them to PostgreSQL. */
+  clickhouseSeconds: number;
+  postgresSeconds: number;
+};
+
+/** A progress as one line (a heartbeat's detail, the benchmark's output). */
+export const progressText = (p: PrecomputeProgress) =>
+  `${p.cardsDone} of ${p.cardsTotal} cards, batch ${p.batchesDone} of ${p.batchesTotal} (so far ClickHouse ${p.clickhouseSeconds.toFixed(1)} s, PostgreSQL ${p.postgresSeconds.toFixed(1)} s)`;
+
 /**
  * Cards per batch: a batch is four ClickHouse statements of well under a second each on the full
  * demo (the daily rows read once into a batch table, then three queries), so the API's own
@@ -68,7 +83,7 @@ type Answers = Record<string, unknown[]>;
  */
 export async function precomputeCardAnalytics(
   targets: PrecomputeTargets,
-  opts: { changedSince: Date; today?: Date; progress?: (step: string) => void },
+  opts: { changedSince: Date; today?: Date; progress?: (progress: PrecomputeProgress) => void },
 ): Promise<PrecomputeResult> {
   const started = performance.now();
   const startedAt = new Date();
@@ -98,9 +113,14 @@ export async function precomputeCardAnalytics(
       t = performance.now();
       const written = copyCardAnalytics(session, answersAsTsv(chunk, answers, generation)).then(() => {
         spent.postgres += performance.now() - t;
-        opts.progress?.(
-          `${Math.min(i + CHUNK, cardIds.length)} of ${cardIds.length} cards (so far ClickHouse ${(spent.clickhouse / 1000).toFixed(1)} s, PostgreSQL ${(spent.postgres / 1000).toFixed(1)} s)`,
-        );
+        opts.progress?.({
+          batchesDone: i / CHUNK + 1,
+          batchesTotal: Math.ceil(cardIds.length / CHUNK),
+          cardsDone: Math.min(i + CHUNK, cardIds.length),
+          cardsTotal: cardIds.length,
+          clickhouseSeconds: spent.clickhouse / 1000,
+          postgresSeconds: spent.postgres / 1000,
+        });
       });
       written.catch(() => undefined); // awaited before the next write; this only keeps a failure from counting as unhandled meanwhile
       writing = written;

@@ -14,7 +14,7 @@ import { announcePricesLanded } from '../../sql/stores/priceChannels.js';
 import { buildDeps, startServer } from '../../api/server.js';
 import { loadDemoDataIfEmpty } from '../../ingest/demo/index.js';
 import { finish, goal, invalid } from './harness.js';
-import { precomputeCardAnalytics } from '../../ingest/analytics/precompute.js';
+import { precomputeCardAnalytics, progressText } from '../../ingest/analytics/precompute.js';
 import { loadPricePoints } from '../../ingest/load/pricePoints.js';
 import type { PricePointRow } from '../../ingest/pricePoint.js';
 import { benchCardEndpoints, CARD_ENDPOINTS } from './cardEndpoints.js';
@@ -111,7 +111,7 @@ for (let i = 0; i < 120; i++) {
   if (process.env.HOLO_BENCH_PRECOMPUTE !== 'changed') {
     const full = await precomputeCardAnalytics(targets, {
       changedSince: new Date(0),
-      progress: (step) => console.log(`  precompute: ${step}`),
+      progress: (p) => console.log(`  precompute: ${progressText(p)}`),
     });
     console.log(
       `precompute of every card (a full day): ${full.cards} cards in ${full.seconds.toFixed(1)} s (ClickHouse ${full.clickhouseSeconds.toFixed(1)} s, PostgreSQL writes ${full.postgresSeconds.toFixed(1)} s)`,
