@@ -335,20 +335,30 @@ export function createActivities(deps: ActivityDeps) {
      * every card when nothing was published yet or the day moved; each batch is heartbeated and logged.
      */
     async precomputeCardAnalytics(input: { changedSince: string }): Promise<PrecomputeResult> {
-      const result = await precomputeCardAnalytics(deps, {
-        changedSince: new Date(input.changedSince),
-        progress: (p) => {
-          deps.events.log.info('card analytics precompute: batch written', {
-            batches_done: p.batchesDone,
-            batches_total: p.batchesTotal,
-            cards_done: p.cardsDone,
-            cards_total: p.cardsTotal,
-          });
-          progress(progressText(p));
-        },
-      });
-      deps.events.log.info('card analytics precomputed', { ...result });
-      return result;
+      // Waiting for the lock while another precompute runs (a start's catch-up took 8 min on the
+      // full demo), or for a batch queued behind the bulk export's ClickHouse statements, is no lost
+      // worker: without these beats each heartbeat timeout started another attempt behind the lock.
+      let step = 'waiting for the running precompute';
+      const alive = setInterval(() => heartbeat(step), 20_000);
+      try {
+        const result = await precomputeCardAnalytics(deps, {
+          changedSince: new Date(input.changedSince),
+          progress: (p) => {
+            deps.events.log.info('card analytics precompute: batch written', {
+              batches_done: p.batchesDone,
+              batches_total: p.batchesTotal,
+              cards_done: p.cardsDone,
+              cards_total: p.cardsTotal,
+            });
+            step = progressText(p);
+            progress(step);
+          },
+        });
+        deps.events.log.info('card analytics precomputed', { ...result });
+        return result;
+      } finally {
+        clearInterval(alive);
+      }
     },
 
     /**

@@ -65,6 +65,14 @@ const { precomputeCardAnalytics } = proxyActivities<Activities>({
   retry,
 });
 
+// At start it is usually every card: the full demo's 26,554 took 8 min (one attempt) on a shared
+// machine, beside the start's bulk export and first scrape. The heartbeats tell a worker gone.
+const { precomputeCardAnalytics: precomputeEveryCard } = proxyActivities<Activities>({
+  startToCloseTimeout: '3 hours',
+  heartbeatTimeout: '2 minutes',
+  retry,
+});
+
 /**
  * Precomputes the analytics of the cards whose prices landed since this workflow began (a minute
  * earlier, for clocks a little apart). A failure leaves the load standing: readers answer from the
@@ -87,7 +95,7 @@ async function precomputeAfterLoad(): Promise<void> {
  * at once run one. Its batches are in the log and the activity's heartbeats.
  */
 export async function cardAnalyticsCatchUp(): ReturnType<Activities['precomputeCardAnalytics']> {
-  return precomputeCardAnalytics({ changedSince: new Date(workflowInfo().startTime).toISOString() });
+  return precomputeEveryCard({ changedSince: new Date(workflowInfo().startTime).toISOString() });
 }
 
 export const progressQuery = defineQuery<ScrapeProgress>(PROGRESS_QUERY);
