@@ -7,7 +7,7 @@ import { withMats } from './opencv.js';
 import { PhotoCuts, runPass, type PassOutcome } from './pass.js';
 import { Cancelled, type PhotoPasses, type RecognitionThreads } from './passWorkers.js';
 import { innerQuad, refineQuad, sideShifts, type Grey } from './refine.js';
-import { CardFinder, centrePatch, quadAspect, type Photo, type Quad, type QuadCandidate, type Rotation } from './photo.js';
+import { CardFinder, centrePatch, insideQuad, quadAspect, type Photo, type Quad, type QuadCandidate, type Rotation } from './photo.js';
 import { captureQuality, screenPeakRatio, sharpnessOf, type CaptureQuality } from './quality.js';
 
 /** A match at least this confident ends the search (and the rotation fallback). */
@@ -15,8 +15,12 @@ export const ACCEPT_CONFIDENCE = 0.9;
 /** The turns that stand a quadrilateral up, in the spec's retry order (−90, 180, +90) after 0. */
 const UPRIGHT_TURNS: Rotation[] = [0, 180];
 const LYING_TURNS: Rotation[] = [-90, 90];
-/** Side shifts start from the best pass of this many quadrilaterals, for at most this many rounds each. */
+/**
+ * Side shifts start from the best pass of this many quadrilaterals by confidence, then of this many
+ * more of the line stage's in the finder's order, for at most SHIFT_ROUNDS rounds each.
+ */
 const SHIFT_STARTS = 3;
+const SHIFT_LINE_STARTS = 3;
 const SHIFT_ROUNDS = 2;
 /** Candidates returned: the chosen pass's card first, then the closest cards of every pass. */
 const CANDIDATES = 5;
@@ -61,10 +65,19 @@ export async function recognisePhoto(
     const passes: PassResult[] = [];
     // The best pass of each quadrilateral found (where side shifts start from).
     const bestOf = new Map<QuadCandidate, PassResult>();
+    // The line stage's quadrilaterals as the finder ranked them (its side shifts' second starts).
+    const lineQuads: QuadCandidate[] = [];
+    const sure = (r: PassResult | null) => r !== null && r.match.confidence >= ACCEPT_CONFIDENCE;
+    // The card photographed is framed near the middle: a sure cut around the photo's centre beats a
+    // sure one beside it (a binder pocket's neighbour fully in frame is often matched sure first).
+    const middle = { x: photo.width / 2, y: photo.height / 2 };
+    const centred = (r: PassResult) => insideQuad(middle, r.candidate.quad);
     const better = (a: PassResult, b: PassResult | null | undefined) =>
       !b ||
-      a.match.confidence > b.match.confidence ||
-      (a.match.confidence === b.match.confidence && a.match.separation > b.match.separation);
+      (sure(a) && sure(b) && centred(a) !== centred(b)
+        ? centred(a)
+        : a.match.confidence > b.match.confidence ||
+          (a.match.confidence === b.match.confidence && a.match.separation > b.match.separation));
     const take = (step: Step, { match, card, highlight }: PassOutcome): PassResult => {
       const pass = { ...step, match };
       passes.push(pass);
@@ -72,15 +85,22 @@ export async function recognisePhoto(
       if (better(pass, bestOf.get(step.candidate))) bestOf.set(step.candidate, pass);
       return pass;
     };
-    const sure = (r: PassResult | null) => r !== null && r.match.confidence >= ACCEPT_CONFIDENCE;
     // Quadrilaterals best first, each at the quarter turns that stand it up (a card is taller than
     // wide): an upright one at 0 then 180, one lying on its side at −90 then +90. The first sure
-    // answer ends the search, so most photos are answered by their first or second pass; the
-    // finder's costlier stage (lines) runs only when its outlines left the match unsure, the whole
-    // frame last.
+    // answer around the photo's centre ends the search, so most photos are answered by their first
+    // or second pass; the finder's costlier stage (lines) runs only when its outlines left no such
+    // answer, the whole frame last.
     const finder = new CardFinder(cv, photo, rgb);
     try {
-      const stages = [() => candidateQuads(grey, finder.outlines()), () => candidateQuads(grey, finder.lines()), () => [finder.frame()]];
+      const stages = [
+        () => candidateQuads(grey, finder.outlines()),
+        () => {
+          const found = candidateQuads(grey, finder.lines());
+          lineQuads.push(...found);
+          return found;
+        },
+        () => [finder.frame()],
+      ];
       for (const stage of stages) {
         const steps = stage().flatMap((candidate) =>
           (isUpright(candidate.quad) ? UPRIGHT_TURNS : LYING_TURNS).map((rotation) => ({ candidate, rotation })),
@@ -88,7 +108,7 @@ export async function recognisePhoto(
         const done = await inOrder(runner, steps, (step, outcome) => {
           if (quads.at(-1) !== step.candidate) quads.push(step.candidate);
           take(step, outcome);
-          return sure(best);
+          return sure(best) && centred(best!);
         });
         if (done) break;
       }
@@ -100,10 +120,19 @@ export async function recognisePhoto(
     // a time, onto the other straight edges beside them, kept while the match grows surer (a side
     // on the card's inner frame, its sleeve or clutter).
     if (!sure(best)) {
-      const starts = [...bestOf.values()]
+      // Most unsure cuts match at a confidence near 0, which says little about which one is near
+      // the card: the finder's own ranking of the line stage's quadrilaterals picks more starts (a
+      // line quadrilateral with three sides on the card and one on its frame or a pocket's edge).
+      const surest = [...bestOf.values()]
         .filter((p) => p.candidate.found !== 'frame')
         .sort((p, q) => q.match.confidence - p.match.confidence || q.match.separation - p.match.separation)
         .slice(0, SHIFT_STARTS);
+      const ranked = lineQuads.slice(0, SHIFT_LINE_STARTS).flatMap((c) => passes.filter((p) => p.candidate === c && !surest.includes(p)));
+      // Taken in turn: the surest start often ends the search at once; when it does not, the finder's.
+      const starts = [...surest, ...ranked]
+        .map((p, k) => ({ p, order: k < surest.length ? 2 * k : 2 * (k - surest.length) + 1 }))
+        .sort((a, b) => a.order - b.order)
+        .map(({ p }) => p);
       for (const first of starts) {
         let start: PassResult = first;
         for (let round = 0; round < SHIFT_ROUNDS && !sure(best); round++) {
