@@ -145,13 +145,16 @@ export class CardFinder {
   /** The edge maps' size. */
   private readonly width: number;
   private readonly height: number;
-  private readonly given: QuadCandidate[] = [];
+  /** Candidates given so far (shared with the finder this one searches after: none is tried twice). */
+  private readonly given: QuadCandidate[];
 
   constructor(
     private readonly cv: Cv,
     private readonly photo: Photo,
     rgb: Mat,
+    opts: { stretch?: boolean; after?: CardFinder } = {},
   ) {
+    this.given = opts.after?.given ?? [];
     this.factor = Math.min(1, SEARCH_SIDE / Math.max(photo.width, photo.height));
     this.width = Math.round(photo.width * this.factor);
     this.height = Math.round(photo.height * this.factor);
@@ -161,6 +164,7 @@ export class CardFinder {
       withMats((keep) => {
         const small = keep(new cv.Mat());
         cv.resize(rgb, small, new cv.Size(this.width, this.height), 0, 0, cv.INTER_AREA);
+        if (opts.stretch) stretchContrast(small.data);
         cv.GaussianBlur(small, small, new cv.Size(5, 5), 0);
         // Edges in any colour channel: a silver border on a grey table differs in hue more than in brightness.
         const channels = keep(new cv.MatVector());
@@ -355,6 +359,31 @@ export function findCardQuads(cv: Cv, photo: Photo, rgb: Mat, limit = 6): QuadCa
     return [...found.slice(0, limit + (limit >= 6 ? 2 : 0)), finder.frame()];
   } finally {
     finder.delete();
+  }
+}
+
+/** How much of each end of a channel's histogram stretchContrast leaves outside 0–255 (glare, deep shadow). */
+const STRETCH_TAIL = 0.01;
+
+/**
+ * Each channel's levels stretched in place so its 1st–99th percentiles span 0–255: on a dim photo
+ * a card's edge against a dark binder page is a step of a few levels, below Canny's thresholds.
+ */
+function stretchContrast(rgb: Uint8Array): void {
+  for (let c = 0; c < 3; c++) {
+    const histogram = new Uint32Array(256);
+    for (let i = c; i < rgb.length; i += 3) histogram[rgb[i]!]!++;
+    const tail = STRETCH_TAIL * (rgb.length / 3);
+    // The first level whose count from the bottom passes the tail, and the same from the top.
+    let low = 0;
+    let below = histogram[0]!;
+    while (low < 255 && below <= tail) below += histogram[++low]!;
+    let high = 255;
+    let above = histogram[255]!;
+    while (high > 0 && above <= tail) above += histogram[--high]!;
+    if (high - low < 8) continue;
+    const gain = 255 / (high - low);
+    for (let i = c; i < rgb.length; i += 3) rgb[i] = Math.max(0, Math.min(255, Math.round((rgb[i]! - low) * gain)));
   }
 }
 

@@ -16,12 +16,16 @@ export const ACCEPT_CONFIDENCE = 0.9;
 const UPRIGHT_TURNS: Rotation[] = [0, 180];
 const LYING_TURNS: Rotation[] = [-90, 90];
 /**
- * Side shifts start from the best pass of this many quadrilaterals by confidence, then of this many
- * more of the line stage's in the finder's order, for at most SHIFT_ROUNDS rounds each.
+ * Side shifts start from the best pass of this many quadrilaterals by confidence, and from this
+ * many more of the line stage's in the finder's order (at both turns), for at most SHIFT_ROUNDS
+ * rounds each.
  */
 const SHIFT_STARTS = 3;
 const SHIFT_LINE_STARTS = 3;
 const SHIFT_ROUNDS = 2;
+/** The contrast-stretched search's outlines tried, and its line quadrilaterals side shifts start from. */
+const STRETCHED_OUTLINES = 2;
+const STRETCHED_LINE_STARTS = 2;
 /** Candidates returned: the chosen pass's card first, then the closest cards of every pass. */
 const CANDIDATES = 5;
 
@@ -91,13 +95,21 @@ export async function recognisePhoto(
     // or second pass; the finder's costlier stage (lines) runs only when its outlines left no such
     // answer, the whole frame last.
     const finder = new CardFinder(cv, photo, rgb);
+    let stretched: CardFinder | undefined;
     try {
+      const lines = (from: CardFinder, starts: number, places?: number, completedPlaces?: number) => {
+        const found = candidateQuads(grey, from.lines(places, completedPlaces));
+        lineQuads.push(...found.slice(0, starts));
+        return found;
+      };
       const stages = [
         () => candidateQuads(grey, finder.outlines()),
+        () => lines(finder, SHIFT_LINE_STARTS),
+        // Still unsure: the search again on the photo with its contrast stretched, where a dim
+        // card's or a toploader's edges clear Canny's thresholds (quadrilaterals not tried yet only).
         () => {
-          const found = candidateQuads(grey, finder.lines());
-          lineQuads.push(...found);
-          return found;
+          stretched = new CardFinder(cv, photo, rgb, { stretch: true, after: finder });
+          return [...candidateQuads(grey, stretched.outlines(STRETCHED_OUTLINES)), ...lines(stretched, STRETCHED_LINE_STARTS, 3, 1)];
         },
         () => [finder.frame()],
       ];
@@ -114,6 +126,7 @@ export async function recognisePhoto(
       }
     } finally {
       finder.delete();
+      stretched?.delete();
     }
     const retried = passes.some((p) => p.rotation !== 0);
     // Still unsure: the best cuts of the most promising quadrilaterals have their sides moved, one at
@@ -121,13 +134,14 @@ export async function recognisePhoto(
     // on the card's inner frame, its sleeve or clutter).
     if (!sure(best)) {
       // Most unsure cuts match at a confidence near 0, which says little about which one is near
-      // the card: the finder's own ranking of the line stage's quadrilaterals picks more starts (a
-      // line quadrilateral with three sides on the card and one on its frame or a pocket's edge).
+      // the card: the finder's own ranking of the line stages' quadrilaterals picks more starts (a
+      // line quadrilateral with three sides on the card and one on its frame or a pocket's edge),
+      // each at both turns, since a cut that far off matches nothing at either.
       const surest = [...bestOf.values()]
         .filter((p) => p.candidate.found !== 'frame')
         .sort((p, q) => q.match.confidence - p.match.confidence || q.match.separation - p.match.separation)
         .slice(0, SHIFT_STARTS);
-      const ranked = lineQuads.slice(0, SHIFT_LINE_STARTS).flatMap((c) => passes.filter((p) => p.candidate === c && !surest.includes(p)));
+      const ranked = lineQuads.flatMap((c) => passes.filter((p) => p.candidate === c && !surest.includes(p)));
       // Taken in turn: the surest start often ends the search at once; when it does not, the finder's.
       const starts = [...surest, ...ranked]
         .map((p, k) => ({ p, order: k < surest.length ? 2 * k : 2 * (k - surest.length) + 1 }))
