@@ -76,6 +76,11 @@ export async function recognisePhoto(
     // sure one beside it (a binder pocket's neighbour fully in frame is often matched sure first).
     const middle = { x: photo.width / 2, y: photo.height / 2 };
     const centred = (r: PassResult) => insideQuad(middle, r.candidate.quad);
+    // A sure cut beside the centre ends the search unless the finder ranked a quadrilateral around
+    // the centre above it (the card it missed): a card photographed off the middle on a plain table
+    // is its first quadrilateral, and answered as soon as before.
+    const final = (r: PassResult) =>
+      sure(r) && (centred(r) || !quads.slice(0, quads.indexOf(r.candidate)).some((q) => q.found !== 'frame' && insideQuad(middle, q.quad)));
     const better = (a: PassResult, b: PassResult | null | undefined) =>
       !b ||
       (sure(a) && sure(b) && centred(a) !== centred(b)
@@ -120,7 +125,7 @@ export async function recognisePhoto(
         const done = await inOrder(runner, steps, (step, outcome) => {
           if (quads.at(-1) !== step.candidate) quads.push(step.candidate);
           take(step, outcome);
-          return sure(best) && centred(best!);
+          return best !== null && final(best);
         });
         if (done) break;
       }
