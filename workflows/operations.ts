@@ -215,7 +215,7 @@ export class IngestOperations {
             note: d.state.note ?? null,
           };
         } catch (err) {
-          if ((err as Error).name !== 'ScheduleNotFoundError') throw err;
+          if (!scheduleGone(err)) throw err;
           return null;
         }
       }),
@@ -234,7 +234,7 @@ export class IngestOperations {
         try {
           await (paused ? handle.pause(note) : handle.unpause(note));
         } catch (err) {
-          if ((err as Error).name !== 'ScheduleNotFoundError') throw err;
+          if (!scheduleGone(err)) throw err;
         }
       }),
     );
@@ -246,6 +246,9 @@ export class IngestOperations {
     await client?.connection.close();
   }
 }
+
+/** A schedule that does not exist (not created on this cluster, or deleted): skipped, not an error. */
+const scheduleGone = (err: unknown) => (err as Error).name === 'ScheduleNotFoundError';
 
 export function ingestOperations(config: { temporalAddress?: string; temporalPort: number; temporalNamespace: string }): IngestOperations {
   return new IngestOperations(config.temporalAddress ?? `127.0.0.1:${config.temporalPort}`, config.temporalNamespace);
