@@ -2,7 +2,7 @@
 // "Operations whose path is not given"). Values are USD, from the latest prices: an entry is worth
 // quantity × the lowest latest US market price of its variant (ungraded: times its condition's
 // factor; graded: the price of that company and grade, else the ungraded near-mint price).
-import { intParam, text, z, PG_INT_MAX } from './common.js';
+import { grade, intParam, text, z, PG_INT_MAX } from './common.js';
 import { CONDITIONS, gradingRuleSchema } from './marketplace.js';
 import { centAmount } from './money.js';
 
@@ -11,7 +11,6 @@ export const COLLECTION_LIMITS = { maxQuantity: 100_000, maxEntries: 50_000, pag
 
 const quantity = z.number().int().min(1).max(COLLECTION_LIMITS.maxQuantity);
 const pricePaid = centAmount({ min: 0, max: 1e9, description: 'USD per card, at most two decimals' });
-const grade = z.number().min(1).max(10).multipleOf(0.5).openapi({ multipleOf: 0.5 });
 const variant = text({ max: 60 }).openapi({
   description:
     "the card's variant as the legacy surface names it (normal, holofoil, reverse-holo, 1st-edition holofoil, …); omitted: the card's primary variant",

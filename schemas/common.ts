@@ -70,6 +70,17 @@ export function idList(opts: { max: number; what: string }) {
 }
 
 /**
+ * A grade, in half steps from 1 to 10, checked exactly (doubling a double is exact): zod's
+ * multipleOf forgives 7.499999999999999, which the document's `multipleOf: 0.5` refuses.
+ */
+export const grade = z
+  .number()
+  .min(1)
+  .max(10)
+  .refine((n) => Number.isInteger(n * 2), { message: 'a grade goes in steps of 0.5' })
+  .openapi({ multipleOf: 0.5 });
+
+/**
  * A money amount from a request: kept in numeric(18, 4) columns, so at least 0.0001 (a smaller
  * positive amount would round to zero) and rounded to four decimals by the database.
  */

@@ -1,6 +1,6 @@
 // The seller marketplace (spec: "Listing (create fields)", "Listing" states, "Marketplace
 // operations in detail", "Verification code record", "Field and content limits", "Time constants").
-import { freeText, intParam, numberText, text, usernameRef, z, PG_INT_MAX } from './common.js';
+import { freeText, grade, intParam, numberText, text, usernameRef, z, PG_INT_MAX } from './common.js';
 import { centAmount } from './money.js';
 
 export const CONDITIONS = ['NM', 'LP', 'MP', 'HP', 'DMG'] as const;
@@ -79,7 +79,7 @@ const listingFields = {
   variant: text({ max: 100 }),
   graded: z.boolean(),
   grading_company: z.enum(GRADING_COMPANIES),
-  grade: z.number().min(1).max(10).multipleOf(0.5).openapi({ multipleOf: 0.5 }),
+  grade,
   description: freeText({ min: 0, max: 2000 }),
   accepts_offers: z.boolean(),
   buy_now_enabled: z.boolean(),

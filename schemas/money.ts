@@ -4,15 +4,22 @@
 // cents by 100 again, which JSON prints as the two-decimal amount it is.
 import { z } from './common.js';
 
-/** An amount of money from a request, in the currency's units, at most two decimals. */
+/** A decimal with at most two decimals, as text. */
+const TWO_DECIMALS = /^-?\d+(\.\d{1,2})?$/;
+
+/**
+ * An amount of money from a request, in the currency's units, at most two decimals as written: the
+ * number's shortest decimal form is checked, not zod's multipleOf, which forgives a float's rounding
+ * error (0.9999999999999999 passed as 1.00) where a client's JSON Schema validator refuses it.
+ */
 export function centAmount(opts: { min: number; max: number; description?: string }) {
   return (
     z
       .number()
       .min(opts.min)
       .max(opts.max)
-      .multipleOf(0.01, { message: 'an amount has at most two decimals (whole cents)' })
-      // The generator leaves multipleOf out of the document; said here so that it says what is checked.
+      .refine((n) => TWO_DECIMALS.test(String(n)), { message: 'an amount has at most two decimals (whole cents)' })
+      // Said in the document as the multipleOf it is.
       .openapi({ multipleOf: 0.01, description: opts.description })
   );
 }
@@ -44,5 +51,5 @@ export const shareOf = (cents: number, basisPoints: number): number => Math.floo
  */
 export const pgAmount = z
   .string()
-  .regex(/^-?\d+(\.\d{1,2})?$/, 'a numeric with at most two decimals')
+  .regex(TWO_DECIMALS, 'a numeric with at most two decimals')
   .transform((s) => fromCents(Math.round(Number(s) * 100)));

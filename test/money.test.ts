@@ -60,6 +60,45 @@ describe('an amount with more than two decimals', () => {
   });
 });
 
+describe("an amount or grade one float step off the document's multipleOf", () => {
+  /** The double next to `x` towards +∞ (`up`) or −∞: what a client's arithmetic leaves beside a round value. */
+  const nextTo = (x: number, up: boolean) => {
+    const bits = new BigInt64Array(new Float64Array([x]).buffer);
+    bits[0] = bits[0]! + (up ? 1n : -1n);
+    return new Float64Array(bits.buffer)[0]!;
+  };
+  it('is a 422: 0.9999999999999999 and any price whose written form has a third decimal (fast-check)', async () => {
+    for (const price of ['0.9999999999999999', '1.0000000000000002', '0.30000000000000004']) {
+      const preview = await call(null, 'GET', `/api/listings/fee-preview?price=${price}`);
+      assert.deepEqual([preview.status, preview.body.detail?.[0]?.loc], [422, ['query', 'price']], price);
+    }
+    const listing = await call(seller, 'POST', '/seller/listings', { card_id: card, price: 0.9999999999999999, condition: 'NM' });
+    assert.deepEqual([listing.status, listing.body.detail?.[0]?.loc], [422, ['body', 'price']]);
+    const prices = fc.oneof(
+      priceCents.map((c) => c / 100),
+      priceCents.chain((c) => fc.boolean().map((up) => nextTo(c / 100, up))),
+      fc.double({ min: 0.01, max: 1_000_000, noNaN: true }),
+    );
+    await fc.assert(
+      fc.asyncProperty(prices, async (price) => {
+        const written = String(price);
+        const wholeCents = (written.split('.')[1] ?? '').length <= 2;
+        const res = await call(null, 'GET', `/api/listings/fee-preview?price=${written}`);
+        assert.equal(res.status, wholeCents ? 200 : 422, `${written}: ${JSON.stringify(res.body)}`);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('a grade of 7.499999999999999 is a 422, 7.5 is kept', async () => {
+    const entry = (grade: number) => ({ card_id: card, graded: true, grading_company: 'PSA', grade });
+    const off = await call(buyer, 'POST', '/collection/add', entry(nextTo(7.5, false)));
+    assert.deepEqual([off.status, off.body.detail?.[0]?.loc], [422, ['body', 'grade']]);
+    const half = await call(buyer, 'POST', '/collection/add', entry(7.5));
+    assert.deepEqual([half.status, half.body.grade], [201, 7.5]);
+  });
+});
+
 describe('fees (fast-check)', () => {
   it('at any price and either protection setting: fee parts + payout = price, to the cent', async () => {
     await fc.assert(
