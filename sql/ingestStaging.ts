@@ -13,6 +13,35 @@ export const stageScryfallBulkFile = chStatement<Stage & { seq_base: number; pat
   'staged/stage_scryfall_bulk_file',
 );
 
+/**
+ * Stages the prices of a pokemontcg.io /v2/cards page at `path` on the ClickHouse host (chDB: this
+ * machine), with the finishes and fields of schemas/pokemontcg.ts as parameters.
+ */
+export const stagePokemontcgPage = chStatement<
+  Stage & {
+    seq_base: number;
+    path: string;
+    finish_keys: string[];
+    finishes: string[];
+    print_runs: string[];
+    tcg_fields: string[];
+    tcg_types: string[];
+    cm_fields: string[];
+    cm_types: string[];
+    cm_finishes: string[];
+  }
+>('staged/stage_pokemontcg_page');
+
+const PageCounts = z.object({
+  documents: col.number,
+  valid: col.number,
+  count: col.number.nullable(),
+  total_count: col.number.nullable(),
+  cards: col.number,
+});
+/** How many documents a page file holds, whether they are valid JSON, its count and totalCount, and its cards. */
+export const pokemontcgPageCounts = chQuery<{ path: string }, typeof PageCounts>('pokemontcg_page_counts', PageCounts);
+
 /** Maps a stage's rows to variants through the catalogue copy `version`, with their series outlier flag. */
 export const mapStagedRows = chStatement<
   Stage & { version: number; as_of: string; window_days: number; min_history: number; mad_k: number; min_ratio: number }

@@ -81,12 +81,14 @@ async function readAll(
   stage?: StageTarget,
 ): Promise<ParseResult & { notModified: number }> {
   const out = { rows: [], rejected: [], notModified: 0 } as ParseResult & { notModified: number };
+  let documents = 0;
   for await (const item of connector.documents(upstream, c)) {
     if ('notModified' in item) {
       out.notModified++;
       continue;
     }
-    const one = await item.parse(item.body, stage);
+    // Each document's rows after the previous ones', as the pipeline orders them.
+    const one = await item.parse(item.body, stage && { ...stage, seqBase: stage.seqBase + documents++ * 2 ** 40 });
     out.rows.push(...one.rows);
     out.rejected.push(...one.rejected);
   }
@@ -461,6 +463,71 @@ describe('feeds end to end', () => {
       readAll(scryfall, upstream, ctx(), { ...stage, id: newStageId() }),
       (e: unknown) => e instanceof FeedFormatError && /cut off/.test(e.message),
     );
+  });
+
+  it("stages pokemontcg.io pages through ClickHouse's JSON functions with the JavaScript parser's rows and refusals; a cut-off page is refused", async () => {
+    const real = JSON.parse(recorded('pokemontcg-io-api', 'pokemon-tcg-sdk-dart', 'cards.json').toString()).data as Record<
+      string,
+      unknown
+    >[];
+    const tcg = (prices: unknown, updatedAt: unknown = '2024/02/21') => ({ updatedAt, prices });
+    const odd = [
+      { id: null },
+      { id: 123, tcgplayer: tcg({ normal: { low: 1 } }) },
+      { id: 'not an id', tcgplayer: tcg({ normal: { low: 1 } }) },
+      'not a card',
+      { id: 'odd1-1', tcgplayer: tcg({ normal: { low: 1 } }, '2024-02-21'), cardmarket: { prices: { trendPrice: 2 } } },
+      {
+        id: 'odd1-2',
+        tcgplayer: tcg({ shiny: { low: 1 }, holofoil: { low: 'abc', mid: '$1,013.52', high: true, market: 0, directLow: ' 2.50 ' } }),
+      },
+      {
+        id: 'odd1-3',
+        tcgplayer: tcg({ '1stEditionNormal': { low: {}, mid: -1, high: 1e2, market: null, directLow: '' }, reverseHolofoil: null }),
+      },
+      {
+        id: 'odd1-4',
+        tcgplayer: tcg({}),
+        cardmarket: { updatedAt: '2024/02/20', prices: { reverseHoloTrend: 3.1, avg1: [1], lowPrice: '0.00' } },
+      },
+      { id: 'odd1-5', tcgplayer: tcg(null), cardmarket: { updatedAt: 20240220, prices: { avg7: 1 } } },
+    ];
+    const cards = [...real.slice(0, 240), ...odd, ...real.slice(240)];
+    const pageOf = (page: number) => {
+      const data = cards.slice((page - 1) * 250, page * 250);
+      // Pretty-printed, one card over many lines, as a proxy may answer.
+      return JSON.stringify({ data, page, pageSize: 250, count: data.length, totalCount: cards.length }, null, page === 2 ? 1 : 0);
+    };
+    let cut = false;
+    const server = await upstreamServer((req, res) => {
+      const page = Number(new URL(req.url!, 'http://x').searchParams.get('page'));
+      const body = pageOf(page);
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(cut && page === 2 ? body.slice(0, body.lastIndexOf('},') + 2) : body);
+    });
+    try {
+      const upstream = new Upstream('pokemontcg', configOf('pokemontcg', server.url));
+      const stage: StageTarget = { ch: stack.stores.ch.client, id: newStageId(), seqBase: 0 };
+      const read = await readAll(pokemontcg, upstream, ctx(), stage);
+      const [{ n: staged } = { n: '0' }] = await chRows<{ n: string }>(
+        stage.ch,
+        'SELECT toString(count()) AS n FROM holo.ingest_source_rows WHERE stage_id = {stage:String}',
+        { stage: stage.id },
+      );
+      await dropStage(stage.ch, stage.id);
+      const expected = await parsePokemontcgIo(JSON.stringify({ data: cards, totalCount: cards.length }));
+      assert.equal(Number(staged), expected.rows.length + expected.rejected.length, 'every row and refusal staged by ClickHouse');
+      assert.equal(server.hits.length, 2, 'both pages, paged by the count and total ClickHouse read');
+      assert.ok(expected.rows.length > 1000 && expected.rejected.length >= 12, JSON.stringify(expected.rejected));
+      assert.deepEqual(read.rows, expected.rows);
+      assert.deepEqual(read.rejected, expected.rejected);
+      cut = true;
+      await assert.rejects(
+        readAll(pokemontcg, upstream, ctx(), { ...stage, id: newStageId() }),
+        (e: unknown) => e instanceof FeedFormatError && /cut off/.test(e.message),
+      );
+    } finally {
+      server.close();
+    }
   });
 
   it('prices TCGplayer products in batches with one token a run, renewing a refused token once', async () => {

@@ -1,9 +1,17 @@
 // pokemontcg.io v2 card objects ({data: card} or {data: [cards]}): per-finish TCGplayer prices
 // (USD: low, mid, high, market, directLow) and a Cardmarket block (EUR: trend, avg1/7/30, low and
 // reverse-holo twins). Keyed by the pokemontcg.io card id, which is the catalogue's upstream id.
+// When the pipeline stages rows and ClickHouse runs in this process (chDB), a page goes to a
+// temporary file and is staged by ClickHouse's JSON functions (stage_pokemontcg_page.sql, the same
+// rule in SQL): no card or price becomes a JavaScript object (the streaming parser and the rows it
+// built were most of a full scrape's CPU time; see README, bench:ingest).
+import { pokemontcgPageCounts, stagePokemontcgPage } from '../../sql/ingestStaging.js';
+import { readsLocalFiles } from '../../sql/stores/clickhouseInserts.js';
+import { withDocumentFile } from './documentFile.js';
 import { oneChunk, readJsonStream } from './jsonStream.js';
 import { collect, FeedFormatError, type ParseResult } from './types.js';
 import { POKEMONTCG_CM_FIELDS as CM_FIELDS, POKEMONTCG_FINISHES, POKEMONTCG_TCG_FIELDS as TCG_FIELDS } from '../../schemas/pokemontcg.js';
+import type { StageTarget } from '../upstreams/types.js';
 
 type Card = {
   id?: string;
@@ -15,8 +23,13 @@ const day = (s: string | undefined) => (s && /^\d{4}\/\d{2}\/\d{2}$/.test(s) ? s
 
 export type CardsPage = ParseResult & { count: number | null; totalCount: number | null };
 
-/** A /v2/cards page ({data: [cards], page, pageSize, count, totalCount}) or one card ({data: card}), read as a stream. */
-export async function parsePokemontcgIo(body: AsyncIterable<Uint8Array | string> | string): Promise<CardsPage> {
+/**
+ * A /v2/cards page ({data: [cards], page, pageSize, count, totalCount}) or one card ({data: card}),
+ * read as a stream. Given a stage with ClickHouse in this process, the page is staged by ClickHouse
+ * (same rows and refusals) and only its count and totalCount are returned.
+ */
+export async function parsePokemontcgIo(body: AsyncIterable<Uint8Array | string> | string, stage?: StageTarget): Promise<CardsPage> {
+  if (typeof body !== 'string' && stage && readsLocalFiles(stage.ch)) return stagePageInClickHouse(stage, body);
   const out: CardsPage = { rows: [], rejected: [], count: null, totalCount: null };
   const single: Record<string, unknown> = {};
   let sawData = false;
@@ -88,4 +101,30 @@ function cardRows(out: ParseResult, c: Card): void {
           as_of: asOf,
         });
   }
+}
+
+/** The rule's constants as the staging statement's parameters (one source: schemas/pokemontcg.ts). */
+const RULE = {
+  finish_keys: Object.keys(POKEMONTCG_FINISHES),
+  finishes: Object.values(POKEMONTCG_FINISHES).map((f) => f.finish),
+  print_runs: Object.values(POKEMONTCG_FINISHES).map((f) => f.printRun ?? ''),
+  tcg_fields: TCG_FIELDS.map(([field]) => field),
+  tcg_types: TCG_FIELDS.map(([, type]) => type),
+  cm_fields: CM_FIELDS.map(([field]) => field),
+  cm_types: CM_FIELDS.map(([, type]) => type),
+  cm_finishes: CM_FIELDS.map(([, , finish]) => finish ?? ''),
+};
+
+/** A page staged through a temporary file and ClickHouse's JSON functions; a page that is not one JSON document is a format error. */
+async function stagePageInClickHouse(stage: StageTarget, body: AsyncIterable<Uint8Array | string>): Promise<CardsPage> {
+  return withDocumentFile(body, async (file) => {
+    const [page] = await pokemontcgPageCounts(stage.ch, { path: file }).catch((err: Error) => {
+      throw new FeedFormatError(`pokemontcg.io response is not JSON (or is cut off): ${err.message.split('\n')[0]}`);
+    });
+    if (!page || page.documents === 0) throw new FeedFormatError('pokemontcg.io response is empty');
+    if (page.documents !== 1 || !page.valid) throw new FeedFormatError('pokemontcg.io response is not JSON (or is cut off)');
+    if (page.cards === 0 && page.total_count === null) throw new FeedFormatError('pokemontcg.io response has no data');
+    if (page.cards > 0) await stagePokemontcgPage(stage.ch, { stage: stage.id, seq_base: stage.seqBase, path: file, ...RULE });
+    return { rows: [], rejected: [], count: page.count, totalCount: page.total_count };
+  });
 }

@@ -6,13 +6,9 @@
 // and staged by ClickHouse's JSONEachRow (stage_scryfall_bulk_file.sql, the same rule in SQL),
 // which skips a card's other ~70 fields in C++: no card or price ever becomes a JavaScript object
 // (the JavaScript streaming parser took ~18 s for 488 MB of cards; see README, bench:ingest).
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { Readable } from 'node:stream';
 import { releaseEngineMemory, stageScryfallBulkFile } from '../../sql/ingestStaging.js';
 import { readsLocalFiles } from '../../sql/stores/clickhouseInserts.js';
+import { withDocumentFile } from './documentFile.js';
 import { oneChunk, readJsonStream } from './jsonStream.js';
 import { collect, FeedFormatError, type ParseResult } from './types.js';
 import type { StageTarget } from '../upstreams/types.js';
@@ -110,10 +106,7 @@ async function stageCardArrayInClickHouse(
   body: AsyncIterable<Uint8Array | string>,
   asOf: string,
 ): Promise<ParseResult> {
-  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'holo-scryfall-'));
-  const file = path.join(dir, 'cards.json');
-  try {
-    await pipeline(Readable.from(body), fs.createWriteStream(file));
+  return withDocumentFile(body, async (file) => {
     try {
       await stageScryfallBulkFile(stage.ch, { stage: stage.id, seq_base: stage.seqBase, path: file, as_of: asOf });
       await releaseEngineMemory(stage.ch);
@@ -123,7 +116,5 @@ async function stageCardArrayInClickHouse(
       );
     }
     return { rows: [], rejected: [] };
-  } finally {
-    await fs.promises.rm(dir, { recursive: true, force: true });
-  }
+  });
 }

@@ -24,7 +24,7 @@ export const pokemontcg: PriceConnector = {
         headers: { ...apiKeyHeader(upstream), Accept: 'application/json' },
       });
       let read: CardsPage | null = null;
-      yield documentOf(res, async (body) => (read = await parsePokemontcgIo(body)));
+      yield documentOf(res, async (body, stage) => (read = await parsePokemontcgIo(body, stage)));
       const done = read as CardsPage | null;
       if (!done) throw new Error('pokemontcg.io: a page was not read before the next was asked for');
       seen += done.count ?? 0;
