@@ -19,6 +19,7 @@ import {
   type StagedBatch,
 } from './load/staged.js';
 import { linkHintedRefs } from './normalise/mapVariants.js';
+import { DocumentSpool } from './sources/documentFile.js';
 import { missingRequiredCredentials, PRICE_CONNECTORS, type Upstreams } from './upstreams/registry.js';
 import type { FeedValidators } from './upstreams/http.js';
 import { priceUpdatesChannel } from '../sql/stores/priceChannels.js';
@@ -105,9 +106,10 @@ async function ingestFeedOnce(deps: IngestDeps, input: IngestInput, progress: (s
     clock = now;
   };
   const stage = newStageId();
+  const spool = new DocumentSpool();
   try {
     progress('fetching');
-    const read = await readFeed(deps, input, stage, progress);
+    const read = await readFeed(deps, input, { id: stage, spool }, progress);
     lap('fetch');
     if (read === 'not-modified') {
       await recordFeedRun(deps.pool, input.source, input.game, 'not-modified', null);
@@ -157,6 +159,7 @@ async function ingestFeedOnce(deps: IngestDeps, input: IngestInput, progress: (s
     await recordFeedRun(deps.pool, input.source, input.game, 'loaded', summary.loaded);
     return summary;
   } finally {
+    await spool.close();
     await dropStage(deps.ch, stage).catch(() => undefined);
   }
 }
@@ -176,7 +179,7 @@ const DOCUMENT_SEQ = 2 ** 40;
 async function readFeed(
   deps: IngestDeps,
   input: IngestInput,
-  stage: string,
+  stage: { id: string; spool: DocumentSpool },
   progress: (step: string) => void,
 ): Promise<FeedRead | 'not-modified'> {
   const connector = PRICE_CONNECTORS[input.source]!;
@@ -184,7 +187,7 @@ async function readFeed(
   const documents: ReadDocument[] = [];
   const notModified: string[] = [];
   let bytes = 0;
-  const staged = stagedRows(deps.ch, stage);
+  const staged = stagedRows(deps.ch, stage.id);
   const ctx = {
     pool: deps.pool,
     game: input.game,
@@ -206,7 +209,7 @@ async function readFeed(
         yield chunk;
       }
     })();
-    const target = { ch: deps.ch, id: stage, seqBase: documents.length * DOCUMENT_SEQ };
+    const target = { ch: deps.ch, id: stage.id, seqBase: documents.length * DOCUMENT_SEQ, spool: stage.spool };
     const one = await item.parse(hashed, target);
     digest.update('\0');
     // A guide that prints set names and numbers links its new products before they are mapped.
@@ -217,6 +220,7 @@ async function readFeed(
     progress(`fetching (${documents.length} documents read)`);
   }
   await staged.flush();
+  await stage.spool.flush();
   if (documents.length === 0 && notModified.length > 0) return 'not-modified';
   // Conditional GETs are made only of single-document feeds, so a feed is either all 304 or read whole.
   if (notModified.length > 0) throw new Error(`${input.source}/${input.game}: part of the feed answered 304 (${notModified.join(', ')})`);

@@ -14,12 +14,12 @@ export const stageScryfallBulkFile = chStatement<Stage & { seq_base: number; pat
 );
 
 /**
- * Stages the prices of a pokemontcg.io /v2/cards page at `path` on the ClickHouse host (chDB: this
- * machine), with the finishes and fields of schemas/pokemontcg.ts as parameters.
+ * Stages the prices of pokemontcg.io /v2/cards pages at `path` (a file or a glob; each named
+ * `<seq base>.json`) on the ClickHouse host (chDB: this machine), with the finishes and fields of
+ * schemas/pokemontcg.ts as parameters.
  */
-export const stagePokemontcgPage = chStatement<
+export const stagePokemontcgPages = chStatement<
   Stage & {
-    seq_base: number;
     path: string;
     finish_keys: string[];
     finishes: string[];
@@ -30,7 +30,7 @@ export const stagePokemontcgPage = chStatement<
     cm_types: string[];
     cm_finishes: string[];
   }
->('staged/stage_pokemontcg_page');
+>('staged/stage_pokemontcg_pages');
 
 const PageCounts = z.object({
   documents: col.number,

@@ -62,7 +62,7 @@ const SOURCE_ROW_COLUMNS = [
  * Stages what a JavaScript parser read: its rows and its refusals, in order from `stage.seqBase`.
  * Returns how many seq numbers it used.
  */
-export async function stageParsedRows(stage: StageTarget, parsed: ParseResult): Promise<number> {
+export async function stageParsedRows(stage: Omit<StageTarget, 'spool'>, parsed: ParseResult): Promise<number> {
   const rows = sourceRowsText(stage.id, stage.seqBase, parsed);
   await insertSourceRows(stage.ch, rows.text);
   return rows.used;

@@ -2,12 +2,11 @@
 // (USD: low, mid, high, market, directLow) and a Cardmarket block (EUR: trend, avg1/7/30, low and
 // reverse-holo twins). Keyed by the pokemontcg.io card id, which is the catalogue's upstream id.
 // When the pipeline stages rows and ClickHouse runs in this process (chDB), a page goes to a
-// temporary file and is staged by ClickHouse's JSON functions (stage_pokemontcg_page.sql, the same
-// rule in SQL): no card or price becomes a JavaScript object (the streaming parser and the rows it
+// temporary file and is staged, with the feed's other pages, by ClickHouse's JSON functions
+// (stage_pokemontcg_pages.sql, the same rule in SQL): no card or price becomes a JavaScript object (the streaming parser and the rows it
 // built were most of a full scrape's CPU time; see README, bench:ingest).
-import { pokemontcgPageCounts, stagePokemontcgPage } from '../../sql/ingestStaging.js';
+import { pokemontcgPageCounts, stagePokemontcgPages } from '../../sql/ingestStaging.js';
 import { readsLocalFiles } from '../../sql/stores/clickhouseInserts.js';
-import { withDocumentFile } from './documentFile.js';
 import { oneChunk, readJsonStream } from './jsonStream.js';
 import { collect, FeedFormatError, type ParseResult } from './types.js';
 import { POKEMONTCG_CM_FIELDS as CM_FIELDS, POKEMONTCG_FINISHES, POKEMONTCG_TCG_FIELDS as TCG_FIELDS } from '../../schemas/pokemontcg.js';
@@ -115,16 +114,19 @@ const RULE = {
   cm_finishes: CM_FIELDS.map(([, , finish]) => finish ?? ''),
 };
 
-/** A page staged through a temporary file and ClickHouse's JSON functions; a page that is not one JSON document is a format error. */
+/**
+ * A page left in the feed's spool and staged by ClickHouse's JSON functions with the pages around
+ * it; its count and totalCount are read at once (the paging needs them), and a page that is not
+ * one JSON document is a format error before anything is staged.
+ */
 async function stagePageInClickHouse(stage: StageTarget, body: AsyncIterable<Uint8Array | string>): Promise<CardsPage> {
-  return withDocumentFile(body, async (file) => {
-    const [page] = await pokemontcgPageCounts(stage.ch, { path: file }).catch((err: Error) => {
-      throw new FeedFormatError(`pokemontcg.io response is not JSON (or is cut off): ${err.message.split('\n')[0]}`);
-    });
-    if (!page || page.documents === 0) throw new FeedFormatError('pokemontcg.io response is empty');
-    if (page.documents !== 1 || !page.valid) throw new FeedFormatError('pokemontcg.io response is not JSON (or is cut off)');
-    if (page.cards === 0 && page.total_count === null) throw new FeedFormatError('pokemontcg.io response has no data');
-    if (page.cards > 0) await stagePokemontcgPage(stage.ch, { stage: stage.id, seq_base: stage.seqBase, path: file, ...RULE });
-    return { rows: [], rejected: [], count: page.count, totalCount: page.total_count };
+  const file = await stage.spool.write(stage.seqBase, body);
+  const [page] = await pokemontcgPageCounts(stage.ch, { path: file }).catch((err: Error) => {
+    throw new FeedFormatError(`pokemontcg.io response is not JSON (or is cut off): ${err.message.split('\n')[0]}`);
   });
+  if (!page || page.documents === 0) throw new FeedFormatError('pokemontcg.io response is empty');
+  if (page.documents !== 1 || !page.valid) throw new FeedFormatError('pokemontcg.io response is not JSON (or is cut off)');
+  if (page.cards === 0 && page.total_count === null) throw new FeedFormatError('pokemontcg.io response has no data');
+  if (page.cards > 0) await stage.spool.defer((glob) => stagePokemontcgPages(stage.ch, { stage: stage.id, path: glob, ...RULE }));
+  return { rows: [], rejected: [], count: page.count, totalCount: page.total_count };
 }

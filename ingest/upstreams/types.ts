@@ -5,6 +5,7 @@
 // previous one is parsed (its count and total decide whether there is one).
 import type pg from 'pg';
 import type { ClickHouseClient } from '@clickhouse/client';
+import type { DocumentSpool } from '../sources/documentFile.js';
 import type { ParseResult } from '../sources/types.js';
 import type { FeedValidators, Fetched, RequestOptions, Upstream } from './http.js';
 
@@ -19,10 +20,11 @@ export type FeedContext = {
 
 /**
  * Where the pipeline stages a document's rows in ClickHouse (ingest/load/staged.ts): a parser that
- * can hand the bytes to ClickHouse's input formats stages them there itself and returns no rows;
- * `seqBase` orders the document's rows after the previous documents'.
+ * can hand the bytes to ClickHouse's input formats stages them there itself and returns no rows,
+ * at once or through the feed's `spool` (several documents a statement); `seqBase` orders the
+ * document's rows after the previous documents'.
  */
-export type StageTarget = { ch: ClickHouseClient; id: string; seqBase: number };
+export type StageTarget = { ch: ClickHouseClient; id: string; seqBase: number; spool: DocumentSpool };
 
 export type FeedDocument = {
   url: string;

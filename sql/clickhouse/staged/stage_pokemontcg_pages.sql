@@ -1,6 +1,7 @@
--- Stages the prices of a pokemontcg.io /v2/cards page on this machine ({data: [cards], …} or
--- {data: card}, read by ClickHouse's JSONAsString and its JSON functions: no card becomes a
--- JavaScript object) as source rows, with the rule of ingest/sources/pokemontcgIo.ts:
+-- Stages the prices of pokemontcg.io /v2/cards pages on this machine ({data: [cards], …} or
+-- {data: card}; {path} a file or a glob, each file named by its page's seq base), read by
+-- ClickHouse's JSONAsString and its JSON functions (no card becomes a JavaScript object), as source
+-- rows with the rule of ingest/sources/pokemontcgIo.ts:
 --  * a card whose id is not a string like set-number is refused whole ('card without a valid id');
 --  * tcgplayer.prices: refused when tcgplayer.updatedAt is not YYYY/MM/DD, else per finish key (in
 --    the document's order; an unknown one is refused) low, mid, high, market and directLow (US, USD);
@@ -10,15 +11,15 @@
 --    string trimmed without a leading $ and thousands commas; it must be decimal text (else refused
 --    with the value, and any other JSON type is refused by its type); a zero adds nothing.
 -- A page that is not one valid JSON document fails the statement (pokemontcg_page_counts.sql reads
--- the page first and refuses it as a format error).
+-- each page first and refuses it as a format error).
 INSERT INTO holo.ingest_source_rows
   (stage_id, seq, ref_kind, ref_value, finish, print_run, region, source, price_type, grading_company, grade, currency,
    amount, as_of, observation_id, refused, refused_ref)
-SELECT {stage:String}, {seq_base:UInt64} + card_no * 4096 + slot, 'pokemontcg_id', id, finish, print_run, region, source, price_type,
+SELECT {stage:String}, seq_base + card_no * 4096 + slot, 'pokemontcg_id', id, finish, print_run, region, source, price_type,
        'raw', '', currency, price, if(refused = '', toDate(as_of_text), toDate('1970-01-01')), '', refused, refused_ref
 FROM
 (
-  SELECT card_no, id, valid_id, slot, finish, print_run, region, source, price_type, currency, as_of_text, block_refused, raw,
+  SELECT seq_base, card_no, id, valid_id, slot, finish, print_run, region, source, price_type, currency, as_of_text, block_refused, raw,
          JSONType(raw) AS raw_type,
          -- the price's text: a number as the engine writes it back (as JavaScript's String() does), a string trimmed
          multiIf(raw_type = 'String', replaceAll(replaceRegexpOne(replaceRegexpAll(JSONExtractString(raw), '^\\s+|\\s+$', ''), '^\\$', ''), ',', ''),
@@ -34,11 +35,11 @@ FROM
          if(valid_id, id, id_json) AS refused_ref
   FROM
   (
-    SELECT card_no, id, valid_id, id_json, entry.1 AS slot, entry.2 AS source, entry.3 AS region, entry.4 AS currency, entry.5 AS finish,
+    SELECT seq_base, card_no, id, valid_id, id_json, entry.1 AS slot, entry.2 AS source, entry.3 AS region, entry.4 AS currency, entry.5 AS finish,
            entry.6 AS print_run, entry.7 AS price_type, entry.8 AS raw, entry.9 AS as_of_text, entry.10 AS block_refused
     FROM
     (
-      SELECT card_no, card,
+      SELECT toUInt64(splitByChar('.', _file)[1]) AS seq_base, card_no, card,
              JSONType(card, 'id') = 'String' AS id_is_string,
              if(id_is_string, JSONExtractString(card, 'id'), '') AS id,
              id_is_string AND match(id, '^[a-z0-9.]+-[^\\s/]{1,16}$') AS valid_id,
