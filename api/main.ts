@@ -2,7 +2,7 @@
 // into an empty data directory, serve the API, and print where to look.
 import { loadConfig, ConfigError } from '../schemas/config.js';
 import { createLogger, errorFields } from '../sql/runtime/log.js';
-import { migrateClickHouse, migratePostgres } from '../sql/migrate.js';
+import { migrateClickHouse, migratePostgres } from '../sql/stores/migrate.js';
 import { openStores } from '../sql/stores/index.js';
 import { leaveStopSignalsToCaller } from '../sql/stores/postgres.js';
 import { buildDeps, startServer } from './server.js';

@@ -11,24 +11,24 @@ export const AlertRow = AlertOut;
 export type AlertRow = z.infer<typeof AlertRow>;
 
 /** An account's alerts, oldest first. */
-export const alertsOf = pgQuery<[userId: number], typeof AlertRow>('alerts_of_account', AlertRow);
+export const alertsOf = pgQuery<[userId: number], typeof AlertRow>('alerts/alerts_of_account', AlertRow);
 /** One alert. */
-export const alertById = pgQuery<[alertId: number], typeof AlertRow>('alert_by_id', AlertRow);
+export const alertById = pgQuery<[alertId: number], typeof AlertRow>('alerts/alert_by_id', AlertRow);
 /** Locks an account's row for the rest of the transaction, so caps counted under it hold. */
-export const lockAccount = pgQuery<[userId: number], typeof rows.id>('account_lock', rows.id);
+export const lockAccount = pgQuery<[userId: number], typeof rows.id>('alerts/account_lock', rows.id);
 /** How many alerts an account has. */
-export const alertCount = pgQuery<[userId: number], typeof rows.count>('alert_count', rows.count);
+export const alertCount = pgQuery<[userId: number], typeof rows.count>('alerts/alert_count', rows.count);
 /** A new alert; its id. */
 export const insertAlert = pgQuery<
   [userId: number, cardId: number, targetPrice: number, condition: 'below' | 'above', currency: string],
   typeof rows.id
->('alert_create', rows.id);
+>('alerts/alert_create', rows.id);
 /** Deletes an own alert: a row when it was the account's. */
-export const deleteAlertOf = pgQuery<[alertId: number, userId: number], typeof rows.id>('alert_delete', rows.id);
+export const deleteAlertOf = pgQuery<[alertId: number, userId: number], typeof rows.id>('alerts/alert_delete', rows.id);
 
 const CardId = z.object({ card_id: int });
 /** The cards among these that have an armed alert. */
-export const cardsWithArmedAlert = pgQuery<[cardIds: number[]], typeof CardId>('alert_cards_armed', CardId);
+export const cardsWithArmedAlert = pgQuery<[cardIds: number[]], typeof CardId>('alerts/alert_cards_armed', CardId);
 
 const Triggered = AlertRow.extend({
   user_id: int,
@@ -40,7 +40,7 @@ const Triggered = AlertRow.extend({
 export type TriggeredAlertRow = z.infer<typeof Triggered>;
 /** Triggers the armed alerts the prices cross (each exactly once); them with owner and crossing price. */
 export const triggerAlertsCrossed = pgQuery<[cardIds: number[], prices: number[], currencies: string[]], typeof Triggered>(
-  'alerts_trigger_crossed',
+  'alerts/alerts_trigger_crossed',
   Triggered,
 );
 
@@ -48,4 +48,4 @@ export const triggerAlertsCrossed = pgQuery<[cardIds: number[], prices: number[]
 export const duplicateAlert = pgQuery<
   [userId: number, cardId: number, condition: string, targetPrice: number, currency: string],
   typeof rows.id
->('alert_duplicate', rows.id);
+>('alerts/alert_duplicate', rows.id);

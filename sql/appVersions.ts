@@ -12,9 +12,9 @@ export const AppVersionRow = z.object({
 });
 
 /** The highest published version of a platform (no row before the first). */
-export const latestAppVersion = pgQuery<[platform: string], typeof AppVersionRow>('app_version_latest', AppVersionRow);
+export const latestAppVersion = pgQuery<[platform: string], typeof AppVersionRow>('appVersions/app_version_latest', AppVersionRow);
 /** Publishes a version above every published one; no row when it is not above them. */
 export const publishAppVersion = pgQuery<
   [platform: string, version: string, minSupported: string | null, notes: string, downloadUrl: string | null, publishedBy: string],
   typeof rows.id
->('app_version_publish', rows.id);
+>('appVersions/app_version_publish', rows.id);

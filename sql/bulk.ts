@@ -20,9 +20,9 @@ const BulkFileRow = z.object({
 });
 export type BulkFileRow = z.output<typeof BulkFileRow>;
 /** Every bulk export file. */
-export const bulkFilesAll = pgQuery<[], typeof BulkFileRow>('bulk_files_all', BulkFileRow);
+export const bulkFilesAll = pgQuery<[], typeof BulkFileRow>('bulk/bulk_files_all', BulkFileRow);
 /** One bulk export file by name. */
-export const bulkFileByName = pgQuery<[filename: string], typeof BulkFileRow>('bulk_file_by_name', BulkFileRow);
+export const bulkFileByName = pgQuery<[filename: string], typeof BulkFileRow>('bulk/bulk_file_by_name', BulkFileRow);
 /** Records a file now in place. */
 export const recordBulkFile =
   pgStatement<
@@ -38,7 +38,7 @@ export const recordBulkFile =
       sha256: string,
       sourceStamp: string,
     ]
-  >('bulk_file_record');
+  >('bulk/bulk_file_record');
 
 const CatalogueRow = z.object({
   game: z.string(),
@@ -63,25 +63,25 @@ const CatalogueRow = z.object({
 export type BulkCatalogueRow = z.output<typeof CatalogueRow>;
 /** A page of a game's catalogue, one row per variant, after a variant id. */
 export const bulkCataloguePage = pgQuery<[game: string, afterVariant: number, limit: number], typeof CatalogueRow>(
-  'bulk_catalogue_page',
+  'bulk/bulk_catalogue_page',
   CatalogueRow,
 );
 const Stamp = z.object({ game: z.string(), stamp: z.string() });
 /** Per game: what its catalogue export would hold. */
-export const bulkCatalogueStamps = pgQuery<[], typeof Stamp>('bulk_catalogue_stamps', Stamp);
+export const bulkCatalogueStamps = pgQuery<[], typeof Stamp>('bulk/bulk_catalogue_stamps', Stamp);
 
 const MonthRow = z.object({ game: z.string(), month: z.string(), stamp: z.string() });
 /** The months of price history per game with their change stamps. */
-export const bulkPriceMonths = chQuery<Record<string, never>, typeof MonthRow>('bulk_price_months', MonthRow);
+export const bulkPriceMonths = chQuery<Record<string, never>, typeof MonthRow>('bulk/bulk_price_months', MonthRow);
 /** What the latest-prices export holds. */
 export const bulkLatestStamp = chQuery<Record<string, never>, z.ZodObject<{ stamp: z.ZodString }>>(
-  'bulk_latest_stamp',
+  'bulk/bulk_latest_stamp',
   z.object({ stamp: z.string() }),
 );
 
 /** The SELECT of a ClickHouse query file without its comments, for writing its result to a file. */
 export const bulkSelect = (name: BulkQuery) =>
-  sqlFile(`clickhouse/queries/${name}.sql`)
+  sqlFile(`clickhouse/queries/bulk/${name}.sql`)
     .split('\n')
     .filter((l) => !l.trimStart().startsWith('--'))
     .join('\n')
@@ -110,10 +110,10 @@ export async function writeBulkParquet(
 type FileFormat = 'JSONEachRow' | 'CSVWithNames' | 'Parquet';
 /** A data set's Parquet file as `target` in a text format. */
 export const bulkFileFromParquet = (session: ChdbSession, params: { source: string; target: string; target_format: FileFormat }) =>
-  runBound(session, sqlFile('clickhouse/queries/bulk_file_from_parquet.sql'), params);
+  runBound(session, sqlFile('clickhouse/queries/bulk/bulk_file_from_parquet.sql'), params);
 /** A catalogue's gzip NDJSON as `target` in another format. */
 export const bulkCatalogueFile = (session: ChdbSession, params: { source: string; target: string; target_format: FileFormat }) =>
-  runBound(session, sqlFile('clickhouse/queries/bulk_catalogue_file.sql'), params);
+  runBound(session, sqlFile('clickhouse/queries/bulk/bulk_catalogue_file.sql'), params);
 /** The rows of a Parquet file. */
 export const bulkFileRows = async (session: ChdbSession, params: { source: string }): Promise<number> =>
-  Number((await runBound(session, sqlFile('clickhouse/queries/bulk_file_rows.sql'), params)).text().trim());
+  Number((await runBound(session, sqlFile('clickhouse/queries/bulk/bulk_file_rows.sql'), params)).text().trim());

@@ -37,24 +37,27 @@ const ScopeRow = z.looseObject({ card_id: number, variant_id: number, grading_co
 type Cards = { card_ids: number[] };
 
 /** Empties the batch table (holo.card_analytics_batch) before the next batch. */
-export const clearCardAnalyticsBatch = chStatement<Record<string, never>>('analytics/batch_clear');
+export const clearCardAnalyticsBatch = chStatement<Record<string, never>>('cardAnalytics/batch_clear');
 /** Fills the batch table with the cards' daily market rows since a day: read once, used by both queries below. */
-export const fillCardAnalyticsBatch = chStatement<Cards & { since: string }>('analytics/batch_fill');
+export const fillCardAnalyticsBatch = chStatement<Cards & { since: string }>('cardAnalytics/batch_fill');
 
 const WindowRow = z.looseObject({ ...ScopeRow.shape, since: text });
 /** legacy_price_analysis for every single-variant scope of the batch's cards, once per window start in `sinces`. */
-export const seriesStatsOfBatch = chQuery<{ sinces: string[] }, typeof WindowRow>('card_analytics_series_stats', WindowRow);
+export const seriesStatsOfBatch = chQuery<{ sinces: string[] }, typeof WindowRow>('cardAnalytics/card_analytics_series_stats', WindowRow);
 /** legacy_source_medians for every single-variant scope of the batch's cards. */
-export const sourceMediansOfBatch = chQuery<{ since: string; days: number }, typeof ScopeRow>('card_analytics_source_medians', ScopeRow);
+export const sourceMediansOfBatch = chQuery<{ since: string; days: number }, typeof ScopeRow>(
+  'cardAnalytics/card_analytics_source_medians',
+  ScopeRow,
+);
 /** legacy_sales_counts per variant and grade of the cards, and per variant over every grade ('' company and grade). */
 export const salesCountsOfCards = chQuery<Cards & { since30: string; since365: string }, typeof ScopeRow>(
-  'card_analytics_sales_counts',
+  'cardAnalytics/card_analytics_sales_counts',
   ScopeRow,
 );
 
 const Changed = z.object({ card_ids: z.array(number), rates_changed: z.union([z.boolean(), z.number()]).transform(Boolean) });
 /** The cards whose answers a load since an instant moved (price rows, or rates of a currency they are priced in), and whether rates were loaded. */
-export const cardsChangedSince = chQuery<{ since: string }, typeof Changed>('card_analytics_changed_cards', Changed);
+export const cardsChangedSince = chQuery<{ since: string }, typeof Changed>('cardAnalytics/card_analytics_changed_cards', Changed);
 
 const State = z.object({
   generation: number,
@@ -64,23 +67,27 @@ const State = z.object({
   pending_since: z.date().nullable(),
 });
 /** The precompute's state (no row before the first precompute). */
-export const cardAnalyticsState = pgQuery<[], typeof State>('card_analytics_state', State);
+export const cardAnalyticsState = pgQuery<[], typeof State>('cardAnalytics/card_analytics_state', State);
 /** A precompute starts: marks it running, so readers keep to the current generation meanwhile. */
-export const beginCardAnalytics = pgStatement<[]>('card_analytics_begin');
+export const beginCardAnalytics = pgStatement<[]>('cardAnalytics/card_analytics_begin');
 /** Drops what an interrupted precompute wrote beyond the current generation. */
-export const discardUnpublishedCardAnalytics = pgStatement<[]>('card_analytics_discard');
+export const discardUnpublishedCardAnalytics = pgStatement<[]>('cardAnalytics/card_analytics_discard');
 /** A batch's answers under a generation: TabSeparated rows of card id, query, generation and answers (JSON text). */
-export const copyCardAnalytics = pgCopyIn('card_analytics_copy');
+export const copyCardAnalytics = pgCopyIn('cardAnalytics/card_analytics_copy');
 /** Makes a generation current under a prices epoch and day. */
-export const publishCardAnalytics =
-  pgStatement<[generation: number, pricesEpoch: string, day: string, watermark: Date]>('card_analytics_publish');
+export const publishCardAnalytics = pgStatement<[generation: number, pricesEpoch: string, day: string, watermark: Date]>(
+  'cardAnalytics/card_analytics_publish',
+);
 /** Deletes answers a newer current generation replaced. */
-export const pruneCardAnalytics = pgStatement<[]>('card_analytics_prune');
+export const pruneCardAnalytics = pgStatement<[]>('cardAnalytics/card_analytics_prune');
 
 const Answers = z.object({ query: z.string(), answers: z.string(), prices_epoch: z.string(), day: z.string(), pending: z.boolean() });
 /** One card's precomputed answers of the named queries, with the state they were computed under. */
-export const cardAnalyticsOfCard = pgQuery<[cardId: number, queries: readonly string[]], typeof Answers>('card_analytics_of_card', Answers);
+export const cardAnalyticsOfCard = pgQuery<[cardId: number, queries: readonly string[]], typeof Answers>(
+  'cardAnalytics/card_analytics_of_card',
+  Answers,
+);
 /** Waits for, and takes, the precompute's lock on this session. */
-export const lockCardAnalytics = pgStatement<[]>('card_analytics_lock');
+export const lockCardAnalytics = pgStatement<[]>('cardAnalytics/card_analytics_lock');
 /** Releases the precompute's lock of this session. */
-export const unlockCardAnalytics = pgStatement<[]>('card_analytics_unlock');
+export const unlockCardAnalytics = pgStatement<[]>('cardAnalytics/card_analytics_unlock');

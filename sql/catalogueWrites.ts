@@ -10,7 +10,7 @@ const KeyedId = z.object({ id: int, external_key: z.string() });
 export const upsertGame = pgQuery<
   [slug: string, name: string, publisher: string | null, websiteUrl: string | null, description: string | null],
   typeof rows.id
->('catalogue_upsert_game', rows.id);
+>('catalogueWrites/catalogue_upsert_game', rows.id);
 
 /** Sets of a game by upstream key; each id with its key. */
 export const upsertSets = pgQuery<
@@ -30,7 +30,7 @@ export const upsertSets = pgQuery<
     attributes: string[],
   ],
   typeof KeyedId
->('catalogue_upsert_sets', KeyedId);
+>('catalogueWrites/catalogue_upsert_sets', KeyedId);
 
 /** Cards of a game by upstream key (JSON arrays and objects as text); each id with its key. */
 export const upsertCards = pgQuery<
@@ -48,13 +48,13 @@ export const upsertCards = pgQuery<
     legalitiesJson: string[],
   ],
   typeof KeyedId
->('catalogue_upsert_cards', KeyedId);
+>('catalogueWrites/catalogue_upsert_cards', KeyedId);
 
 /** Printings by upstream key; each id with its key. */
 export const upsertPrintings = pgQuery<
   [cardIds: number[], externalKeys: string[], languages: string[], printRuns: string[], numbers: string[], isPromo: boolean[]],
   typeof KeyedId
->('catalogue_upsert_printings', KeyedId);
+>('catalogueWrites/catalogue_upsert_printings', KeyedId);
 
 /** Variants by upstream key; a row per variant written. */
 export const upsertVariants = pgQuery<
@@ -69,40 +69,39 @@ export const upsertVariants = pgQuery<
     imageUrls: (string | null)[],
   ],
   typeof KeyedId
->('catalogue_upsert_variants', KeyedId);
+>('catalogueWrites/catalogue_upsert_variants', KeyedId);
 
 /** Variants' external ids as the upstream states them now; changes are logged with the reason. */
 export const recordExternalIds = pgQuery<[variantIds: number[], kinds: string[], values: string[], reason: string], typeof rows.bigId>(
-  'external_ids_record',
+  'catalogueWrites/external_ids_record',
   rows.bigId,
 );
 
 /** Card images by (card, source, kind). */
-export const upsertImages =
-  pgStatement<[cardIds: number[], sources: string[], kinds: string[], urls: string[], widths: number[], heights: number[]]>(
-    'catalogue_upsert_images',
-  );
+export const upsertImages = pgStatement<
+  [cardIds: number[], sources: string[], kinds: string[], urls: string[], widths: number[], heights: number[]]
+>('catalogueWrites/catalogue_upsert_images');
 
 /** Cross references of cards and printings (printing null: card-level). */
-export const insertCrossRefs =
-  pgStatement<[cardIds: number[], printingIds: (number | null)[], keys: string[], values: string[]]>('catalogue_insert_cross_refs');
+export const insertCrossRefs = pgStatement<[cardIds: number[], printingIds: (number | null)[], keys: string[], values: string[]]>(
+  'catalogueWrites/catalogue_insert_cross_refs',
+);
 
 /** A game by slug, created when missing; its id. */
 export const ensureGame = pgQuery<
   [slug: string, name: string, publisher: string | null, websiteUrl: string | null, description: string | null],
   typeof rows.id
->('game_ensure', rows.id);
+>('catalogueWrites/game_ensure', rows.id);
 
 /** Sealed products of a game by upstream key. */
-export const upsertSealedProducts =
-  pgStatement<
-    [
-      gameId: number,
-      externalKeys: string[],
-      names: string[],
-      categories: string[],
-      setCodes: (string | null)[],
-      euProductIds: string[],
-      addedAt: (string | null)[],
-    ]
-  >('sealed_products_upsert');
+export const upsertSealedProducts = pgStatement<
+  [
+    gameId: number,
+    externalKeys: string[],
+    names: string[],
+    categories: string[],
+    setCodes: (string | null)[],
+    euProductIds: string[],
+    addedAt: (string | null)[],
+  ]
+>('catalogueWrites/sealed_products_upsert');

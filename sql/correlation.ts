@@ -13,28 +13,27 @@ const SourceMedianRow = z.object({
 });
 /** Per card of an id range, variant and source: the median daily USD market price over `days`. */
 export const sourceMediansOfCards = chQuery<{ first_card: number; last_card: number; days: number }, typeof SourceMedianRow>(
-  'source_agreement_batch',
+  'correlation/source_agreement_batch',
   SourceMedianRow,
 );
 
 const Bounds = z.object({ first_card: z.number().int().nullable(), last_card: z.number().int().nullable() });
 /** The lowest and highest card id. */
-export const cardIdBounds = pgQuery<[], typeof Bounds>('card_id_bounds', Bounds);
+export const cardIdBounds = pgQuery<[], typeof Bounds>('correlation/card_id_bounds', Bounds);
 
 /** Writes a batch of cards' correlations (parallel arrays). */
-export const upsertSourceAgreement =
-  pgStatement<
-    [
-      cardIds: number[],
-      variantIds: number[],
-      consensusUsd: number[],
-      confidence: string[],
-      agreeing: number[],
-      considered: number[],
-      spreadPct: number[],
-      disagreeing: string[],
-    ]
-  >('card_source_agreement_upsert');
+export const upsertSourceAgreement = pgStatement<
+  [
+    cardIds: number[],
+    variantIds: number[],
+    consensusUsd: number[],
+    confidence: string[],
+    agreeing: number[],
+    considered: number[],
+    spreadPct: number[],
+    disagreeing: string[],
+  ]
+>('correlation/card_source_agreement_upsert');
 
 export const Disagreeing = z.array(z.object({ source: z.string(), median_usd: z.number(), delta_pct: z.number() }));
 const AgreementRow = z.object({
@@ -49,4 +48,4 @@ const AgreementRow = z.object({
   correlated_at: z.string(),
 });
 /** A card's last correlation (no row before its first). */
-export const sourceAgreementOf = pgQuery<[cardId: number], typeof AgreementRow>('card_source_agreement_of', AgreementRow);
+export const sourceAgreementOf = pgQuery<[cardId: number], typeof AgreementRow>('correlation/card_source_agreement_of', AgreementRow);

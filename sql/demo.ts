@@ -4,23 +4,23 @@ import { z } from 'zod';
 import { chInsert, chStatement, pgQuery, pgStatement } from './typedQuery.js';
 
 /** Seeds an empty auction watchlist with the most valuable cards. */
-export const seedAuctionWatchlist = pgStatement<[cards: number]>('auction_watchlist_seed');
+export const seedAuctionWatchlist = pgStatement<[cards: number]>('demo/auction_watchlist_seed');
 
 const StateValue = z.object({ value: z.string() });
 /** A value the service keeps about itself (no row: never set). */
-export const serviceState = pgQuery<[key: string], typeof StateValue>('service_state_get', StateValue);
+export const serviceState = pgQuery<[key: string], typeof StateValue>('demo/service_state_get', StateValue);
 /** Sets a value the service keeps about itself. */
-export const setServiceState = pgStatement<[key: string, value: string]>('service_state_set');
+export const setServiceState = pgStatement<[key: string, value: string]>('demo/service_state_set');
 
 const Present = z.object({ present: z.number().int() });
 /** A row when any card has a best price. */
-export const anyCardBestPrice = pgQuery<[], typeof Present>('card_best_prices_any', Present);
+export const anyCardBestPrice = pgQuery<[], typeof Present>('demo/card_best_prices_any', Present);
 /** A row when any sealed product is catalogued. */
-export const anySealedProduct = pgQuery<[], typeof Present>('sealed_products_any', Present);
+export const anySealedProduct = pgQuery<[], typeof Present>('demo/sealed_products_any', Present);
 
 const SealedSeed = z.object({ id: z.number().int(), game: z.string(), eu: z.string() });
 /** Sealed products with a European marketplace id. */
-export const sealedProductsPricedInEu = pgQuery<[], typeof SealedSeed>('sealed_products_priced_in_eu', SealedSeed);
+export const sealedProductsPricedInEu = pgQuery<[], typeof SealedSeed>('demo/sealed_products_priced_in_eu', SealedSeed);
 
 type Generation = { days: number; end_date: string; batch_id: string; ingested_at: string };
 type ModelGeneration = Generation & { epoch: number };

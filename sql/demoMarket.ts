@@ -19,15 +19,15 @@ const MarketVariant = z.object({
 });
 export type MarketVariant = z.infer<typeof MarketVariant>;
 /** A game's variants with the facts the price model and the feeds need. */
-export const demoMarketVariants = pgQuery<[game: string], typeof MarketVariant>('demo_market_variants', MarketVariant);
+export const demoMarketVariants = pgQuery<[game: string], typeof MarketVariant>('demoMarket/demo_market_variants', MarketVariant);
 
 const MarketRef = z.object({ ref_value: z.string(), card_id: z.number().int(), printing_id: z.number().int().nullable() });
 export type MarketRef = z.infer<typeof MarketRef>;
 /** A game's cross references of one kind. */
-export const demoMarketRefs = pgQuery<[game: string, refKey: string], typeof MarketRef>('demo_market_refs', MarketRef);
+export const demoMarketRefs = pgQuery<[game: string, refKey: string], typeof MarketRef>('demoMarket/demo_market_refs', MarketRef);
 
 const WatchedCard = z.object({ card_id: z.number().int() });
 /** The watched cards of a game. */
-export const watchedCards = pgQuery<[game: string], typeof WatchedCard>('auction_watchlist_cards', WatchedCard);
+export const watchedCards = pgQuery<[game: string], typeof WatchedCard>('demoMarket/auction_watchlist_cards', WatchedCard);
 /** Seeds an empty auction watchlist with the given cards. */
-export const seedAuctionWatchlistCards = pgStatement<[cardIds: number[]]>('auction_watchlist_seed_cards');
+export const seedAuctionWatchlistCards = pgStatement<[cardIds: number[]]>('demoMarket/auction_watchlist_seed_cards');

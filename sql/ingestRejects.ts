@@ -18,12 +18,15 @@ type Filter = { source: string; batch_id: string };
 
 const Reject = z.object({ batch_id: text, source: text, game: text, ref: text, reason: text, rejected_at: text });
 /** Refused rows, newest first; empty filters match everything. */
-export const ingestRejects = chQuery<Filter & { limit: number }, typeof Reject>('ingest_rejects', Reject);
+export const ingestRejects = chQuery<Filter & { limit: number }, typeof Reject>('ingestRejects/ingest_rejects', Reject);
 
 const ReasonCount = z.object({ source: text, reason: text, rows: number });
 /** Refused rows counted per source and reason. */
-export const ingestRejectsByReason = chQuery<Filter, typeof ReasonCount>('ingest_rejects_by_reason', ReasonCount);
+export const ingestRejectsByReason = chQuery<Filter, typeof ReasonCount>('ingestRejects/ingest_rejects_by_reason', ReasonCount);
 
 const CrossSourceFlags = z.object({ day: text, feed: text, source: text, flagged: number });
 /** Cross-source outlier flags per day, feed and price source. */
-export const crossSourceFlags = chQuery<{ days: number; source: string }, typeof CrossSourceFlags>('cross_source_flags', CrossSourceFlags);
+export const crossSourceFlags = chQuery<{ days: number; source: string }, typeof CrossSourceFlags>(
+  'ingestRejects/cross_source_flags',
+  CrossSourceFlags,
+);

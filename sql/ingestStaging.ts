@@ -10,7 +10,7 @@ type Stage = { stage: string };
 
 /** Stages the prices of a Scryfall bulk file at `path` on the ClickHouse host (chDB: this machine). */
 export const stageScryfallBulkFile = chStatement<Stage & { seq_base: number; path: string; as_of: string }>(
-  'staged/stage_scryfall_bulk_file',
+  'ingestStaging/stage_scryfall_bulk_file',
 );
 
 /**
@@ -30,7 +30,7 @@ export const stagePokemontcgPages = chStatement<
     cm_types: string[];
     cm_finishes: string[];
   }
->('staged/stage_pokemontcg_pages');
+>('ingestStaging/stage_pokemontcg_pages');
 
 const PageCounts = z.object({
   documents: col.number,
@@ -40,32 +40,32 @@ const PageCounts = z.object({
   cards: col.number,
 });
 /** How many documents a page file holds, whether they are valid JSON, its count and totalCount, and its cards. */
-export const pokemontcgPageCounts = chQuery<{ path: string }, typeof PageCounts>('pokemontcg_page_counts', PageCounts);
+export const pokemontcgPageCounts = chQuery<{ path: string }, typeof PageCounts>('ingestStaging/pokemontcg_page_counts', PageCounts);
 
 /** Maps a stage's rows to variants through the catalogue copy `version`, with their series outlier flag. */
 export const mapStagedRows = chStatement<
   Stage & { version: number; as_of: string; window_days: number; min_history: number; mad_k: number; min_ratio: number }
->('staged/map_staged_rows');
+>('ingestStaging/map_staged_rows');
 
 /** Marks a stage's (variant, source) pairs that disagree with the other sources. */
 export const crossSourceStaged = chStatement<Stage & { as_of: string; window_days: number; min_other_sources: number; factor: number }>(
-  'staged/cross_source_staged',
+  'ingestStaging/cross_source_staged',
 );
 
 /** Loads a stage's mapped rows into price_points as one batch. */
-export const insertStagedPricePoints = chStatement<Stage & { batch: string; ingested_at: string }>('staged/insert_price_points');
+export const insertStagedPricePoints = chStatement<Stage & { batch: string; ingested_at: string }>('ingestStaging/insert_price_points');
 
 /** Quarantines what a stage refused or the cross-source check marked. */
 export const insertStagedRejects = chStatement<
   Stage & { batch: string; source: string; game: string; rejected_at: string; cross_source_reason: string }
->('staged/insert_rejects');
+>('ingestStaging/insert_rejects');
 
 /** Drops one staging table's partition of a stage (a finished or abandoned run). */
 export const dropStagePartition = chStatement<Stage & { table: 'ingest_source_rows' | 'ingest_mapped_rows' | 'ingest_cross_source' }>(
-  'staged/drop_stage_partition',
+  'ingestStaging/drop_stage_partition',
 );
 
-const purgeAllocator = chStatement<Record<string, never>>('staged/release_memory');
+const purgeAllocator = chStatement<Record<string, never>>('ingestStaging/release_memory');
 /**
  * After a large statement: with ClickHouse in this process (chDB), the memory its allocator keeps
  * is this process's resident memory, and each step's would stay on top of the next one's; a
@@ -76,11 +76,11 @@ export async function releaseEngineMemory(ch: ClickHouseClient): Promise<void> {
 }
 
 /** A stage's newest loaded price per series of one lane's cards, as TabSeparated for latest_prices_staged_copy. */
-export const stagedLatestPrices = chTabSeparated<Stage & { lanes: number; lane: number }>('staged_latest_prices');
+export const stagedLatestPrices = chTabSeparated<Stage & { lanes: number; lane: number }>('ingestStaging/staged_latest_prices');
 
 const MarketUpdate = z.object({ card_id: col.number, market_price: col.number, currency: z.string() });
 /** A stage's market price per card, for the price_updates announcements. */
-export const stagedMarketUpdates = chQuery<Stage, typeof MarketUpdate>('staged_market_updates', MarketUpdate);
+export const stagedMarketUpdates = chQuery<Stage, typeof MarketUpdate>('ingestStaging/staged_market_updates', MarketUpdate);
 
 const Counts = z.object({
   parsed: col.number,
@@ -90,33 +90,33 @@ const Counts = z.object({
   cross_source_flagged: col.number,
 });
 /** What a stage came to. */
-export const stagedCounts = chQuery<Stage, typeof Counts>('staged_counts', Counts);
+export const stagedCounts = chQuery<Stage, typeof Counts>('ingestStaging/staged_counts', Counts);
 
 const Version = z.object({ version: col.number });
 /** The catalogue versions whose ClickHouse copy is complete, newest first. */
-export const catalogueCopyVersions = chQuery<Record<string, never>, typeof Version>('catalogue_copy_versions', Version);
+export const catalogueCopyVersions = chQuery<Record<string, never>, typeof Version>('ingestStaging/catalogue_copy_versions', Version);
 /** Records the catalogue copy `version` as complete. */
-export const recordCatalogueCopy = chStatement<{ version: number }>('staged/record_catalogue_copy');
+export const recordCatalogueCopy = chStatement<{ version: number }>('ingestStaging/record_catalogue_copy');
 /** Drops one catalogue copy table's partition of an old version. */
 export const dropCatalogueCopy = chStatement<{ table: 'catalogue_refs' | 'catalogue_variants'; version: number }>(
-  'staged/drop_catalogue_copy',
+  'ingestStaging/drop_catalogue_copy',
 );
 
 /** Makes the transaction one read-only snapshot (its first statement): the version and the copies agree. */
-export const setSnapshotTransaction = pgStatement<[]>('catalogue_copy_snapshot');
+export const setSnapshotTransaction = pgStatement<[]>('ingestStaging/catalogue_copy_snapshot');
 /** The catalogue's mapping version (PostgreSQL). */
-export const catalogueVersion = pgQuery<[], typeof Version>('catalogue_version', Version);
+export const catalogueVersion = pgQuery<[], typeof Version>('ingestStaging/catalogue_version', Version);
 /** The references mapping resolves, as TabSeparated rows for catalogue_refs. */
-export const copyCatalogueRefs = pgCopyOut('catalogue_refs_copy');
+export const copyCatalogueRefs = pgCopyOut('ingestStaging/catalogue_refs_copy');
 /** Every variant with its card, game, printing and print run, as TabSeparated rows for catalogue_variants. */
-export const copyCatalogueVariants = pgCopyOut('catalogue_variants_copy');
+export const copyCatalogueVariants = pgCopyOut('ingestStaging/catalogue_variants_copy');
 
 /** The transaction's temporary table of a batch's newest prices. */
-export const createStagedLatestPrices = pgStatement<[]>('latest_prices_staged_table');
+export const createStagedLatestPrices = pgStatement<[]>('ingestStaging/latest_prices_staged_table');
 /** Copies a batch's newest prices (TabSeparated from stagedLatestPrices) into the temporary table. */
-export const copyStagedLatestPrices = pgCopyIn('latest_prices_staged_copy');
+export const copyStagedLatestPrices = pgCopyIn('ingestStaging/latest_prices_staged_copy');
 /** Moves variant_prices_latest forward from the temporary table. */
-export const upsertStagedLatestPrices = pgStatement<[]>('latest_prices_upsert_staged');
+export const upsertStagedLatestPrices = pgStatement<[]>('ingestStaging/latest_prices_upsert_staged');
 const CardIds = z.object({ card_ids: z.array(z.number().int()).nullable() });
 /** The cards of the temporary table's prices. */
-export const stagedLatestPriceCards = pgQuery<[], typeof CardIds>('staged_latest_price_cards', CardIds);
+export const stagedLatestPriceCards = pgQuery<[], typeof CardIds>('ingestStaging/staged_latest_price_cards', CardIds);

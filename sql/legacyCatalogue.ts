@@ -19,7 +19,7 @@ const TcgRow = z.object({
   created_at: z.string(),
 });
 /** Every game, or the one `slug` names (null: all). */
-export const legacyTcgs = pgQuery<[slug: string | null], typeof TcgRow>('legacy_tcgs', TcgRow);
+export const legacyTcgs = pgQuery<[slug: string | null], typeof TcgRow>('legacyCatalogue/legacy_tcgs', TcgRow);
 
 const SetRow = z.object({
   id: int,
@@ -33,7 +33,7 @@ const SetRow = z.object({
 });
 /** A page of a game's sets (or the one `setId` names), newest first, each row with the total. */
 export const legacySets = pgQuery<[slug: string, limit: number, offset: number, setId: number | null], typeof SetRow>(
-  'legacy_sets',
+  'legacyCatalogue/legacy_sets',
   SetRow,
 );
 
@@ -53,7 +53,7 @@ const CardPageRow = CardRow.extend({ total: int });
 export const legacyCards = pgQuery<
   [slug: string, setId: number | null, rarity: string | null, name: string | null, limit: number, offset: number],
   typeof CardPageRow
->('legacy_cards', CardPageRow);
+>('legacyCatalogue/legacy_cards', CardPageRow);
 
 const CardPriceRow = z.object({
   card_id: int,
@@ -68,7 +68,7 @@ const CardPriceRow = z.object({
 });
 export type CardPriceRow = z.infer<typeof CardPriceRow>;
 /** The latest ungraded price per source and variant of the cards. */
-export const legacyCardPrices = pgQuery<[cardIds: number[]], typeof CardPriceRow>('legacy_card_prices', CardPriceRow);
+export const legacyCardPrices = pgQuery<[cardIds: number[]], typeof CardPriceRow>('legacyCatalogue/legacy_card_prices', CardPriceRow);
 
 const CardDetailRow = CardRow.extend({
   master_card_id: int,
@@ -80,7 +80,10 @@ const CardDetailRow = CardRow.extend({
   best_price: priceOrNull,
 });
 /** The cards with set, game and best price; only those of the game `slug` when given. */
-export const legacyCardDetails = pgQuery<[cardIds: number[], slug: string | null], typeof CardDetailRow>('legacy_card', CardDetailRow);
+export const legacyCardDetails = pgQuery<[cardIds: number[], slug: string | null], typeof CardDetailRow>(
+  'legacyCatalogue/legacy_card',
+  CardDetailRow,
+);
 
 const SetStatsRow = z.object({
   set_id: int,
@@ -92,7 +95,7 @@ const SetStatsRow = z.object({
   total_value: z.number(),
 });
 /** Price statistics of a set's cards (no row: no such set). */
-export const legacySetStats = pgQuery<[setId: number], typeof SetStatsRow>('legacy_set_stats', SetStatsRow);
+export const legacySetStats = pgQuery<[setId: number], typeof SetStatsRow>('legacyCatalogue/legacy_set_stats', SetStatsRow);
 
 const ListedCard = CardRow.extend({
   set_name: z.string(),
@@ -105,13 +108,13 @@ export type ListedCard = z.infer<typeof ListedCard>;
 const TopCardRow = ListedCard.omit({ id: true }).extend({ card_id: int });
 /** The most valuable cards of a set or a game (or everywhere). */
 export const legacyTopCards = pgQuery<[setId: number | null, slug: string | null, limit: number], typeof TopCardRow>(
-  'legacy_top_cards',
+  'legacyCatalogue/legacy_top_cards',
   TopCardRow,
 );
 const AddedCardRow = ListedCard.extend({ total: int });
 /** Cards added since a moment, newest first, each row with the total. */
 export const legacyCardsAdded = pgQuery<[sinceIso: string, slug: string | null, limit: number], typeof AddedCardRow>(
-  'legacy_cards_added',
+  'legacyCatalogue/legacy_cards_added',
   AddedCardRow,
 );
 
@@ -125,7 +128,7 @@ const CompletionRow = z.object({
   secret: int,
 });
 /** A set's cards per rarity: how many, how many priced, their value, how many secret (no row: no such set). */
-export const legacySetCompletion = pgQuery<[setId: number], typeof CompletionRow>('legacy_set_completion', CompletionRow);
+export const legacySetCompletion = pgQuery<[setId: number], typeof CompletionRow>('legacyCatalogue/legacy_set_completion', CompletionRow);
 
 const RelatedSetRow = z.object({
   id: int,
@@ -136,11 +139,14 @@ const RelatedSetRow = z.object({
   total_cards: int,
 });
 /** The same set in other languages. */
-export const relatedLanguageSets = pgQuery<[setId: number], typeof RelatedSetRow>('legacy_related_language_sets', RelatedSetRow);
+export const relatedLanguageSets = pgQuery<[setId: number], typeof RelatedSetRow>(
+  'legacyCatalogue/legacy_related_language_sets',
+  RelatedSetRow,
+);
 
 const Language = z.object({ language: z.string() });
 /** The language a set is printed in. */
-export const setLanguage = pgQuery<[setId: number], typeof Language>('set_language', Language);
+export const setLanguage = pgQuery<[setId: number], typeof Language>('legacyCatalogue/set_language', Language);
 
 const NamedCard = z.object({
   id: int,
@@ -150,14 +156,17 @@ const NamedCard = z.object({
 export type NamedCard = z.infer<typeof NamedCard>;
 const CardWithGame = NamedCard.extend({ game_id: int, set_id: int, game: z.string(), card_type: textOrNull });
 /** A card with its game. */
-export const cardWithGame = pgQuery<[cardId: number], typeof CardWithGame>('card_with_game', CardWithGame);
+export const cardWithGame = pgQuery<[cardId: number], typeof CardWithGame>('legacyCatalogue/card_with_game', CardWithGame);
 /** One card per (lower-cased) name among `names` in a game, from the set `setId` when it has one. */
-export const cardsByName = pgQuery<[gameId: number, setId: number, lowerNames: string[]], typeof NamedCard>('cards_by_name', NamedCard);
+export const cardsByName = pgQuery<[gameId: number, setId: number, lowerNames: string[]], typeof NamedCard>(
+  'legacyCatalogue/cards_by_name',
+  NamedCard,
+);
 
 const VariantChange = z.object({ variant_id: col.number, current: col.number, past: col.number });
 /** Seven-day change of the reference series of the given variants. */
 export const variantChange7d = chQuery<{ card_ids: number[]; variant_ids: number[] }, typeof VariantChange>(
-  'variant_change_7d',
+  'legacyCatalogue/variant_change_7d',
   VariantChange,
 );
 
@@ -185,7 +194,7 @@ export const legacySearch = pgQuery<
     offset: number,
   ],
   typeof SearchHit
->('legacy_search', SearchHit);
+>('legacyCatalogue/legacy_search', SearchHit);
 
 const MarketplaceRefs = z.object({
   name: z.string(),
@@ -197,4 +206,7 @@ const MarketplaceRefs = z.object({
   us: textOrNull,
 });
 /** What marketplace links of a card are built from: names and the marketplaces' product ids. */
-export const marketplaceRefsOf = pgQuery<[cardId: number], typeof MarketplaceRefs>('card_marketplace_refs', MarketplaceRefs);
+export const marketplaceRefsOf = pgQuery<[cardId: number], typeof MarketplaceRefs>(
+  'legacyCatalogue/card_marketplace_refs',
+  MarketplaceRefs,
+);

@@ -11,14 +11,14 @@ type Graded = { grading_company: string; grade: string };
 const SalesCounts = z.object({ sales_30d: number, sales_365d: number });
 /** Auction sales of the variants in the last 30 and 365 days (one row). */
 export const auctionSalesCounts = chQuery<CardVariants & Graded & { since30: string; since365: string }, typeof SalesCounts>(
-  'legacy_sales_counts',
+  'legacyPrices/legacy_sales_counts',
   SalesCounts,
 );
 
 const SourceDay = z.object({ date: text, source: text, market_price: number });
 /** Daily market price per source since `since` ('' source: all). */
 export const priceHistory = chQuery<CardVariants & Graded & { since: string; source: string }, typeof SourceDay>(
-  'legacy_price_history',
+  'legacyPrices/legacy_price_history',
   SourceDay,
 );
 
@@ -31,18 +31,18 @@ const VariantSeries = z.object({
 });
 /** Every variant's series of the last year with at least `min_points` points. */
 export const priceHistoryMulti = chQuery<CardVariants & { since: string; min_points: number }, typeof VariantSeries>(
-  'legacy_price_history_multi',
+  'legacyPrices/legacy_price_history_multi',
   VariantSeries,
 );
 
 const MainSource = z.object({ source: text });
 /** The source that tracks the variants most closely (no row when none does). */
-export const mainSource = chQuery<CardVariants & { since: string }, typeof MainSource>('legacy_main_source', MainSource);
+export const mainSource = chQuery<CardVariants & { since: string }, typeof MainSource>('legacyPrices/legacy_main_source', MainSource);
 
 const Snapshot = z.object({ date: text, variant_id: number, currency: text, grading_company: text, grade: text, market_price: number });
 /** Daily snapshots of one source's prices of the variants since `since`. */
 export const priceSnapshots = chQuery<CardVariants & { since: string; source: string }, typeof Snapshot>(
-  'legacy_price_snapshots',
+  'legacyPrices/legacy_price_snapshots',
   Snapshot,
 );
 
@@ -58,11 +58,14 @@ const SoldSummary = z.object({
   count: number,
 });
 /** Completed auction sales of the variants since `since`: per day and in total. */
-export const auctionSoldSummary = chQuery<CardVariants & Graded & { since: string }, typeof SoldSummary>('legacy_ebay_sold', SoldSummary);
+export const auctionSoldSummary = chQuery<CardVariants & Graded & { since: string }, typeof SoldSummary>(
+  'legacyPrices/legacy_ebay_sold',
+  SoldSummary,
+);
 
 const GuideTiers = z.object({ loose: z.number().nullable(), cib: z.number().nullable(), new: z.number().nullable() });
 /** The graded guide's current loose, cib and new prices of the variants, USD (one row). */
-export const guideTiers = pgQuery<[variantIds: number[]], typeof GuideTiers>('guide_tiers', GuideTiers);
+export const guideTiers = pgQuery<[variantIds: number[]], typeof GuideTiers>('legacyPrices/guide_tiers', GuideTiers);
 
 const CardVariantRow = z.object({
   card_id: z.number().int(),
@@ -77,7 +80,7 @@ const CardVariantRow = z.object({
   reference_variant_id: z.number().int().nullable(),
 });
 /** A card with its variants in reference order (no row: no such card). */
-export const cardVariants = pgQuery<[cardId: number], typeof CardVariantRow>('card_variants', CardVariantRow);
+export const cardVariants = pgQuery<[cardId: number], typeof CardVariantRow>('legacyPrices/card_variants', CardVariantRow);
 
 // Aggregates arrive as numbers or, for 64-bit counts, as text; an empty series gives NULLs.
 const flexible = z.union([z.number(), z.string()]).nullable();
@@ -107,14 +110,14 @@ const SeriesStatsRow = z.object({
 export type SeriesStatsRow = z.infer<typeof SeriesStatsRow>;
 /** Statistics of the variants' cross-source daily USD series since `since` (one row). */
 export const priceAnalysis = chQuery<CardVariants & Graded & { since: string; source: string }, typeof SeriesStatsRow>(
-  'legacy_price_analysis',
+  'legacyPrices/legacy_price_analysis',
   SeriesStatsRow,
 );
 
 const SourceMedianRow = z.object({ source: text, region: text, median: number, sample_size: number });
 /** Each source's median USD price of the variants over its last `days` days of data. */
 export const sourceMedianPrices = chQuery<CardVariants & Graded & { since: string; days: number }, typeof SourceMedianRow>(
-  'legacy_source_medians',
+  'legacyPrices/legacy_source_medians',
   SourceMedianRow,
 );
 
@@ -130,6 +133,6 @@ const AuctionSaleRow = z.object({
 });
 /** Completed auction sales of the variants since `since`, newest first. */
 export const auctionSalesOf = chQuery<CardVariants & Graded & { since: string; limit: number }, typeof AuctionSaleRow>(
-  'legacy_auction_sales',
+  'legacyPrices/legacy_auction_sales',
   AuctionSaleRow,
 );

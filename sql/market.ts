@@ -16,7 +16,7 @@ const CardLabel = z.object({
 });
 export type CardLabel = z.infer<typeof CardLabel>;
 /** Name, set and game of the given cards. */
-export const cardLabels = pgQuery<[cardIds: number[]], typeof CardLabel>('card_labels', CardLabel);
+export const cardLabels = pgQuery<[cardIds: number[]], typeof CardLabel>('market/card_labels', CardLabel);
 
 /** [card_id, current, change_abs, change_pct, volatility] */
 const MoverTuple = z.tuple([number, number, number, number, number]);
@@ -28,7 +28,7 @@ const MoversRow = z.object({
   most_volatile: z.array(MoverTuple),
 });
 /** Gainers, losers and the most volatile cards of a game over `days`, as of the newest day (one row). */
-export const marketMovers = chQuery<{ game: string; days: number; limit: number }, typeof MoversRow>('market_movers', MoversRow);
+export const marketMovers = chQuery<{ game: string; days: number; limit: number }, typeof MoversRow>('market/market_movers', MoversRow);
 
 const MarketIndexRow = z.object({
   game: text,
@@ -42,7 +42,7 @@ const MarketIndexRow = z.object({
   holding: number,
 });
 /** Per game: the market index now and `days` ago, and how many series rose, fell or held. */
-export const marketIndex = chQuery<{ days: number }, typeof MarketIndexRow>('market_index', MarketIndexRow);
+export const marketIndex = chQuery<{ days: number }, typeof MarketIndexRow>('market/market_index', MarketIndexRow);
 
 const TrendRow = z.object({
   card_id: number,
@@ -56,19 +56,19 @@ const TrendRow = z.object({
 export const trendingCards = chQuery<
   { game: string; days: number; min_points: number; ahead: number; direction: 1 | -1; limit: number },
   typeof TrendRow
->('market_trending', TrendRow);
+>('market/market_trending', TrendRow);
 
 const FxRateRow = z.object({ currency: text, day: text, usd_per_unit: number });
 /** The newest USD rate of each currency asked for. */
-export const latestFxRates = chQuery<{ currencies: string[] }, typeof FxRateRow>('fx_latest', FxRateRow);
+export const latestFxRates = chQuery<{ currencies: string[] }, typeof FxRateRow>('market/fx_latest', FxRateRow);
 
 const PricePointTotals = z.object({ price_points: number, updated_at: text.nullable() });
 /** All price points and when the newest landed (one row). */
-export const pricePointTotals = chQuery<Record<string, never>, typeof PricePointTotals>('price_point_totals', PricePointTotals);
+export const pricePointTotals = chQuery<Record<string, never>, typeof PricePointTotals>('market/price_point_totals', PricePointTotals);
 
 const UserCounts = z.object({ users: z.number().int(), sellers: z.number().int() });
 /** Accounts and sellers (one row). */
-export const userCounts = pgQuery<[], typeof UserCounts>('user_counts', UserCounts);
+export const userCounts = pgQuery<[], typeof UserCounts>('market/user_counts', UserCounts);
 
 const BestDeal = z.object({
   card_id: z.number().int(),
@@ -85,18 +85,24 @@ const BestDeal = z.object({
 });
 /** Variants whose lowest ask is furthest below their market price. */
 export const bestDeals = pgQuery<[game: string | null, minDiscountPct: number, limit: number], typeof BestDeal>(
-  'market_best_deals',
+  'market/market_best_deals',
   BestDeal,
 );
 
 /** t: the widest variant as [variant_id, low, high, cheapest source, dearest source, sources]. */
 const SpreadRow = z.object({ card_id: number, t: z.tuple([number, number, number, text, text, number]), spread_pct: number });
 /** Cards whose sources disagree most on today's price. */
-export const marketSpread = chQuery<{ game: string; min_spread_pct: number; limit: number }, typeof SpreadRow>('market_spread', SpreadRow);
+export const marketSpread = chQuery<{ game: string; min_spread_pct: number; limit: number }, typeof SpreadRow>(
+  'market/market_spread',
+  SpreadRow,
+);
 
 const RecentUpdateRow = z.object({ card_id: number, t: z.tuple([text, number, number, text]) });
 /** The most recently changed card prices. */
-export const recentUpdates = chQuery<{ game: string; limit: number }, typeof RecentUpdateRow>('market_recent_updates', RecentUpdateRow);
+export const recentUpdates = chQuery<{ game: string; limit: number }, typeof RecentUpdateRow>(
+  'market/market_recent_updates',
+  RecentUpdateRow,
+);
 
 const SourceCoverageRow = z.object({
   source: text,
@@ -108,22 +114,22 @@ const SourceCoverageRow = z.object({
   values: text,
 });
 /** What each price source covers: cards, variants, currencies and its newest day. */
-export const sourceCoverage = chQuery<Record<string, never>, typeof SourceCoverageRow>('source_coverage', SourceCoverageRow);
+export const sourceCoverage = chQuery<Record<string, never>, typeof SourceCoverageRow>('market/source_coverage', SourceCoverageRow);
 
 const EuroPoint = z.object({ date: text, market_price_eur: number });
 /** A card's daily market price in euros since `since` (median across sources). */
 export const cardHistoryEur = chQuery<{ card_id: number; variant_ids: number[]; since: string }, typeof EuroPoint>(
-  'pi_history_eur',
+  'market/pi_history_eur',
   EuroPoint,
 );
 
 const PricePointStat = z.object({ game: text, source: text, points: number, outliers: number, last_day: text });
 /** Price points and outliers per game and source, with each pair's newest day. */
-export const pricePointStats = chQuery<Record<string, never>, typeof PricePointStat>('price_point_stats', PricePointStat);
+export const pricePointStats = chQuery<Record<string, never>, typeof PricePointStat>('market/price_point_stats', PricePointStat);
 
 const PricedCards = z.object({ n: z.number().int() });
 /** Cards with a current best price (one row). */
-export const pricedCardCount = pgQuery<[], typeof PricedCards>('priced_card_count', PricedCards);
+export const pricedCardCount = pgQuery<[], typeof PricedCards>('market/priced_card_count', PricedCards);
 
 const GameCounts = z.object({
   tcg_slug: z.string(),
@@ -134,4 +140,4 @@ const GameCounts = z.object({
   priced_cards: z.number().int(),
 });
 /** Sets, cards, printings, variants and priced cards per game. */
-export const catalogueDetailCounts = pgQuery<[], typeof GameCounts>('catalogue_detail_counts', GameCounts);
+export const catalogueDetailCounts = pgQuery<[], typeof GameCounts>('market/catalogue_detail_counts', GameCounts);

@@ -10,9 +10,12 @@ export const ListingRow = ListingOut.extend({ seller_id: z.number().int(), price
 export type ListingRow = z.infer<typeof ListingRow>;
 
 /** Makes an account a seller; its id when it became one (none when it already was). */
-export const becomeSeller = pgQuery<[userId: number, displayName: string, country: string], typeof rows.id>('seller_become', rows.id);
+export const becomeSeller = pgQuery<[userId: number, displayName: string, country: string], typeof rows.id>(
+  'marketplace/seller_become',
+  rows.id,
+);
 /** A seller's profile (none when the account is no seller). */
-export const sellerProfileOf = pgQuery<[userId: number], typeof SellerOut>('seller_profile_of', SellerOut);
+export const sellerProfileOf = pgQuery<[userId: number], typeof SellerOut>('marketplace/seller_profile_of', SellerOut);
 /** Writes a seller's whole profile; its id when the account is a seller. */
 export const updateSellerProfile = pgQuery<
   [
@@ -26,9 +29,9 @@ export const updateSellerProfile = pgQuery<
     website: string | null,
   ],
   typeof rows.id
->('seller_profile_update', rows.id);
+>('marketplace/seller_profile_update', rows.id);
 /** Links a seller's username on an outside marketplace; its id when the account is a seller. */
-export const linkMarketplace = pgQuery<[userId: number, username: string], typeof rows.id>('seller_marketplace_link', rows.id);
+export const linkMarketplace = pgQuery<[userId: number, username: string], typeof rows.id>('marketplace/seller_marketplace_link', rows.id);
 
 /** A new listing; its id. */
 export const insertListing = pgQuery<
@@ -51,12 +54,12 @@ export const insertListing = pgQuery<
     verificationCode: string,
   ],
   typeof rows.id
->('listing_create', rows.id);
+>('marketplace/listing_create', rows.id);
 /** One listing as reads show it. */
-export const listingRecord = pgQuery<[listingId: number], typeof ListingRow>('listing_record', ListingRow);
+export const listingRecord = pgQuery<[listingId: number], typeof ListingRow>('marketplace/listing_record', ListingRow);
 const LockedListing = z.object({ id: z.number().int(), seller_id: z.number().int(), status: z.string(), past_expiry: z.boolean() });
 /** A listing's owner and state, locked until the transaction ends. */
-export const lockListing = pgQuery<[listingId: number], typeof LockedListing>('listing_lock', LockedListing);
+export const lockListing = pgQuery<[listingId: number], typeof LockedListing>('marketplace/listing_lock', LockedListing);
 /** Writes a listing's changeable fields. */
 export const updateListing =
   pgStatement<
@@ -71,37 +74,43 @@ export const updateListing =
       buyNowEnabled: boolean,
       imageUrls: string[],
     ]
-  >('listing_update');
+  >('marketplace/listing_update');
 /** Takes an open listing off the market. */
-export const withdrawListing = pgStatement<[listingId: number]>('listing_withdraw');
+export const withdrawListing = pgStatement<[listingId: number]>('marketplace/listing_withdraw');
 /** Renews a listing unless it was renewed within the window; its id when it was renewed now. */
-export const renewListing = pgQuery<[listingId: number, days: number, idempotentSeconds: number], typeof rows.id>('listing_renew', rows.id);
+export const renewListing = pgQuery<[listingId: number, days: number, idempotentSeconds: number], typeof rows.id>(
+  'marketplace/listing_renew',
+  rows.id,
+);
 
 type BrowseFilters = [tcgSlug: string | null, minPrice: number | null, maxPrice: number | null, condition: string | null];
 /** A page of open listings, cheapest first. */
-export const browseListings = pgQuery<[...BrowseFilters, limit: number, offset: number], typeof ListingRow>('listings_browse', ListingRow);
+export const browseListings = pgQuery<[...BrowseFilters, limit: number, offset: number], typeof ListingRow>(
+  'marketplace/listings_browse',
+  ListingRow,
+);
 /** How many open listings match the filters. */
-export const browseListingsCount = pgQuery<BrowseFilters, typeof rows.count>('listings_browse_count', rows.count);
+export const browseListingsCount = pgQuery<BrowseFilters, typeof rows.count>('marketplace/listings_browse_count', rows.count);
 /** A seller's own listings, newest first. */
 export const listingsOfSeller = pgQuery<[sellerId: number, status: string | null, limit: number, offset: number], typeof ListingRow>(
-  'listings_of_seller',
+  'marketplace/listings_of_seller',
   ListingRow,
 );
 /** How many listings a seller has (in one state). */
 export const listingsOfSellerCount = pgQuery<[sellerId: number, status: string | null], typeof rows.count>(
-  'listings_of_seller_count',
+  'marketplace/listings_of_seller_count',
   rows.count,
 );
 const VerifiedListingRow = ListingRow.extend({ seller_display_name: z.string() });
 /** The listing a verification code belongs to, with its seller's display name. */
 export const listingByVerificationCode = pgQuery<[code: string], typeof VerifiedListingRow>(
-  'listing_by_verification_code',
+  'marketplace/listing_by_verification_code',
   VerifiedListingRow,
 );
 
 const ActiveSeller = ActiveSellers.shape.items.element;
 /** Sellers with open listings, most listings first. */
-export const activeSellers = pgQuery<[limit: number], typeof ActiveSeller>('active_sellers', ActiveSeller);
+export const activeSellers = pgQuery<[limit: number], typeof ActiveSeller>('marketplace/active_sellers', ActiveSeller);
 
 const ListingForSale = z.object({
   id: z.number().int(),
@@ -114,9 +123,9 @@ const ListingForSale = z.object({
   variant: z.string().nullable(),
 });
 /** What deciding a sale needs, with the listing locked until the transaction ends. */
-export const lockListingForSale = pgQuery<[listingId: number], typeof ListingForSale>('listing_lock_for_sale', ListingForSale);
+export const lockListingForSale = pgQuery<[listingId: number], typeof ListingForSale>('marketplace/listing_lock_for_sale', ListingForSale);
 /** Marks a listing sold and closes its open bids. */
-export const markListingSold = pgStatement<[listingId: number]>('listing_mark_sold');
+export const markListingSold = pgStatement<[listingId: number]>('marketplace/listing_mark_sold');
 /** A new transaction awaiting payment with its first event; its id. */
 export const createTransaction = pgQuery<
   [
@@ -131,7 +140,7 @@ export const createTransaction = pgQuery<
     actorId: number,
   ],
   typeof rows.id
->('transaction_create', rows.id);
+>('marketplace/transaction_create', rows.id);
 export const TransactionRow = TransactionOut.extend({
   buyer_id: z.number().int(),
   seller_id: z.number().int(),
@@ -141,11 +150,11 @@ export const TransactionRow = TransactionOut.extend({
 });
 export type TransactionRow = z.infer<typeof TransactionRow>;
 /** One transaction as its parties read it. */
-export const transactionRecord = pgQuery<[transactionId: number], typeof TransactionRow>('transaction_record', TransactionRow);
+export const transactionRecord = pgQuery<[transactionId: number], typeof TransactionRow>('marketplace/transaction_record', TransactionRow);
 
 /** A new open bid; its id. */
 export const insertBid = pgQuery<[listingId: number, bidderId: number, amountCents: number, message: string | null], typeof rows.id>(
-  'bid_create',
+  'marketplace/bid_create',
   rows.id,
 );
 const BidRow = z.object({
@@ -160,12 +169,12 @@ const BidRow = z.object({
 });
 export type BidRow = z.infer<typeof BidRow>;
 /** A listing's bids, highest first. */
-export const bidsOfListing = pgQuery<[listingId: number], typeof BidRow>('bids_of_listing', BidRow);
+export const bidsOfListing = pgQuery<[listingId: number], typeof BidRow>('marketplace/bids_of_listing', BidRow);
 const BidState = z.object({ id: z.number().int(), bidder_id: z.number().int(), amount_cents: z.number().int(), status: z.string() });
 /** One bid of a listing. */
-export const bidOfListing = pgQuery<[listingId: number, bidId: number], typeof BidState>('bid_of_listing', BidState);
+export const bidOfListing = pgQuery<[listingId: number, bidId: number], typeof BidState>('marketplace/bid_of_listing', BidState);
 /** Marks a bid accepted. */
-export const acceptBid = pgStatement<[bidId: number]>('bid_accept');
+export const acceptBid = pgStatement<[bidId: number]>('marketplace/bid_accept');
 
 const LockedTransaction = z.object({
   id: z.number().int(),
@@ -175,27 +184,31 @@ const LockedTransaction = z.object({
   status: z.enum(TRANSACTION_STATUSES),
 });
 /** A transaction's parties and state, locked until the transaction ends. */
-export const lockTransaction = pgQuery<[transactionId: number], typeof LockedTransaction>('transaction_lock', LockedTransaction);
+export const lockTransaction = pgQuery<[transactionId: number], typeof LockedTransaction>(
+  'marketplace/transaction_lock',
+  LockedTransaction,
+);
 /** Moves a transaction between two states with who moved it; its id when it was in `from`. */
 export const moveTransaction = pgQuery<[transactionId: number, to: string, actorId: number, from: string], typeof rows.id>(
-  'transaction_move',
+  'marketplace/transaction_move',
   rows.id,
 );
 /** Records a shipment's carrier and tracking number. */
-export const recordTracking = pgStatement<[transactionId: number, carrier: string, trackingNumber: string]>('transaction_tracking');
+export const recordTracking =
+  pgStatement<[transactionId: number, carrier: string, trackingNumber: string]>('marketplace/transaction_tracking');
 /** Gives a listing whose sale was cancelled back to the market (unless expired). */
-export const reopenListing = pgStatement<[listingId: number]>('listing_reopen');
+export const reopenListing = pgStatement<[listingId: number]>('marketplace/listing_reopen');
 /** A party's rating; its id, or none when this party rated already. */
 export const rateTransaction = pgQuery<
   [transactionId: number, raterId: number, rateeId: number, rating: number, review: string | null],
   typeof rows.id
->('transaction_rate', rows.id);
+>('marketplace/transaction_rate', rows.id);
 const ReputationRow = z.object({ user_id: z.number().int(), avg: z.number(), count: z.number().int() });
 /** What a user received (none when there is no such user). */
-export const reputationOf = pgQuery<[username: string], typeof ReputationRow>('reputation_of', ReputationRow);
+export const reputationOf = pgQuery<[username: string], typeof ReputationRow>('marketplace/reputation_of', ReputationRow);
 const Review = Reputation.shape.recent_reviews.element;
 /** The newest ratings a user received. */
-export const recentReviews = pgQuery<[userId: number, limit: number], typeof Review>('reputation_recent_reviews', Review);
+export const recentReviews = pgQuery<[userId: number, limit: number], typeof Review>('marketplace/reputation_recent_reviews', Review);
 
 const ExpiredListing = z.object({
   listing_id: z.number().int(),
@@ -206,17 +219,21 @@ const ExpiredListing = z.object({
   price: pgAmount,
 });
 /** Expires up to `limit` listings past their expiry; who to tell. */
-export const expireDueListings = pgQuery<[limit: number], typeof ExpiredListing>('listings_expire_due', ExpiredListing);
+export const expireDueListings = pgQuery<[limit: number], typeof ExpiredListing>('marketplace/listings_expire_due', ExpiredListing);
 /** Keeps a renewal token's digest. */
-export const insertRenewalToken = pgStatement<[nonceSha256: Buffer, listingId: number, expiresAt: Date]>('renewal_token_create');
+export const insertRenewalToken =
+  pgStatement<[nonceSha256: Buffer, listingId: number, expiresAt: Date]>('marketplace/renewal_token_create');
 /** Uses a renewal token once; its listing when it was unused and in time. */
-export const useRenewalToken = pgQuery<[nonceSha256: Buffer, listingId: number], typeof rows.id>('renewal_token_use', rows.id);
+export const useRenewalToken = pgQuery<[nonceSha256: Buffer, listingId: number], typeof rows.id>('marketplace/renewal_token_use', rows.id);
 
 /** Remembers who uploaded a listing photo. */
-export const recordListingImage = pgStatement<[name: string, uploaderId: number, bytes: number]>('listing_image_record');
+export const recordListingImage = pgStatement<[name: string, uploaderId: number, bytes: number]>('marketplace/listing_image_record');
 const ImageName = z.object({ name: z.string() });
 /** Which of these photo names the user uploaded. */
-export const listingImagesOf = pgQuery<[uploaderId: number, names: string[]], typeof ImageName>('listing_images_of_uploader', ImageName);
+export const listingImagesOf = pgQuery<[uploaderId: number, names: string[]], typeof ImageName>(
+  'marketplace/listing_images_of_uploader',
+  ImageName,
+);
 
 const Imported = z.object({ inserted: z.boolean() });
 /** One imported stock article: inserted, or the open listing of the same article updated. */
@@ -233,4 +250,4 @@ export const importStockArticle = pgQuery<
     stockRef: string,
   ],
   typeof Imported
->('listing_import_stock', Imported);
+>('marketplace/listing_import_stock', Imported);

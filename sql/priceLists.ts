@@ -22,7 +22,7 @@ const CardPriceRow = z.object({
 export const cardLatestPrices = pgQuery<
   [cardId: number, source: string | null, foilStatus: string | null, limit: number, offset: number],
   typeof CardPriceRow
->('pi_card_latest_prices', CardPriceRow);
+>('priceLists/pi_card_latest_prices', CardPriceRow);
 
 const SetPriceRow = z.object({
   card_id: int,
@@ -42,11 +42,11 @@ const SetPriceRow = z.object({
 export const setLatestPrices = pgQuery<
   [setId: number, source: string | null, finish: string | null, limit: number, offset: number],
   typeof SetPriceRow
->('pi_set_prices', SetPriceRow);
+>('priceLists/pi_set_prices', SetPriceRow);
 
 const SeriesPoint = z.object({ date: z.string(), source: z.string(), market_price_eur: col.number });
 /** A card's daily market price in euros per source between two days. */
 export const cardSeriesEur = chQuery<
   { card_id: number; variant_ids: number[]; start_date: string; end_date: string; source: string },
   typeof SeriesPoint
->('pi_card_series', SeriesPoint);
+>('priceLists/pi_card_series', SeriesPoint);

@@ -47,7 +47,10 @@ export const LatestPriceRow = z.object({
 });
 export type LatestRow = z.infer<typeof LatestPriceRow>;
 /** The latest non-outlier price of every series of the cards (every card when empty), from ClickHouse, streamed. */
-export const latestPricesForCards = chStreamQuery<{ card_ids: number[] }, typeof LatestPriceRow>('latest_prices_for_cards', LatestPriceRow);
+export const latestPricesForCards = chStreamQuery<{ card_ids: number[] }, typeof LatestPriceRow>(
+  'priceLoads/latest_prices_for_cards',
+  LatestPriceRow,
+);
 
 /** Moves latest prices forward (amounts and days as exact text); an older day never wins. */
 export const upsertLatestPriceRows =
@@ -63,29 +66,30 @@ export const upsertLatestPriceRows =
       amounts: string[],
       asOf: string[],
     ]
-  >('latest_prices_upsert');
+  >('priceLoads/latest_prices_upsert');
 
 /** Recomputes the reference price of the cards (every card when null). */
-export const refreshCardBestPriceRows = pgStatement<[cardIds: number[] | null]>('refresh_card_best_prices');
+export const refreshCardBestPriceRows = pgStatement<[cardIds: number[] | null]>('priceLoads/refresh_card_best_prices');
 
 const Validators = z.object({ url: z.string(), etag: z.string().nullable(), last_modified: z.string().nullable() });
 /** Remembered validators of feed documents. */
-export const feedValidatorsOf = pgQuery<[urls: string[]], typeof Validators>('feed_validators_of', Validators);
+export const feedValidatorsOf = pgQuery<[urls: string[]], typeof Validators>('priceLoads/feed_validators_of', Validators);
 /** Remembers feed documents' validators. */
-export const rememberFeedValidators =
-  pgStatement<[urls: string[], etags: (string | null)[], lastModified: (string | null)[]]>('feed_validators_remember');
+export const rememberFeedValidators = pgStatement<[urls: string[], etags: (string | null)[], lastModified: (string | null)[]]>(
+  'priceLoads/feed_validators_remember',
+);
 
 const WatchedRef = z.object({ ref: z.string(), name: z.string(), number: z.string(), set_name: z.string() });
 /** The pokemontcg.io ids of a game's watched cards, with their name, number and set name. */
-export const watchedCardRefs = pgQuery<[game: string], typeof WatchedRef>('auction_watchlist_refs', WatchedRef);
+export const watchedCardRefs = pgQuery<[game: string], typeof WatchedRef>('priceLoads/auction_watchlist_refs', WatchedRef);
 
 const Ref = z.object({ ref: z.string() });
 /** A game's distinct upstream product ids of one kind (cross_refs.ref_key). */
-export const marketProductIds = pgQuery<[game: string, refKey: string], typeof Ref>('market_product_ids', Ref);
+export const marketProductIds = pgQuery<[game: string, refKey: string], typeof Ref>('priceLoads/market_product_ids', Ref);
 
 const ImageSource = z.object({ card_id: z.number().int(), kind: z.enum(['small', 'large']), source_url: z.string() });
 /** Upstream picture addresses of the cards' images (every card when null). */
-export const imageSources = pgQuery<[cardIds: number[] | null], typeof ImageSource>('image_sources', ImageSource);
+export const imageSources = pgQuery<[cardIds: number[] | null], typeof ImageSource>('priceLoads/image_sources', ImageSource);
 
 const GameCounts = z.object({
   game: z.string(),
@@ -95,9 +99,9 @@ const GameCounts = z.object({
   variants: z.number().int(),
 });
 /** Sets, cards, printings and variants per game. */
-export const catalogueCountsPerGame = pgQuery<[], typeof GameCounts>('catalogue_counts_per_game', GameCounts);
+export const catalogueCountsPerGame = pgQuery<[], typeof GameCounts>('priceLoads/catalogue_counts_per_game', GameCounts);
 
-const BASELINE_SQL = sqlFile('clickhouse/queries/recent_series_stats.sql');
+const BASELINE_SQL = sqlFile('clickhouse/queries/priceLoads/recent_series_stats.sql');
 /**
  * The outlier baseline: per series key (seriesKey) its median and MAD over the window. Read as
  * TabSeparated, not JSON: a whole game's baseline is a few hundred thousand short lines, and two
@@ -119,14 +123,14 @@ export async function recentSeriesStats(
 
 const NewestDay = z.object({ day: z.string() });
 /** The newest day of any loaded market price (1970-01-01 when none). */
-export const newestMarketDay = chQuery<Record<string, never>, typeof NewestDay>('newest_market_day', NewestDay);
+export const newestMarketDay = chQuery<Record<string, never>, typeof NewestDay>('priceLoads/newest_market_day', NewestDay);
 
 /** The newest day of a source's reference rates (1970-01-01 when none): whether the ECB's daily file leaves a gap. */
-export const newestFxDay = chQuery<{ source: string }, typeof NewestDay>('fx_newest_day', NewestDay);
+export const newestFxDay = chQuery<{ source: string }, typeof NewestDay>('priceLoads/fx_newest_day', NewestDay);
 
 const SourceValue = z.object({ variant_id: col.number, source: z.string(), usd: col.number });
 /** Each source's newest market value in USD of the variants, over the window up to the day. */
 export const crossSourceConsensus = chQuery<
   { card_ids: number[]; variant_ids: number[]; as_of: string; window_days: number },
   typeof SourceValue
->('cross_source_consensus', SourceValue);
+>('priceLoads/cross_source_consensus', SourceValue);

@@ -4,9 +4,9 @@ import { pgQuery, pgStatement } from './typedQuery.js';
 
 const Privacy = z.object({ is_collection_public: z.boolean() });
 /** Shows or hides an account's collection on its profile. */
-export const setCollectionPublic = pgQuery<[userId: number, isPublic: boolean], typeof Privacy>('account_privacy_set', Privacy);
+export const setCollectionPublic = pgQuery<[userId: number, isPublic: boolean], typeof Privacy>('profiles/account_privacy_set', Privacy);
 /** Sets an account's avatar. */
-export const setAvatar = pgStatement<[userId: number, avatar: string]>('account_avatar_set');
+export const setAvatar = pgStatement<[userId: number, avatar: string]>('profiles/account_avatar_set');
 const ProfileRow = z.object({
   id: z.number().int(),
   username: z.string(),
@@ -17,4 +17,4 @@ const ProfileRow = z.object({
   member_since: z.string(),
 });
 /** What anyone may see of an account. */
-export const publicProfileOf = pgQuery<[username: string], typeof ProfileRow>('public_profile', ProfileRow);
+export const publicProfileOf = pgQuery<[username: string], typeof ProfileRow>('profiles/public_profile', ProfileRow);

@@ -18,7 +18,7 @@ const SealedRow = z.object({
 export const sealedProducts = pgQuery<
   [slug: string, setId: number | null, limit: number, offset: number, productId: number | null],
   typeof SealedRow
->('sealed_products', SealedRow);
+>('sealed/sealed_products', SealedRow);
 
 const SealedPriceRow = z.object({
   product_id: number,
@@ -30,8 +30,8 @@ const SealedPriceRow = z.object({
   as_of: text,
 });
 /** The latest price of every series of the products. */
-export const sealedLatestPrices = chQuery<{ ids: number[] }, typeof SealedPriceRow>('sealed_latest', SealedPriceRow);
+export const sealedLatestPrices = chQuery<{ ids: number[] }, typeof SealedPriceRow>('sealed/sealed_latest', SealedPriceRow);
 
 const SealedDay = z.object({ date: text, price_type: text, currency: text, price: number });
 /** A product's daily prices since `since`. */
-export const sealedHistory = chQuery<{ id: number; since: string }, typeof SealedDay>('sealed_history', SealedDay);
+export const sealedHistory = chQuery<{ id: number; since: string }, typeof SealedDay>('sealed/sealed_history', SealedDay);

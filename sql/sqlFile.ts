@@ -1,7 +1,7 @@
 // SQL lives in sql/ as files; this reads one once and keeps it.
 import fs from 'node:fs';
 import path from 'node:path';
-import { sqlDir } from './paths.js';
+import { sqlDir } from './runtime/paths.js';
 
 const cache = new Map<string, string>();
 

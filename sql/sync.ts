@@ -8,7 +8,7 @@ const int = z.number().int();
 const FeedPosition = { xid: z.string(), seq: z.string(), changed_at: z.string() };
 
 /** The transaction id below which every writer has finished. */
-export const feedHorizon = pgQuery<[], z.ZodObject<{ xid: z.ZodString }>>('feed_horizon', z.object({ xid: z.string() }));
+export const feedHorizon = pgQuery<[], z.ZodObject<{ xid: z.ZodString }>>('sync/feed_horizon', z.object({ xid: z.string() }));
 
 type FeedParams<Filter> = [
   updatedAfter: string | null,
@@ -22,7 +22,7 @@ type FeedParams<Filter> = [
 // A latest price (priceLoads.ts) with its card and feed position; the amount as a number, as served.
 const PriceChangeRow = LatestPriceRow.extend({ ...FeedPosition, card_id: int, variant_id: int, amount: z.number() });
 /** A page of latest-price changes, optionally of one game (slug). */
-export const priceChangesPage = pgQuery<FeedParams<string | null>, typeof PriceChangeRow>('price_changes_page', PriceChangeRow);
+export const priceChangesPage = pgQuery<FeedParams<string | null>, typeof PriceChangeRow>('sync/price_changes_page', PriceChangeRow);
 
 const IdChangeRow = z.object({
   ...FeedPosition,
@@ -35,4 +35,4 @@ const IdChangeRow = z.object({
   reason: z.string(),
 });
 /** A page of the external id change log, optionally of one kind of id. */
-export const idChangesPage = pgQuery<FeedParams<string | null>, typeof IdChangeRow>('id_changes_page', IdChangeRow);
+export const idChangesPage = pgQuery<FeedParams<string | null>, typeof IdChangeRow>('sync/id_changes_page', IdChangeRow);

@@ -109,7 +109,7 @@ export function chTabSeparated<Params extends Record<string, unknown>>(name: str
 
 /** A ClickHouse statement file (sql/clickhouse/<file>.sql) run for its effect: DDL, or INSERT … SELECT. */
 export function chStatement<Params extends Record<string, unknown>>(file: string) {
-  const text = sqlFile(`clickhouse/${file}.sql`);
+  const text = sqlFile(`clickhouse/queries/${file}.sql`);
   return async (client: ClickHouseClient, params: Params, settings?: ClickHouseSettings): Promise<void> => {
     await client.command({ query: text, query_params: params, clickhouse_settings: settings });
   };

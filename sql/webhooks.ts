@@ -34,14 +34,17 @@ export const WebhookDeliveryRow = z.object({
 export type WebhookDeliveryRow = z.infer<typeof WebhookDeliveryRow>;
 
 /** An account's endpoints, oldest first. */
-export const endpointsOf = pgQuery<[userId: number], typeof WebhookEndpointRow>('webhook_endpoints_of_account', WebhookEndpointRow);
+export const endpointsOf = pgQuery<[userId: number], typeof WebhookEndpointRow>(
+  'webhooks/webhook_endpoints_of_account',
+  WebhookEndpointRow,
+);
 /** One own endpoint (no row: not found or another account's). */
 export const ownEndpointRow = pgQuery<[endpointId: number, userId: number], typeof WebhookEndpointRow>(
-  'webhook_endpoint_own',
+  'webhooks/webhook_endpoint_own',
   WebhookEndpointRow,
 );
 /** How many endpoints an account has. */
-export const endpointCount = pgQuery<[userId: number], typeof rows.count>('webhook_endpoint_count', rows.count);
+export const endpointCount = pgQuery<[userId: number], typeof rows.count>('webhooks/webhook_endpoint_count', rows.count);
 /** A new endpoint; its id. */
 export const insertEndpoint = pgQuery<
   [
@@ -54,7 +57,7 @@ export const insertEndpoint = pgQuery<
     cardIds: number[],
   ],
   typeof rows.id
->('webhook_endpoint_create', rows.id);
+>('webhooks/webhook_endpoint_create', rows.id);
 /** Changes an own endpoint (null: keep): a row when it was the account's. */
 export const updateEndpointRow = pgQuery<
   [
@@ -67,17 +70,17 @@ export const updateEndpointRow = pgQuery<
     isActive: boolean | null,
   ],
   typeof rows.id
->('webhook_endpoint_update', rows.id);
+>('webhooks/webhook_endpoint_update', rows.id);
 /** A new sealed secret for an own endpoint: a row when it was the account's. */
 export const rotateEndpointSecret = pgQuery<
   [endpointId: number, userId: number, sealedSecret: Buffer, secretPrefix: string],
   typeof rows.id
->('webhook_endpoint_rotate', rows.id);
+>('webhooks/webhook_endpoint_rotate', rows.id);
 /** Deletes an own endpoint: a row when it was the account's. */
-export const deleteEndpointRow = pgQuery<[endpointId: number, userId: number], typeof rows.id>('webhook_endpoint_delete', rows.id);
+export const deleteEndpointRow = pgQuery<[endpointId: number, userId: number], typeof rows.id>('webhooks/webhook_endpoint_delete', rows.id);
 /** An endpoint's deliveries, newest first. */
 export const deliveriesOf = pgQuery<[endpointId: number, limit: number], typeof WebhookDeliveryRow>(
-  'webhook_deliveries_of_endpoint',
+  'webhooks/webhook_deliveries_of_endpoint',
   WebhookDeliveryRow,
 );
 
@@ -85,23 +88,23 @@ export const deliveriesOf = pgQuery<[endpointId: number, limit: number], typeof 
 export const queueWebhookDeliveries = pgQuery<
   [endpointIds: number[], eventIds: string[], eventTypes: string[], events: string[]],
   typeof rows.bigId
->('webhook_deliveries_queue', rows.bigId);
+>('webhooks/webhook_deliveries_queue', rows.bigId);
 const EndpointOwner = z.object({ id: int, user_id: int });
 /** Active endpoints of Business-tier accounts among these that take the event type. */
 export const endpointsForEvent = pgQuery<[eventType: string, userIds: number[], tiers: string[]], typeof EndpointOwner>(
-  'webhook_endpoints_for_event',
+  'webhooks/webhook_endpoints_for_event',
   EndpointOwner,
 );
 const WatchingEndpoint = z.object({ id: int, cards: z.array(int) });
 /** Active price.updated endpoints of Business-tier accounts watching any of the cards, with the cards they watch. */
 export const endpointsForPriceUpdates = pgQuery<[cardIds: number[], tiers: string[]], typeof WatchingEndpoint>(
-  'webhook_endpoints_for_price_updates',
+  'webhooks/webhook_endpoints_for_price_updates',
   WatchingEndpoint,
 );
 /** Pending deliveries whose workflow has not been started. */
-export const unstartedDeliveryIds = pgQuery<[limit: number], typeof rows.bigId>('webhook_deliveries_unstarted', rows.bigId);
+export const unstartedDeliveryIds = pgQuery<[limit: number], typeof rows.bigId>('webhooks/webhook_deliveries_unstarted', rows.bigId);
 /** Records that the deliveries' workflows were started. */
-export const markDeliveriesStarted = pgStatement<[deliveryIds: number[]]>('webhook_deliveries_mark_started');
+export const markDeliveriesStarted = pgStatement<[deliveryIds: number[]]>('webhooks/webhook_deliveries_mark_started');
 
 const DeliveryTarget = z.object({
   // The frozen event goes out as stored: loose keeps any key it has.
@@ -113,14 +116,16 @@ const DeliveryTarget = z.object({
   endpoint_id: int,
 });
 /** A delivery with its frozen event and its endpoint's URL, sealed secret and state. */
-export const deliveryTarget = pgQuery<[deliveryId: number], typeof DeliveryTarget>('webhook_delivery_target', DeliveryTarget);
+export const deliveryTarget = pgQuery<[deliveryId: number], typeof DeliveryTarget>('webhooks/webhook_delivery_target', DeliveryTarget);
 /** An attempt got a 2xx. */
-export const markDelivered = pgStatement<[deliveryId: number, status: number | null]>('webhook_delivery_delivered');
+export const markDelivered = pgStatement<[deliveryId: number, status: number | null]>('webhooks/webhook_delivery_delivered');
 /** An attempt failed. */
-export const markAttemptFailed = pgStatement<[deliveryId: number, status: number | null, error: string]>('webhook_delivery_attempt_failed');
+export const markAttemptFailed = pgStatement<[deliveryId: number, status: number | null, error: string]>(
+  'webhooks/webhook_delivery_attempt_failed',
+);
 const Disabled = z.object({ disabled: z.boolean() });
 /** Every attempt failed: the delivery fails; a row telling whether its endpoint is now disabled. */
 export const failWebhookDelivery = pgQuery<[deliveryId: number, disableAfter: number, reason: string], typeof Disabled>(
-  'webhook_delivery_fail',
+  'webhooks/webhook_delivery_fail',
   Disabled,
 );

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { repoRoot } from '../sql/paths.js';
+import { repoRoot } from '../sql/runtime/paths.js';
 
 const run = promisify(execFile);
 const bin = (name: string) => path.join(repoRoot, 'node_modules', '.bin', name);

@@ -15,7 +15,7 @@ import { BulkListResponse } from '../schemas/bulk.js';
 import { planBulkExports, writeBulkDatasets, type BulkTarget } from '../ingest/export/bulkExport.js';
 import { loadPricePoints } from '../ingest/load/pricePoints.js';
 import { signDownload } from '../api/bulk/downloads.js';
-import { repoRoot } from '../sql/paths.js';
+import { repoRoot } from '../sql/runtime/paths.js';
 import { accountWithKey } from './support/accounts.js';
 import { call } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadDemoDataIfEmpty } from '../ingest/demo/index.js';
-import { repoRoot } from '../sql/paths.js';
+import { repoRoot } from '../sql/runtime/paths.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;

@@ -16,7 +16,7 @@ type RunProgress = NonNullable<ResponseBody<'GET', `/api/admin/ingest/runs/${str
 /** A run's progress, of the kind the test started: a scrape, a correlation and a catch-up each report their own. */
 const progressOf = <Field extends string>(run: { progress?: RunProgress | null }, _field: Field) =>
   run.progress as Extract<RunProgress, Record<Field, unknown>>;
-import { repoRoot } from '../sql/paths.js';
+import { repoRoot } from '../sql/runtime/paths.js';
 import { createLogger, silentLogger } from '../sql/runtime/log.js';
 import { TASK_QUEUE, workflowIds } from '../workflows/shared.js';
 import type { TemporalServer } from '../workflows/temporalServer.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { after, before, describe, it } from 'node:test';
 import { FEES } from '../schemas/marketplace.js';
-import { repoRoot } from '../sql/paths.js';
+import { repoRoot } from '../sql/runtime/paths.js';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { createTestCards } from './support/catalogue.js';
 import { callerOf } from './support/http.js';

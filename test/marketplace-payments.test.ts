@@ -10,7 +10,7 @@ import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { createTestCards } from './support/catalogue.js';
 import { callerOf } from './support/http.js';
 import { startStack, type Stack } from './support/stack.js';
-import { repoRoot } from '../sql/paths.js';
+import { repoRoot } from '../sql/runtime/paths.js';
 import { completedSession, openCheckout, postStripeEvent, sessionsOf } from './support/stripe.js';
 
 let stack: Stack;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import { API_SECURITY_HEADERS } from '../api/middleware/securityHeaders.js';
-import { repoRoot } from '../sql/paths.js';
+import { repoRoot } from '../sql/runtime/paths.js';
 import { accountWithKey, type KeyedAccount } from './support/accounts.js';
 import { createTestCards } from './support/catalogue.js';
 import { callAs } from './support/http.js';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import path from 'node:path';
 import sharp from 'sharp';
-import { repoRoot } from '../sql/paths.js';
+import { repoRoot } from '../sql/runtime/paths.js';
 import { openRedis } from '../sql/stores/redis.js';
 import { createLogger } from '../sql/runtime/log.js';
 import { cardsOfSetByNumber } from '../sql/recognition.js';

@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { repoRoot } from '../sql/paths.js';
+import { repoRoot } from '../sql/runtime/paths.js';
 import { freePort } from '../sql/runtime/ports.js';
 import { CLOSE } from '../api/stream/priceStream.js';
 import { publishPriceUpdates } from '../ingest/pipeline.js';

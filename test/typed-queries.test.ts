@@ -12,7 +12,7 @@ import { chQuery, col, pgQuery } from '../sql/typedQuery.js';
 import { accountById } from '../sql/accounts.js';
 import { createUser } from '../api/auth/accounts.js';
 import { createDb } from '../sql/stores/db.js';
-import { repoRoot } from '../sql/paths.js';
+import { repoRoot } from '../sql/runtime/paths.js';
 import { startStack, type Stack } from './support/stack.js';
 
 let stack: Stack;
@@ -37,13 +37,13 @@ describe('typed queries', () => {
     const db = createDb(stack.stores.pg.pool);
     const created = await createUser(db, { username: 'wrongshape', email: 'wrong@example.com', password: 'long enough password' });
     // The same query file read with a schema that expects the id as text: the row is refused.
-    const misjudged = pgQuery<[id: number], z.ZodObject<{ id: z.ZodString }>>('account_by_id', z.object({ id: z.string() }));
+    const misjudged = pgQuery<[id: number], z.ZodObject<{ id: z.ZodString }>>('accounts/account_by_id', z.object({ id: z.string() }));
     await assert.rejects(misjudged(db, created.id), z.ZodError);
   });
 
   it('turn ClickHouse 64-bit counts, quoted in transit, into numbers, and refuse text that is not one', async () => {
     const totals = chQuery<Record<string, never>, z.ZodObject<{ price_points: typeof col.number }>>(
-      'price_point_totals',
+      'market/price_point_totals',
       z.object({ price_points: col.number }),
     );
     const [row] = await totals(stack.stores.ch.client, {});

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
-import { repoRoot } from '../sql/paths.js';
+import { repoRoot } from '../sql/runtime/paths.js';
 import { UPSTREAMS, type UpstreamConfig, type UpstreamName } from '../schemas/config.js';
 import { ingestFeed, SourceOffError } from '../ingest/pipeline.js';
 import { loadFxRates } from '../ingest/load/fxRates.js';

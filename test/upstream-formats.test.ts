@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { repoRoot } from '../sql/paths.js';
+import { repoRoot } from '../sql/runtime/paths.js';
 import { parseCardmarketGuide } from '../ingest/sources/cardmarketGuide.js';
 import { parseEcbRates } from '../ingest/sources/ecbRates.js';
 import { parsePokemontcgIo } from '../ingest/sources/pokemontcgIo.js';

@@ -1,7 +1,7 @@
 // Shared start of the command-line tools: config, logger, stores, migrations; stores closed after.
 import { loadConfig, type Config } from '../../schemas/config.js';
 import { createLogger, type Logger } from '../../sql/runtime/log.js';
-import { migrateClickHouse, migratePostgres } from '../../sql/migrate.js';
+import { migrateClickHouse, migratePostgres } from '../../sql/stores/migrate.js';
 import { openStores, type Stores } from '../../sql/stores/index.js';
 
 export async function withMigratedStores(run: (ctx: { config: Config; log: Logger; stores: Stores }) => Promise<void>): Promise<void> {

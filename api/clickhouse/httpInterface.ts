@@ -1,7 +1,7 @@
 // ClickHouse's HTTP interface at /clickhouse, for data teams in embedded mode (where ClickHouse is
 // chDB inside this process and has no port of its own): unmodified ClickHouse clients connect with
 // an API key as their password and run read-only queries on the documented tables, under the same
-// limits as a server's reader user (sql/clickhouseAccess.ts), with results streamed.
+// limits as a server's reader user (sql/stores/clickhouseAccess.ts), with results streamed.
 //
 // What it speaks: the query in the URL (`query`) and/or the POST body (concatenated, as ClickHouse
 // does); `default_format` or a trailing FORMAT clause; `param_<name>` for {name:Type} placeholders;

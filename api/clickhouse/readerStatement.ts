@@ -13,18 +13,18 @@
 // 4. A SELECT's unresolved query tree (EXPLAIN QUERY TREE run_passes = 0, safe to run once step 2
 //    left no output clause) lists every function, table function, identifier and setting without
 //    analysing anything. Allowed: functions on the allow-list
-//    (sql/clickhouseReaderFunctions.ts), identifiers that name no table but a documented one, no
+//    (sql/stores/clickhouseReaderFunctions.ts), identifiers that name no table but a documented one, no
 //    table function but the documented parameterised views, no SETTINGS, no node or section kind
 //    outside a known list.
 // 5. Only then the analysed tree (which may evaluate allowed constant expressions) is read for the
 //    tables it resolved, as a second check; what runs is the normal form, never the raw text.
-import { READER_PARAMETERISED_VIEWS, READER_SYSTEM_TABLES, READER_TABLES } from '../../sql/clickhouseAccess.js';
+import { READER_PARAMETERISED_VIEWS, READER_SYSTEM_TABLES, READER_TABLES } from '../../sql/stores/clickhouseAccess.js';
 import {
   AGGREGATE_COMBINATORS,
   CASE_INSENSITIVE_READER_FUNCTIONS,
   READER_FUNCTION_FAMILIES,
   READER_SYNTAX_FUNCTIONS,
-} from '../../sql/clickhouseReaderFunctions.js';
+} from '../../sql/stores/clickhouseReaderFunctions.js';
 import type { ChdbSession } from '../../sql/stores/clickhouseSessions.js';
 import { accessDenied, ClickHouseError, fromEngine, readonlyRefusal } from './engineError.js';
 

@@ -30,7 +30,7 @@ export type PrecomputedAnalytics = {
 };
 
 export function precomputedAnalytics(db: Db, live: Analytics, pricesEpoch: () => string): PrecomputedAnalytics {
-  const queryOfText = new Map<string, string>(PRECOMPUTED_QUERIES.map((q) => [sqlFile(`clickhouse/queries/${q}.sql`), q]));
+  const queryOfText = new Map<string, string>(PRECOMPUTED_QUERIES.map((q) => [sqlFile(`clickhouse/queries/legacyPrices/${q}.sql`), q]));
   const stats = { precomputed: 0, clickhouse: 0 };
   const forCard = async (cardId: number): Promise<CardAnalytics> => {
     const epoch = pricesEpoch();

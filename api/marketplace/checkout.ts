@@ -4,7 +4,7 @@
 // two pages), and every event is processed once however often Stripe delivers it.
 import Stripe from 'stripe';
 import type { Db } from '../../sql/stores/db.js';
-import { PaymentsUnavailable, type Payments } from '../../sql/stores/payments.js';
+import { PaymentsUnavailable, type Payments } from '../../sql/external/stripe.js';
 import type { Logger } from '../../sql/runtime/log.js';
 import { DomainError, NotFound } from '../../schemas/errors.js';
 import * as q from '../../sql/marketplace.js';

@@ -19,7 +19,7 @@ import * as q from '../../sql/marketplace.js';
 import { notifyParty } from './partyNotice.js';
 import { transactionOf, type Transaction } from './sales.js';
 import { releasePayment } from './checkout.js';
-import type { Payments } from '../../sql/stores/payments.js';
+import type { Payments } from '../../sql/external/stripe.js';
 import type { Logger } from '../../sql/runtime/log.js';
 
 type Status = (typeof TRANSACTION_STATUSES)[number];

@@ -7,7 +7,7 @@ import { errorFields } from '../../sql/runtime/log.js';
 import { DATA_UNAVAILABLE, responseOf, ValidationError } from '../http/errors.js';
 import { DomainError } from '../../schemas/errors.js';
 import { StoreUnavailableError } from '../../sql/stores/unavailable.js';
-import { PaymentsUnavailable } from '../../sql/stores/payments.js';
+import { PaymentsUnavailable } from '../../sql/external/stripe.js';
 
 export function errorHandler(log: Logger): Middleware {
   return async (ctx, next) => {

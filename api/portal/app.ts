@@ -8,7 +8,7 @@ import Koa, { type Context, type Middleware } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { AppDeps } from '../deps.js';
 import { rateLimit } from '../auth/rateLimit.js';
-import { repoRoot } from '../../sql/paths.js';
+import { repoRoot } from '../../sql/runtime/paths.js';
 import { buildOpenApiDocument } from '../http/openapi.js';
 import type { ValidationIssue } from '../http/errors.js';
 import { errorHandler } from '../middleware/errors.js';

@@ -15,7 +15,7 @@ import * as q from '../../sql/scanSessions.js';
 import type { Tokens } from '../../sql/runtime/signedTokens.js';
 import { SSE_KEEPALIVE_MS, SSE_MAX_BUFFERED, sseFrame } from '../http/serverSentEvents.js';
 import { countAgainstQuota, keyRecognitionsPerDay } from './quota.js';
-import { readPhoto, recognise, type RecognitionDeps } from './recognize.js';
+import { readPhoto, recognise, type RecognitionDeps } from './recognise.js';
 
 export type ScanSessionDeps = RecognitionDeps & { tokens: Tokens; siteOrigin: string };
 

@@ -12,7 +12,7 @@ import {
   PhotoUpload,
   RecognitionResult,
 } from '../../schemas/recognition.js';
-import { confirm, detectEdges, readPhoto, recognise, type RecognitionDeps } from '../recognition/recognize.js';
+import { confirm, detectEdges, readPhoto, recognise, type RecognitionDeps } from '../recognition/recognise.js';
 import { countRecognition } from '../recognition/quota.js';
 import { userOf } from '../auth/caller.js';
 

@@ -1,5 +1,5 @@
 // Demo history for sealed products, generated inside ClickHouse from each product's real guide
-// value (sql/clickhouse/demo/generate_sealed_history.sql).
+// value (sql/clickhouse/queries/demo/generate_sealed_history.sql).
 import type pg from 'pg';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { createDemoSealed, dropDemoSealed, generateDemoSealedHistory, insertDemoSealed, sealedProductsPricedInEu } from '../../sql/demo.js';

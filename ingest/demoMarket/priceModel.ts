@@ -1,5 +1,5 @@
 // The demo market's one price model, shared by the history backfill (evaluated inside ClickHouse
-// by sql/clickhouse/demo/generate_price_history.sql) and the live feed server (evaluated here):
+// by sql/clickhouse/queries/demo/generate_price_history.sql) and the live feed server (evaluated here):
 // a series' price on a day is a pure function of what is staged for the series (its scale, seed,
 // lag, noise width and its card's movement) and the day. Both evaluate the same operations in the
 // same order on 32-bit integer hashes and IEEE doubles, so they agree to the cent (tested).

@@ -1,7 +1,7 @@
 // Maps adapter rows to Holo variants through cross_refs (or the catalogue's upstream card id),
 // choosing the variant by finish and print run. Rows that name no known product, or a finish the
 // card does not have, are refused with the reason: nothing is guessed. The pipeline maps in
-// ClickHouse with the same rule (sql/clickhouse/staged/map_staged_rows.sql) and only links hinted
+// ClickHouse with the same rule (sql/clickhouse/queries/ingestStaging/map_staged_rows.sql) and only links hinted
 // references here; mapToVariants is the rule in JavaScript, the reference the SQL is tested against.
 import type pg from 'pg';
 import { seriesKey, type PricePointRow } from '../pricePoint.js';

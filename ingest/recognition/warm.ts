@@ -6,7 +6,7 @@ import type { LiveRecognitionIndex } from './indexLoad.js';
 import { openCv } from './opencv.js';
 import type { RecognitionThreads } from './passWorkers.js';
 import type { Photo } from './photo.js';
-import { recognisePhoto } from './recognize.js';
+import { recognisePhoto } from './recognise.js';
 
 /** A 640 × 480 photo of a card-shaped patterned rectangle on a plain table: unsure, so every stage runs. */
 function warmUpPhoto(): Photo {

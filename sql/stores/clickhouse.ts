@@ -8,7 +8,7 @@ import type { Config } from '../../schemas/config.js';
 import type { Logger } from '../runtime/log.js';
 import { redactUrl } from './postgres.js';
 import { openSessionPool, type SessionPool } from './clickhouseSessions.js';
-import { readerSessionStatements } from '../clickhouseAccess.js';
+import { readerSessionStatements } from './clickhouseAccess.js';
 import { registerRawInsert } from './clickhouseInserts.js';
 
 export type ClickHouseStore = {

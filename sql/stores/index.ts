@@ -3,7 +3,7 @@ import type { Logger } from '../runtime/log.js';
 import { openClickHouse, type ClickHouseStore } from './clickhouse.js';
 import { openPostgres, type PostgresStore } from './postgres.js';
 import { openRedis, type RedisStore } from './redis.js';
-import { openPayments, type Payments } from './payments.js';
+import { openPayments, type Payments } from '../external/stripe.js';
 
 export type Stores = { pg: PostgresStore; ch: ClickHouseStore; redis: RedisStore; payments: Payments; close(): Promise<void> };
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../schemas/config.js';
 import { createLogger } from '../../sql/runtime/log.js';
-import { migrateClickHouse, migratePostgres } from '../../sql/migrate.js';
+import { migrateClickHouse, migratePostgres } from '../../sql/stores/migrate.js';
 import { openStores } from '../../sql/stores/index.js';
 import { sqlFile } from '../../sql/sqlFile.js';
 import { announcePricesLanded } from '../../sql/stores/priceChannels.js';
@@ -177,7 +177,7 @@ const chMoversAnswer = async (days: number) =>
     (
       await (
         await ch.query({
-          query: sqlFile('clickhouse/queries/market_movers.sql'),
+          query: sqlFile('clickhouse/queries/market/market_movers.sql'),
           query_params: { game: '', days, limit: 20 },
           format: 'JSONEachRow',
         })
@@ -193,7 +193,7 @@ for (const days of [7, 30]) {
 const chMovers = await timed(15, () =>
   ch
     .query({
-      query: sqlFile('clickhouse/queries/market_movers.sql'),
+      query: sqlFile('clickhouse/queries/market/market_movers.sql'),
       query_params: { game: '', days: 7, limit: 20 },
       format: 'JSONEachRow',
     })
@@ -205,7 +205,7 @@ line('movers 7 days, PostgreSQL', pgMovers);
 const chMovers30 = await timed(10, () =>
   ch
     .query({
-      query: sqlFile('clickhouse/queries/market_movers.sql'),
+      query: sqlFile('clickhouse/queries/market/market_movers.sql'),
       query_params: { game: '', days: 30, limit: 20 },
       format: 'JSONEachRow',
     })
@@ -225,7 +225,7 @@ let historyRows = 0;
 for (const v of variants) {
   const chAnswer = await (
     await ch.query({
-      query: sqlFile('clickhouse/queries/history_points.sql'),
+      query: sqlFile('clickhouse/queries/v2History/history_points.sql'),
       query_params: { card_id: v.card_id, variant_id: v.variant_id, region: 'us', since },
       format: 'JSONEachRow',
     })
@@ -243,7 +243,7 @@ if (variants.length > 0 && historyRows === 0) invalid('history: every sampled va
 const chHistory = await timed(variants.length, (i) =>
   ch
     .query({
-      query: sqlFile('clickhouse/queries/history_points.sql'),
+      query: sqlFile('clickhouse/queries/v2History/history_points.sql'),
       query_params: { card_id: variants[i]!.card_id, variant_id: variants[i]!.variant_id, region: 'us', since },
       format: 'JSONEachRow',
     })

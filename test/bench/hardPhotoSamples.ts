@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { repoRoot } from '../../sql/paths.js';
+import { repoRoot } from '../../sql/runtime/paths.js';
 import { tuningPhoto } from '../support/hardPhotos.js';
 import { referenceScans } from '../support/hardPhotoSets.js';
 

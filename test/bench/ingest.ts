@@ -12,7 +12,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../../schemas/config.js';
 import { createLogger } from '../../sql/runtime/log.js';
-import { migrateClickHouse, migratePostgres } from '../../sql/migrate.js';
+import { migrateClickHouse, migratePostgres } from '../../sql/stores/migrate.js';
 import { insertEncoded } from '../../sql/stores/clickhouseInserts.js';
 import { PRICE_POINT_COLUMNS } from '../../sql/priceLoads.js';
 import { openStores } from '../../sql/stores/index.js';

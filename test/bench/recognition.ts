@@ -19,7 +19,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { repoRoot } from '../../sql/paths.js';
+import { repoRoot } from '../../sql/runtime/paths.js';
 import { ImageStore } from '../../sql/stores/images.js';
 import { indexCardPictures } from '../../ingest/recognition/indexBuild.js';
 import { accountWithKey } from '../support/accounts.js';

@@ -9,7 +9,7 @@ import { LiveRecognitionIndex } from '../../ingest/recognition/indexLoad.js';
 import { openCv } from '../../ingest/recognition/opencv.js';
 import { RecognitionThreads } from '../../ingest/recognition/passWorkers.js';
 import { decodePhoto } from '../../ingest/recognition/photo.js';
-import { recognisePhoto } from '../../ingest/recognition/recognize.js';
+import { recognisePhoto } from '../../ingest/recognition/recognise.js';
 import { warmRecognition } from '../../ingest/recognition/warm.js';
 import { loadConfig } from '../../schemas/config.js';
 

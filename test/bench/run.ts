@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../schemas/config.js';
 import { createLogger } from '../../sql/runtime/log.js';
-import { migrateClickHouse, migratePostgres } from '../../sql/migrate.js';
+import { migrateClickHouse, migratePostgres } from '../../sql/stores/migrate.js';
 import { openStores } from '../../sql/stores/index.js';
 import { buildDeps, startServer } from '../../api/server.js';
 import { loadDemoDataIfEmpty } from '../../ingest/demo/index.js';

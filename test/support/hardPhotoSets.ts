@@ -1,7 +1,7 @@
 // The reference scans the photo generators photograph: the demo's 639 real card scans, by file.
 import fs from 'node:fs';
 import path from 'node:path';
-import { repoRoot } from '../../sql/paths.js';
+import { repoRoot } from '../../sql/runtime/paths.js';
 
 export const SCANS_DIR = path.resolve(repoRoot, '..', 'shared', 'data', 'images');
 

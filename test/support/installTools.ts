@@ -4,7 +4,7 @@
 // within their own timeouts (and two conformance files would build one virtual environment twice).
 import { goInstalled } from '../../sql/runtime/toolCache.js';
 import { createLogger } from '../../sql/runtime/log.js';
-import { STRIPE_MOCK } from '../../sql/stores/payments.js';
+import { STRIPE_MOCK } from '../../sql/external/stripe.js';
 import { TEMPORAL_CLI } from '../../workflows/temporalServer.js';
 import { schemathesisBin } from './schemathesis.js';
 

@@ -25,7 +25,7 @@ import v8 from 'node:v8';
 import pg from 'pg';
 import { loadConfig, type Config } from '../../schemas/config.js';
 import { createLogger } from '../../sql/runtime/log.js';
-import { migrateClickHouse, migratePostgres } from '../../sql/migrate.js';
+import { migrateClickHouse, migratePostgres } from '../../sql/stores/migrate.js';
 import { openStores, type Stores } from '../../sql/stores/index.js';
 import { ImageStore } from '../../sql/stores/images.js';
 import { indexCardPictures } from '../../ingest/recognition/indexBuild.js';

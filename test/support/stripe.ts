@@ -2,7 +2,7 @@
 // session), then a checkout.session.completed event for that session arrives at the webhook,
 // signed with the SDK's own test-header helper and the installation's webhook secret.
 import Stripe from 'stripe';
-import { embeddedWebhookSecret } from '../../sql/stores/payments.js';
+import { embeddedWebhookSecret } from '../../sql/external/stripe.js';
 import type { Stack } from './stack.js';
 
 const signer = new Stripe('sk_test_holoTests');

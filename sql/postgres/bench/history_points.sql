@@ -1,4 +1,4 @@
--- PostgreSQL twin of clickhouse/queries/history_points.sql: a variant's daily medians per source
+-- PostgreSQL twin of clickhouse/queries/v2History/history_points.sql: a variant's daily medians per source
 -- and price type in one region since a day. $1 card, $2 variant, $3 region, $4 since.
 SELECT as_of::text AS date, percentile_disc(0.5) WITHIN GROUP (ORDER BY amount)::text AS amount, source, price_type
 FROM bench.price_points

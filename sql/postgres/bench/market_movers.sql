@@ -1,4 +1,4 @@
--- PostgreSQL twin of clickhouse/queries/market_movers.sql over bench.price_points (all games,
+-- PostgreSQL twin of clickhouse/queries/market/market_movers.sql over bench.price_points (all games,
 -- $1 days, $2 limit): the same series, the same choice per card, the same three lists.
 WITH newest AS (
   SELECT max(as_of) AS d FROM bench.price_points WHERE region = 'us' AND price_type = 'market'

@@ -1,6 +1,6 @@
 // The mobile apps' version manifest: what the apps ask at launch, and what an operator publishes.
 import { DomainError } from '../../schemas/errors.js';
-import { compareVersions, type AppManifest, type PublishAppVersionBody } from '../../schemas/app.js';
+import { compareVersions, type AppManifest, type PublishAppVersionBody } from '../../schemas/appVersions.js';
 import type { z } from 'zod';
 import type { Db } from '../../sql/stores/db.js';
 import { latestAppVersion, publishAppVersion } from '../../sql/appVersions.js';

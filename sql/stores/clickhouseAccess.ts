@@ -5,7 +5,7 @@
 // query before it runs (api/clickhouse/httpInterface.ts).
 import crypto from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { Logger } from './runtime/log.js';
+import type { Logger } from '../runtime/log.js';
 
 /** The documented tables and views (sql/README.md), in database holo. */
 export const READER_TABLES = [

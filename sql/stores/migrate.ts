@@ -3,11 +3,11 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Logger } from './runtime/log.js';
+import type { Logger } from '../runtime/log.js';
 import { ensureReaderAccess } from './clickhouseAccess.js';
-import type { ClickHouseStore } from './stores/clickhouse.js';
-import type { PostgresStore } from './stores/postgres.js';
-import { sqlDir } from './paths.js';
+import type { ClickHouseStore } from './clickhouse.js';
+import type { PostgresStore } from './postgres.js';
+import { sqlDir } from '../runtime/paths.js';
 
 type MigrationFile = { name: string; sql: string; checksum: string };
 

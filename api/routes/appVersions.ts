@@ -3,8 +3,8 @@
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
 import type { Principal } from '../auth/principal.js';
-import { latestManifest, publishVersion } from '../app/manifest.js';
-import { AppLatestQuery, AppManifest, PublishAppVersionBody } from '../../schemas/app.js';
+import { latestManifest, publishVersion } from '../appVersions/manifest.js';
+import { AppLatestQuery, AppManifest, PublishAppVersionBody } from '../../schemas/appVersions.js';
 
 const publisherOf = (principal: Principal) =>
   principal.kind === 'session' || principal.kind === 'key' ? principal.user.username : 'operator';

@@ -2,10 +2,10 @@
 // "Card verification"). Paths the spec names: POST /seller/listings, POST /api/listings/{id}/renew,
 // GET /api/listings/fee-preview, GET /api/verify/{code}; ours: GET /api/listings (browse),
 // GET /api/listings/{id}, GET /seller/listings (own), PATCH and DELETE /seller/listings/{id}.
-import type { AppDeps } from '../deps.js';
-import { defineRoute } from '../http/route.js';
-import { sellerFees } from '../marketplace/fees.js';
-import { toCents } from '../../schemas/money.js';
+import type { AppDeps } from '../../deps.js';
+import { defineRoute } from '../../http/route.js';
+import { sellerFees } from '../../marketplace/fees.js';
+import { toCents } from '../../../schemas/money.js';
 import {
   browseListings,
   createListing,
@@ -17,13 +17,13 @@ import {
   verification,
   verifyCode,
   withdrawListing,
-} from '../marketplace/listings.js';
-import { redirectPage, renewedPage, verifyHelpPage, verifyResultPage, verifySearchPage } from '../marketplace/pages.js';
-import { cardImageUrl } from '../images/urls.js';
-import { readUploadedFile } from '../http/upload.js';
-import { LISTING_IMAGE_MAX_BYTES, uploadListingImage, verificationLine } from '../marketplace/images.js';
-import { fromZod } from '../http/errors.js';
-import { HtmlPage } from '../../schemas/portal.js';
+} from '../../marketplace/listings.js';
+import { redirectPage, renewedPage, verifyHelpPage, verifyResultPage, verifySearchPage } from '../../marketplace/pages.js';
+import { cardImageUrl } from '../../images/urls.js';
+import { readUploadedFile } from '../../http/upload.js';
+import { LISTING_IMAGE_MAX_BYTES, uploadListingImage, verificationLine } from '../../marketplace/images.js';
+import { fromZod } from '../../http/errors.js';
+import { HtmlPage } from '../../../schemas/portal.js';
 import {
   BrowseListingsQuery,
   CreateListingBody,
@@ -44,7 +44,7 @@ import {
   ListingImageOptions,
   ListingImageUpload,
   ListingImageStored,
-} from '../../schemas/marketplace.js';
+} from '../../../schemas/marketplace.js';
 
 const tags = ['listings'];
 

@@ -2,10 +2,10 @@
 // transaction status", "Submit tracking", "Rate a transaction", reputation): buy-now, bids and
 // their acceptance, and the transaction they create and its flow. Paths of ours:
 // GET /api/transactions/{id}, its checkout (Stripe), POST …/status, …/tracking and …/rating.
-import type { AppDeps } from '../deps.js';
-import { defineRoute } from '../http/route.js';
-import { acceptBid, bidsOf, buyNow, placeBid, transactionOf } from '../marketplace/sales.js';
-import { moveTransaction, rateTransaction, reputation, submitTracking } from '../marketplace/transactions.js';
+import type { AppDeps } from '../../deps.js';
+import { defineRoute } from '../../http/route.js';
+import { acceptBid, bidsOf, buyNow, placeBid, transactionOf } from '../../marketplace/sales.js';
+import { moveTransaction, rateTransaction, reputation, submitTracking } from '../../marketplace/transactions.js';
 import {
   BidBody,
   BidIdParams,
@@ -22,9 +22,9 @@ import {
   TransactionOut,
   TransactionStatusBody,
   UsernameParams,
-} from '../../schemas/marketplace.js';
-import { CheckoutOut } from '../../schemas/payments.js';
-import { checkoutUrl } from '../marketplace/checkout.js';
+} from '../../../schemas/marketplace.js';
+import { CheckoutOut } from '../../../schemas/payments.js';
+import { checkoutUrl } from '../../marketplace/checkout.js';
 
 const tags = ['sales'];
 

@@ -1,10 +1,10 @@
 // Sellers (spec: POST /seller/become, PUT /seller/profile/extended, "Link marketplace username";
 // the reading path GET /seller/profile and the link path POST /seller/marketplace-link are ours).
-import type { AppDeps } from '../deps.js';
-import { defineRoute } from '../http/route.js';
-import { readUploadedFile } from '../http/upload.js';
-import { importStock, STOCK_IMPORT_MAX_BYTES } from '../marketplace/stockImport.js';
-import { activeSellers, becomeSeller, linkMarketplace, sellerProfile, updateSellerProfile } from '../marketplace/sellers.js';
+import type { AppDeps } from '../../deps.js';
+import { defineRoute } from '../../http/route.js';
+import { readUploadedFile } from '../../http/upload.js';
+import { importStock, STOCK_IMPORT_MAX_BYTES } from '../../marketplace/stockImport.js';
+import { activeSellers, becomeSeller, linkMarketplace, sellerProfile, updateSellerProfile } from '../../marketplace/sellers.js';
 import {
   ActiveSellers,
   ActiveSellersQuery,
@@ -14,7 +14,7 @@ import {
   SellerProfileBody,
   StockImportUpload,
   StockImported,
-} from '../../schemas/marketplace.js';
+} from '../../../schemas/marketplace.js';
 
 const tags = ['sellers'];
 

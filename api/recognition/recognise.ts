@@ -8,7 +8,7 @@ import type { ConfirmedRecognition, ConfirmRecognitionBody, DetectedEdges, Recog
 import { confirmRecognition, recognitionCards, recognitionOfUser, recordRecognition } from '../../sql/recognition.js';
 import { openCv } from '../../ingest/recognition/opencv.js';
 import { decodePhoto, findCardQuads, quadAspect, type Photo, type PhotoRefusal, type Quad } from '../../ingest/recognition/photo.js';
-import { recognisePhoto } from '../../ingest/recognition/recognize.js';
+import { recognisePhoto } from '../../ingest/recognition/recognise.js';
 import type { LiveRecognitionIndex } from '../../ingest/recognition/indexLoad.js';
 import type { RecognitionThreads } from '../../ingest/recognition/passWorkers.js';
 import { QUALITY_THRESHOLDS } from '../../ingest/recognition/quality.js';
