@@ -43,6 +43,47 @@ module.exports = {
       from: { path: '^ingest/(demoMarket/feedServerThread|recognition/passWorker)\\.ts$' },
       to: { path: '(^|/)node_modules/chdb/', reachable: true },
     },
+    // Sub-layers: inside a layer, the folders keep the order their names promise (README, Layout).
+    {
+      name: 'sql-runtime-imports-only-runtime',
+      comment:
+        'sql/runtime/ (logging, ports, secrets, signed tokens, tool installs) runs before and under every store: it imports no store, service or query module.',
+      severity: 'error',
+      from: { path: '^sql/runtime/' },
+      to: { path: '^sql/', pathNot: '^sql/runtime/' },
+    },
+    {
+      name: 'sql-external-imports-only-runtime',
+      comment:
+        'sql/external/ (third-party services: Stripe) is a client of its service only: it imports sql/runtime/, no store or query module.',
+      severity: 'error',
+      from: { path: '^sql/external/' },
+      to: { path: '^sql/', pathNot: '^sql/(runtime|external)/' },
+    },
+    {
+      name: 'sql-stores-import-no-query-module',
+      comment:
+        'sql/stores/ opens and sets up the stores; what is said to them lives in the typed query modules sql/*.ts, which import the stores, never the reverse.',
+      severity: 'error',
+      from: { path: '^sql/stores/' },
+      to: { path: '^sql/[^/]+\\.ts$' },
+    },
+    {
+      name: 'ingest-engines-import-no-write-path',
+      comment:
+        'The engines in ingest/ that the API also runs on its request path (recognition/, events/, marketplace/, normalise/marketVerdict.ts) stay light: they import each other and sql/, never the loaders, sources, upstreams or importers.',
+      severity: 'error',
+      from: { path: '^ingest/(recognition/|events/|marketplace/|normalise/marketVerdict\\.ts$)' },
+      to: { path: '^ingest/', pathNot: '^ingest/(recognition/|events/|marketplace/|normalise/marketVerdict\\.ts$)' },
+    },
+    {
+      name: 'api-routes-imported-only-by-the-app',
+      comment:
+        'Route modules declare routes; only the app (api/*.ts) and other route modules import them. What a service needs from a route file belongs in a service (a route file used as a library was issue 36).',
+      severity: 'error',
+      from: { path: '^api/[^/]+/', pathNot: '^api/routes/' },
+      to: { path: '^api/routes/' },
+    },
     {
       name: 'not-to-unresolvable',
       severity: 'error',

@@ -1,7 +1,8 @@
 // The architecture checks of `npm run lint` catch what they claim to: a tree with a wrong-way
-// import, an import cycle, workflow code importing an activity's implementation and a worker
-// thread whose imports reach chDB fails with the named rule, and the same checks pass on the
-// repository itself.
+// import, an import cycle, workflow code importing an activity's implementation, a worker
+// thread whose imports reach chDB, a sub-layer import against the layout (README, Layout) and a
+// query file outside its module's folder fails with the named rule, and the same checks pass on
+// the repository itself.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -45,6 +46,24 @@ describe('architecture checks', () => {
       // A worker thread's entry reaching chDB through a query helper, as the mirror's thread once did.
       'ingest/demoMarket/feedServerThread.ts': "import { rows } from '../../sql/helper.js';\nexport const served = rows;\n",
       'sql/helper.ts': "import { Session } from 'chdb';\nexport const rows = (): unknown => Session;\n",
+      // Sub-layers, each broken once: runtime reaching a store, Stripe's client reaching a query
+      // module, a store reaching a query module, an engine reaching a loader, a service reaching a route file.
+      'sql/stores/db.ts': 'export const db = { query: async () => [] };\n',
+      'sql/accounts.ts': "import { db } from './stores/db.js';\nexport const accountById = (_id: number) => db.query();\n",
+      'sql/runtime/log.ts': "import { db } from '../stores/db.js';\nexport const log = () => db;\n",
+      'sql/external/stripe.ts': "import { accountById } from '../accounts.js';\nexport const pay = () => accountById(1);\n",
+      'sql/stores/images.ts': "import { accountById } from '../accounts.js';\nexport const owner = () => accountById(1);\n",
+      'ingest/load/pricePoints.ts': 'export const loadPrices = async () => 0;\n',
+      'ingest/recognition/matcher.ts': "import { loadPrices } from '../load/pricePoints.js';\nexport const match = () => loadPrices();\n",
+      'api/routes/listings.ts': 'export const listingRoutes = () => [];\n',
+      'api/marketplace/listings.ts':
+        "import { listingRoutes } from '../routes/listings.js';\nexport const listings = () => listingRoutes();\n",
+      // Query files: one left flat, one of another module named, one no module names.
+      'sql/postgres/queries/flat_query.sql': 'SELECT 1\n',
+      'sql/postgres/queries/accounts/account_by_id.sql': 'SELECT 1\n',
+      'sql/postgres/queries/accounts/account_orphan.sql': 'SELECT 1\n',
+      'sql/postgres/queries/wishlist/wishlist_of.sql': 'SELECT 1\n',
+      'sql/wishlist.ts': "export const names = ['wishlist/wishlist_of', 'accounts/account_by_id'];\n",
       'workflows/activities.ts': 'export const createActivities = () => ({ work: async () => 1 });\n',
       'workflows/workflows.ts':
         "import { createActivities } from './activities.js';\nexport async function flow(): Promise<number> {\n  return createActivities().work();\n}\n",
@@ -80,6 +99,29 @@ describe('architecture checks', () => {
     assert.match(output, /threads-without-chdb: ingest\/demoMarket\/feedServerThread\.ts → \S*node_modules\/chdb\//);
   });
 
+  for (const [rule, violation] of [
+    ['sql-runtime-imports-only-runtime', 'sql/runtime/log.ts → sql/stores/db.ts'],
+    ['sql-external-imports-only-runtime', 'sql/external/stripe.ts → sql/accounts.ts'],
+    ['sql-stores-import-no-query-module', 'sql/stores/images.ts → sql/accounts.ts'],
+    ['ingest-engines-import-no-write-path', 'ingest/recognition/matcher.ts → ingest/load/pricePoints.ts'],
+    ['api-routes-imported-only-by-the-app', 'api/marketplace/listings.ts → api/routes/listings.ts'],
+  ]) {
+    it(`fails on a sub-layer import against the layout, naming ${rule}`, async () => {
+      const { code, output } = await layersCheck(tree, ['sql', 'ingest', 'api']);
+      assert.notEqual(code, 0, output);
+      assert.ok(output.includes(`${rule}: ${violation}`), output);
+    });
+  }
+
+  it("fails on a query file outside its module, one naming another module's file, and one no module names", async () => {
+    const { code, output } = await check(tree, process.execPath, [path.join(repoRoot, 'test', 'support', 'queryLayout.mjs'), tree]);
+    assert.notEqual(code, 0, output);
+    assert.match(output, /query-file-in-its-module-folder: sql\/postgres\/queries\/flat_query\.sql/);
+    assert.match(output, /query-module-names-only-its-own-files: sql\/wishlist\.ts: names accounts\/account_by_id/);
+    assert.match(output, /query-file-named-by-its-module: accounts\/account_orphan\.sql/);
+    assert.doesNotMatch(output, /wishlist_of/);
+  });
+
   it('fails when workflow code imports an activity implementation instead of its types', async () => {
     const { code, output } = await check(tree, bin('oxlint'), ['workflows']);
     assert.notEqual(code, 0, output);
@@ -89,6 +131,11 @@ describe('architecture checks', () => {
 
   it('passes on the repository itself', async () => {
     const { code, output } = await layersCheck(repoRoot, ['api', 'ingest', 'workflows', 'schemas', 'sql', 'test']);
+    assert.equal(code, 0, output);
+  });
+
+  it("passes the query layout check on the repository's own query files", async () => {
+    const { code, output } = await check(repoRoot, process.execPath, [path.join(repoRoot, 'test', 'support', 'queryLayout.mjs'), repoRoot]);
     assert.equal(code, 0, output);
   });
 });
