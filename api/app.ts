@@ -37,7 +37,7 @@ import { notificationRoutes } from './routes/notifications.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { adminOutboxRoutes } from './routes/admin/outbox.js';
 import { adminKeyRoutes } from './routes/admin/keys.js';
-import { appRoutes } from './routes/appVersions.js';
+import { appVersionRoutes } from './routes/appVersions.js';
 import { statusRoutes } from './routes/status.js';
 import { legacyCatalogueRoutes } from './routes/legacy/catalogue.js';
 import { legacyPriceRoutes } from './routes/legacy/prices.js';
@@ -87,7 +87,7 @@ export function allRoutes(deps: AppDeps) {
     ...webhookRoutes(deps),
     ...adminOutboxRoutes(deps),
     ...adminKeyRoutes(deps),
-    ...appRoutes(deps),
+    ...appVersionRoutes(deps),
     ...statusRoutes(deps),
     ...legacyPriceRoutes(deps),
     ...marketRoutes(deps),

@@ -9,7 +9,7 @@ import { AppLatestQuery, AppManifest, PublishAppVersionBody } from '../../schema
 const publisherOf = (principal: Principal) =>
   principal.kind === 'session' || principal.kind === 'key' ? principal.user.username : 'operator';
 
-export const appRoutes = (deps: AppDeps) => [
+export const appVersionRoutes = (deps: AppDeps) => [
   defineRoute({
     method: 'get',
     path: '/api/app/latest',
