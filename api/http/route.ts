@@ -15,7 +15,7 @@ import { DomainError } from '../../schemas/errors.js';
 import type { Cache } from '../cache.js';
 import { cacheKeyOf, cachePolicyOf, type CachePolicy, type Varied, type Vary, type VaryOf } from './cachePolicy.js';
 
-type AnyObject = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
+export type AnyObject = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

@@ -4,6 +4,7 @@
 // Beyond the spec's list: POST /login and POST /register (form sign-in and sign-up, 303 to the
 // next step), /static/portal.css and /openapi.json.
 import type { Context } from 'koa';
+import type { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { createKey, createUser, enableDeveloperAccess, listKeys, revokeKey, userById, type User } from '../auth/accounts.js';
 import { withLiveCalls } from '../auth/rateLimit.js';
@@ -13,7 +14,7 @@ import { cookieSession, endSession, rememberDevice, requestSignIn, startSession 
 import { DEPRECATIONS } from '../http/deprecations.js';
 import { ValidationError } from '../http/errors.js';
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, webhookUrlProblem } from '../events/webhookEndpoints.js';
-import { defineRoute, type Route } from '../http/route.js';
+import { defineRoute, type AnyObject, type Method, type Route, type RouteSpec } from '../http/route.js';
 import {
   CreateKeyForm,
   CreateWebhookForm,
@@ -56,26 +57,69 @@ export async function portalSession(ctx: Context, deps: AppDeps): Promise<Portal
   return ctx.state.portalSession as PortalSession;
 }
 
+/** The visitor of a portal request, as its cookies say: what the portal's handlers read instead of ctx. */
+type Visitor = {
+  readonly session: PortalSession;
+  /** What every page shows: who is signed in (or `user`), the forms' csrf_token, where the page is. */
+  view(user?: User | null): Promise<View>;
+  /** The csrf_token of this visitor's forms. */
+  csrfToken(): Promise<string>;
+  /** The signed-in user of a form post whose csrf_token checks out; 401 / 422 otherwise. */
+  signedIn(csrfToken: string): Promise<{ user: User; sessionId: string }>;
+};
+
+/** What a portal handler is given: its parsed input and its visitor. */
+type PortalInput<P extends AnyObject, Q extends AnyObject, B extends z.ZodType> = {
+  params: z.output<P>;
+  query: z.output<Q>;
+  body: z.output<B>;
+  visitor: Visitor;
+};
+
 export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocument: OpenApiDocument; csrf: Csrf }): Route[] {
   const { db } = deps;
   const limits = throttleWording(deps.config.loginThrottle);
-  const view = async (ctx: Context, user?: User | null): Promise<View> => {
+  // ctx, in this one place: the visitor is the request's cookies (the session's, and the CSRF nonce's,
+  // which a first visit is given with the page's csrf_token).
+  const visitorOf = async (ctx: Context): Promise<Visitor> => {
     const session = await portalSession(ctx, deps);
+    const csrfToken = () => portal.csrf.token(ctx, session?.sessionId ?? null);
     return {
-      user: user === undefined ? (session?.user ?? null) : user,
-      csrf: await portal.csrf.token(ctx, session?.sessionId ?? null),
-      path: ctx.path,
-      apiUrl: portal.apiUrl,
+      session,
+      csrfToken,
+      view: async (user) => ({
+        user: user === undefined ? (session?.user ?? null) : user,
+        csrf: await csrfToken(),
+        path: ctx.path,
+        apiUrl: portal.apiUrl,
+      }),
+      signedIn: async (given) => {
+        if (!session) throw new DomainError('unauthenticated', 'Sign in first: your session has ended or you are not signed in');
+        await portal.csrf.verify(ctx, session.sessionId, given);
+        return session;
+      },
     };
   };
-  /** The signed-in user of a form post whose csrf_token checks out; 401 / 422 otherwise. */
-  const signedInPost = async (ctx: Context, csrfToken: string) => {
-    const session = await portalSession(ctx, deps);
-    if (!session) throw new DomainError('unauthenticated', 'Sign in first: your session has ended or you are not signed in');
-    await portal.csrf.verify(ctx, session.sessionId, csrfToken);
-    return session;
-  };
-  const dashboard = async (ctx: Context, user: User, extra: Omit<DashboardData, 'keys' | 'deprecations' | 'webhooks'> = {}) => {
+  /** A portal route: declared as the API's are, its handler given the visitor instead of ctx. */
+  const portalRoute = <
+    P extends AnyObject,
+    Q extends AnyObject,
+    R extends z.ZodType,
+    B extends z.ZodType,
+    const M extends Method,
+    const Path extends string,
+  >(
+    spec: Omit<RouteSpec<P, Q, R, B>, 'handler' | 'access' | 'cache' | 'headers'> & {
+      method: M;
+      path: Path;
+      handler: (input: PortalInput<P, Q, B>) => Promise<z.input<R> | string>;
+    },
+  ) =>
+    defineRoute<P, Q, R, B, M, Path>({
+      ...spec,
+      handler: async ({ params, query, body, ctx }) => spec.handler({ params, query, body, visitor: await visitorOf(ctx) }),
+    });
+  const dashboard = async (visitor: Visitor, user: User, extra: Omit<DashboardData, 'keys' | 'deprecations' | 'webhooks'> = {}) => {
     const keys = await withLiveCalls(deps, await listKeys(db, user.id));
     const webhooks = isBusinessTier(user.tier)
       ? await Promise.all(
@@ -84,12 +128,20 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       : null;
     const horizon = Date.now() + BANNER_DAYS * 86_400_000;
     const deprecations = DEPRECATIONS.filter((d) => Date.parse(`${d.sunset}T00:00:00Z`) <= horizon);
-    return dashboardPage({ ...(await view(ctx, user)), user }, { keys, deprecations, webhooks, ...extra });
+    return dashboardPage({ ...(await visitor.view(user)), user }, { keys, deprecations, webhooks, ...extra });
   };
-  const page = (path: string, summary: string, render: (ctx: Context) => Promise<string>) =>
-    defineRoute({ method: 'get', path, summary, tags, produces: 'html', response: HtmlPage, handler: async ({ ctx }) => render(ctx) });
-  const changelogHtml = async (ctx: Context) => changelogPage(await view(ctx), changelog());
-  const docsHtml = async (ctx: Context) => docsPage(await view(ctx), portal.apiDocument);
+  const page = (path: string, summary: string, render: (visitor: Visitor) => Promise<string>) =>
+    portalRoute({
+      method: 'get',
+      path,
+      summary,
+      tags,
+      produces: 'html',
+      response: HtmlPage,
+      handler: async ({ visitor }) => render(visitor),
+    });
+  const changelogHtml = async (visitor: Visitor) => changelogPage(await visitor.view(), changelog());
+  const docsHtml = async (visitor: Visitor) => docsPage(await visitor.view(), portal.apiDocument);
   const logout = (method: 'get' | 'post') =>
     defineRoute({
       method,
@@ -97,6 +149,7 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       summary: 'Sign out: the session is revoked server-side and the cookie cleared',
       tags,
       response: PortalLogout,
+      // ctx: signing out clears the session cookie.
       handler: async ({ ctx }) => {
         const session = await portalSession(ctx, deps);
         await endSession(ctx, db, session?.sessionId ?? null);
@@ -106,25 +159,24 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
   const afterSignIn = (user: User) => (user.developer_enabled_at ? '/dashboard' : '/enable');
   const continueTo = async (ctx: Context, to: string) => {
     ctx.set('Location', to);
-    return continuePage(await view(ctx), to);
+    return continuePage(await (await visitorOf(ctx)).view(), to);
   };
 
   return [
-    page('/', 'Portal home: what the API offers, sign-in and sign-up', async (ctx) => homePage(await view(ctx))),
-    defineRoute({
+    page('/', 'Portal home: what the API offers, sign-in and sign-up', async (visitor) => homePage(await visitor.view())),
+    portalRoute({
       method: 'get',
       path: '/login',
       summary: 'Who is signed in, and how to sign in (JSON)',
       tags,
       response: PortalLogin,
       description: 'A successful POST /login answers 303 to /dashboard (or /enable before API access is enabled).',
-      handler: async ({ ctx }) => {
-        const session = await portalSession(ctx, deps);
-        const user = session?.user ?? null;
+      handler: async ({ visitor }) => {
+        const user = visitor.session?.user ?? null;
         return {
           authenticated: user !== null,
           user: user && { id: user.id, username: user.username, tier: user.tier, developer_enabled: user.developer_enabled_at !== null },
-          csrf_token: await portal.csrf.token(ctx, session?.sessionId ?? null),
+          csrf_token: await visitor.csrfToken(),
           login: { method: 'POST' as const, action: '/login', fields: ['username', 'password', 'csrf_token'] },
           register: { method: 'POST' as const, action: '/register', fields: ['username', 'email', 'password', 'csrf_token'] },
           after_login: user ? afterSignIn(user) : '/dashboard',
@@ -143,6 +195,7 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       response: HtmlPage,
       status: 303,
       errors: [401, 429],
+      // ctx: signing in sets the session and device cookies (and throttles by the client's address); the 303 goes where Location says.
       handler: async ({ body, ctx }) => {
         const current = await portalSession(ctx, deps);
         await portal.csrf.verify(ctx, current?.sessionId ?? null, body.csrf_token);
@@ -168,6 +221,7 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       response: HtmlPage,
       status: 303,
       errors: [400, 429],
+      // ctx: signing up sets the session cookie (and counts registrations by the client's address); the 303 goes where Location says.
       handler: async ({ body, ctx }) => {
         const current = await portalSession(ctx, deps);
         await portal.csrf.verify(ctx, current?.sessionId ?? null, body.csrf_token);
@@ -179,12 +233,12 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
         return continueTo(ctx, '/enable');
       },
     }),
-    page('/enable', 'Enable API access (accept the API terms)', async (ctx) => {
-      const session = await portalSession(ctx, deps);
-      if (!session) return signInPage(await view(ctx), 'Enable API access', 'Sign in or create an account to enable API access.');
-      return enablePage({ ...(await view(ctx)), user: session.user }, false);
+    page('/enable', 'Enable API access (accept the API terms)', async (visitor) => {
+      const { session } = visitor;
+      if (!session) return signInPage(await visitor.view(), 'Enable API access', 'Sign in or create an account to enable API access.');
+      return enablePage({ ...(await visitor.view()), user: session.user }, false);
     }),
-    defineRoute({
+    portalRoute({
       method: 'post',
       path: '/enable',
       summary: 'Enable API access for the signed-in account',
@@ -194,19 +248,19 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       produces: 'html',
       response: HtmlPage,
       errors: [401],
-      handler: async ({ body, ctx }) => {
-        const session = await signedInPost(ctx, body.csrf_token);
+      handler: async ({ body, visitor }) => {
+        const session = await visitor.signedIn(body.csrf_token);
         await enableDeveloperAccess(db, session.user.id);
         const user = (await userById(db, session.user.id))!;
-        return enablePage({ ...(await view(ctx, user)), user }, true);
+        return enablePage({ ...(await visitor.view(user)), user }, true);
       },
     }),
-    page('/dashboard', 'Keys, usage and limits of the signed-in account', async (ctx) => {
-      const session = await portalSession(ctx, deps);
-      if (!session) return signInPage(await view(ctx), 'Dashboard', 'Sign in to see your keys and usage.');
-      return dashboard(ctx, session.user);
+    page('/dashboard', 'Keys, usage and limits of the signed-in account', async (visitor) => {
+      const { session } = visitor;
+      if (!session) return signInPage(await visitor.view(), 'Dashboard', 'Sign in to see your keys and usage.');
+      return dashboard(visitor, session.user);
     }),
-    defineRoute({
+    portalRoute({
       method: 'post',
       path: '/keys/create',
       summary: 'Create an API key; the page shows the full key this once',
@@ -216,14 +270,14 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       produces: 'html',
       response: HtmlPage,
       errors: [401, 403],
-      handler: async ({ body, ctx }) => {
-        const { user } = await signedInPost(ctx, body.csrf_token);
+      handler: async ({ body, visitor }) => {
+        const { user } = await visitor.signedIn(body.csrf_token);
         if (!user.developer_enabled_at) throw new DomainError('forbidden', 'Enable API access first (/enable)');
         const created = await createKey(db, user, { name: body.key_name });
-        return dashboard(ctx, user, { created });
+        return dashboard(visitor, user, { created });
       },
     }),
-    defineRoute({
+    portalRoute({
       method: 'post',
       path: '/keys/{key_id}/revoke',
       summary: 'Revoke an own API key: it stops working at once',
@@ -234,16 +288,16 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       produces: 'html',
       response: HtmlPage,
       errors: [401, 404],
-      handler: async ({ params, body, ctx }) => {
-        const { user } = await signedInPost(ctx, body.csrf_token);
+      handler: async ({ params, body, visitor }) => {
+        const { user } = await visitor.signedIn(body.csrf_token);
         const key = (await listKeys(db, user.id)).find((k) => k.id === params.key_id);
         // Another account's key is "not found": ownership is part of the lookup.
         if (!key || !(await revokeKey(db, user.id, key.id))) throw new NotFound('API key');
         await deps.keyCache.changed(`key:${key.id}`);
-        return dashboard(ctx, user, { revoked: key });
+        return dashboard(visitor, user, { revoked: key });
       },
     }),
-    defineRoute({
+    portalRoute({
       method: 'post',
       path: '/webhooks/create',
       summary: 'Register a webhook endpoint (Business tiers); the page shows its signing secret once',
@@ -253,8 +307,8 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       produces: 'html',
       response: HtmlPage,
       errors: [401, 403],
-      handler: async ({ body, ctx }) => {
-        const { user } = await signedInPost(ctx, body.csrf_token);
+      handler: async ({ body, visitor }) => {
+        const { user } = await visitor.signedIn(body.csrf_token);
         if (!isBusinessTier(user.tier)) throw new DomainError('forbidden', 'Webhooks need a Business tier (Shop Basic or higher)');
         const problem = webhookUrlProblem(body.url, deps.config.env);
         if (problem) throw new ValidationError([{ loc: ['body', 'url'], msg: problem, type: 'value_error.url' }]);
@@ -263,10 +317,10 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
           events: ['price.alert.triggered'],
           card_ids: [],
         });
-        return dashboard(ctx, user, { createdWebhook: { url: created.url, secret: created.secret } });
+        return dashboard(visitor, user, { createdWebhook: { url: created.url, secret: created.secret } });
       },
     }),
-    defineRoute({
+    portalRoute({
       method: 'post',
       path: '/webhooks/{webhook_id}/delete',
       summary: 'Delete an own webhook endpoint',
@@ -277,13 +331,13 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       produces: 'html',
       response: HtmlPage,
       errors: [401, 404],
-      handler: async ({ params, body, ctx }) => {
-        const { user } = await signedInPost(ctx, body.csrf_token);
+      handler: async ({ params, body, visitor }) => {
+        const { user } = await visitor.signedIn(body.csrf_token);
         await deleteEndpoint(db, user.id, params.webhook_id);
-        return dashboard(ctx, user);
+        return dashboard(visitor, user);
       },
     }),
-    page('/pricing', 'The tiers and their limits', async (ctx) => pricingPage(await view(ctx))),
+    page('/pricing', 'The tiers and their limits', async (visitor) => pricingPage(await visitor.view())),
     page('/docs', 'API reference, rendered from the OpenAPI document', docsHtml),
     page('/changelog', 'API change log: dated, typed entries, newest first', changelogHtml),
     page('/dev/changelog', 'API change log (same as /changelog)', changelogHtml),
