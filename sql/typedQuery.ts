@@ -107,7 +107,7 @@ export function chTabSeparated<Params extends Record<string, unknown>>(name: str
     (await client.query({ query: text, query_params: params, format: 'TabSeparated' })).text();
 }
 
-/** A ClickHouse statement file (sql/clickhouse/<file>.sql) run for its effect: DDL, or INSERT … SELECT. */
+/** A ClickHouse statement file (sql/clickhouse/queries/<module>/<name>.sql) run for its effect: DDL, or INSERT … SELECT. */
 export function chStatement<Params extends Record<string, unknown>>(file: string) {
   const text = sqlFile(`clickhouse/queries/${file}.sql`);
   return async (client: ClickHouseClient, params: Params, settings?: ClickHouseSettings): Promise<void> => {
