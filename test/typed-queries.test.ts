@@ -65,8 +65,9 @@ describe('every PostgreSQL query file', () => {
   // read them.
   it('is prepared by this PostgreSQL: its syntax, functions, columns and parameter types', async () => {
     const dir = path.join(repoRoot, 'sql', 'postgres', 'queries');
+    // One folder per typed module (sql/postgres/queries/<module>/<name>.sql).
     const files = fs
-      .readdirSync(dir)
+      .readdirSync(dir, { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.sql'))
       .map((name) => {
         const text = fs.readFileSync(path.join(dir, name), 'utf8');
