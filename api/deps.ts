@@ -2,6 +2,7 @@
 import type { Cache } from './cache.js';
 import type { Config } from '../schemas/config.js';
 import type { Analytics } from '../sql/stores/analytics.js';
+import type { PrecomputedAnalytics } from './legacy/precomputedAnalytics.js';
 import type { Db } from '../sql/stores/db.js';
 import type { Logger } from '../sql/runtime/log.js';
 import type { Tokens } from '../sql/runtime/signedTokens.js';
@@ -26,6 +27,8 @@ export type AppDeps = {
   stores: Stores;
   db: Db;
   analytics: Analytics;
+  /** ClickHouse's answers precomputed when prices land (per-card analytics and series, movers, index), ClickHouse otherwise. */
+  precomputed: PrecomputedAnalytics;
   cache: Cache;
   images: ImageStore;
   counters: RequestCounters;

@@ -13,6 +13,7 @@ import { loadVapidKeys } from '../ingest/events/push.js';
 import { createCache } from './cache.js';
 import type { Config } from '../schemas/config.js';
 import { createAnalytics } from '../sql/stores/analytics.js';
+import { precomputedAnalytics } from './legacy/precomputedAnalytics.js';
 import { createDb } from '../sql/stores/db.js';
 import type { Logger } from '../sql/runtime/log.js';
 import type { Stores } from '../sql/stores/index.js';
@@ -35,13 +36,16 @@ export async function buildDeps(config: Config, stores: Stores, log: Logger): Pr
   const keys = await loadKeyring(config);
   // The key ids only (never a key): which key signs, and which older ones still verify.
   log.info('token signing keys', { kid: keys.current.kid, previous: keys.previous.map((k) => k.kid) });
+  const analytics = createAnalytics(stores.ch.client, { readonly: stores.ch.kind === 'external', isClosed: () => stores.ch.closed() });
+  const cache = await createCache(stores.redis, config.redisPrefix);
   const deps = {
     config,
     log,
     stores,
     db,
-    analytics: createAnalytics(stores.ch.client, { readonly: stores.ch.kind === 'external', isClosed: () => stores.ch.closed() }),
-    cache: await createCache(stores.redis, config.redisPrefix),
+    analytics,
+    cache,
+    precomputed: precomputedAnalytics(db, analytics, () => cache.epoch()),
     images: new ImageStore(path.join(config.dataDir, 'images')),
     recognitionIndex: new LiveRecognitionIndex(db),
     recognitionThreads: new RecognitionThreads(config.recognitionThreads, log),

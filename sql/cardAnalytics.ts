@@ -11,10 +11,48 @@ const { number, text } = col;
 /** The per-card ClickHouse queries whose answers are precomputed. */
 export const PRECOMPUTED_QUERIES = ['legacy_price_analysis', 'legacy_source_medians', 'legacy_sales_counts'] as const;
 export type PrecomputedQuery = (typeof PRECOMPUTED_QUERIES)[number];
+/**
+ * The per-card daily series, not precomputed (filing them made a batch about ten times slower):
+ * answered from the precompute only for a card or variant it found no prices for (empty).
+ */
+export const SERIES_QUERIES = [
+  'legacy_price_history',
+  'legacy_main_source',
+  'legacy_price_snapshots',
+  'pi_card_series',
+  'history_points',
+  'history_points_global',
+] as const;
+export type CardQuery = PrecomputedQuery | (typeof SERIES_QUERIES)[number];
+/** The market-wide queries precomputed once a generation, filed under card 0 (no card has id 0). */
+export const MARKET_QUERIES = ['market_movers', 'market_index'] as const;
+export type MarketQuery = (typeof MARKET_QUERIES)[number];
+export const MARKET_CARD = 0;
+/** The movers' periods (days) and largest limit: a smaller limit's lists are the first of these. */
+export const MOVERS_DAYS = [7, 30, 90] as const;
+export const MOVERS_MAX_LIMIT = 50;
+
+/**
+ * Where a card's answers list the variants the precompute read rows of: under this key of the
+ * answers of `in`. A question about one variant not listed, over a window starting no earlier
+ * than `days` days before the precompute's day (the rows it read: the batch's daily rows since
+ * PRECOMPUTED_WINDOWS' longest, the sales since its since365), has no rows. The regional v2
+ * histories read price_points, which the precompute does not: not covered (ClickHouse).
+ */
+export const COVERED_VARIANTS = 'variants';
+export const COVERAGE: Partial<Record<CardQuery, { in: PrecomputedQuery; param: string; days: number }>> = {
+  legacy_price_analysis: { in: 'legacy_price_analysis', param: 'since', days: 3650 },
+  legacy_source_medians: { in: 'legacy_price_analysis', param: 'since', days: 3650 },
+  legacy_sales_counts: { in: 'legacy_sales_counts', param: 'since365', days: 364 },
+  legacy_price_history: { in: 'legacy_price_analysis', param: 'since', days: 3650 },
+  legacy_main_source: { in: 'legacy_price_analysis', param: 'since', days: 3650 },
+  legacy_price_snapshots: { in: 'legacy_price_analysis', param: 'since', days: 3650 },
+  pi_card_series: { in: 'legacy_price_analysis', param: 'start_date', days: 3650 },
+};
 
 /** The windows the services ask for, in days before today (UTC): see api/routes/legacy/prices.ts. */
 export const PRECOMPUTED_WINDOWS = {
-  /** seriesStats' `since`: price-aggregates 3650, stash-score 364, predict 89. */
+  /** seriesStats' `since`: price-aggregates 3650, stash-score 364, predict 89 (the first is the batch's earliest day: COVERAGE). */
   analysisSinceDays: [3650, 364, 89],
   /** sourceMedians' `days` (its `since` is days + 400 before today). */
   medianDays: 30,
@@ -81,12 +119,27 @@ export const publishCardAnalytics = pgStatement<[generation: number, pricesEpoch
 /** Deletes answers a newer current generation replaced. */
 export const pruneCardAnalytics = pgStatement<[]>('cardAnalytics/card_analytics_prune');
 
-const Answers = z.object({ query: z.string(), answers: z.string(), prices_epoch: z.string(), day: z.string(), pending: z.boolean() });
+const Answers = z.object({
+  query: z.string().nullable(),
+  answers: z.string().nullable(),
+  prices_epoch: z.string(),
+  day: z.string(),
+  pending: z.boolean(),
+});
 /** One card's precomputed answers of the named queries, with the state they were computed under. */
 export const cardAnalyticsOfCard = pgQuery<[cardId: number, queries: readonly string[]], typeof Answers>(
   'cardAnalytics/card_analytics_of_card',
   Answers,
 );
+const Answer = z.object({ answer: z.string().nullable(), generation: z.string(), prices_epoch: z.string(), pending: z.boolean() });
+/** One precomputed answer of a card (the market: MARKET_CARD) by query and key, with its generation and state. */
+export const cardAnalyticsAnswer = pgQuery<[cardId: number, query: string, key: string], typeof Answer>(
+  'cardAnalytics/card_analytics_answer',
+  Answer,
+);
+const Game = z.object({ slug: z.string() });
+/** The games the movers are precomputed for (besides every game at once). */
+export const cardAnalyticsGames = pgQuery<[], typeof Game>('cardAnalytics/card_analytics_games', Game);
 /** Waits for, and takes, the precompute's lock on this session. */
 export const lockCardAnalytics = pgStatement<[]>('cardAnalytics/card_analytics_lock');
 /** Releases the precompute's lock of this session. */

@@ -200,6 +200,99 @@ async function endpointUrls(scopes: Scope[]): Promise<string[]> {
   return [...urls];
 }
 
+/** Cards of the catalogue without a single price point (their answers: empty). */
+async function cardsWithoutPrices(n: number): Promise<number[]> {
+  const rs = await stack.stores.ch.client.query({ query: 'SELECT DISTINCT card_id FROM holo.price_points', format: 'JSONEachRow' });
+  const priced = (await rs.json<{ card_id: number }>()).map((r) => Number(r.card_id));
+  const { rows } = await stack.stores.pg.pool.query<{ id: number }>(
+    'SELECT id FROM cards WHERE id <> ALL($1::int[]) ORDER BY id LIMIT $2',
+    [priced, n],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Variants (by name) of cards with prices that have none themselves: [card id, variant name]. */
+async function variantsWithoutPrices(n: number): Promise<[number, string][]> {
+  const rs = await stack.stores.ch.client.query({
+    query: 'SELECT DISTINCT card_id, variant_id FROM holo.price_points ORDER BY card_id, variant_id',
+    format: 'JSONEachRow',
+  });
+  const priced = new Map<number, Set<number>>();
+  for (const r of await rs.json<{ card_id: number; variant_id: number }>()) {
+    const card = Number(r.card_id);
+    priced.set(card, (priced.get(card) ?? new Set()).add(Number(r.variant_id)));
+  }
+  const out: [number, string][] = [];
+  for (const [card, variants] of priced) {
+    for (const v of (await resolveScope(db, card))!.variants) if (!variants.has(v.id)) out.push([card, v.name]);
+    if (out.length >= n) break;
+  }
+  return out.slice(0, n);
+}
+
+/**
+ * Every endpoint reading a card's analytics or daily series (price-history's days, snapshots'
+ * windows, price-intelligence's periods, v2 history's regions for each variant), for cards whose
+ * answers are all empty; and the per-card endpoints for a variant without prices, by name.
+ */
+async function unpricedUrls(cardIds: number[], variants: [number, string][]): Promise<string[]> {
+  const urls: string[] = [];
+  for (const id of cardIds) {
+    const base = `/api/cards/${id}`;
+    urls.push(`${base}/price-aggregates`, `${base}/stash-score`, `${base}/predict`);
+    for (const days of [7, 30, 90, 180, 365]) urls.push(`${base}/price-history?days=${days}`);
+    for (const days of [1, 30, 180, 365]) urls.push(`${base}/price-history-snapshots?days=${days}`);
+    for (const period of ['7d', '30d', '90d', '1y']) urls.push(`/api/price-intelligence/card/${id}/summary?period=${period}`);
+    urls.push(`/api/price-intelligence/card/${id}/series`);
+    urls.push(`/api/v2/cards/${id}/history`);
+    for (const variant of (await resolveScope(db, id))!.variants)
+      for (const region of ['eu', 'us', 'jp', 'global']) urls.push(`/api/v2/cards/${id}/history?region=${region}&variant_id=${variant.id}`);
+  }
+  for (const [id, name] of variants) {
+    const [base, variant] = [`/api/cards/${id}`, `variant=${encodeURIComponent(name)}`];
+    for (const p of ['price-aggregates', 'stash-score', 'price-history', 'price-history-snapshots'])
+      // predict takes no variant
+      urls.push(`${base}/${p}?${variant}`);
+    urls.push(`${base}/price-history?days=365&${variant}`);
+  }
+  return urls;
+}
+
+/** The movers of every game and of each, every period, the longest, default and shortest list, and the overview. */
+async function marketUrls(): Promise<string[]> {
+  const games = (await stack.stores.pg.pool.query<{ slug: string }>('SELECT slug FROM games ORDER BY slug')).rows.map((g) => g.slug);
+  const urls: string[] = [];
+  for (const period of ['7d', '30d', '90d']) {
+    urls.push(`/api/market/overview?period=${period}`);
+    for (const tcg of ['all', ...games])
+      for (const limit of [1, 20, 50]) urls.push(`/api/market/movers?tcg=${tcg}&period=${period}&limit=${limit}`);
+  }
+  return urls;
+}
+
+/**
+ * Each URL answered under the precompute's epoch equals, field by field, its answer under a fresh
+ * epoch (every read asked of ClickHouse), and was answered without asking ClickHouse anything.
+ * Each URL once an epoch: a second read would be the cache's.
+ */
+async function assertAnsweredFromPrecompute(urls: string[]) {
+  const [state] = await cardAnalyticsState(stack.stores.pg.pool);
+  await announcePricesLanded(stack.stores.redis, stack.config.redisPrefix, state!.prices_epoch);
+  // Every ClickHouse read of the server counted, the services' own besides the precompute's.
+  const analytics = stack.server.deps.analytics;
+  const rows = analytics.rows;
+  const asked: string[] = [];
+  analytics.rows = (text, params) => (asked.push(text.slice(0, 80)), rows(text, params));
+  const fromPrecompute = await bodies(urls).finally(() => (analytics.rows = rows));
+  assert.deepEqual(asked, [], 'every read answered by the precompute');
+  await announcePricesLanded(stack.stores.redis, stack.config.redisPrefix, `fresh-${Date.now()}`);
+  const fromClickHouse = await bodies(urls);
+  for (const url of urls) assert.deepStrictEqual(fromPrecompute.get(url), fromClickHouse.get(url), url);
+  const failed = [...fromPrecompute].filter(([, b]) => (b as { status: number }).status !== 200);
+  assert.deepEqual(failed, [], 'every URL answered 200');
+  return fromPrecompute;
+}
+
 async function bodies(urls: string[]): Promise<Map<string, unknown>> {
   const out = new Map<string, unknown>();
   for (const url of urls) {
@@ -258,6 +351,19 @@ describe('per-card analytics precomputed when prices land', () => {
         .slice(0, 2)
         .concat(sample.slice(0, 2)),
     );
+  });
+
+  it('answers a card or variant without prices, the movers and the overview as ClickHouse does, from the precompute', async () => {
+    const unpriced = await cardsWithoutPrices(2);
+    const variants = await variantsWithoutPrices(2);
+    assert.equal(unpriced.length, 2, 'the catalogue has cards without prices');
+    assert.equal(variants.length, 2, 'cards with prices have variants without');
+    const answered = await assertAnsweredFromPrecompute([...(await unpricedUrls(unpriced, variants)), ...(await marketUrls())]);
+    // (So the comparison can fail: the lists compared are not empty.)
+    const nonEmpty = [...answered].filter(
+      ([u, b]) => u.includes('/api/market/movers') && ((b as { body: { gainers?: unknown[] } }).body.gainers?.length ?? 0) > 0,
+    );
+    assert.ok(nonEmpty.length > 0, 'movers compared');
   });
 
   it('after a new day lands: stale answers differ and are not served; the precompute of the changed cards mends them', async () => {
@@ -375,6 +481,10 @@ describe('per-card analytics precomputed when prices land', () => {
     assert.equal(mended.missed, 0, 'every read was answered from the precompute');
     // The endpoints whole of the new card and of the card with the new graded series.
     await assertEndpointsEqual(touched.filter((s) => s.card_id === unpriced.card_id || s.card_id === moved[1]!.card_id));
+    // Cards and variants still without prices, and the market's lists, after the new day.
+    const stillUnpriced = await cardsWithoutPrices(2);
+    assert.ok(!stillUnpriced.includes(unpriced.card_id));
+    await assertAnsweredFromPrecompute([...(await unpricedUrls(stillUnpriced, await variantsWithoutPrices(2))), ...(await marketUrls())]);
   });
 
   it('while the next precompute runs, reads answer from the previous one, never half of each', async () => {
@@ -385,9 +495,11 @@ describe('per-card analytics precomputed when prices land', () => {
     const pending = await compareScopes(scopes, `a-newer-epoch-${Date.now()}`);
     assert.deepEqual(pending.differing, []);
     assert.equal(pending.missed, 0, 'the previous generation answers while one is pending');
-    // A generation written but not yet published is not read.
+    // A generation written but not yet published is not read: the card reads as one the current
+    // generation had no prices for (a card's first prices, loaded while the precompute runs).
     await pool.query('UPDATE card_analytics SET generation = generation + 1000 WHERE card_id = $1', [scopes[0]!.card_id]);
     const unpublished = await compareScopes(scopes.slice(0, 1), state!.prices_epoch);
-    assert.ok(unpublished.missed > 0, 'answers beyond the current generation are not used');
+    assert.equal(unpublished.differing.length, 1, 'answers beyond the current generation are not used');
+    assert.equal(unpublished.missed, 0);
   });
 });

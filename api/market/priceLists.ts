@@ -26,6 +26,7 @@ import {
 import { ValidationError } from '../http/errors.js';
 import { daysAgo, resolveScope, round2 } from '../legacy/cardPriceAnalytics.js';
 import { foilStatus, variantName } from '../legacy/variants.js';
+import type { PrecomputedAnalytics } from '../legacy/precomputedAnalytics.js';
 
 const DAY_MS = 86_400_000;
 const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
@@ -65,7 +66,7 @@ function periodStats(values: number[]) {
   };
 }
 
-export function priceListService(db: Db, analytics: Analytics) {
+export function priceListService(db: Db, analytics: Analytics, precomputed: Pick<PrecomputedAnalytics, 'answer'>) {
   const scopeOf = async (cardId: number) => {
     const scope = await resolveScope(db, cardId);
     if (!scope) throw new NotFound('card');
@@ -115,14 +116,17 @@ export function priceListService(db: Db, analytics: Analytics) {
   const cardSeries = async (cardId: number, query: z.output<typeof CardSeriesQuery>): Promise<z.input<typeof CardSeries>> => {
     const { start, end } = seriesDays(query);
     const scope = await scopeOf(cardId);
+    // Empty from the precompute for a card or variant without prices (ClickHouse otherwise).
     const points = scope.selected.length
-      ? await cardSeriesEur(analytics, {
-          card_id: cardId,
-          variant_ids: scope.selected,
-          start_date: start,
-          end_date: end,
-          source: query.source ?? '',
-        })
+      ? await precomputed.answer(cardId, (answers) =>
+          cardSeriesEur(answers, {
+            card_id: cardId,
+            variant_ids: scope.selected,
+            start_date: start,
+            end_date: end,
+            source: query.source ?? '',
+          }),
+        )
       : [];
     return { card_id: cardId, variant: scope.variantLabel, start_date: start, end_date: end, source: query.source ?? null, points };
   };

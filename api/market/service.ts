@@ -48,6 +48,7 @@ import { confidenceOf, daysAgo, resolveScope, round2, sourceMedians, RAW, type C
 import { marketVerdict, SOURCE_LABELS } from '../../ingest/normalise/marketVerdict.js';
 import { sourceAgreementOf } from '../../sql/correlation.js';
 import { foilStatus } from '../legacy/variants.js';
+import type { PrecomputedAnalytics } from '../legacy/precomputedAnalytics.js';
 
 export type MarketService = ReturnType<typeof marketService>;
 
@@ -57,12 +58,21 @@ export const PERIOD_DAYS = { '7d': 7, '30d': 30, '90d': 90 } as const;
 /** A card as market lists name it. */
 const cardOf = (l: CardLabel) => ({ card_id: l.card_id, name: l.name, set_name: l.set_name, tcg_slug: l.tcg_slug });
 
-export function marketService({ db, analytics }: { db: Db; analytics: Analytics }) {
+export function marketService({
+  db,
+  analytics,
+  precomputed,
+}: {
+  db: Db;
+  analytics: Analytics;
+  precomputed: Pick<PrecomputedAnalytics, 'market'>;
+}) {
   const labels = async (ids: number[]) => {
     const rows = ids.length ? await cardLabels(db, ids) : [];
     return new Map(rows.map((r) => [r.card_id, r]));
   };
-  const movers = async (game: string, days: number, limit: number) => {
+  // Movers and the index are precomputed once a generation when prices land (ClickHouse otherwise).
+  const moversFrom = async (analytics: Analytics, game: string, days: number, limit: number) => {
     const [row] = await marketMovers(analytics, { game, days, limit });
     const lists = { gainers: row?.gainers ?? [], losers: row?.losers ?? [], most_volatile: row?.most_volatile ?? [] };
     const names = await labels([
@@ -94,7 +104,8 @@ export function marketService({ db, analytics }: { db: Db; analytics: Analytics 
       most_volatile: shape(lists.most_volatile),
     };
   };
-  const marketIndexes = async (days: number) => {
+  const movers = (game: string, days: number, limit: number) => precomputed.market((a) => moversFrom(a, game, days, limit));
+  const marketIndexes = async (analytics: Analytics, days: number) => {
     const rows = await marketIndex(analytics, { days });
     return rows.map((r) => ({
       tcg_slug: r.game,
@@ -212,7 +223,7 @@ export function marketService({ db, analytics }: { db: Db; analytics: Analytics 
   };
   const overview = async (query: z.output<typeof OverviewQuery>) => {
     const days = PERIOD_DAYS[query.period];
-    const [games, top] = await Promise.all([marketIndexes(days), movers('', days, 1)]);
+    const [games, top] = await precomputed.market((a) => Promise.all([marketIndexes(a, days), moversFrom(a, '', days, 1)]));
     const sum = (k: 'value_now' | 'value_then' | 'rising' | 'falling' | 'holding') => games.reduce((n, g) => n + g[k], 0);
     const [now, then] = [round2(sum('value_now')), round2(sum('value_then'))];
     return {
@@ -245,7 +256,7 @@ export function marketService({ db, analytics }: { db: Db; analytics: Analytics 
   };
 
   const radarStats = async (query: z.output<typeof RadarQuery>) => {
-    const games = await marketIndexes(PERIOD_DAYS[query.period]);
+    const games = await precomputed.market((a) => marketIndexes(a, PERIOD_DAYS[query.period]));
     const share = (n: number, total: number) => (total ? round2((n / total) * 100) : 0);
     return {
       period: query.period,

@@ -58,7 +58,7 @@ const piTags = ['price intelligence'];
 
 export const marketRoutes = (deps: AppDeps) => {
   const market = marketService(deps);
-  const priceLists = priceListService(deps.db, deps.analytics);
+  const priceLists = priceListService(deps.db, deps.analytics, deps.precomputed);
   const moversRoute = <const Path extends string>(path: Path, summary: string) =>
     defineRoute({
       method: 'get',

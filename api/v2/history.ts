@@ -44,7 +44,9 @@ export async function cachedHistory(deps: AppDeps, cardId: number, query: z.outp
     region: query.region,
     currency: REGION_CURRENCY[query.region],
     days: query.days,
-    points: await historyPoints(deps.analytics, { cardId, variantId, region: query.region, days: query.days }),
+    points: await deps.precomputed.answer(cardId, (analytics) =>
+      historyPoints(analytics, { cardId, variantId, region: query.region, days: query.days }),
+    ),
   }));
 }
 

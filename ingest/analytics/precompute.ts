@@ -15,7 +15,12 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import {
   answerKey,
   beginCardAnalytics,
+  cardAnalyticsGames,
   cardAnalyticsState,
+  COVERED_VARIANTS,
+  MARKET_CARD,
+  MOVERS_DAYS,
+  MOVERS_MAX_LIMIT,
   cardsChangedSince,
   clearCardAnalyticsBatch,
   copyCardAnalytics,
@@ -32,6 +37,7 @@ import {
   utcDayBefore,
   type PrecomputedQuery,
 } from '../../sql/cardAnalytics.js';
+import { marketIndex, marketMovers } from '../../sql/market.js';
 import { tsvField } from '../../sql/stores/clickhouseInserts.js';
 import { announcePricesLanded } from '../../sql/stores/priceChannels.js';
 import type { RedisStore } from '../../sql/stores/redis.js';
@@ -126,6 +132,18 @@ export async function precomputeCardAnalytics(
       writing = written;
     }
     await writing;
+    // The market's movers and index move with any card's prices: computed again when some did
+    // (once a generation, not a batch; until then an earlier generation's stand, or ClickHouse).
+    if (cardIds.length > 0) {
+      const t = performance.now();
+      const market = await marketAnswers(
+        targets.ch,
+        (await cardAnalyticsGames(session)).map((g) => g.slug),
+      );
+      spent.clickhouse += performance.now() - t;
+      const tsv = [...market].map(([query, answers]) => `${MARKET_CARD}\t${query}\t${generation}\t${tsvField(JSON.stringify(answers))}\n`);
+      await copyCardAnalytics(session, tsv.join(''));
+    }
     // A new prices epoch of its own: answers cached while this ran (from the previous generation,
     // or from ClickHouse) end with it, and readers take this generation under it.
     const pricesEpoch = `${Date.now().toString(36)}-a${generation}`;
@@ -153,6 +171,27 @@ function answersAsTsv(cardIds: number[], answers: Map<PrecomputedQuery, Map<numb
   for (const [query, perCard] of answers)
     for (const id of cardIds) lines.push(`${id}\t${query}\t${generation}\t${tsvField(JSON.stringify(perCard.get(id) ?? {}))}\n`);
   return lines.join('');
+}
+
+/**
+ * The market's answers (movers of every game and of each, every period, the longest list; the
+ * index of every period), per query: {answerKey(parameters): rows}, as the market service asks
+ * them. Rows as their typed functions parse them (parsing them again on reading changes nothing).
+ */
+async function marketAnswers(ch: ClickHouseClient, games: string[]): Promise<Map<string, Answers>> {
+  const movers: Answers = {};
+  const index: Answers = {};
+  for (const days of MOVERS_DAYS) {
+    index[answerKey({ days })] = await marketIndex(ch, { days });
+    for (const game of ['', ...games]) {
+      const params = { game, days, limit: MOVERS_MAX_LIMIT };
+      movers[answerKey(params)] = await marketMovers(ch, params);
+    }
+  }
+  return new Map([
+    ['market_movers', movers],
+    ['market_index', index],
+  ]);
 }
 
 /** A DateTime64(3, 'UTC') parameter's text. */
@@ -227,5 +266,22 @@ async function answersOfCards(ch: ClickHouseClient, cardIds: number[], today: Da
         );
       }
     }
+  // The variants each card has rows of (daily rows, sales): a variant not listed has none (COVERAGE).
+  const variantsOf = (rows: { card_id: number; variant_id: number }[]) => {
+    const of = new Map<number, Set<number>>();
+    for (const r of rows) {
+      let own = of.get(r.card_id);
+      if (!own) of.set(r.card_id, (own = new Set()));
+      own.add(r.variant_id);
+    }
+    return of;
+  };
+  const daily = variantsOf(stats.flatMap((st) => st.rows));
+  const sold = variantsOf(sales);
+  const listed = (variants: Set<number> | undefined) => [...(variants ?? [])].sort((a, b) => a - b);
+  for (const card of cardIds) {
+    put('legacy_price_analysis', card, { [COVERED_VARIANTS]: true }, listed(daily.get(card)));
+    put('legacy_sales_counts', card, { [COVERED_VARIANTS]: true }, listed(sold.get(card)));
+  }
   return out;
 }

@@ -23,7 +23,6 @@ import {
   type Grading,
 } from '../../legacy/cardPriceAnalytics.js';
 import { marketVerdict } from '../../../ingest/normalise/marketVerdict.js';
-import { precomputedAnalytics } from '../../legacy/precomputedAnalytics.js';
 import {
   AggregatesQuery,
   CardPriceParams,
@@ -50,9 +49,7 @@ const TTL = 120;
 const MULTI_TTL = 600; // spec: multi-series price history is cached 10 minutes
 
 export const legacyPriceRoutes = (deps: AppDeps) => {
-  const { db, analytics, cache } = deps;
-  // price-aggregates, stash-score, predict and price-history's analysis read what the last load precomputed.
-  const precomputed = precomputedAnalytics(db, analytics, () => cache.epoch());
+  const { db, analytics, precomputed } = deps;
   const scopeOf = async (cardId: number, variant?: string, language?: string): Promise<CardScope> => {
     const scope = await resolveScope(db, cardId, variant, language);
     if (!scope) throw new NotFound('card');
@@ -189,9 +186,11 @@ export const legacyPriceRoutes = (deps: AppDeps) => {
         const scope = await scopeOf(params.card_id, query.variant);
         const since = daysAgo(query.days - 1);
         const base = { card_id: scope.card.id, variant_ids: scope.selected, since };
-        const source = query.source ?? (await mainSource(analytics, base))[0]?.source ?? null;
+        const { source, rows } = await precomputed.answer(params.card_id, async (answers) => {
+          const source = query.source ?? (await mainSource(answers, base))[0]?.source ?? null;
+          return { source, rows: source ? await priceSnapshots(answers, { ...base, source }) : [] };
+        });
         const names = new Map(scope.variants.map((v) => [v.id, v.name]));
-        const rows = source ? await priceSnapshots(analytics, { ...base, source }) : [];
         const points = rows.map(({ variant_id, ...r }) => ({
           ...r,
           variant: names.get(Number(variant_id)) ?? '',
