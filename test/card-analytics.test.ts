@@ -280,7 +280,7 @@ async function assertAnsweredFromPrecompute(urls: string[]) {
   await announcePricesLanded(stack.stores.redis, stack.config.redisPrefix, state!.prices_epoch);
   // Every ClickHouse read of the server counted, the services' own besides the precompute's.
   const analytics = stack.server.deps.analytics;
-  const rows = analytics.rows;
+  const rows = analytics.rows.bind(analytics);
   const asked: string[] = [];
   analytics.rows = (text, params) => (asked.push(text.slice(0, 80)), rows(text, params));
   const fromPrecompute = await bodies(urls).finally(() => (analytics.rows = rows));
