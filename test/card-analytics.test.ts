@@ -278,11 +278,13 @@ async function marketUrls(): Promise<string[]> {
 async function assertAnsweredFromPrecompute(urls: string[]) {
   const [state] = await cardAnalyticsState(stack.stores.pg.pool);
   await announcePricesLanded(stack.stores.redis, stack.config.redisPrefix, state!.prices_epoch);
-  // Every ClickHouse read of the server counted, the services' own besides the precompute's.
+  // Every ClickHouse read of the server counted, the services' own besides the precompute's; not the
+  // status checks' liveness probe (api/status/probes.ts), which runs on its own timer (it landed in
+  // this window once, in the server pass).
   const analytics = stack.server.deps.analytics;
   const rows = analytics.rows.bind(analytics);
   const asked: string[] = [];
-  analytics.rows = (text, params) => (asked.push(text.slice(0, 80)), rows(text, params));
+  analytics.rows = (text, params) => (text === 'SELECT 1' || asked.push(text.slice(0, 80)), rows(text, params));
   const fromPrecompute = await bodies(urls).finally(() => (analytics.rows = rows));
   assert.deepEqual(asked, [], 'every read answered by the precompute');
   await announcePricesLanded(stack.stores.redis, stack.config.redisPrefix, `fresh-${Date.now()}`);
