@@ -24,7 +24,7 @@ const SPOOL_BYTES = 32 * 1024 * 1024;
 
 /**
  * A feed's documents left on disk for one ClickHouse statement that stages several at once, over a
- * glob of their files: analysing stage_pokemontcg_page.sql costs ~60 ms of CPU whatever it reads
+ * glob of their files: analysing stage_pokemontcg_pages.sql costs ~60 ms of CPU whatever it reads
  * (measured: 1 card 57 ms, 250 cards 65 ms, 1,000 cards 91 ms), more than the JavaScript parser
  * spent on a page. Each file is named by its document's seq base, which the statement reads from
  * `_file`. The pipeline flushes it before anything reads the stage and closes it at the end.
