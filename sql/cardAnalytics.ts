@@ -5,6 +5,10 @@
 // same question; anything else goes to ClickHouse as before.
 import { z } from 'zod';
 import { chQuery, chStatement, col, pgCopyIn, pgQuery, pgStatement } from './typedQuery.js';
+import { auctionSalesCounts, mainSource, priceAnalysis, priceHistory, priceSnapshots, sourceMedianPrices } from './legacyPrices.js';
+import { marketIndex, marketMovers } from './market.js';
+import { cardSeriesEur } from './priceLists.js';
+import { globalHistory, regionHistory } from './v2History.js';
 
 const { number, text } = col;
 
@@ -28,6 +32,23 @@ export type CardQuery = PrecomputedQuery | (typeof SERIES_QUERIES)[number];
 export const MARKET_QUERIES = ['market_movers', 'market_index'] as const;
 export type MarketQuery = (typeof MARKET_QUERIES)[number];
 export const MARKET_CARD = 0;
+/**
+ * The typed query each precomputed answer stands in for, named as its file is: a request's
+ * question is recognised by the query's text (typed-queries checks each name against its file).
+ */
+export const ANSWERED_QUERY: Record<CardQuery | MarketQuery, { file: string; text: string }> = {
+  legacy_price_analysis: priceAnalysis,
+  legacy_source_medians: sourceMedianPrices,
+  legacy_sales_counts: auctionSalesCounts,
+  legacy_price_history: priceHistory,
+  legacy_main_source: mainSource,
+  legacy_price_snapshots: priceSnapshots,
+  pi_card_series: cardSeriesEur,
+  history_points: regionHistory,
+  history_points_global: globalHistory,
+  market_movers: marketMovers,
+  market_index: marketIndex,
+};
 /** The movers' periods (days) and largest limit: a smaller limit's lists are the first of these. */
 export const MOVERS_DAYS = [7, 30, 90] as const;
 export const MOVERS_MAX_LIMIT = 50;

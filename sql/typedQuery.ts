@@ -82,10 +82,15 @@ async function chRows(runner: ChRunner, text: string, params: Record<string, unk
   return (await runner.query({ query: text, query_params: params, format: 'JSONEachRow' })).json<unknown>();
 }
 
-/** A ClickHouse query file (sql/clickhouse/queries/<name>.sql): named, typed parameters in, parsed rows out. */
+/**
+ * A ClickHouse query file (sql/clickhouse/queries/<name>.sql): named, typed parameters in, parsed
+ * rows out. The function carries its file's name and text, by which a runner standing in for
+ * ClickHouse (the precomputed analytics) recognises the question it is asked.
+ */
 export function chQuery<Params extends Record<string, unknown>, Row extends z.ZodType>(name: string, row: Row) {
   const text = sqlFile(`clickhouse/queries/${name}.sql`);
-  return async (ch: ChRunner, params: Params): Promise<z.output<Row>[]> => (await chRows(ch, text, params)).map((r) => row.parse(r));
+  const run = async (ch: ChRunner, params: Params): Promise<z.output<Row>[]> => (await chRows(ch, text, params)).map((r) => row.parse(r));
+  return Object.assign(run, { file: name, text });
 }
 
 /** A ClickHouse query file whose rows are read as a stream, each parsed (results too large to hold whole). */

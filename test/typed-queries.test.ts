@@ -10,6 +10,7 @@ import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { z } from 'zod';
 import { chQuery, col, pgQuery } from '../sql/typedQuery.js';
 import { accountById } from '../sql/accounts.js';
+import { ANSWERED_QUERY } from '../sql/cardAnalytics.js';
 import { createUser } from '../api/auth/accounts.js';
 import { createDb } from '../sql/stores/db.js';
 import { repoRoot } from '../sql/runtime/paths.js';
@@ -53,6 +54,13 @@ describe('typed queries', () => {
     assert.throws(() => col.number.parse(null), z.ZodError);
     assert.throws(() => col.number.parse('n/a'), z.ZodError);
     assert.throws(() => col.text.parse(null), z.ZodError);
+  });
+});
+
+describe('the precomputed answers', () => {
+  it('are filed under the name of the query file each stands in for', () => {
+    // A request's question is recognised by its query's text; the name is what PostgreSQL files the answer under.
+    for (const [name, query] of Object.entries(ANSWERED_QUERY)) assert.equal(path.basename(query.file), name);
   });
 });
 

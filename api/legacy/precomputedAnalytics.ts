@@ -9,6 +9,7 @@
 import type { Analytics } from '../../sql/stores/analytics.js';
 import type { Db } from '../../sql/stores/db.js';
 import {
+  ANSWERED_QUERY,
   answerKey,
   cardAnalyticsAnswer,
   cardAnalyticsOfCard,
@@ -23,7 +24,6 @@ import {
   type CardQuery,
   type MarketQuery,
 } from '../../sql/cardAnalytics.js';
-import { sqlFile } from '../../sql/sqlFile.js';
 
 /** An Analytics for one card's requests, counting what it answered from where. */
 export type CardAnalytics = Analytics & {
@@ -48,21 +48,6 @@ export type PrecomputedAnalytics = {
 };
 
 type Answers = Record<string, unknown[]>;
-
-/** The module whose query files hold each query answered here (sql/clickhouse/queries/<module>/). */
-const QUERY_MODULE: Record<CardQuery | MarketQuery, string> = {
-  legacy_price_analysis: 'legacyPrices',
-  legacy_source_medians: 'legacyPrices',
-  legacy_sales_counts: 'legacyPrices',
-  legacy_price_history: 'legacyPrices',
-  legacy_main_source: 'legacyPrices',
-  legacy_price_snapshots: 'legacyPrices',
-  pi_card_series: 'priceLists',
-  history_points: 'v2History',
-  history_points_global: 'v2History',
-  market_movers: 'market',
-  market_index: 'market',
-};
 
 /** The single variant a question is about, if it is about one. */
 function singleVariant(params: Record<string, unknown>): number | undefined {
@@ -91,9 +76,8 @@ function storedAnswer(
 }
 
 export function precomputedAnalytics(db: Db, live: Analytics, pricesEpoch: () => string): PrecomputedAnalytics {
-  const fileOf = (q: CardQuery | MarketQuery) => sqlFile(`clickhouse/queries/${QUERY_MODULE[q]}/${q}.sql`);
-  const queryOfText = new Map<string, CardQuery>([...PRECOMPUTED_QUERIES, ...SERIES_QUERIES].map((q) => [fileOf(q), q]));
-  const marketQueryOfText = new Map<string, MarketQuery>(MARKET_QUERIES.map((q) => [fileOf(q), q]));
+  const queryOfText = new Map<string, CardQuery>([...PRECOMPUTED_QUERIES, ...SERIES_QUERIES].map((q) => [ANSWERED_QUERY[q].text, q]));
+  const marketQueryOfText = new Map<string, MarketQuery>(MARKET_QUERIES.map((q) => [ANSWERED_QUERY[q].text, q]));
   const stats = { precomputed: 0, clickhouse: 0 };
   const fromClickHouse: Analytics = {
     rows<T>(text: string, params?: Record<string, unknown>) {
