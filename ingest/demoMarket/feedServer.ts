@@ -214,7 +214,13 @@ function ecbFeed(day: string, days: number): string {
 <Cube>${cubes.join('')}</Cube></gesmes:Envelope>`;
 }
 
-export type FeedServer = { url: string; setDay(day: string | null): Promise<void>; close(): Promise<void> };
+export type FeedServer = {
+  url: string;
+  setDay(day: string | null): Promise<void>;
+  /** Milliseconds the mirror's thread has been busy (its event loop's active time): what playing upstream cost. */
+  busyMs(): number;
+  close(): Promise<void>;
+};
 
 export type MirrorOptions = {
   /** Every how many requests one is answered 429 (Retry-After: 1); 0: never. */
@@ -240,6 +246,7 @@ export function startFeedServer(databaseUrl: string, port = 0, opts: MirrorOptio
             thread.once('message', () => done());
             thread.postMessage({ day });
           }),
+        busyMs: () => thread.performance.eventLoopUtilization().active,
         close: async () => {
           thread.postMessage('close');
           await exited;

@@ -139,7 +139,9 @@ async function measure(days: string[]): Promise<Measured> {
 let nextDay = WARMUP_DAYS + 1;
 const takeDays = (n: number) => Array.from({ length: n }, () => dayAfter(last, nextDay++));
 const profileFrom = performance.now();
+const mirrorBusyBefore = feeds.busyMs();
 const one = await measure(takeDays(1));
+const mirrorBusySeconds = (feeds.busyMs() - mirrorBusyBefore) / 1000;
 const profileTo = performance.now();
 const day = one.days[0]!;
 
@@ -199,6 +201,17 @@ console.log(
     `${(one.loaded / one.feedSeconds).toFixed(0)} rows/s, ${(one.loaded / one.feedSeconds / ceiling).toFixed(3)} of the ceiling`,
 );
 console.log(`  step shares (of summed step time): ${steps.map((s) => `${s} ${((100 * stepTotal(s)) / allSteps).toFixed(0)}%`).join(', ')}`);
+// What bounds the ratio, from this run: with the feeds two at a time, the scrape cannot end before
+// half the summed time of any one step, however fast every other step became.
+const ceilingSecondsOfDay = one.loaded / ceiling;
+console.log('  what bounds the ratio (the best end to end / ceiling with every other step free):');
+for (const s of ['fetch', 'latest'] as const)
+  console.log(
+    `    ${s.padEnd(7)} ${(stepTotal(s) / 1000).toFixed(1).padStart(6)} s summed, >= ${(stepTotal(s) / 2000).toFixed(1)} s of wall two at a time: ratio <= ${(ceilingSecondsOfDay / (stepTotal(s) / 2000)).toFixed(3)}`,
+  );
+console.log(
+  `    the mirror playing upstream was busy ${mirrorBusySeconds.toFixed(1)} s of the feeds' ${one.feedSeconds.toFixed(1)} s, on these same cores (a real upstream's CPU is not ours)`,
+);
 if (PROFILE_DIR) {
   // node --cpu-prof writes the profile at exit: the window of the measured scrape is kept for then.
   fs.writeFileSync(path.join(PROFILE_DIR, 'window.json'), JSON.stringify([profileFrom, profileTo]));
