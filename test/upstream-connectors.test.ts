@@ -222,6 +222,31 @@ describe('limits and refusals', () => {
     }
   });
 
+  it('sends a GET again when the upstream drops the connection before answering, a bounded number of times; never a POST', async () => {
+    let drops = 2;
+    const server = await upstreamServer((req, res) => {
+      if (drops-- > 0) return void (drops % 2 ? req.socket.resetAndDestroy() : req.socket.destroy());
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}');
+    });
+    try {
+      const upstream = new Upstream('scryfall', configOf('scryfall', server.url));
+      // A reset, then a socket closed unanswered: the third request is answered.
+      assert.deepEqual(await upstream.json('/bulk-data/default-cards'), { ok: true });
+      assert.equal(server.hits.length, 3);
+      // An upstream that drops every connection: the first try and RETRY.attempts more, then a retryable error.
+      drops = Infinity;
+      server.hits.length = 0;
+      await assert.rejects(upstream.json('/bulk-data/default-cards'), (e: unknown) => e instanceof UpstreamError && e.retryable);
+      assert.equal(server.hits.length, RETRY.attempts + 1);
+      // A POST (a token request) is not sent twice: the upstream may have acted on it.
+      server.hits.length = 0;
+      await assert.rejects(upstream.request('/token', { method: 'POST', body: 'grant_type=client_credentials' }), UpstreamError);
+      assert.equal(server.hits.length, 1);
+    } finally {
+      server.close();
+    }
+  });
+
   it('turns 401 and 403 into one failure that names the upstream reason and the variable to fix', async () => {
     const server = await upstreamServer((_req, res) =>
       res

@@ -73,6 +73,15 @@ export type Fetched = {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A connection the upstream dropped before it answered: a reset, or a kept-alive socket closed as it
+ * was reused (both seen from the mirror under load). An idempotent request is sent again after
+ * DROPPED_BACKOFF_MS, doubling, within RETRY.attempts, rather than failing the feed and repeating
+ * every page in the activity's next attempt. Nothing else that fails before an answer is retried here.
+ */
+const DROPPED_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+const DROPPED_BACKOFF_MS = 100;
+
 /** Seconds or an HTTP date, as RFC 9110 allows; null when absent or unreadable. */
 export function retryAfterMs(value: string | null, now = Date.now()): number | null {
   if (!value) return null;
@@ -212,7 +221,8 @@ export class Upstream {
 
   /**
    * One request, retried on 429/503 after Retry-After (at most `retry.attempts` times, never waiting
-   * longer than `retry.maxWaitMs`); 'not-modified' for a 304 to a conditional GET.
+   * longer than `retry.maxWaitMs`) and, when idempotent, on a dropped connection; 'not-modified'
+   * for a 304 to a conditional GET.
    */
   async request(pathOrUrl: string, opts: RequestOptions = {}): Promise<Fetched | 'not-modified'> {
     const url = this.url(pathOrUrl);
@@ -232,8 +242,12 @@ export class Upstream {
           }),
         );
       } catch (err) {
-        const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
-        throw new UpstreamError(`${this.source}: ${url} unreachable: ${cause}`, null, true);
+        const cause = (err as { cause?: { message?: string; code?: string } }).cause;
+        if ((opts.method ?? 'GET') === 'GET' && DROPPED_CONNECTION.has(cause?.code ?? '') && attempt <= this.retry.attempts) {
+          await sleep(DROPPED_BACKOFF_MS * 2 ** (attempt - 1));
+          continue;
+        }
+        throw new UpstreamError(`${this.source}: ${url} unreachable: ${cause?.message ?? (err as Error).message}`, null, true);
       }
       if (res.status === 304) return 'not-modified';
       if (res.ok)
