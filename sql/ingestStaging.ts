@@ -2,11 +2,52 @@
 // ClickHouse, mapped, flagged and loaded by INSERT … SELECT, its latest prices copied to
 // PostgreSQL, and the catalogue copy mapping joins. One typed function per query file.
 import type { ClickHouseClient } from '@clickhouse/client';
+import type pg from 'pg';
 import { z } from 'zod';
 import { readsLocalFiles } from './stores/clickhouseInserts.js';
-import { chQuery, chStatement, chTabSeparated, col, pgCopyIn, pgCopyOut, pgQuery, pgStatement } from './typedQuery.js';
+import {
+  chInsertTabSeparated,
+  chQuery,
+  chStatement,
+  chTabSeparated,
+  col,
+  pgCopyIn,
+  pgCopyOut,
+  pgQuery,
+  pgStatement,
+} from './typedQuery.js';
+
+// The sources stage a document through ClickHouse's file() when ClickHouse runs in this process.
+export { readsLocalFiles };
 
 type Stage = { stage: string };
+
+const SourceRow = z.object({
+  stage_id: z.string(),
+  /** The row's place in the feed. */
+  seq: z.number(),
+  ref_kind: z.string(),
+  ref_value: z.string(),
+  /** Empty: the feed does not say (as print_run). */
+  finish: z.string(),
+  print_run: z.string(),
+  region: z.string(),
+  source: z.string(),
+  price_type: z.string(),
+  grading_company: z.string(),
+  grade: z.string(),
+  currency: z.string(),
+  /** Decimal text exactly as parsed. */
+  amount: z.string(),
+  as_of: z.string(),
+  observation_id: z.string(),
+  /** Why the row was refused at parse; empty when it is a price. */
+  refused: z.string(),
+  refused_ref: z.string(),
+});
+export type StagedSourceRow = z.input<typeof SourceRow>;
+/** Stages rows a JavaScript parser read (ingest_source_rows), TabSeparated: ingestion's hot path. */
+export const insertStagedSourceRows = chInsertTabSeparated('holo.ingest_source_rows', SourceRow);
 
 /** Stages the prices of a Scryfall bulk file at `path` on the ClickHouse host (chDB: this machine). */
 export const stageScryfallBulkFile = chStatement<Stage & { seq_base: number; path: string; as_of: string }>(
@@ -107,9 +148,38 @@ export const setSnapshotTransaction = pgStatement<[]>('ingestStaging/catalogue_c
 /** The catalogue's mapping version (PostgreSQL). */
 export const catalogueVersion = pgQuery<[], typeof Version>('ingestStaging/catalogue_version', Version);
 /** The references mapping resolves, as TabSeparated rows for catalogue_refs. */
-export const copyCatalogueRefs = pgCopyOut('ingestStaging/catalogue_refs_copy');
+const copyCatalogueRefs = pgCopyOut('ingestStaging/catalogue_refs_copy');
 /** Every variant with its card, game, printing and print run, as TabSeparated rows for catalogue_variants. */
-export const copyCatalogueVariants = pgCopyOut('ingestStaging/catalogue_variants_copy');
+const copyCatalogueVariants = pgCopyOut('ingestStaging/catalogue_variants_copy');
+const CatalogueRef = z.object({
+  version: z.number(),
+  ref_kind: z.string(),
+  ref_value: z.string(),
+  card_id: z.number(),
+  printing_id: z.number().nullable(),
+});
+const insertCatalogueRefs = chInsertTabSeparated('holo.catalogue_refs', CatalogueRef);
+const CatalogueVariant = z.object({
+  version: z.number(),
+  card_id: z.number(),
+  game: z.string(),
+  printing_id: z.number(),
+  print_run: z.string().nullable(),
+  variant_id: z.number(),
+  finish: z.string(),
+});
+const insertCatalogueVariants = chInsertTabSeparated('holo.catalogue_variants', CatalogueVariant);
+
+/**
+ * Copies the catalogue `version` (read in `client`'s snapshot) into ClickHouse: PostgreSQL's COPY
+ * text is handed on as ClickHouse's TabSeparated, never parsed. Deduplication tokens: a second
+ * process copying the same version at once adds nothing.
+ */
+export async function copyCatalogueToClickHouse(ch: ClickHouseClient, client: pg.PoolClient, version: number): Promise<void> {
+  const [refs, variants] = [await copyCatalogueRefs(client), await copyCatalogueVariants(client)];
+  await insertCatalogueRefs.encoded(ch, refs, { insert_deduplication_token: `catalogue:${version}:refs` });
+  await insertCatalogueVariants.encoded(ch, variants, { insert_deduplication_token: `catalogue:${version}:variants` });
+}
 
 /** The transaction's temporary table of a batch's newest prices. */
 export const createStagedLatestPrices = pgStatement<[]>('ingestStaging/latest_prices_staged_table');

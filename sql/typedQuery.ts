@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { sqlFile } from './sqlFile.js';
 import type { Analytics } from './stores/analytics.js';
 import type { Db } from './stores/db.js';
-import { insertEncoded } from './stores/clickhouseInserts.js';
+import { insertEncoded, tsvField } from './stores/clickhouseInserts.js';
 
 /** Anything that runs PostgreSQL statements: the app's Db (or a transaction of it), a pool or a client. */
 export type PgRunner = Db | pg.Pool | pg.PoolClient;
@@ -133,6 +133,41 @@ export function chInsert<Row extends z.ZodObject>(table: string, row: Row) {
     for (const r of rows) body += `${JSON.stringify(r)}\n`;
     await insertEncoded(client, { table, columns, body: Buffer.from(body), format: 'JSONEachRow', settings });
   };
+}
+
+/** The values a TabSeparated row holds: text (escaped), numbers (as JavaScript writes them), NULL (`\\N`). */
+type TsvValue = string | number | null;
+
+/**
+ * A ClickHouse insert into `table` in TabSeparated, for the write paths where the encoding's cost
+ * is felt (the staged source rows of every ingestion, hundreds of thousands a run): typed rows in,
+ * the columns and their order the row schema's keys, every field through one escaping function
+ * ({@link tsvField}). `encoded` hands on rows another engine already wrote in this encoding and
+ * column order (PostgreSQL's COPY text format: tabs, `\\`-escapes, `\\N` for NULL), unparsed.
+ */
+export function chInsertTabSeparated<Row extends z.ZodObject<Record<string, z.ZodType<TsvValue>>>>(table: string, row: Row) {
+  const columns = Object.keys(row.shape);
+  const insertText = async (client: ClickHouseClient, body: Buffer, settings?: Record<string, string | number>): Promise<void> =>
+    insertEncoded(client, { table, columns, body, format: 'TabSeparated', settings });
+  const insert = async (client: ClickHouseClient, rows: readonly z.input<Row>[], settings?: Record<string, string | number>) => {
+    if (rows.length === 0) return;
+    // Fields and lines joined, not appended: V8 flattens one long appended string slowly (measured,
+    // 300,000 staged rows: half the CPU time of the hand-written template this replaced).
+    const lines = new Array<string>(rows.length + 1);
+    const fields = new Array<string>(columns.length);
+    for (let j = 0; j < rows.length; j++) {
+      const r = rows[j] as Record<string, TsvValue>;
+      for (let i = 0; i < columns.length; i++) {
+        const v = r[columns[i]!]!;
+        fields[i] = typeof v === 'string' ? tsvField(v) : v === null ? '\\N' : String(v);
+      }
+      lines[j] = fields.join('\t');
+    }
+    lines[rows.length] = '';
+    const body = lines.join('\n');
+    await insertText(client, Buffer.from(body), settings);
+  };
+  return Object.assign(insert, { encoded: insertText });
 }
 
 /**

@@ -7,10 +7,12 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { after, before, describe, it } from 'node:test';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import fc from 'fast-check';
 import { z } from 'zod';
 import { chQuery, col, pgQuery } from '../sql/typedQuery.js';
 import { accountById } from '../sql/accounts.js';
 import { ANSWERED_QUERY } from '../sql/cardAnalytics.js';
+import { insertStagedSourceRows, type StagedSourceRow } from '../sql/ingestStaging.js';
 import { createUser } from '../api/auth/accounts.js';
 import { createDb } from '../sql/stores/db.js';
 import { repoRoot } from '../sql/runtime/paths.js';
@@ -54,6 +56,56 @@ describe('typed queries', () => {
     assert.throws(() => col.number.parse(null), z.ZodError);
     assert.throws(() => col.number.parse('n/a'), z.ZodError);
     assert.throws(() => col.text.parse(null), z.ZodError);
+  });
+});
+
+describe('a TabSeparated insert (chInsertTabSeparated)', () => {
+  it('stages any text a feed holds and reads it back unchanged: tabs, line breaks, backslashes, \\N (fast-check)', async () => {
+    // Text built from what TabSeparated gives a meaning to, mixed with any other character.
+    const text = fc
+      .array(
+        fc.oneof(fc.constantFrom('\t', '\n', '\r', '\\', '\\N', '\\t', 'N', '\0', "'", '"'), fc.string({ unit: 'grapheme', maxLength: 3 })),
+      )
+      .map((parts) => parts.join(''));
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(text, text, text), { minLength: 1, maxLength: 5 }), async (values) => {
+        const stage = `typed-tsv-${run++}`;
+        const rows: StagedSourceRow[] = values.map(([ref_value, observation_id, refused], seq) => ({
+          stage_id: stage,
+          seq,
+          ref_kind: 'pokemontcg_id',
+          ref_value,
+          finish: '',
+          print_run: '',
+          region: 'us',
+          source: 'tcgplayer',
+          price_type: 'market',
+          grading_company: '',
+          grade: '',
+          currency: 'USD',
+          amount: '1.25',
+          as_of: '2026-11-26',
+          observation_id,
+          refused,
+          refused_ref: ref_value,
+        }));
+        await insertStagedSourceRows(stack.stores.ch.client, rows);
+        const back = await (
+          await stack.stores.ch.client.query({
+            query:
+              'SELECT ref_value, observation_id, refused, refused_ref FROM holo.ingest_source_rows WHERE stage_id = {stage:String} ORDER BY seq',
+            query_params: { stage },
+            format: 'JSONEachRow',
+          })
+        ).json<Record<string, string>>();
+        assert.deepEqual(
+          back,
+          values.map(([ref_value, observation_id, refused]) => ({ ref_value, observation_id, refused, refused_ref: ref_value })),
+        );
+      }),
+      { numRuns: 60 },
+    );
   });
 });
 

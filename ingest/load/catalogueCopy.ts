@@ -5,14 +5,12 @@
 // only when the catalogue changed since the last copy (a new set, a learnt cross reference).
 import type pg from 'pg';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { insertTabSeparated } from '../../sql/stores/clickhouseInserts.js';
 import { pgTransaction } from '../../sql/stores/db.js';
 import {
   catalogueCopyVersions,
   catalogueVersion,
   setSnapshotTransaction,
-  copyCatalogueRefs,
-  copyCatalogueVariants,
+  copyCatalogueToClickHouse,
   dropCatalogueCopy,
   recordCatalogueCopy,
 } from '../../sql/ingestStaging.js';
@@ -49,20 +47,7 @@ export async function catalogueCopy(ch: ClickHouseClient, pool: pg.Pool): Promis
 async function copyVersion(ch: ClickHouseClient, client: pg.PoolClient, version: number): Promise<void> {
   const versions = (await catalogueCopyVersions(ch, {})).map((v) => v.version);
   if (versions.includes(version)) return;
-  // Deduplication tokens: a second process copying the same version at once adds nothing.
-  const [refs, variants] = [await copyCatalogueRefs(client), await copyCatalogueVariants(client)];
-  await insertTabSeparated(ch, {
-    table: 'holo.catalogue_refs',
-    columns: ['version', 'ref_kind', 'ref_value', 'card_id', 'printing_id'],
-    body: refs,
-    settings: { insert_deduplication_token: `catalogue:${version}:refs` },
-  });
-  await insertTabSeparated(ch, {
-    table: 'holo.catalogue_variants',
-    columns: ['version', 'card_id', 'game', 'printing_id', 'print_run', 'variant_id', 'finish'],
-    body: variants,
-    settings: { insert_deduplication_token: `catalogue:${version}:variants` },
-  });
+  await copyCatalogueToClickHouse(ch, client, version);
   await recordCatalogueCopy(ch, { version });
   for (const old of versions.filter((v) => v < version).slice(KEEP_OLDER))
     for (const table of ['catalogue_refs', 'catalogue_variants'] as const) await dropCatalogueCopy(ch, { table, version: old });

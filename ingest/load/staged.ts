@@ -8,7 +8,6 @@ import crypto from 'node:crypto';
 import type pg from 'pg';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { announcePricesLanded } from '../../sql/stores/priceChannels.js';
-import { insertTabSeparated, tsvField } from '../../sql/stores/clickhouseInserts.js';
 import {
   copyStagedLatestPrices,
   createStagedLatestPrices,
@@ -16,6 +15,7 @@ import {
   dropStagePartition,
   insertStagedPricePoints,
   insertStagedRejects,
+  insertStagedSourceRows,
   mapStagedRows,
   releaseEngineMemory,
   stagedCounts,
@@ -23,6 +23,7 @@ import {
   stagedLatestPrices,
   stagedMarketUpdates,
   upsertStagedLatestPrices,
+  type StagedSourceRow,
 } from '../../sql/ingestStaging.js';
 import { refreshCardBestPriceRows } from '../../sql/priceLoads.js';
 import { pgTransaction } from '../../sql/stores/db.js';
@@ -38,41 +39,23 @@ import { settleAll } from '../../sql/runtime/settleAll.js';
 /** A new stage: the run's own partition of the staging tables. */
 export const newStageId = (): string => crypto.randomUUID();
 
-const SOURCE_ROW_COLUMNS = [
-  'stage_id',
-  'seq',
-  'ref_kind',
-  'ref_value',
-  'finish',
-  'print_run',
-  'region',
-  'source',
-  'price_type',
-  'grading_company',
-  'grade',
-  'currency',
-  'amount',
-  'as_of',
-  'observation_id',
-  'refused',
-  'refused_ref',
-] as const;
-
 /**
  * Stages what a JavaScript parser read: its rows and its refusals, in order from `stage.seqBase`.
  * Returns how many seq numbers it used.
  */
 export async function stageParsedRows(stage: Omit<StageTarget, 'spool'>, parsed: ParseResult): Promise<number> {
-  const rows = sourceRowsText(stage.id, stage.seqBase, parsed);
-  await insertSourceRows(stage.ch, rows.text);
-  return rows.used;
+  const rows: StagedSourceRow[] = [];
+  const used = sourceRows(stage.id, stage.seqBase, parsed, rows);
+  await insertStagedSourceRows(stage.ch, rows);
+  return used;
 }
 
 /**
- * Text waiting to be staged is inserted once it holds this much: an insert per document cost ~8 ms
- * and a part through chDB, ~2.4 s of every eBay scrape (a small document per watched card, ~300).
+ * Rows waiting to be staged are inserted once there are this many (~4 MiB of text): an insert per
+ * document cost ~8 ms and a part through chDB, ~2.4 s of every eBay scrape (a small document per
+ * watched card, ~300).
  */
-const STAGE_INSERT_CHARS = 4 * 1024 * 1024;
+const STAGE_INSERT_ROWS = 25_000;
 
 export type StagedRows = {
   /** What a parser read of one document, its seq numbers from `seqBase`. */
@@ -83,38 +66,72 @@ export type StagedRows = {
 
 /** Stages what JavaScript parsers read of a feed's documents, several documents an insert. */
 export function stagedRows(ch: ClickHouseClient, stageId: string): StagedRows {
-  let waiting = '';
+  let waiting: StagedSourceRow[] = [];
   const flush = async () => {
-    if (!waiting) return;
-    const text = waiting;
-    waiting = '';
-    await insertSourceRows(ch, text);
+    if (!waiting.length) return;
+    const rows = waiting;
+    waiting = [];
+    await insertStagedSourceRows(ch, rows);
   };
   return {
     async add(seqBase, parsed) {
-      waiting += sourceRowsText(stageId, seqBase, parsed).text;
-      if (waiting.length >= STAGE_INSERT_CHARS) await flush();
+      sourceRows(stageId, seqBase, parsed, waiting);
+      if (waiting.length >= STAGE_INSERT_ROWS) await flush();
     },
     flush,
   };
 }
 
-function sourceRowsText(stageId: string, seqBase: number, parsed: ParseResult): { text: string; used: number } {
-  const id = tsvField(stageId);
+/** Appends a parse's rows, then its refusals, to `out` as staged rows numbered from `seqBase`; how many it numbered. */
+function sourceRows(stage_id: string, seqBase: number, parsed: ParseResult, out: StagedSourceRow[]): number {
   let seq = seqBase;
-  let text = '';
   for (const r of parsed.rows)
-    text +=
-      `${id}\t${seq++}\t${r.ref.kind}\t${tsvField(r.ref.value)}\t${tsvField(r.finish ?? '')}\t${tsvField(r.printRun ?? '')}\t${r.region}\t` +
-      `${tsvField(r.source)}\t${tsvField(r.price_type)}\t${tsvField(r.grading_company)}\t${tsvField(r.grade)}\t${tsvField(r.currency)}\t` +
-      `${r.amount}\t${r.as_of}\t${tsvField(r.observation_id ?? '')}\t\t\n`;
+    out.push({
+      stage_id,
+      seq: seq++,
+      ref_kind: r.ref.kind,
+      ref_value: r.ref.value,
+      finish: r.finish ?? '',
+      print_run: r.printRun ?? '',
+      region: r.region,
+      source: r.source,
+      price_type: r.price_type,
+      grading_company: r.grading_company,
+      grade: r.grade,
+      currency: r.currency,
+      amount: r.amount,
+      as_of: r.as_of,
+      observation_id: r.observation_id ?? '',
+      refused: '',
+      refused_ref: '',
+    });
   for (const r of parsed.rejected)
-    text += `${id}\t${seq++}\t\t\t\t\t\t\t\t\t\t\t\t1970-01-01\t\t${tsvField(r.reason)}\t${tsvField(r.ref)}\n`;
-  return { text, used: seq - seqBase };
+    out.push({
+      stage_id,
+      seq: seq++,
+      ...NOT_A_PRICE,
+      refused: r.reason,
+      refused_ref: r.ref,
+    });
+  return seq - seqBase;
 }
 
-const insertSourceRows = (ch: ClickHouseClient, text: string) =>
-  insertTabSeparated(ch, { table: 'holo.ingest_source_rows', columns: SOURCE_ROW_COLUMNS, body: Buffer.from(text) });
+/** The price fields of a refusal's row: empty, as_of the epoch. */
+const NOT_A_PRICE = {
+  ref_kind: '',
+  ref_value: '',
+  finish: '',
+  print_run: '',
+  region: '',
+  source: '',
+  price_type: '',
+  grading_company: '',
+  grade: '',
+  currency: '',
+  amount: '',
+  as_of: '1970-01-01',
+  observation_id: '',
+} as const;
 
 export type StagedBatch = { stage: string; batchId: string; source: string; game: string; asOf: string; ingestedAt: Date };
 

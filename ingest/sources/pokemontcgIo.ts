@@ -5,8 +5,7 @@
 // temporary file and is staged, with the feed's other pages, by ClickHouse's JSON functions
 // (stage_pokemontcg_pages.sql, the same rule in SQL): no card or price becomes a JavaScript object (the streaming parser and the rows it
 // built were most of a full scrape's CPU time; see README, bench:ingest).
-import { pokemontcgPageCounts, stagePokemontcgPages } from '../../sql/ingestStaging.js';
-import { readsLocalFiles } from '../../sql/stores/clickhouseInserts.js';
+import { pokemontcgPageCounts, readsLocalFiles, stagePokemontcgPages } from '../../sql/ingestStaging.js';
 import { oneChunk, readJsonStream } from './jsonStream.js';
 import { collect, FeedFormatError, type ParseResult } from './types.js';
 import { POKEMONTCG_CM_FIELDS as CM_FIELDS, POKEMONTCG_FINISHES, POKEMONTCG_TCG_FIELDS as TCG_FIELDS } from '../../schemas/pokemontcg.js';

@@ -6,8 +6,7 @@
 // and staged by ClickHouse's JSONEachRow (stage_scryfall_bulk_file.sql, the same rule in SQL),
 // which skips a card's other ~70 fields in C++: no card or price ever becomes a JavaScript object
 // (the JavaScript streaming parser took ~18 s for 488 MB of cards; see README, bench:ingest).
-import { releaseEngineMemory, stageScryfallBulkFile } from '../../sql/ingestStaging.js';
-import { readsLocalFiles } from '../../sql/stores/clickhouseInserts.js';
+import { readsLocalFiles, releaseEngineMemory, stageScryfallBulkFile } from '../../sql/ingestStaging.js';
 import { withDocumentFile } from './documentFile.js';
 import { oneChunk, readJsonStream } from './jsonStream.js';
 import { collect, FeedFormatError, type ParseResult } from './types.js';

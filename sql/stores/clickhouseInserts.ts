@@ -14,7 +14,10 @@ type RawInsert = (params: {
   settings?: Record<string, string | number>;
 }) => Promise<unknown>;
 
-/** JSONEachRow: the one encoding of the application's writes (sql/typedQuery.ts chInsert); TabSeparated: the ingest benchmark's ceiling. */
+/**
+ * The encodings of the typed inserts (sql/typedQuery.ts): JSONEachRow (chInsert), TabSeparated
+ * (chInsertTabSeparated: staged source rows, the catalogue copy; and the ingest benchmark's ceiling).
+ */
 export type InsertFormat = 'JSONEachRow' | 'TabSeparated';
 
 // chDB's own insert hands a Buffer to the engine without copying it into a JS string and parses it
@@ -29,7 +32,8 @@ export function registerRawInsert(client: ClickHouseClient, raw: RawInsert): voi
 
 /**
  * Bulk insert of rows already encoded in `format` (one line per row). Settings apply to this
- * insert only. Application code inserts through chInsert's typed functions, not this.
+ * insert only. Application code inserts through the typed functions of sql/ (chInsert,
+ * chInsertTabSeparated), not this: lint keeps this module inside sql/.
  */
 export async function insertEncoded(
   client: ClickHouseClient,
@@ -49,16 +53,6 @@ export async function insertEncoded(
     clickhouse_settings: insert.settings,
   });
 }
-
-/**
- * Rows already encoded as TabSeparated (fields escaped with {@link tsvField}). Still used by the
- * staged ingestion's source rows and catalogue copy (ingest/load/staged.ts, catalogueCopy.ts),
- * which came after the typed inserts: to be moved to chInsert like the others.
- */
-export const insertTabSeparated = (
-  client: ClickHouseClient,
-  insert: { table: string; columns: readonly string[]; body: Buffer; settings?: Record<string, string | number> },
-): Promise<void> => insertEncoded(client, { ...insert, format: 'TabSeparated' });
 
 /** A value as a TabSeparated field: backslash, tab and line breaks escaped. */
 export function tsvField(value: string): string {
