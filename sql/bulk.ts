@@ -1,5 +1,7 @@
 // Bulk export (schemas/bulk.ts): the files' records in PostgreSQL, the catalogue pages, and the
 // ClickHouse queries whose results become files.
+import type { Readable } from 'node:stream';
+import type { ClickHouseClient } from '@clickhouse/client';
 import { z } from 'zod';
 import { chQuery, pgQuery, pgStatement } from './typedQuery.js';
 import { sqlFile } from './sqlFile.js';
@@ -93,6 +95,14 @@ type BulkParams = Record<string, string | string[]>;
 // travels as a {name:Type} parameter, bound by chDB, never spliced into the statement.
 const runBound = async (session: ChdbSession, text: string, params: BulkParams) => session.queryBindAsync(text, params, { format: 'TSV' });
 
+// Why the two functions below put text around a query file's SELECT: what they add are clauses,
+// not values. A {name:Type} parameter binds a value (a literal, or an identifier with the
+// Identifier type), never a clause, so `PARTITION BY toYYYYMM(day)` (present or absent) and
+// `FORMAT Parquet` cannot be parameters; every value in them (target path, file format, game,
+// months) still is. The added text is fixed, chosen from a closed set (byMonth, the BulkQuery
+// names), and nothing of a request or a file reaches it. A file per shape would keep each SELECT
+// two or three times (partitioned, one file, a server's stream) and let the copies drift apart.
+
 /**
  * A bulk query's result written by chDB as one Parquet file at `target`; with `byMonth`, one file a
  * month of `day` (target holds {_partition_id}: YYYYMM).
@@ -105,6 +115,14 @@ export async function writeBulkParquet(
 ): Promise<void> {
   const into = `INSERT INTO FUNCTION file({target:String}, 'Parquet')${byMonth ? ' PARTITION BY toYYYYMM(day)' : ''}`;
   await runBound(session, `${into}\n${bulkSelect(name)}\nSETTINGS engine_file_truncate_on_insert = 1`, params);
+}
+
+/**
+ * A bulk query's result as Parquet bytes from a ClickHouse server, streamed (never held whole):
+ * exec sends the statement as it is, so the format is its FORMAT clause (see above).
+ */
+export async function bulkParquetStream(client: ClickHouseClient, name: BulkQuery, params: BulkParams): Promise<Readable> {
+  return (await client.exec({ query: `${bulkSelect(name)}\nFORMAT Parquet`, query_params: params })).stream;
 }
 
 type FileFormat = 'JSONEachRow' | 'CSVWithNames' | 'Parquet';

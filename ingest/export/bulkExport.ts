@@ -22,8 +22,8 @@ import {
   bulkFileRows,
   bulkFilesAll,
   bulkLatestStamp,
+  bulkParquetStream,
   bulkPriceMonths,
-  bulkSelect,
   recordBulkFile,
   writeBulkParquet,
 } from '../../sql/bulk.js';
@@ -156,8 +156,7 @@ async function writeParquet(
     await t.sessions.use((s) => writeBulkParquet(s, name, { ...params, target: out }, byMonth));
     return;
   }
-  const result = await t.ch.exec({ query: `${bulkSelect(name)} FORMAT Parquet`, query_params: params });
-  await pipeline(result.stream, fs.createWriteStream(out));
+  await pipeline(await bulkParquetStream(t.ch, name, params), fs.createWriteStream(out));
 }
 
 /**
