@@ -3,6 +3,8 @@
 // (api/http/errors.ts), so a service runs the same from a handler, a Temporal activity or a test.
 export type DomainErrorKind =
   | 'invalid'
+  /** Input that breaks a rule of its fields (a date too far back, a photo too small): InvalidInput lists where and why. */
+  | 'invalid_input'
   | 'unauthenticated'
   | 'forbidden'
   | 'not_found'
@@ -26,6 +28,19 @@ export class DomainError extends Error {
     readonly code?: string,
   ) {
     super(detail);
+  }
+}
+
+/** One problem with a request's input: where (`loc`, led by query, path or body), what, and its type's name. */
+export type InputIssue = { loc: (string | number)[]; msg: string; type: string };
+
+/**
+ * Input a service refuses field by field, answered as the schemas' own validation failures are
+ * (422 with `detail` the list of issues), so a client reads both alike.
+ */
+export class InvalidInput extends DomainError {
+  constructor(readonly issues: InputIssue[]) {
+    super('invalid_input', 'validation failed');
   }
 }
 

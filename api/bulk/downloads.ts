@@ -1,12 +1,10 @@
 // Bulk export downloads: the list of data sets with signed, expiring links, and the download by
 // token (spec: GET /dl/{token}/{filename}). Possession of the link is the authorisation, so tools
 // that cannot send headers (curl in a cron job, a browser, DuckDB's httpfs) can fetch the files;
-// the tier is checked when the link is issued. `send` serves the file with ranges (resume),
+// the tier is checked when the link is issued. The route sends the file with ranges (resume),
 // conditional GET and HEAD; the ETag is the file's SHA-256. The token is a signed JWT (purpose
 // "download", sql/runtime/signedTokens.ts) naming the one file it opens.
 import path from 'node:path';
-import type { Context } from 'koa';
-import send from 'send';
 import type { z } from 'zod';
 import { bulkFileByName, bulkFilesAll, type BulkFileRow } from '../../sql/bulk.js';
 import { versionFolder } from '../../ingest/export/bulkExport.js';
@@ -98,42 +96,27 @@ const CONTENT_TYPES: Record<BulkFileRow['format'], string> = {
   parquet: 'application/vnd.apache.parquet',
 };
 
-/** Serves a file by token: 200 or 206 (Range), 304 (If-None-Match), 412 (If-Match), 416; refusals in the spec's shape. */
-export async function serveDownload(deps: AppDeps, ctx: Context, params: { token: string; filename: string }): Promise<void> {
+/** What a download link opens: a file of the export folder and the headers it is sent with. */
+export type DownloadFile = { root: string; path: string; headers: Record<string, string> };
+
+/**
+ * The file a download link opens (refused: an expired or invalid link, 403; a file not recorded,
+ * 404). No HTTP here: the route sends it (api/http/sendFile.ts: ranges, conditional GET, HEAD).
+ */
+export async function downloadFile(deps: AppDeps, params: { token: string; filename: string }): Promise<DownloadFile> {
   const verdict = await verifyDownload(deps.tokens, params.token, params.filename);
   if (verdict === 'expired') throw new DomainError('forbidden', 'This download link has expired: list /api/v2/bulk again for a fresh one');
   if (verdict === 'invalid') throw new DomainError('forbidden', 'Not a valid download link for this file');
   const [file] = await bulkFileByName(deps.db, params.filename);
   if (!file) throw new NotFound('file');
-  const dir = path.join(deps.config.dataDir, 'exports');
-  await new Promise<void>((resolve, reject) => {
-    const stream = send(ctx.req, `/${versionFolder(file.sha256)}/${file.filename}`, {
-      root: dir,
-      etag: false,
-      lastModified: true,
-      cacheControl: false,
-      dotfiles: 'deny',
-    });
-    stream.on('headers', (res: import('node:http').ServerResponse) => {
-      res.setHeader('ETag', `"${file.sha256}"`);
-      res.setHeader('Content-Type', CONTENT_TYPES[file.format]);
-      res.setHeader('Cache-Control', 'private, max-age=3600');
-      res.setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);
-    });
-    stream.on('error', (err: Error & { status?: number }) => {
-      // The file was recorded but is gone (being replaced, or the volume is not shared).
-      reject(err.status === 404 ? new NotFound('file') : err);
-    });
-    stream.on('end', () => resolve());
-    stream.on('stream', () => {
-      ctx.respond = false;
-    });
-    // 304, 412 and 416 are answered by send itself, without a body stream.
-    ctx.res.once('finish', () => resolve());
-    ctx.res.once('close', () => resolve());
-    // Koa starts every response at 404; send sets only the other statuses (206, 304, 416).
-    ctx.res.statusCode = 200;
-    stream.pipe(ctx.res);
-  });
-  ctx.respond = false;
+  return {
+    root: path.join(deps.config.dataDir, 'exports'),
+    path: `/${versionFolder(file.sha256)}/${file.filename}`,
+    headers: {
+      ETag: `"${file.sha256}"`,
+      'Content-Type': CONTENT_TYPES[file.format],
+      'Cache-Control': 'private, max-age=3600',
+      'Content-Disposition': `attachment; filename="${file.filename}"`,
+    },
+  };
 }

@@ -11,12 +11,11 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { Db } from '../../sql/stores/db.js';
-import { DomainError } from '../../schemas/errors.js';
+import { DomainError, type InputIssue } from '../../schemas/errors.js';
 import { CONDITIONS } from '../../schemas/marketplace.js';
 import { COLLECTION_GRADERS, COLLECTION_LIMITS, gradingMisplaced } from '../../schemas/collection.js';
 import { lockAccount } from '../../sql/alerts.js';
 import * as q from '../../sql/collection.js';
-import type { ValidationIssue } from '../http/errors.js';
 import { csvIssue, readCsvRecords, refuseIssues } from '../http/csvFile.js';
 import { collectionChanged, pickVariant, presentEntry, unknownVariant, valuedEntries, variantsByCard, type EntryDeps } from './entries.js';
 
@@ -73,10 +72,10 @@ type ImportRow = {
   grade: number | null;
 };
 
-function readRows(file: Buffer): { rows: ImportRow[]; issues: ValidationIssue[] } {
+function readRows(file: Buffer): { rows: ImportRow[]; issues: InputIssue[] } {
   const records = readCsvRecords(file, { required: REQUIRED, maxRows: COLLECTION_LIMITS.maxEntries, what: 'rows' });
   const rows: ImportRow[] = [];
-  const issues: ValidationIssue[] = [];
+  const issues: InputIssue[] = [];
   for (const { line, fields: f } of records) {
     const problems: string[] = [];
     const cardId = Number(f.card_id);

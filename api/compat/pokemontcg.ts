@@ -25,16 +25,15 @@ import {
   type CompatListQuery,
   type CompatSet,
 } from '../../schemas/pokemontcg.js';
-import { ValidationError } from '../http/errors.js';
 import { cardImageUrl } from '../images/urls.js';
 import { marketplaceUrls } from '../legacy/marketplaceUrls.js';
-import { NotFound } from '../../schemas/errors.js';
+import { InvalidInput, NotFound } from '../../schemas/errors.js';
 
 type ListQuery = CompatListQuery;
 type CardDoc = Record<string, unknown>;
 type Page<T> = { data: T[]; page: number; pageSize: number; count: number; totalCount: number };
 
-const invalid = (param: string, msg: string) => new ValidationError([{ loc: ['query', param], msg, type: 'value_error' }]);
+const invalid = (param: string, msg: string) => new InvalidInput([{ loc: ['query', param], msg, type: 'value_error' }]);
 
 const pick = (doc: CardDoc, select: string[] | undefined) =>
   select ? Object.fromEntries(Object.entries(doc).filter(([k]) => select.includes(k))) : doc;

@@ -1,19 +1,20 @@
 // An uploaded CSV file as records with the line each starts on (csv-parse; quoted fields may span
-// lines), and the one shape of its problems: 422 issues at ['body', 'file', 'line N'].
+// lines), and the one shape of its problems: 422 issues at ['body', 'file', 'line N'] (InvalidInput:
+// the services that read CSV files throw the domain's kind).
 import { parse } from 'csv-parse/sync';
-import { ValidationError, type ValidationIssue } from './errors.js';
+import { InvalidInput, type InputIssue } from '../../schemas/errors.js';
 
 export type CsvRecord = { line: number; fields: Record<string, string> };
 
-export function csvIssue(line: number, msg: string): ValidationIssue {
+export function csvIssue(line: number, msg: string): InputIssue {
   return { loc: ['body', 'file', `line ${line}`], msg, type: 'value_error' };
 }
 
 /** Throws every issue at once, in line order, when there is any. */
-export function refuseIssues(issues: ValidationIssue[]): void {
+export function refuseIssues(issues: InputIssue[]): void {
   if (issues.length === 0) return;
-  const lineOf = (i: ValidationIssue) => Number(String(i.loc[2]).slice(5));
-  throw new ValidationError([...issues].sort((a, b) => lineOf(a) - lineOf(b)));
+  const lineOf = (i: InputIssue) => Number(String(i.loc[2]).slice(5));
+  throw new InvalidInput([...issues].sort((a, b) => lineOf(a) - lineOf(b)));
 }
 
 /**
@@ -41,16 +42,16 @@ export function readCsvRecords(file: Buffer, opts: { required: readonly string[]
     }) as typeof parsed;
   } catch (err) {
     const e = err as { lines?: number; message: string };
-    throw new ValidationError([csvIssue(e.lines ?? 1, `not a readable CSV: ${e.message}`)]);
+    throw new InvalidInput([csvIssue(e.lines ?? 1, `not a readable CSV: ${e.message}`)]);
   }
   const missing = opts.required.filter((c) => !header.includes(c));
-  if (missing.length) throw new ValidationError([csvIssue(1, `the header row lacks ${missing.join(', ')}`)]);
+  if (missing.length) throw new InvalidInput([csvIssue(1, `the header row lacks ${missing.join(', ')}`)]);
   // A column named twice would leave which of its values counts to the parser's whim.
   const twice = header.filter((c, i) => c !== '' && header.indexOf(c) !== i);
-  if (twice.length) throw new ValidationError([csvIssue(1, `the header row names ${[...new Set(twice)].join(', ')} more than once`)]);
-  if (parsed.length === 0) throw new ValidationError([csvIssue(1, `the file has a header row and no ${opts.what}`)]);
+  if (twice.length) throw new InvalidInput([csvIssue(1, `the header row names ${[...new Set(twice)].join(', ')} more than once`)]);
+  if (parsed.length === 0) throw new InvalidInput([csvIssue(1, `the file has a header row and no ${opts.what}`)]);
   if (parsed.length > opts.maxRows)
-    throw new ValidationError([csvIssue(parsed[opts.maxRows]!.info.lines, `at most ${opts.maxRows} ${opts.what} per import`)]);
+    throw new InvalidInput([csvIssue(parsed[opts.maxRows]!.info.lines, `at most ${opts.maxRows} ${opts.what} per import`)]);
   // info.lines is the line a record ends on; it starts as many lines earlier as its own text spans
   // (without blank lines before it and its line break after).
   const records = parsed.map((p) => ({

@@ -1,11 +1,13 @@
-// The edge's side of the one error vocabulary: services and handlers throw DomainError kinds
-// (schemas/errors.ts) and validation errors; the error middleware answers them in the spec's shapes.
+// The edge's side of the one error vocabulary: services throw DomainError kinds (schemas/errors.ts),
+// the route layer also ValidationError (a request that fails its route's schemas); the error
+// middleware answers them in the spec's shapes. Only the edge imports this module (lint).
 import type { z } from 'zod';
-import { RateLimited, type DomainError, type DomainErrorKind } from '../../schemas/errors.js';
+import { InvalidInput, RateLimited, type DomainError, type DomainErrorKind, type InputIssue } from '../../schemas/errors.js';
 
 /** The status of each domain error kind: the one mapping from the domain's vocabulary to HTTP. */
 const DOMAIN_ERROR_STATUS: Record<DomainErrorKind, number> = {
   invalid: 400,
+  invalid_input: 422,
   unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
@@ -26,13 +28,10 @@ export function responseOf(err: DomainError): { status: number; body: { detail: 
   };
 }
 
-export type ValidationIssue = { loc: (string | number)[]; msg: string; type: string };
+export type ValidationIssue = InputIssue;
 
-export class ValidationError extends Error {
-  constructor(readonly issues: ValidationIssue[]) {
-    super('validation failed');
-  }
-}
+/** A request that fails its route's schemas (fromZod), or a rule the route layer checks: 422 as any InvalidInput. */
+export class ValidationError extends InvalidInput {}
 
 export const DATA_UNAVAILABLE = 'holo_data_unavailable';
 

@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import type { Analytics } from '../../sql/stores/analytics.js';
 import type { Db } from '../../sql/stores/db.js';
-import { NotFound } from '../../schemas/errors.js';
+import { InvalidInput, NotFound } from '../../schemas/errors.js';
 import { DAY_RANGE } from '../../schemas/common.js';
 import { latestFxRates } from '../../sql/market.js';
 import { cardLatestPrices, cardSeriesEur, setLatestPrices } from '../../sql/priceLists.js';
@@ -23,7 +23,6 @@ import {
   type SetPriceList,
   type SetPricesQuery,
 } from '../../schemas/market.js';
-import { ValidationError } from '../http/errors.js';
 import { daysAgo, resolveScope, round2 } from '../legacy/cardPriceAnalytics.js';
 import { foilStatus, variantName } from '../legacy/variants.js';
 import type { PrecomputedAnalytics } from '../legacy/precomputedAnalytics.js';
@@ -108,7 +107,7 @@ export function priceListService(db: Db, analytics: Analytics, precomputed: Pick
     const start = query.start_date ?? [addDays(end, -29), DAY_RANGE.first].sort().at(-1)!;
     const span = (Date.parse(end) - Date.parse(start)) / DAY_MS + 1;
     const problem = span < 1 ? 'start_date must not be after end_date' : span > MAX_SERIES_DAYS ? `at most ${MAX_SERIES_DAYS} days` : null;
-    if (problem) throw new ValidationError([{ loc: ['query', 'start_date'], msg: problem, type: 'value_error' }]);
+    if (problem) throw new InvalidInput([{ loc: ['query', 'start_date'], msg: problem, type: 'value_error' }]);
     return { start, end };
   };
 

@@ -1,10 +1,9 @@
 // Listing photos (spec: POST /api/upload/listing-image): uploaded once, kept re-encoded on our
 // origin, and usable in the uploader's own listings only.
 import type { Db } from '../../sql/stores/db.js';
-import { DomainError } from '../../schemas/errors.js';
+import { DomainError, InvalidInput } from '../../schemas/errors.js';
 import { WATERMARK_MIN_SIDE, type ImageStore } from '../../sql/stores/images.js';
 import { listingImagesOf, recordListingImage } from '../../sql/marketplace.js';
-import { ValidationError } from '../http/errors.js';
 
 export const LISTING_IMAGE_MAX_BYTES = 8 * 1024 * 1024;
 const URL_PATTERN = /^\/static\/images\/listings\/([0-9a-f]{64}\.webp)$/;
@@ -29,7 +28,7 @@ export async function uploadListingImage(
         'unsupported_media_type',
         'the file is not a readable JPEG, PNG or WebP picture (recognised by its content, not its name)',
       );
-    throw new ValidationError([
+    throw new InvalidInput([
       {
         loc: ['body', 'file'],
         msg: `a watermarked photo needs at least ${WATERMARK_MIN_SIDE} px on its shorter side`,

@@ -5,12 +5,11 @@
 // Re-importing the same export updates the listings it made (price, condition, quantity are set,
 // never added), keyed by the article (idArticle, else product, condition, foil and language).
 import type { Db } from '../../sql/stores/db.js';
-import { DomainError } from '../../schemas/errors.js';
+import { DomainError, type InputIssue } from '../../schemas/errors.js';
 import { LISTING_TIMES, type CONDITIONS } from '../../schemas/marketplace.js';
 import { toCents } from '../../schemas/money.js';
 import * as q from '../../sql/marketplace.js';
 import { crossRefHits } from '../../sql/priceMapping.js';
-import type { ValidationIssue } from '../http/errors.js';
 import { csvIssue, readCsvRecords, refuseIssues } from '../http/csvFile.js';
 import { newVerificationCode } from './listings.js';
 
@@ -39,10 +38,10 @@ type Article = {
   ref: string;
 };
 
-function readArticles(file: Buffer): { articles: Article[]; issues: ValidationIssue[] } {
+function readArticles(file: Buffer): { articles: Article[]; issues: InputIssue[] } {
   const records = readCsvRecords(file, { required: REQUIRED, maxRows: MAX_ROWS, what: 'articles' });
   const articles: Article[] = [];
-  const issues: ValidationIssue[] = [];
+  const issues: InputIssue[] = [];
   records.forEach(({ line, fields: r }) => {
     const problems: string[] = [];
     if (!/^\d{1,9}$/.test(r.idProduct ?? '')) problems.push('idProduct is not a Cardmarket product number');

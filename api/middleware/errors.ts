@@ -4,8 +4,8 @@
 import type { Middleware } from 'koa';
 import type { Logger } from '../../sql/runtime/log.js';
 import { errorFields } from '../../sql/runtime/log.js';
-import { DATA_UNAVAILABLE, responseOf, ValidationError } from '../http/errors.js';
-import { DomainError } from '../../schemas/errors.js';
+import { DATA_UNAVAILABLE, responseOf } from '../http/errors.js';
+import { DomainError, InvalidInput } from '../../schemas/errors.js';
 import { StoreUnavailableError } from '../../sql/stores/unavailable.js';
 import { PaymentsUnavailable } from '../../sql/external/stripe.js';
 
@@ -21,7 +21,7 @@ export function errorHandler(log: Logger): Middleware {
       }
     } catch (err) {
       ctx.set('Cache-Control', 'no-store');
-      if (err instanceof ValidationError) {
+      if (err instanceof InvalidInput) {
         ctx.status = 422;
         ctx.body = { detail: err.issues };
       } else if (err instanceof DomainError) {

@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { Db } from '../../sql/stores/db.js';
 import type { RedisStore } from '../../sql/stores/redis.js';
-import { DomainError, NotFound } from '../../schemas/errors.js';
+import { DomainError, InvalidInput, NotFound } from '../../schemas/errors.js';
 import type { ConfirmedRecognition, ConfirmRecognitionBody, DetectedEdges, RecognitionResult } from '../../schemas/recognition.js';
 import { confirmRecognition, recognitionCards, recognitionOfUser, recordRecognition } from '../../sql/recognition.js';
 import { openCv } from '../../ingest/recognition/opencv.js';
@@ -12,7 +12,6 @@ import { recognisePhoto } from '../../ingest/recognition/recognise.js';
 import type { LiveRecognitionIndex } from '../../ingest/recognition/indexLoad.js';
 import type { RecognitionThreads } from '../../ingest/recognition/passWorkers.js';
 import { QUALITY_THRESHOLDS } from '../../ingest/recognition/quality.js';
-import { ValidationError } from '../http/errors.js';
 import { cardImageUrl } from '../images/urls.js';
 import { addEntry } from '../collection/entries.js';
 
@@ -47,9 +46,7 @@ function refusal(why: PhotoRefusal): Error {
     case 'too_many_pixels':
       return new DomainError('too_large', 'the photo has more than 50 megapixels');
     case 'too_small':
-      return new ValidationError([
-        { loc: ['body', 'file'], msg: 'the photo must be at least 64 pixels on each side', type: 'value_error' },
-      ]);
+      return new InvalidInput([{ loc: ['body', 'file'], msg: 'the photo must be at least 64 pixels on each side', type: 'value_error' }]);
   }
 }
 

@@ -7,7 +7,8 @@ import { defineRoute, type AccessCheck, type Route } from '../http/route.js';
 import { fromZod } from '../http/errors.js';
 import { BulkListResponse, BulkQuery, DownloadParams } from '../../schemas/bulk.js';
 import { ErrorResponse, ValidationErrorResponse } from '../../schemas/common.js';
-import { LINK_SECONDS, listBulk, serveDownload } from '../bulk/downloads.js';
+import { downloadFile, LINK_SECONDS, listBulk } from '../bulk/downloads.js';
+import { sendFile } from '../http/sendFile.js';
 
 const DOWNLOAD = '/dl/{token}/{filename}';
 
@@ -24,7 +25,7 @@ function downloadRoute(deps: AppDeps): Route<'get', typeof DOWNLOAD> {
         await checkAccess('free', ctx);
         const params = DownloadParams.safeParse(ctx.params);
         if (!params.success) throw fromZod('path', params.error, ctx.params);
-        await serveDownload(deps, ctx, params.data);
+        await sendFile(ctx, await downloadFile(deps, params.data));
       });
     },
     document(registry: OpenAPIRegistry) {
