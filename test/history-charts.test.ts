@@ -65,6 +65,23 @@ describe('GET /api/v2/cards/{card_id}/history.svg and .png', () => {
     assert.ok(stats.channels[0]!.stdev > 5, 'not a blank image');
   });
 
+  it("answers a chart asked again from the route's cache: the same bytes and type", async () => {
+    for (const [ext, type] of [
+      ['svg', 'image/svg+xml'],
+      ['png', 'image/png'],
+    ] as const) {
+      const url = `/api/v2/cards/${demoCard}/history.${ext}?region=us&days=30&width=320&height=200`;
+      const [first, second] = [await stack.get(url), await stack.get(url)];
+      assert.deepEqual([first.status, second.status], [200, 200]);
+      assert.deepEqual([first.headers.get('content-type'), second.headers.get('content-type')], [type, type]);
+      assert.equal(second.headers.get('cache-control'), 'public, max-age=120');
+      const [a, b] = [Buffer.from(await first.arrayBuffer()), Buffer.from(await second.arrayBuffer())];
+      assert.ok(a.equals(b), ext);
+      if (ext === 'png') assert.equal((await sharp(b).metadata()).format, 'png');
+      else assert.match(b.toString(), /^<svg /);
+    }
+  });
+
   it('follows new prices and escapes what a card name holds', async () => {
     const cards = await createTestCards(stack.stores.pg.pool, 'chart-test', ['<b>&"x"</b>'], ['normal']);
     const card = cards['<b>&"x"</b>']!;

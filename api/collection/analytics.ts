@@ -16,6 +16,8 @@ const DAY_MS = 86_400_000;
 
 const dateOf = (dayNumber: number) => new Date(dayNumber * DAY_MS).toISOString().slice(0, 10);
 
+// Cached here, not by the route's declared policy: per caller and collection version, as the
+// summary is (summary.ts says why).
 export async function collectionAnalytics(deps: CollectionDeps, userId: number, days: number): Promise<string> {
   const version = await collectionVersion(deps, userId);
   return deps.cache.json(`collection-analytics:${userId}:${version}:${days}`, ANALYTICS_TTL_SECONDS, () =>

@@ -22,6 +22,10 @@ export type CollectionDeps = { db: Db; market: VariantDailyLows; cache: Cache; r
 export const collectionVersion = async (deps: Pick<CollectionDeps, 'redis' | 'redisPrefix'>, userId: number) =>
   (await deps.redis.get(collectionVersionKey(deps.redisPrefix, userId)).catch(() => null)) ?? '0';
 
+// Cached here, not by the route's declared policy (api/http/cachePolicy.ts): the answer is the
+// caller's own and changes with their collection version, and a route's cache keys by the parsed
+// request alone, handing a cached handler no caller; its TTL is no maxAge either, as the route
+// sends no-store (a private answer).
 export async function collectionSummary(deps: CollectionDeps, userId: number): Promise<string> {
   const version = await collectionVersion(deps, userId);
   return deps.cache.json(`collection-summary:${userId}:${version}`, SUMMARY_TTL_SECONDS, () => computeSummary(deps, userId));

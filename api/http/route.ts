@@ -92,13 +92,13 @@ export type RouteSpec<
   /**
    * The answer is kept in Redis for maxAge seconds under the prices epoch (api/http/cachePolicy.ts),
    * keyed by the route and its parsed params and query (and what varyBy names): `true`, or
-   * `{ varyBy, hot }`. GET routes with a maxAge only.
+   * `{ varyBy, hot }`. GET routes with a maxAge only; JSON, an SVG, a PNG or a page.
    */
   cache?: C;
   errors?: number[];
   handler: [C] extends [undefined]
     ? (input: RequestInput<P, Q, B, A, H>) => Promise<z.input<R> | string | Readable | Buffer>
-    : (input: CachedInput<P, Q, VaryOf<C>>) => Promise<z.input<R>>;
+    : (input: CachedInput<P, Q, VaryOf<C>>) => Promise<z.input<R> | Buffer>;
 };
 
 /** The JSON body of a success: the response schema's input type (what the handler returns, serialised as is); unknown for z.any(). */
@@ -197,7 +197,17 @@ export function defineRoute<
           const vary = policy.varyOf(ctx);
           const handler = spec.handler as (input: CachedInput<P, Q, Vary>) => Promise<unknown>;
           const input = { params: params.data as z.output<P>, query: query.data as z.output<Q>, vary: vary as Varied<Vary> };
-          body = await cache.json(cacheKeyOf(spec, input), policy.ttl, () => handler(input));
+          // Kept as JSON text: a PNG's bytes as base64, an SVG or a page as its text, both decoded for sending.
+          const kept = await cache.json(cacheKeyOf(spec, input), policy.ttl, async () => {
+            const answer = await handler(input);
+            return Buffer.isBuffer(answer) ? answer.toString('base64') : answer;
+          });
+          body =
+            spec.produces === 'png'
+              ? Buffer.from(JSON.parse(kept) as string, 'base64')
+              : spec.produces === 'svg' || html
+                ? (JSON.parse(kept) as string)
+                : kept;
         } else {
           const handler = spec.handler as (input: RequestInput<P, Q, B, A, H>) => Promise<unknown>;
           body = await handler({

@@ -1,4 +1,5 @@
-// ClickHouse read of v2 card history, cached per prices epoch, and the same as an embeddable chart.
+// ClickHouse read of v2 card history and the same as an embeddable chart (each route declares its
+// cache: per prices epoch, for its maxAge).
 import sharp from 'sharp';
 import type { z } from 'zod';
 import type { Analytics } from '../../sql/stores/analytics.js';
@@ -29,16 +30,21 @@ export async function historyPoints(
   return rows.map((r) => ({ date: r.date, amount: Number(r.amount), source: r.source, price_type: r.price_type }));
 }
 
-const CACHE_SECONDS = 120;
-
-/** The history of a card's variant (its first when none is named) as cached JSON text; 404s for an unknown card or variant. */
-export async function cachedHistory(deps: AppDeps, cardId: number, query: z.output<typeof HistoryQuery>): Promise<string> {
+/**
+ * The history of a card's variant (its first when none is named); 404s for an unknown card or
+ * variant. Uncached here: the routes declare their cache (maxAge, `cache: true`).
+ */
+export async function cardHistory(
+  deps: AppDeps,
+  cardId: number,
+  query: z.output<typeof HistoryQuery>,
+): Promise<z.input<typeof HistoryResponse>> {
   const variants = await variantIdsOfCard(deps.db, cardId);
   if (!variants) throw new NotFound('card');
   const variantId = query.variant_id ?? variants[0];
   if (variantId === undefined) throw new NotFound('variant');
   if (!variants.includes(variantId)) throw new DomainError('not_found', 'variant not found for this card');
-  return deps.cache.json(`v2:history:${cardId}:${variantId}:${query.region}:${query.days}`, CACHE_SECONDS, async () => ({
+  return {
     card_id: cardId,
     variant_id: variantId,
     region: query.region,
@@ -47,14 +53,14 @@ export async function cachedHistory(deps: AppDeps, cardId: number, query: z.outp
     points: await deps.precomputed.answer(cardId, (analytics) =>
       historyPoints(analytics, { cardId, variantId, region: query.region, days: query.days }),
     ),
-  }));
+  };
 }
 
 const REGION_NAME: Record<Region, string> = { eu: 'Europe', us: 'United States', jp: 'Japan', global: 'all regions' };
 
-/** The history chart as SVG, built from the cached history (so it moves with the same prices epoch). */
+/** The history chart as SVG, built from the history. */
 export async function historySvg(deps: AppDeps, cardId: number, query: z.output<typeof ChartQuery>): Promise<string> {
-  const history = JSON.parse(await cachedHistory(deps, cardId, query)) as z.output<typeof HistoryResponse>;
+  const history = await cardHistory(deps, cardId, query);
   const [label] = await v2ChartTitle(deps.db, cardId, history.variant_id);
   const to = new Date().toISOString().slice(0, 10);
   const from = new Date(Date.parse(`${to}T00:00:00Z`) - (history.days - 1) * 86_400_000).toISOString().slice(0, 10);
@@ -70,12 +76,9 @@ export async function historySvg(deps: AppDeps, cardId: number, query: z.output<
   });
 }
 
-/** The same chart as PNG, rendered by sharp and cached like the history (per prices epoch). */
+/** The same chart as PNG, rendered by sharp. */
 export async function historyPng(deps: AppDeps, cardId: number, query: z.output<typeof ChartQuery>): Promise<Buffer> {
-  const key = `v2:history.png:${cardId}:${query.variant_id ?? ''}:${query.region}:${query.days}:${query.width}x${query.height}:${query.theme}`;
-  const encoded = await deps.cache.json(key, CACHE_SECONDS, async () => {
-    const svg = await historySvg(deps, cardId, query);
-    return (await sharp(Buffer.from(svg)).png({ compressionLevel: 9 }).toBuffer()).toString('base64');
-  });
-  return Buffer.from(JSON.parse(encoded) as string, 'base64');
+  return sharp(Buffer.from(await historySvg(deps, cardId, query)))
+    .png({ compressionLevel: 9 })
+    .toBuffer();
 }

@@ -12,7 +12,7 @@ import {
   ResolveResponse,
 } from '../../../schemas/v2.js';
 import { cardDetail, resolveCards } from '../../v2/catalogue.js';
-import { cachedHistory, historyPng, historySvg } from '../../v2/history.js';
+import { cardHistory, historyPng, historySvg } from '../../v2/history.js';
 import { NotFound } from '../../../schemas/errors.js';
 
 export const cardRoutes = (deps: AppDeps) => [
@@ -60,21 +60,23 @@ export const cardRoutes = (deps: AppDeps) => [
     query: HistoryQuery,
     response: HistoryResponse,
     maxAge: 120,
+    cache: true,
     errors: [404, 503],
-    handler: ({ params, query }) => cachedHistory(deps, params.card_id, query),
+    handler: ({ params, query }) => cardHistory(deps, params.card_id, query),
   }),
   defineRoute({
     method: 'get',
     path: '/api/v2/cards/{card_id}/history.svg',
     summary: 'The price history as an SVG chart to embed',
     description:
-      'One line per source (its market price type) in the region\'s currency over `days`, with value and date axes, a legend and a title; `width`, `height` and `theme` size and colour it. Same data and cache as the JSON history: `<img src=".../history.svg?region=us&days=365">`.',
+      'One line per source (its market price type) in the region\'s currency over `days`, with value and date axes, a legend and a title; `width`, `height` and `theme` size and colour it. Same data as the JSON history, cached as long: `<img src=".../history.svg?region=us&days=365">`.',
     tags: ['v2'],
     params: CardParams,
     query: ChartQuery,
     response: ChartSvg,
     produces: 'svg',
     maxAge: 120,
+    cache: true,
     errors: [404, 503],
     handler: ({ params, query }) => historySvg(deps, params.card_id, query),
   }),
@@ -89,6 +91,7 @@ export const cardRoutes = (deps: AppDeps) => [
     response: ChartPng,
     produces: 'png',
     maxAge: 120,
+    cache: true,
     errors: [404, 503],
     handler: ({ params, query }) => historyPng(deps, params.card_id, query),
   }),
