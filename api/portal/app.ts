@@ -85,6 +85,8 @@ export function createPortalApp(deps: AppDeps, opts: { apiUrl: string; apiDocume
       description: `Pages where developers enable API access and manage their keys. Forms are application/x-www-form-urlencoded and carry csrf_token (a signed double-submit token bound to the session: take it from the page or GET /login, with the holo_csrf cookie). Errors: {detail}, 422 {detail: [{loc, msg, type}]}; a browser (Accept: text/html) gets them as a page with the same status. The API itself: ${opts.apiUrl}/openapi.json.`,
     }),
   );
+  // Plain Koa handlers, not defineRoute: the document describes the routes, so it is not one of
+  // them; the stylesheet is a static asset of the pages, no part of the portal's contract.
   router.get('/openapi.json', (ctx) => {
     ctx.type = 'application/json';
     ctx.body = openapi;

@@ -13,6 +13,10 @@ import { NotFound } from '../../schemas/errors.js';
 
 const Params = z.object({ card_id: intParam({ min: 1, max: 2147483647 }), kind: z.enum(['small', 'large', 'placeholder']) });
 
+// Plain Koa handlers, not defineRoute: each answer picks its own format from Accept (AVIF or WebP,
+// Vary: Accept), its own Cache-Control (a day for the real picture, an hour for a placeholder) and
+// header (X-Holo-Placeholder), and streams a file; a route declares one type and one maxAge, and
+// answers JSON, SVG, PNG, CSV, events or a page. They read only their path (and Accept), no caller.
 export function mountImageRoutes(router: Router, deps: AppDeps, images: ImageStore): void {
   router.get('/static/images/cards/:card_id/:kind', async (ctx) => {
     const parsed = Params.safeParse(ctx.params);
@@ -33,6 +37,7 @@ export function mountImageRoutes(router: Router, deps: AppDeps, images: ImageSto
     ctx.body = fs.createReadStream(file);
   });
   // Uploaded pictures: named by their content's SHA-256, so a name never changes what it shows.
+  // Plain Koa as above: a WebP file streamed as it is, immutable for a year.
   for (const kind of ['listings', 'avatars'] as const)
     router.get(`/static/images/${kind}/:name`, async (ctx) => {
       const name = String(ctx.params.name);
