@@ -79,10 +79,34 @@ module.exports = {
     {
       name: 'api-routes-imported-only-by-the-app',
       comment:
-        'Route modules declare routes; only the app (api/*.ts) and other route modules import them. What a service needs from a route file belongs in a service (a route file used as a library was issue 36).',
+        'Route modules declare routes; only the app (api/*.ts) imports them, not a service and not another route module. What one needs from a route file belongs in a service (a route file used as a library was issue 36).',
       severity: 'error',
-      from: { path: '^api/[^/]+/', pathNot: '^api/routes/' },
+      from: { path: '^api/', pathNot: '^api/[^/]+\\.ts$' },
       to: { path: '^api/routes/' },
+    },
+    {
+      name: 'api-routes-import-no-cache',
+      comment:
+        "A route declares its cache (defineRoute's `cache:` beside maxAge, api/http/cachePolicy.ts); it does not reach for the cache itself. lint:routes checks that no route file calls cache.json.",
+      severity: 'error',
+      from: { path: '^api/routes/' },
+      to: { path: '^api/cache\\.ts$' },
+    },
+    {
+      name: 'http-errors-only-at-the-edge',
+      comment:
+        "The HTTP error classes (api/http/errors.ts) are the edge's: the route layer (api/http/, api/routes/), the error middleware, the apps (api/*.ts) and the portal's app, routes and CSRF check. Services throw DomainError kinds (schemas/errors.ts; InvalidInput for a 422).",
+      severity: 'error',
+      from: { path: '^api/', pathNot: '^api/(http/|routes/|middleware/|[^/]+\\.ts$|portal/(app|routes|csrf)\\.ts$)' },
+      to: { path: '^api/http/errors\\.ts$' },
+    },
+    {
+      name: 'clickhouse-inserts-only-in-sql',
+      comment:
+        "Rows reach ClickHouse through the typed inserts of sql/ (chInsert, chInsertTabSeparated), never the raw insert of encoded bytes. Exceptions: the ingest benchmark's ceiling (a raw bulk insert by definition) and ingest/analytics/precompute.ts's hand-escaped TSV (issue 36, row 8: the precomputed analytics' own change, pending).",
+      severity: 'error',
+      from: { pathNot: ['^sql/', '^test/bench/ingest\\.ts$', '^ingest/analytics/precompute\\.ts$'] },
+      to: { path: '^sql/stores/clickhouseInserts\\.ts$' },
     },
     {
       name: 'not-to-unresolvable',

@@ -1,8 +1,10 @@
 // The architecture checks of `npm run lint` catch what they claim to: a tree with a wrong-way
 // import, an import cycle, workflow code importing an activity's implementation, a worker
-// thread whose imports reach chDB, a sub-layer import against the layout (README, Layout) and a
-// query file outside its module's folder fails with the named rule, and the same checks pass on
-// the repository itself.
+// thread whose imports reach chDB, a sub-layer import against the layout (README, Layout), a route
+// file imported by another, a route file reaching for the cache (an import, or a cache.json call),
+// the edge's errors imported by a service, encoded rows inserted outside sql/, and a query file
+// outside its module's folder fails with the named rule, and the same checks pass on the
+// repository itself.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -58,6 +60,22 @@ describe('architecture checks', () => {
       'api/routes/listings.ts': 'export const listingRoutes = () => [];\n',
       'api/marketplace/listings.ts':
         "import { listingRoutes } from '../routes/listings.js';\nexport const listings = () => listingRoutes();\n",
+      // A route file used as a library by another, one reaching for the cache (an import, and a
+      // call with its own key and TTL), a service importing the edge's errors, a loader inserting
+      // encoded rows itself. The route layer importing the errors, and sql/ the inserts, is fine.
+      'api/routes/offers.ts': "import { listingRoutes } from './listings.js';\nexport const offerRoutes = () => listingRoutes();\n",
+      'api/cache.ts': 'export const createCache = () => ({ json: async (_k: string, _ttl: number, load: () => unknown) => load() });\n',
+      'api/routes/prices.ts':
+        "import { createCache } from '../cache.js';\nexport const prices = (deps = { cache: createCache() }) =>\n  deps.cache.json('prices', 120, async () => []);\n",
+      'api/http/errors.ts': 'export class ValidationError extends Error {}\n',
+      'api/routes/decks.ts': "import { ValidationError } from '../http/errors.js';\nexport const refuse = () => new ValidationError();\n",
+      'api/market/priceLists.ts':
+        "import { ValidationError } from '../http/errors.js';\nexport const refuse = () => new ValidationError();\n",
+      'sql/stores/clickhouseInserts.ts': 'export const insertEncoded = async (_body: string) => undefined;\n',
+      'sql/staging.ts':
+        "import { insertEncoded } from './stores/clickhouseInserts.js';\nexport const stageRows = () => insertEncoded('');\n",
+      'ingest/load/staged.ts':
+        "import { insertEncoded } from '../../sql/stores/clickhouseInserts.js';\nexport const stage = () => insertEncoded('a\\tb');\n",
       // Query files: one left flat, one of another module named, one no module names.
       'sql/postgres/queries/flat_query.sql': 'SELECT 1\n',
       'sql/postgres/queries/accounts/account_by_id.sql': 'SELECT 1\n',
@@ -105,6 +123,10 @@ describe('architecture checks', () => {
     ['sql-stores-import-no-query-module', 'sql/stores/images.ts → sql/accounts.ts'],
     ['ingest-engines-import-no-write-path', 'ingest/recognition/matcher.ts → ingest/load/pricePoints.ts'],
     ['api-routes-imported-only-by-the-app', 'api/marketplace/listings.ts → api/routes/listings.ts'],
+    ['api-routes-imported-only-by-the-app', 'api/routes/offers.ts → api/routes/listings.ts'],
+    ['api-routes-import-no-cache', 'api/routes/prices.ts → api/cache.ts'],
+    ['http-errors-only-at-the-edge', 'api/market/priceLists.ts → api/http/errors.ts'],
+    ['clickhouse-inserts-only-in-sql', 'ingest/load/staged.ts → sql/stores/clickhouseInserts.ts'],
   ]) {
     it(`fails on a sub-layer import against the layout, naming ${rule}`, async () => {
       const { code, output } = await layersCheck(tree, ['sql', 'ingest', 'api']);
@@ -112,6 +134,20 @@ describe('architecture checks', () => {
       assert.ok(output.includes(`${rule}: ${violation}`), output);
     });
   }
+
+  it('allows the route layer the edge errors and sql/ the raw inserts', async () => {
+    const { output } = await layersCheck(tree, ['sql', 'ingest', 'api']);
+    assert.ok(output.includes('http-errors-only-at-the-edge: api/market/priceLists.ts'), output);
+    assert.ok(!output.includes('api/routes/decks.ts →'), output);
+    assert.ok(!output.includes('sql/staging.ts →'), output);
+  });
+
+  it('fails on a route file that calls the cache itself, naming route-files-declare-their-cache', async () => {
+    const { code, output } = await check(tree, process.execPath, [path.join(repoRoot, 'test', 'support', 'routeLayout.mjs'), tree]);
+    assert.notEqual(code, 0, output);
+    assert.match(output, /route-files-declare-their-cache: api\/routes\/prices\.ts:3: calls cache\.json/);
+    assert.doesNotMatch(output, /offers|listings|decks/);
+  });
 
   it("fails on a query file outside its module, one naming another module's file, and one no module names", async () => {
     const { code, output } = await check(tree, process.execPath, [path.join(repoRoot, 'test', 'support', 'queryLayout.mjs'), tree]);
@@ -131,6 +167,11 @@ describe('architecture checks', () => {
 
   it('passes on the repository itself', async () => {
     const { code, output } = await layersCheck(repoRoot, ['api', 'ingest', 'workflows', 'schemas', 'sql', 'test']);
+    assert.equal(code, 0, output);
+  });
+
+  it("passes the route layout check on the repository's own route files", async () => {
+    const { code, output } = await check(repoRoot, process.execPath, [path.join(repoRoot, 'test', 'support', 'routeLayout.mjs'), repoRoot]);
     assert.equal(code, 0, output);
   });
 
