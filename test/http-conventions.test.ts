@@ -78,6 +78,7 @@ describe('caching and errors', () => {
     const db = createDb(stack.stores.pg.pool);
     const user = await createUser(db, { username: 'badbodies', email: 'badbodies@example.com', password: 'long enough password' });
     const { key } = await createKey(db, { ...user, tier: 'pro' }, { name: 'bad bodies' });
+    // Raw fetch, not the typed call: the bodies are malformed JSON, which call (it serialises a value) cannot send.
     const post = (path: string, body: string, headers: Record<string, string> = {}) =>
       fetch(stack.url + path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
     for (const body of ['{"card_id": 1,', '"just a string"', '\u0000\u0019']) {

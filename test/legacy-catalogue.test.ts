@@ -394,6 +394,7 @@ describe('sealed products', () => {
 });
 
 describe('HTML-style URLs', () => {
+  // Raw fetch, not the typed call: these answers are redirects and HTML pages, and call follows redirects and reads JSON.
   const get = (path: string, headers: Record<string, string>) => fetch(stack.url + path, { headers, redirect: 'manual' });
   const browser = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 

@@ -17,6 +17,8 @@ import { clientAddress, proxySettings } from '../api/http/clientAddress.js';
 import { buildDeps, startServer, type RunningServer } from '../api/server.js';
 import { openRedis } from '../sql/stores/redis.js';
 import { startStack, type Stack } from './support/stack.js';
+import type { Call } from './support/http.js';
+import type { ResponseBody } from './support/routeTypes.js';
 
 const PASSWORD = 'correct horse battery';
 const LIMITS = { perAccount: 3, perName: 8, perAddress: 6, registrations: 3 };
@@ -56,15 +58,19 @@ after(async () => {
   await stack?.close();
 });
 
-type Answer = { status: number; body: any; headers: http.IncomingHttpHeaders };
+/** An answer whose body has the type of the route's response (a refusal's {detail} beside it), as the typed call's. */
+type Answer<Body = unknown> = { status: number; body: Call<Body>['body']; headers: http.IncomingHttpHeaders };
 
-/** A request from a chosen loopback address (the server sees it as the client's address). */
-function request(
+/**
+ * A request from a chosen loopback address (the server sees it as the client's address): raw
+ * http.request, not the typed call, as fetch cannot choose the local address. Typed as call is.
+ */
+function request<const Method extends string, const Path extends string>(
   base: string,
-  method: string,
-  path: string,
+  method: Method,
+  path: Path,
   opts: { from: string; json?: unknown; form?: Record<string, string>; cookie?: string; headers?: Record<string, string> },
-): Promise<Answer> {
+): Promise<Answer<ResponseBody<Method, Path>>> {
   const body =
     opts.json !== undefined ? JSON.stringify(opts.json) : opts.form !== undefined ? new URLSearchParams(opts.form).toString() : undefined;
   const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
@@ -83,13 +89,17 @@ function request(
         } catch {
           // an HTML page: kept as text
         }
-        resolve({ status: res.statusCode!, body: parsed, headers: res.headers });
+        resolve({ status: res.statusCode!, body: parsed as Answer<ResponseBody<Method, Path>>['body'], headers: res.headers });
       });
     });
     req.on('error', reject);
     req.end(body);
   });
 }
+
+/** The portal's sign-in page as JSON: its CSRF token (portal routes are not among the API routes call's types come from). */
+const portalLoginPage = (from: string) =>
+  request(stack.server.portalUrl, 'GET', '/login', { from }) as Promise<Answer<{ csrf_token: string }>>;
 
 const login = (from: string, username: string, password: string, base = stack.url, cookie?: string) =>
   request(base, 'POST', '/auth/login', { from, json: { username, password }, cookie });
@@ -298,7 +308,7 @@ describe('shared counts', () => {
     const { username } = await user();
     const from = address();
     const portalLogin = async (password: string) => {
-      const page = await request(stack.server.portalUrl, 'GET', '/login', { from });
+      const page = await portalLoginPage(from);
       const cookie = String(page.headers['set-cookie']).split(';')[0]!;
       return request(stack.server.portalUrl, 'POST', '/login', {
         from,
@@ -322,7 +332,7 @@ describe('registration and password change', () => {
       request(stack.url, 'POST', '/auth/register', { from, json: { username, email: `${username}@example.com`, password: PASSWORD } });
     assert.equal((await register('regone')).status, 201);
     assert.equal((await register('regone')).status, 400, 'taken: counted too');
-    const page = await request(stack.server.portalUrl, 'GET', '/login', { from });
+    const page = await portalLoginPage(from);
     const viaPortal = await request(stack.server.portalUrl, 'POST', '/register', {
       from,
       cookie: String(page.headers['set-cookie']).split(';')[0]!,
@@ -449,7 +459,11 @@ describe('behind a proxy (HOLO_TRUSTED_PROXY_HOPS)', () => {
           async (hops, entries) => {
             const port = (apps[hops]!.address() as { port: number }).port;
             const headers = entries === undefined ? undefined : { 'X-Forwarded-For': entries.join(', ') };
-            const res = await request(`http://127.0.0.1:${port}`, 'GET', '/', { from: '127.0.0.1', headers });
+            // This test's own Koa app, not an API route: its answer typed here.
+            const res = (await request(`http://127.0.0.1:${port}`, 'GET', '/', { from: '127.0.0.1', headers })) as Answer<{
+              ours: string;
+              koa: string;
+            }>;
             assert.equal(res.body.ours, res.body.koa);
           },
         ),

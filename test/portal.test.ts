@@ -12,6 +12,7 @@ import { PortalVisitor, shownKey } from './support/portal.js';
 import { accountWithKey } from './support/accounts.js';
 import { createTestCards } from './support/catalogue.js';
 import { startStack, type Stack } from './support/stack.js';
+import { call } from './support/http.js';
 
 let stack: Stack;
 let portal: string;
@@ -23,7 +24,7 @@ after(async () => {
   await stack?.close();
 });
 
-const apiWithKey = (key: string, path = '/api/keys/') => fetch(stack.url + path, { headers: { Authorization: `Bearer ${key}` } });
+const apiWithKey = (key: string, path = '/api/keys/') => call(stack, 'GET', path, { headers: { Authorization: `Bearer ${key}` } });
 const enabledAt = async (username: string) =>
   (await stack.stores.pg.pool.query<{ at: Date | null }>('SELECT developer_enabled_at AS at FROM users WHERE username = $1', [username]))
     .rows[0]?.at ?? null;
@@ -453,7 +454,7 @@ describe('in a real browser', () => {
       await page.getByText('Key “Browser key” is revoked').waitFor();
       const refused = await apiWithKey(key);
       assert.equal(refused.status, 401);
-      assert.deepEqual(await refused.json(), { detail: 'Invalid or revoked API key' });
+      assert.deepEqual(refused.body, { detail: 'Invalid or revoked API key' });
     } finally {
       await browser.close();
     }

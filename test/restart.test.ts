@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { repoRoot } from '../sql/runtime/paths.js';
 import { freePort } from '../sql/runtime/ports.js';
 import { SCHEDULE_IDS } from '../workflows/schedules.js';
+import { call } from './support/http.js';
 
 const STARTS = 6;
 let dataDir: string;
@@ -64,10 +65,8 @@ function stopGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-async function json(p: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-  const res = await fetch(base + p, { headers });
-  return { status: res.status, body: await res.json() };
-}
+/** GET through the tests' one typed client: the body has the type of the route's response. */
+const json = <const P extends string>(p: P, headers: Record<string, string> = {}) => call(base, 'GET', p, { headers });
 
 // Tests run side by side: a port free when picked may be taken by another test's server before
 // this service binds it. That start fails at once saying so, and the next picks other ports.

@@ -4,15 +4,24 @@
 import Stripe from 'stripe';
 import { embeddedWebhookSecret } from '../../sql/external/stripe.js';
 import type { Stack } from './stack.js';
+import { call, type Call } from './http.js';
+import type { ResponseBody } from './routeTypes.js';
 
 const signer = new Stripe('sk_test_holoTests');
 
-export type Checkout = { status: number; location: string | null; body: any };
+export type Checkout = {
+  status: number;
+  location: string | null;
+  body: Call<ResponseBody<'GET', `/api/transactions/${number}/checkout`>>['body'];
+};
 
-/** GET …/checkout as a caller, without following the redirect to Stripe. */
+/**
+ * GET …/checkout as a caller, without following the redirect to Stripe: a raw fetch, as the typed
+ * call follows redirects (the 302 and its Location are what is tested).
+ */
 export async function openCheckout(stack: Stack, caller: { headers: Record<string, string> }, transactionId: number): Promise<Checkout> {
   const res = await fetch(`${stack.url}/api/transactions/${transactionId}/checkout`, { headers: caller.headers, redirect: 'manual' });
-  return { status: res.status, location: res.headers.get('location'), body: await res.json() };
+  return { status: res.status, location: res.headers.get('location'), body: (await res.json()) as Checkout['body'] };
 }
 
 /** The checkout sessions Holo opened for a transaction, oldest first. */
@@ -31,22 +40,22 @@ export async function postStripeEvent(
   stack: Stack,
   event: { id?: string; type: string; object: Record<string, unknown> },
   opts: { secret?: string; signature?: string | null } = {},
-): Promise<{ status: number; body: any }> {
-  const payload = JSON.stringify({
+) {
+  const sent = {
     id: event.id ?? `evt_test_${process.pid}_${++eventSeq}`,
     object: 'event',
     type: event.type,
     created: Math.floor(Date.now() / 1000),
     data: { object: event.object },
-  });
+  };
+  // Signed over the bytes call sends: it serialises the same value with JSON.stringify.
+  const payload = JSON.stringify(sent);
   const secret = opts.secret ?? (await embeddedWebhookSecret(stack.config));
   const signature = opts.signature === undefined ? signer.webhooks.generateTestHeaderString({ payload, secret }) : opts.signature;
-  const res = await fetch(`${stack.url}/api/payments/stripe/webhook`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(signature === null ? {} : { 'Stripe-Signature': signature }) },
-    body: payload,
+  return call(stack, 'POST', '/api/payments/stripe/webhook', {
+    body: sent,
+    headers: signature === null ? {} : { 'Stripe-Signature': signature },
   });
-  return { status: res.status, body: await res.json() };
 }
 
 /** checkout.session.completed for a session, paid in full unless said. */
