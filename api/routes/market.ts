@@ -4,7 +4,22 @@
 // (each route's `cache: true`).
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
-import { marketService, PERIOD_DAYS } from '../market/service.js';
+import { moversOf, olderMoversOf, overviewOf, radarOf, recentUpdatesOf } from '../market/movers.js';
+import { presentMovers, presentOlderMovers, presentOverview, presentRadar, presentRecentUpdates } from '../market/moversPresenter.js';
+import { risingOf, trendingPredictionsOf } from '../market/trends.js';
+import { presentRising, presentTrendingPredictions } from '../market/trendsPresenter.js';
+import { dealsOf, spreadOf } from '../market/spreads.js';
+import { presentDeals, presentSpread } from '../market/spreadsPresenter.js';
+import { detailedStatsOf, intelligenceStatsOf, marketStatsOf, sourcesOf } from '../market/stats.js';
+import { presentDetailedStats, presentIntelligenceStats, presentMarketStats, presentSources } from '../market/statsPresenter.js';
+import { cardIntelligenceOf, compareOf, fxRateOf, intelligenceHistoryOf, searchOf } from '../market/intelligence.js';
+import {
+  presentCardIntelligence,
+  presentCompare,
+  presentFxRate,
+  presentIntelligenceHistory,
+  presentSearch,
+} from '../market/intelligencePresenter.js';
 import { priceListService } from '../market/priceLists.js';
 import {
   Deals,
@@ -57,7 +72,6 @@ const tags = ['market'];
 const piTags = ['price intelligence'];
 
 export const marketRoutes = (deps: AppDeps) => {
-  const market = marketService(deps);
   const priceLists = priceListService(deps.db, deps.analytics, deps.precomputed);
   const moversRoute = <const Path extends string>(path: Path, summary: string) =>
     defineRoute({
@@ -72,11 +86,7 @@ export const marketRoutes = (deps: AppDeps) => {
       errors: [503],
       description:
         "A card's series is one variant's ungraded US market price from one source (the pair with the most days in the period); cards under $1 are left out; volatility is the standard deviation of the period's prices over their mean.",
-      handler: async ({ query }) => ({
-        ...(await market.movers(query.tcg === 'all' ? '' : query.tcg, PERIOD_DAYS[query.period], query.limit)),
-        period: query.period,
-        tcg: query.tcg,
-      }),
+      handler: async ({ query }) => presentMovers(await moversOf(deps, query), query),
     });
 
   return [
@@ -92,7 +102,7 @@ export const marketRoutes = (deps: AppDeps) => {
       maxAge: TTL,
       cache: true,
       errors: [503],
-      handler: ({ query }) => market.overview(query),
+      handler: async ({ query }) => presentOverview(await overviewOf(deps, query)),
     }),
     defineRoute({
       method: 'get',
@@ -103,7 +113,7 @@ export const marketRoutes = (deps: AppDeps) => {
       maxAge: TTL,
       cache: true,
       errors: [503],
-      handler: () => market.marketStats(),
+      handler: async () => presentMarketStats(await marketStatsOf(deps)),
     }),
     defineRoute({
       method: 'get',
@@ -115,7 +125,7 @@ export const marketRoutes = (deps: AppDeps) => {
       maxAge: TTL,
       cache: true,
       errors: [503],
-      handler: ({ query }) => market.radarStats(query),
+      handler: async ({ query }) => presentRadar(await radarOf(deps, query)),
     }),
     defineRoute({
       method: 'get',
@@ -127,7 +137,7 @@ export const marketRoutes = (deps: AppDeps) => {
       maxAge: TTL,
       cache: true,
       errors: [503],
-      handler: ({ query }) => market.deals(query),
+      handler: async ({ query }) => presentDeals(await dealsOf(deps, query)),
     }),
     defineRoute({
       method: 'get',
@@ -139,7 +149,7 @@ export const marketRoutes = (deps: AppDeps) => {
       maxAge: TTL,
       cache: true,
       errors: [503],
-      handler: ({ query }) => market.trendingPredictions(query),
+      handler: async ({ query }) => presentTrendingPredictions(await trendingPredictionsOf(deps, query), query),
     }),
     defineRoute({
       method: 'get',
@@ -151,7 +161,7 @@ export const marketRoutes = (deps: AppDeps) => {
       maxAge: TTL,
       cache: true,
       errors: [503],
-      handler: ({ query }) => market.rising(query),
+      handler: async ({ query }) => presentRising(await risingOf(deps, query)),
     }),
     defineRoute({
       method: 'get',
@@ -163,7 +173,7 @@ export const marketRoutes = (deps: AppDeps) => {
       maxAge: TTL,
       cache: true,
       errors: [503],
-      handler: ({ query }) => market.olderMovers(query),
+      handler: async ({ query }) => presentOlderMovers(await olderMoversOf(deps, query)),
     }),
     defineRoute({
       method: 'get',
@@ -175,7 +185,7 @@ export const marketRoutes = (deps: AppDeps) => {
       maxAge: TTL,
       cache: true,
       errors: [503],
-      handler: ({ query }) => market.spread(query),
+      handler: async ({ query }) => presentSpread(await spreadOf(deps, query)),
     }),
     defineRoute({
       method: 'get',
@@ -187,7 +197,7 @@ export const marketRoutes = (deps: AppDeps) => {
       maxAge: TTL,
       cache: true,
       errors: [503],
-      handler: ({ query }) => market.recent(query),
+      handler: async ({ query }) => presentRecentUpdates(await recentUpdatesOf(deps, query)),
     }),
     defineRoute({
       method: 'get',
@@ -200,7 +210,7 @@ export const marketRoutes = (deps: AppDeps) => {
       maxAge: TTL,
       cache: true,
       errors: [404, 503],
-      handler: ({ params, query }) => market.cardIntelligence(params, query),
+      handler: async ({ params, query }) => presentCardIntelligence(await cardIntelligenceOf(deps, params.id, query)),
     }),
     defineRoute({
       method: 'get',
@@ -264,7 +274,7 @@ export const marketRoutes = (deps: AppDeps) => {
       maxAge: TTL,
       cache: true,
       errors: [503],
-      handler: () => market.sources(),
+      handler: async () => presentSources(await sourcesOf(deps)),
     }),
     defineRoute({
       method: 'get',
@@ -276,7 +286,7 @@ export const marketRoutes = (deps: AppDeps) => {
       maxAge: TTL,
       cache: true,
       errors: [404, 503],
-      handler: ({ query }) => market.fxRate(query),
+      handler: async ({ query }) => presentFxRate(await fxRateOf(deps, query), query),
     }),
     defineRoute({
       method: 'get',
@@ -288,7 +298,7 @@ export const marketRoutes = (deps: AppDeps) => {
       maxAge: TTL,
       cache: true,
       errors: [404, 503],
-      handler: ({ query }) => market.intelligenceHistory(query),
+      handler: async ({ query }) => presentIntelligenceHistory(await intelligenceHistoryOf(deps, query), query),
     }),
     defineRoute({
       method: 'get',
@@ -300,7 +310,7 @@ export const marketRoutes = (deps: AppDeps) => {
       maxAge: TTL,
       cache: true,
       errors: [503],
-      handler: ({ query }) => market.compare(query),
+      handler: async ({ query }) => presentCompare(await compareOf(deps, query)),
     }),
     defineRoute({
       method: 'get',
@@ -312,7 +322,7 @@ export const marketRoutes = (deps: AppDeps) => {
       maxAge: TTL,
       cache: true,
       errors: [503],
-      handler: ({ query }) => market.search(query),
+      handler: async ({ query }) => presentSearch(await searchOf(deps, query)),
     }),
     defineRoute({
       method: 'get',
@@ -323,7 +333,7 @@ export const marketRoutes = (deps: AppDeps) => {
       maxAge: TTL,
       cache: true,
       errors: [503],
-      handler: () => market.intelligenceStats(),
+      handler: async () => presentIntelligenceStats(await intelligenceStatsOf(deps)),
     }),
     defineRoute({
       method: 'get',
@@ -334,7 +344,7 @@ export const marketRoutes = (deps: AppDeps) => {
       maxAge: TTL,
       cache: true,
       errors: [503],
-      handler: () => market.detailedStats(),
+      handler: async () => presentDetailedStats(await detailedStatsOf(deps)),
     }),
   ];
 };
