@@ -5,10 +5,9 @@ import fs from 'node:fs';
 import type Router from '@koa/router';
 import { z } from '../../schemas/common.js';
 import { intParam } from '../../schemas/common.js';
-import { cardImageSubject } from '../../sql/cardImages.js';
+import { cardImageFile, type ImageFormat } from '../images/cardImages.js';
 import type { AppDeps } from '../deps.js';
 import { fromZod } from '../http/errors.js';
-import { ImageStore, placeholderSvg, type ImageFormat } from '../../sql/stores/images.js';
 import { NotFound } from '../../schemas/errors.js';
 
 const Params = z.object({ card_id: intParam({ min: 1, max: 2147483647 }), kind: z.enum(['small', 'large', 'placeholder']) });
@@ -17,19 +16,13 @@ const Params = z.object({ card_id: intParam({ min: 1, max: 2147483647 }), kind: 
 // Vary: Accept), its own Cache-Control (a day for the real picture, an hour for a placeholder) and
 // header (X-Holo-Placeholder), and streams a file; a route declares one type and one maxAge, and
 // answers JSON, SVG, PNG, CSV, events or a page. They read only their path (and Accept), no caller.
-export function mountImageRoutes(router: Router, deps: AppDeps, images: ImageStore): void {
+export function mountImageRoutes(router: Router, deps: AppDeps, images: AppDeps['images']): void {
   router.get('/static/images/cards/:card_id/:kind', async (ctx) => {
     const parsed = Params.safeParse(ctx.params);
     if (!parsed.success) throw fromZod('path', parsed.error, ctx.params);
     const { card_id: cardId, kind } = parsed.data;
     const format: ImageFormat = /image\/avif/.test(ctx.get('Accept')) ? 'avif' : 'webp';
-    const real = kind !== 'placeholder' && images.hasOriginal(cardId, kind);
-    const rows = await cardImageSubject(deps.db, cardId, kind);
-    const card = rows[0];
-    if (!card || (kind !== 'placeholder' && !card.has_kind && !real)) throw new NotFound('image');
-    const file = real
-      ? await images.derived(cardId, kind, format, () => images.resizedOriginal(cardId, kind as 'small' | 'large'))
-      : await images.derived(cardId, 'placeholder', format, async () => placeholderSvg(card.name, card.set_name, card.collector_number));
+    const { file, real } = await cardImageFile(deps.db, images, cardId, kind, format);
     ctx.vary('Accept');
     ctx.set('Cache-Control', real ? 'public, max-age=86400' : 'public, max-age=3600');
     ctx.set('X-Holo-Placeholder', real ? 'false' : 'true');

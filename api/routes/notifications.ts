@@ -2,16 +2,8 @@
 // /unread-count, /{id}/read, /read-all; /api/devices/register POST and DELETE; ours: GET and POST
 // /me/notifications).
 import type { AppDeps } from '../deps.js';
-import {
-  emailSettings,
-  markAllNotificationsRead,
-  markNotificationRead,
-  notificationFeed,
-  registerPushDevice,
-  trimPushDevices,
-  unreadNotificationCount,
-  unregisterPushDevice,
-} from '../../sql/notifications.js';
+import { emailChoicesOf, feedOf, markAllRead, markRead, registerDevice, unreadCountOf, unregisterDevice } from '../events/notifications.js';
+import { presentDeviceRegistered, presentEmailSettings, presentMarkedRead, presentUnreadCount } from '../events/notificationsPresenter.js';
 import { defineRoute } from '../http/route.js';
 import {
   DeviceBody,
@@ -26,21 +18,12 @@ import {
   UnreadCount,
   VapidKey,
 } from '../../schemas/events.js';
-import { webhookUrlProblem } from '../events/webhookEndpoints.js';
 import { Ok } from '../../schemas/auth.js';
-import { DomainError, NotFound } from '../../schemas/errors.js';
 
 const tags = ['notifications'];
-/** Devices kept per account; registering one more drops the least recently seen. */
-const MAX_DEVICES_PER_USER = 20;
 
 export const notificationRoutes = (deps: AppDeps) => {
   const { db } = deps;
-  const unread = async (userId: number) => (await unreadNotificationCount(db, userId))[0]!.n;
-  const emailChoices = async (userId: number, change: { alert_emails?: boolean; digest_emails?: boolean }) => {
-    const [choices] = await emailSettings(db, userId, change.alert_emails ?? null, change.digest_emails ?? null);
-    return { ok: true as const, ...choices! };
-  };
   return [
     defineRoute({
       method: 'get',
@@ -49,7 +32,7 @@ export const notificationRoutes = (deps: AppDeps) => {
       tags,
       access: 'auth',
       response: EmailSettings,
-      handler: async ({ caller }) => emailChoices(caller.account.id, {}),
+      handler: async ({ caller }) => presentEmailSettings(await emailChoicesOf(db, caller.account.id, {})),
     }),
     defineRoute({
       method: 'post',
@@ -61,7 +44,7 @@ export const notificationRoutes = (deps: AppDeps) => {
       access: 'auth',
       body: EmailSettingsBody,
       response: EmailSettings,
-      handler: async ({ body, caller }) => emailChoices(caller.account.id, body),
+      handler: async ({ body, caller }) => presentEmailSettings(await emailChoicesOf(db, caller.account.id, body)),
     }),
     defineRoute({
       method: 'get',
@@ -71,11 +54,7 @@ export const notificationRoutes = (deps: AppDeps) => {
       access: 'auth',
       query: NotificationFeedQuery,
       response: NotificationFeed,
-      handler: async ({ query, caller }) => {
-        const user = caller.account;
-        const items = await notificationFeed(db, user.id, query.before_id ?? null, query.limit);
-        return { items, unread: await unread(user.id) };
-      },
+      handler: ({ query, caller }) => feedOf(db, caller.account.id, query),
     }),
     defineRoute({
       method: 'get',
@@ -84,7 +63,7 @@ export const notificationRoutes = (deps: AppDeps) => {
       tags,
       access: 'auth',
       response: UnreadCount,
-      handler: async ({ caller }) => ({ count: await unread(caller.account.id) }),
+      handler: async ({ caller }) => presentUnreadCount(await unreadCountOf(db, caller.account.id)),
     }),
     // The spec lists these two with GET (links in notification e-mails and old clients); POST is
     // the method to prefer. Both do the same, and marking read twice changes nothing.
@@ -98,11 +77,7 @@ export const notificationRoutes = (deps: AppDeps) => {
         params: NotificationIdParams,
         response: MarkedRead,
         errors: [404],
-        handler: async ({ params, caller }) => {
-          const rows = await markNotificationRead(db, params.notification_id, caller.account.id);
-          if (rows.length === 0) throw new NotFound('Notification');
-          return { ok: true as const, marked: 1 };
-        },
+        handler: async ({ params, caller }) => presentMarkedRead(await markRead(db, params.notification_id, caller.account.id)),
       }),
       defineRoute({
         method,
@@ -111,10 +86,7 @@ export const notificationRoutes = (deps: AppDeps) => {
         tags,
         access: 'auth',
         response: MarkedRead,
-        handler: async ({ caller }) => {
-          const rows = await markAllNotificationsRead(db, caller.account.id);
-          return { ok: true as const, marked: rows.length };
-        },
+        handler: async ({ caller }) => presentMarkedRead(await markAllRead(db, caller.account.id)),
       }),
     ]),
     defineRoute({
@@ -138,18 +110,7 @@ export const notificationRoutes = (deps: AppDeps) => {
       errors: [400],
       description:
         'A token already registered moves to the calling account (a phone changes hands) and is enabled again; at most 20 devices per account, the least recently seen is dropped. Web: `token` is the subscription’s endpoint (https and public in production, as webhook URLs: 400 otherwise) and `keys` its p256dh and auth keys; the subscription is made with the key of GET /api/devices/vapid-key. A device its push service calls gone (404, 410) is disabled until registered again.',
-      handler: async ({ body, caller }) => {
-        const user = caller.account;
-        const problem = body.platform === 'web' ? webhookUrlProblem(body.token, deps.config.env) : null;
-        if (problem) throw new DomainError('invalid', `token: ${problem}`);
-        const keys = body.platform === 'web' ? body.keys : null;
-        const id = await db.transaction(async (tx) => {
-          const [row] = await registerPushDevice(tx, user.id, body.platform, body.token, keys?.p256dh ?? null, keys?.auth ?? null);
-          await trimPushDevices(tx, user.id, MAX_DEVICES_PER_USER);
-          return row!.id;
-        });
-        return { ok: true as const, device_id: id };
-      },
+      handler: async ({ body, caller }) => presentDeviceRegistered(await registerDevice(deps, caller.account.id, body)),
     }),
     defineRoute({
       method: 'delete',
@@ -161,8 +122,7 @@ export const notificationRoutes = (deps: AppDeps) => {
       response: Ok,
       errors: [404],
       handler: async ({ body, caller }) => {
-        const rows = await unregisterPushDevice(db, body.token, caller.account.id);
-        if (rows.length === 0) throw new NotFound('Device');
+        await unregisterDevice(db, body.token, caller.account.id);
         return { ok: true as const };
       },
     }),

@@ -4,8 +4,9 @@ import type { AppDeps } from '../../deps.js';
 import { errorFields, type Logger } from '../../../sql/runtime/log.js';
 import { ValidationError } from '../../http/errors.js';
 import { defineRoute } from '../../http/route.js';
-import { crossSourceFlags, ingestRejects, ingestRejectsByReason } from '../../../sql/ingestRejects.js';
-import { CROSS_SOURCE_RULE } from '../../../ingest/normalise/crossSource.js';
+import { crossSourceFlagsOf, rejectsOf } from '../../admin/quarantine.js';
+import { presentCrossSourceFlags, presentRejects } from '../../admin/quarantinePresenter.js';
+import { requireCorrelatedCard } from '../../admin/correlation.js';
 import {
   PauseBody,
   RejectsQuery,
@@ -23,7 +24,6 @@ import {
   SourcesResponse,
 } from '../../../schemas/admin.js';
 import { sourcesReport } from '../../../ingest/upstreams/sources.js';
-import { cardExists } from '../../../sql/v2Catalogue.js';
 import { NoMatchingFeedError, UnknownRunError } from '../../../workflows/operations.js';
 import { DomainError, NotFound } from '../../../schemas/errors.js';
 
@@ -117,14 +117,7 @@ export const adminIngestRoutes = (deps: AppDeps) => [
     query: RejectsQuery,
     response: RejectsResponse,
     errors: [503],
-    handler: async ({ query }) => {
-      const params = { batch_id: query.batch_id ?? '', source: query.source ?? '', limit: query.limit };
-      const [items, byReason] = await Promise.all([
-        ingestRejects(deps.analytics, params),
-        ingestRejectsByReason(deps.analytics, { source: params.source, batch_id: params.batch_id }),
-      ]);
-      return { items, by_reason: byReason.map((r) => ({ ...r, rows: Number(r.rows) })) };
-    },
+    handler: async ({ query }) => presentRejects(await rejectsOf(deps.analytics, query)),
   }),
   defineRoute({
     ...common,
@@ -135,16 +128,7 @@ export const adminIngestRoutes = (deps: AppDeps) => [
     query: CrossSourceFlagsQuery,
     response: CrossSourceFlagsResponse,
     errors: [503],
-    handler: async ({ query }) => ({
-      days: query.days,
-      rule: {
-        factor: CROSS_SOURCE_RULE.factor,
-        min_other_sources: CROSS_SOURCE_RULE.minOtherSources,
-        window_days: CROSS_SOURCE_RULE.windowDays,
-        price_types: [...CROSS_SOURCE_RULE.priceTypes],
-      },
-      flags: await crossSourceFlags(deps.analytics, { days: query.days, source: query.source ?? '' }),
-    }),
+    handler: async ({ query }) => presentCrossSourceFlags(await crossSourceFlagsOf(deps.analytics, query), query),
   }),
   defineRoute({
     ...common,
@@ -167,8 +151,9 @@ export const adminIngestRoutes = (deps: AppDeps) => [
     response: StartedRun,
     status: 202,
     errors: [404, 503],
+    // Two calls: the card is looked up outside `temporal`, so a PostgreSQL outage stays a store 503, not Temporal's.
     handler: async ({ params }) => {
-      if ((await cardExists(deps.db, params.card_id)).length === 0) throw new NotFound('card');
+      await requireCorrelatedCard(deps.db, params.card_id);
       return temporal(deps.log, () => deps.ingest.startCorrelation(params.card_id));
     },
   }),

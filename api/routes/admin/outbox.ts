@@ -1,7 +1,7 @@
 // The e-mail outbox for operators: what was queued, sent or failed. Without SMTP configured it
 // is where development reads the mail.
 import type { AppDeps } from '../../deps.js';
-import { newestOutboxMessages } from '../../../sql/emailOutbox.js';
+import { newestOutbox } from '../../events/outbox.js';
 import { defineRoute } from '../../http/route.js';
 import { OutboxList, OutboxQuery } from '../../../schemas/events.js';
 
@@ -14,9 +14,6 @@ export const adminOutboxRoutes = (deps: AppDeps) => [
     access: 'admin',
     query: OutboxQuery,
     response: OutboxList,
-    handler: async ({ query }) => ({
-      smtp_configured: deps.config.smtpUrl !== undefined,
-      items: await newestOutboxMessages(deps.db, query.limit),
-    }),
+    handler: ({ query }) => newestOutbox(deps, query.limit),
   }),
 ];

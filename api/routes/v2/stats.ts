@@ -1,8 +1,8 @@
 import type { AppDeps } from '../../deps.js';
 import { defineRoute } from '../../http/route.js';
 import { StatsResponse } from '../../../schemas/v2.js';
-import { catalogueTotals } from '../../v2/catalogue.js';
-import { pricePointTotals } from '../../../sql/market.js';
+import { catalogueStatsOf } from '../../v2/stats.js';
+import { presentCatalogueStats } from '../../v2/statsPresenter.js';
 
 export const statsRoutes = (deps: AppDeps) => [
   defineRoute({
@@ -14,9 +14,6 @@ export const statsRoutes = (deps: AppDeps) => [
     maxAge: 300,
     cache: true,
     errors: [503],
-    handler: async () => {
-      const [counts, [prices]] = await Promise.all([catalogueTotals(deps.db), pricePointTotals(deps.analytics, {})]);
-      return { ...counts, price_points: Number(prices?.price_points ?? 0), updated_at: prices?.updated_at ?? new Date(0).toISOString() };
-    },
+    handler: async () => presentCatalogueStats(await catalogueStatsOf(deps)),
   }),
 ];
