@@ -33,6 +33,7 @@ export async function createAlert(
   });
 }
 
-export async function deleteAlert(db: Db, userId: number, alertId: number): Promise<boolean> {
-  return (await q.deleteAlertOf(db, alertId, userId)).length === 1;
+/** Deletes one of the account's alerts; 404 when it has no such alert. */
+export async function deleteAlert(db: Db, userId: number, alertId: number): Promise<void> {
+  if ((await q.deleteAlertOf(db, alertId, userId)).length === 0) throw new NotFound('Alert');
 }

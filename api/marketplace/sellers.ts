@@ -5,18 +5,27 @@ import type { Db } from '../../sql/stores/db.js';
 import { DomainError } from '../../schemas/errors.js';
 import type { BecomeSellerBody, SellerOut, SellerProfileBody } from '../../schemas/marketplace.js';
 import * as q from '../../sql/marketplace.js';
+import type { KeyCache } from '../auth/keyCache.js';
 
 export type SellerProfile = z.infer<typeof SellerOut>;
 
 // The account has no seller profile: nothing to read or change (404), as for any row it lacks.
 const notASeller = () => new DomainError('not_found', 'no seller profile for this account: POST /seller/become first');
 
-export async function becomeSeller(db: Db, userId: number, body: z.output<typeof BecomeSellerBody>): Promise<SellerProfile> {
-  return db.transaction(async (tx) => {
+/** Makes the account a seller (409 when it is one); every instance's cached caller sees it at once. */
+export async function becomeSeller(
+  { db, keyCache }: { db: Db; keyCache: Pick<KeyCache, 'changed'> },
+  userId: number,
+  body: z.output<typeof BecomeSellerBody>,
+): Promise<SellerProfile> {
+  const profile = await db.transaction(async (tx) => {
     if ((await q.becomeSeller(tx, userId, body.display_name, body.country)).length === 0)
       throw new DomainError('conflict', 'this account is already a seller; PUT /seller/profile/extended changes its profile');
     return (await q.sellerProfileOf(tx, userId))[0]!;
   });
+  // Resolved callers are cached with their account: is_seller must show at once, everywhere.
+  await keyCache.changed(`user:${userId}`);
+  return profile;
 }
 
 export async function sellerProfile(db: Db, userId: number): Promise<SellerProfile> {

@@ -6,14 +6,14 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { createKey, createUser, enableDeveloperAccess, listKeys, revokeKey, userById, type User } from '../auth/accounts.js';
-import { withLiveCalls } from '../auth/rateLimit.js';
+import { createUser, type User } from '../auth/accounts.js';
+import { createPortalKey, enableApiAccess, revokeOwnKeyRecord } from '../auth/keys.js';
+import { dashboardOf } from './dashboard.js';
 import { countRegistration, throttleWording } from '../auth/loginThrottle.js';
 import { isBusinessTier } from '../../schemas/tiers.js';
 import { cookieSession, endSession, rememberDevice, requestSignIn, startSession } from '../auth/sessionCookie.js';
-import { DEPRECATIONS } from '../http/deprecations.js';
 import { ValidationError } from '../http/errors.js';
-import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, webhookUrlProblem } from '../events/webhookEndpoints.js';
+import { createEndpoint, deleteEndpoint, webhookUrlProblem } from '../events/webhookEndpoints.js';
 import { defineRoute, type AnyObject, type Method, type Route, type RouteSpec } from '../http/route.js';
 import {
   CreateKeyForm,
@@ -43,11 +43,9 @@ import {
   type DashboardData,
   type View,
 } from './pages.js';
-import { DomainError, NotFound } from '../../schemas/errors.js';
+import { DomainError } from '../../schemas/errors.js';
 
 const tags = ['developer portal'];
-// Deprecations whose sunset is this close get a dashboard banner (spec: 90 days' notice).
-const BANNER_DAYS = 365;
 
 export type PortalSession = { user: User; sessionId: string } | null;
 
@@ -120,15 +118,8 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       handler: async ({ params, query, body, ctx }) => spec.handler({ params, query, body, visitor: await visitorOf(ctx) }),
     });
   const dashboard = async (visitor: Visitor, user: User, extra: Omit<DashboardData, 'keys' | 'deprecations' | 'webhooks'> = {}) => {
-    const keys = await withLiveCalls(deps, await listKeys(db, user.id));
-    const webhooks = isBusinessTier(user.tier)
-      ? await Promise.all(
-          (await listEndpoints(db, user.id)).map(async (w) => ({ ...w, deliveries: await listDeliveries(db, user.id, w.id, 5) })),
-        )
-      : null;
-    const horizon = Date.now() + BANNER_DAYS * 86_400_000;
-    const deprecations = DEPRECATIONS.filter((d) => Date.parse(`${d.sunset}T00:00:00Z`) <= horizon);
-    return dashboardPage({ ...(await visitor.view(user)), user }, { keys, deprecations, webhooks, ...extra });
+    const shown = await dashboardOf(deps, user);
+    return dashboardPage({ ...(await visitor.view(user)), user }, { ...shown, ...extra });
   };
   const page = (path: string, summary: string, render: (visitor: Visitor) => Promise<string>) =>
     portalRoute({
@@ -150,6 +141,7 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       tags,
       response: PortalLogout,
       // ctx: signing out clears the session cookie.
+      // Not one call: the session is read from and cleared in the cookies, which only the edge holds.
       handler: async ({ ctx }) => {
         const session = await portalSession(ctx, deps);
         await endSession(ctx, db, session?.sessionId ?? null);
@@ -196,6 +188,7 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       status: 303,
       errors: [401, 429],
       // ctx: signing in sets the session and device cookies (and throttles by the client's address); the 303 goes where Location says.
+      // Not one call: CSRF, sign-in, the session and device cookies are the edge's; the page is the presenter.
       handler: async ({ body, ctx }) => {
         const current = await portalSession(ctx, deps);
         await portal.csrf.verify(ctx, current?.sessionId ?? null, body.csrf_token);
@@ -222,6 +215,7 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       status: 303,
       errors: [400, 429],
       // ctx: signing up sets the session cookie (and counts registrations by the client's address); the 303 goes where Location says.
+      // Not one call: CSRF, the registration count by address and the session cookie are the edge's; the page is the presenter.
       handler: async ({ body, ctx }) => {
         const current = await portalSession(ctx, deps);
         await portal.csrf.verify(ctx, current?.sessionId ?? null, body.csrf_token);
@@ -248,10 +242,10 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       produces: 'html',
       response: HtmlPage,
       errors: [401],
+      // Portal forms: visitor.signedIn (CSRF and session) parses, one service call, the page presents (it reads what it shows).
       handler: async ({ body, visitor }) => {
         const session = await visitor.signedIn(body.csrf_token);
-        await enableDeveloperAccess(db, session.user.id);
-        const user = (await userById(db, session.user.id))!;
+        const user = await enableApiAccess(deps, session.user.id);
         return enablePage({ ...(await visitor.view(user)), user }, true);
       },
     }),
@@ -270,11 +264,10 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       produces: 'html',
       response: HtmlPage,
       errors: [401, 403],
+      // Portal forms: visitor.signedIn parses, one service call, dashboard() presents (it reads the keys it lists).
       handler: async ({ body, visitor }) => {
         const { user } = await visitor.signedIn(body.csrf_token);
-        if (!user.developer_enabled_at) throw new DomainError('forbidden', 'Enable API access first (/enable)');
-        const created = await createKey(db, user, { name: body.key_name });
-        return dashboard(visitor, user, { created });
+        return dashboard(visitor, user, { created: await createPortalKey(deps, user, body.key_name) });
       },
     }),
     portalRoute({
@@ -288,13 +281,10 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       produces: 'html',
       response: HtmlPage,
       errors: [401, 404],
+      // Portal forms: visitor.signedIn parses, one service call, dashboard() presents (it reads the keys it lists).
       handler: async ({ params, body, visitor }) => {
         const { user } = await visitor.signedIn(body.csrf_token);
-        const key = (await listKeys(db, user.id)).find((k) => k.id === params.key_id);
-        // Another account's key is "not found": ownership is part of the lookup.
-        if (!key || !(await revokeKey(db, user.id, key.id))) throw new NotFound('API key');
-        await deps.keyCache.changed(`key:${key.id}`);
-        return dashboard(visitor, user, { revoked: key });
+        return dashboard(visitor, user, { revoked: await revokeOwnKeyRecord(deps, user.id, params.key_id) });
       },
     }),
     portalRoute({
@@ -307,6 +297,7 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       produces: 'html',
       response: HtmlPage,
       errors: [401, 403],
+      // Portal forms: visitor.signedIn parses, the tier and URL are checked as the form's fields, one service call, dashboard() presents.
       handler: async ({ body, visitor }) => {
         const { user } = await visitor.signedIn(body.csrf_token);
         if (!isBusinessTier(user.tier)) throw new DomainError('forbidden', 'Webhooks need a Business tier (Shop Basic or higher)');
@@ -331,6 +322,7 @@ export function portalRoutes(deps: AppDeps, portal: { apiUrl: string; apiDocumen
       produces: 'html',
       response: HtmlPage,
       errors: [401, 404],
+      // Portal forms: visitor.signedIn parses, one service call, dashboard() presents (it reads the keys it lists).
       handler: async ({ params, body, visitor }) => {
         const { user } = await visitor.signedIn(body.csrf_token);
         await deleteEndpoint(db, user.id, params.webhook_id);

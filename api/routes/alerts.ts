@@ -3,12 +3,9 @@
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
 import { createAlert, deleteAlert, listAlerts } from '../events/alerts.js';
-import { DIGEST_NOW_PER_HOUR, digestNowRefusal } from '../events/digestNow.js';
-import { queueDigests } from '../../ingest/events/digest.js';
-import { startEmailOutbox } from '../../workflows/operations.js';
+import { DIGEST_NOW_PER_HOUR, digestNow } from '../events/digestNow.js';
 import { AlertIdParams, AlertList, AlertOut, CreateAlertBody, DigestQueued } from '../../schemas/events.js';
 import { Ok } from '../../schemas/auth.js';
-import { NotFound, RateLimited } from '../../schemas/errors.js';
 
 const tags = ['alerts'];
 
@@ -46,7 +43,7 @@ export const alertRoutes = (deps: AppDeps) => [
     response: Ok,
     errors: [404],
     handler: async ({ params, caller }) => {
-      if (!(await deleteAlert(deps.db, caller.account.id, params.alert_id))) throw new NotFound('Alert');
+      await deleteAlert(deps.db, caller.account.id, params.alert_id);
       return { ok: true as const };
     },
   }),
@@ -58,19 +55,6 @@ export const alertRoutes = (deps: AppDeps) => [
     access: 'auth',
     response: DigestQueued,
     errors: [429],
-    handler: async ({ caller }) => {
-      const userId = caller.account.id;
-      const retryAfter = await digestNowRefusal(deps.stores.redis, deps.config.redisPrefix, userId);
-      if (retryAfter !== null) throw new RateLimited(`Rate limit exceeded. Retry after ${retryAfter} seconds.`, retryAfter);
-      const queued = await queueDigests(deps.stores.pg.pool, userId);
-      // The worker sends the outbox over SMTP when configured; without Temporal it waits for the next run.
-      void deps.ingest
-        .client()
-        .then((client) => startEmailOutbox(client, `digest-now-${userId}-${Date.now()}`))
-        .catch((err: Error) =>
-          deps.log.warn('digest-now: could not start the e-mail outbox run; the next run sends it', { cause: err.message }),
-        );
-      return { ok: true as const, queued };
-    },
+    handler: async ({ caller }) => ({ ok: true as const, queued: await digestNow(deps, caller.account.id) }),
   }),
 ];

@@ -82,6 +82,7 @@ export const authRoutes = (deps: AppDeps) => {
       response: Registered,
       errors: [400, 401, 429],
       // ctx: signing in sets the session and device cookies (and throttles by the client's address).
+      // Not one call: the cookies are set from the sign-in's result, and only the edge sets cookies.
       handler: async ({ body, ctx }) => {
         const signedIn = await requestSignIn(ctx, deps, body.username, body.password);
         const { user } = signedIn;
@@ -125,6 +126,7 @@ export const authRoutes = (deps: AppDeps) => {
       response: Ok,
       errors: [400, 429],
       // ctx: the session's cookie is renewed (and attempts throttled by the client's address).
+      // Not one call: the renewed cookie depends on the check's result, and only the edge sets cookies.
       handler: async ({ body, caller, ctx }) => {
         const user = caller.account;
         const changed = await throttledPasswordCheck(deps, { ip: ctx.ip }, accountSubject(user.id), () =>
@@ -173,6 +175,7 @@ export const authRoutes = (deps: AppDeps) => {
       response: Ok,
       errors: [400],
       // ctx: a deleted account's session cookie is cleared.
+      // Not one call: the cookie is cleared after the deletion, and only the edge clears cookies.
       handler: async ({ body, caller, ctx }) => {
         const user = caller.account;
         confirmed(user, body.confirm);

@@ -1,11 +1,11 @@
 // API key management (spec: "API key record", the key rows of "Operations whose path is not
 // given"): list, create (the full key once), by name, revoke; and the developer's own summary.
-import { recognitionQuota } from '../recognition/quota.js';
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
-import { createKey, developerKey, listKeys, publicUser, revokeKey } from '../auth/accounts.js';
-import { withLiveCalls } from '../auth/rateLimit.js';
-import { TIERS, type Tier } from '../../schemas/tiers.js';
+import { createKey } from '../auth/accounts.js';
+import { developerInfoOf, developerKeyOf, ownKeyByName, ownKeys, revokeOwnKey } from '../auth/keys.js';
+import { presentDeveloperInfo } from '../auth/keysPresenter.js';
+import type { Tier } from '../../schemas/tiers.js';
 import {
   ApiKeyCreated,
   ApiKeyList,
@@ -16,7 +16,6 @@ import {
   KeyIdParams,
   Ok,
 } from '../../schemas/auth.js';
-import { NotFound } from '../../schemas/errors.js';
 
 const tags = ['api keys'];
 
@@ -30,7 +29,7 @@ export const keyRoutes = (deps: AppDeps) => {
       tags,
       access: 'auth',
       response: ApiKeyList,
-      handler: async ({ caller }) => ({ items: await withLiveCalls(deps, await listKeys(db, caller.account.id)) }),
+      handler: async ({ caller }) => ({ items: await ownKeys(deps, caller.account.id) }),
     }),
     defineRoute({
       method: 'post',
@@ -54,11 +53,7 @@ export const keyRoutes = (deps: AppDeps) => {
       query: KeyByNameQuery,
       response: ApiKeyRecord,
       errors: [404],
-      handler: async ({ query, caller }) => {
-        const key = (await listKeys(db, caller.account.id)).find((k) => k.name === query.name);
-        if (!key) throw new NotFound('API key');
-        return (await withLiveCalls(deps, [key]))[0]!;
-      },
+      handler: ({ query, caller }) => ownKeyByName(deps, caller.account.id, query.name),
     }),
     defineRoute({
       method: 'delete',
@@ -70,9 +65,7 @@ export const keyRoutes = (deps: AppDeps) => {
       response: Ok,
       errors: [404],
       handler: async ({ params, caller }) => {
-        // Another user's key id is "not found": ownership is part of the lookup.
-        if (!(await revokeKey(db, caller.account.id, params.key_id))) throw new NotFound('API key');
-        await deps.keyCache.changed(`key:${params.key_id}`);
+        await revokeOwnKey(deps, caller.account.id, params.key_id);
         return { ok: true as const };
       },
     }),
@@ -85,12 +78,7 @@ export const keyRoutes = (deps: AppDeps) => {
       access: 'auth',
       response: ApiKeyRecord,
       errors: [404],
-      handler: async ({ caller }) => {
-        const principal = caller.principal;
-        const key = await developerKey(db, caller.account.id, principal.kind === 'key' ? principal.keyId : null);
-        if (!key) throw new NotFound('API key');
-        return (await withLiveCalls(deps, [key]))[0]!;
-      },
+      handler: ({ caller }) => developerKeyOf(deps, caller.account, caller.principal),
     }),
     defineRoute({
       method: 'get',
@@ -99,17 +87,7 @@ export const keyRoutes = (deps: AppDeps) => {
       tags,
       access: 'auth',
       response: DeveloperInfo,
-      handler: async ({ caller }) => {
-        const user = caller.account;
-        const tier = TIERS[user.tier];
-        return {
-          user: publicUser(user),
-          tier: user.tier,
-          limits: { requests_per_day: tier.perDay, requests_per_minute: tier.perMinute, api_keys: tier.keys },
-          keys: (await listKeys(db, user.id)).length,
-          recognition: await recognitionQuota({ redis: deps.stores.redis, redisPrefix: deps.config.redisPrefix }, caller.principal, user),
-        };
-      },
+      handler: async ({ caller }) => presentDeveloperInfo(await developerInfoOf(deps, caller.account, caller.principal)),
     }),
   ];
 };

@@ -40,6 +40,7 @@ export const recognitionRoutes = (deps: AppDeps) => {
       response: RecognitionResult,
       errors: [413, 415, 429],
       // ctx: the photo is an upload, read from the request's stream.
+      // Not one call: the upload is parsed here, then the quota is counted before recognition runs.
       handler: async ({ caller, ctx }) => {
         // The operator may try recognition too; its scans belong to no account.
         const userId = userOf(caller.principal)?.id ?? null;
@@ -75,6 +76,7 @@ export const recognitionRoutes = (deps: AppDeps) => {
       response: DetectedEdges,
       errors: [413, 415],
       // ctx: the photo is an upload, read from the request's stream.
+      // Not one call: reading the upload's stream is the parse step; detectEdges is the one service call.
       handler: async ({ ctx }) =>
         detectEdges(await readPhoto((await readUploadedFile(ctx, { field: 'file', maxBytes: PHOTO_MAX_BYTES })).file)),
     }),

@@ -1,10 +1,13 @@
-// The v2 catalogue: its typed queries (sql/v2Catalogue.ts) shaped into the spec's responses.
+// The v2 catalogue: its typed queries (sql/v2Catalogue.ts) shaped into the spec's responses;
+// cataloguePresenter.ts adds the paging the routes answer with.
 import type { z } from 'zod';
 import type { Db } from '../../sql/stores/db.js';
 import * as q from '../../sql/v2Catalogue.js';
 import type { CardDetail, Game, ListedCard, ListedSet, ResolvedCard, SetHeader } from '../../schemas/v2.js';
 import { CROSS_REF_KEYS } from '../../schemas/v2.js';
 import { cardImageUrl, placeholderImage } from '../images/urls.js';
+import type { AppDeps } from '../deps.js';
+import { NotFound } from '../../schemas/errors.js';
 
 type GameRow = z.output<typeof Game>;
 
@@ -171,4 +174,32 @@ export async function resolveCards(
 export async function catalogueTotals(db: Db): Promise<{ cards: number; sets: number; games: number; variants: number; images: number }> {
   const rows = await q.catalogueTotals(db);
   return rows[0]!;
+}
+
+/** A game and a page of its sets; 404 when there is no such game or it has no cards. */
+export async function gameWithSets(db: Db, slug: string, query: { page: number; size: number; updated_after?: string }) {
+  const game = await gameBySlug(db, slug);
+  if (!game || game.cards === 0) throw new NotFound('game');
+  return { game, sets: await setsOfGame(db, game, query) };
+}
+
+/** A set and a page of its cards; 404 when there is no such set. */
+export async function setWithCards(db: Db, setId: number, query: { page: number; size: number; updated_after?: string }) {
+  const header = await setHeader(db, setId);
+  if (!header) throw new NotFound('set');
+  return { header, cards: await cardsOfSet(db, header, query) };
+}
+
+/** Every card the query names (at most 50, newest set first); 404 when none. */
+export async function resolvedCards(db: Db, query: { game: string; name: string; number?: string; set?: string }) {
+  const items = await resolveCards(db, query);
+  if (items.length === 0) throw new NotFound('card');
+  return items;
+}
+
+/** A card with its printings, variants and latest prices; 404 when there is no such card. */
+export async function cardDetailOf({ db, images }: Pick<AppDeps, 'db' | 'images'>, cardId: number) {
+  const card = await cardDetail(db, cardId, (id, kind) => images.hasOriginal(id, kind));
+  if (!card) throw new NotFound('card');
+  return card;
 }

@@ -3,11 +3,9 @@
 // (the key cache's Redis announcement), so the next call anywhere meets the new terms.
 import type { AppDeps } from '../../deps.js';
 import { defineRoute } from '../../http/route.js';
-import { adminUpdateKey } from '../../auth/accounts.js';
-import { withLiveCalls } from '../../auth/rateLimit.js';
+import { changeKey } from '../../auth/keys.js';
 import { AdminKeyChange, ApiKeyRecord, KeyIdParams } from '../../../schemas/auth.js';
 import type { Tier } from '../../../schemas/tiers.js';
-import { NotFound } from '../../../schemas/errors.js';
 
 export const adminKeyRoutes = (deps: AppDeps) => [
   defineRoute({
@@ -22,11 +20,6 @@ export const adminKeyRoutes = (deps: AppDeps) => [
     body: AdminKeyChange,
     response: ApiKeyRecord,
     errors: [404],
-    handler: async ({ params, body }) => {
-      const key = await adminUpdateKey(deps.db, params.key_id, { ...body, tier: body.tier as Tier | undefined });
-      if (!key) throw new NotFound('API key');
-      await deps.keyCache.changed(`key:${key.id}`);
-      return (await withLiveCalls(deps, [key]))[0]!;
-    },
+    handler: ({ params, body }) => changeKey(deps, params.key_id, { ...body, tier: body.tier as Tier | undefined }),
   }),
 ];

@@ -2,25 +2,31 @@
 // search adds one ClickHouse query for the 7-day change of the page it returns.
 import type { AppDeps } from '../../deps.js';
 import { defineRoute } from '../../http/route.js';
+import { listTcgs, cardsAddedSince, searchCatalogue, setCompletion, setStats, topCards } from '../../legacy/catalogueReads.js';
 import {
-  cardDetails,
-  cardsAddedSince,
-  cardsOfTcg,
-  evolutionChain,
-  listTcgs,
-  marketplaceRefs,
-  relatedLanguageSets,
-  searchCatalogue,
-  setCompletion,
-  setLanguage,
-  setsOfTcg,
-  setStats,
-  tcgBySlug,
-  topCards,
-} from '../../legacy/catalogueReads.js';
-import { marketplaceUrls } from '../../legacy/marketplaceUrls.js';
-import { daysAgo } from '../../legacy/cardPriceAnalytics.js';
-import { sealedHistory, sealedProducts } from '../../legacy/sealed.js';
+  cardOfGame,
+  cardsOfGame,
+  cardsOfGameSet,
+  comparedCards,
+  evolutionChainOf,
+  marketplaceUrlsOf,
+  relatedLanguagesOf,
+  sealedOfGame,
+  sealedProductOf,
+  setOfGame,
+  setsOfGame,
+  tcgOf,
+  topCardsOfSet,
+} from '../../legacy/catalogue.js';
+import {
+  presentCardOfGame,
+  presentCompared,
+  presentMarketplaceUrls,
+  presentPage,
+  presentRelatedLanguages,
+  presentSealedPage,
+  presentTopCardsOfSet,
+} from '../../legacy/cataloguePresenter.js';
 import {
   CardIdParams,
   CardListResponse,
@@ -59,7 +65,7 @@ import {
   TopCardsAllQuery,
   TopCardsQuery,
 } from '../../../schemas/legacy.js';
-import { DomainError, NotFound } from '../../../schemas/errors.js';
+import { NotFound } from '../../../schemas/errors.js';
 
 const CATALOGUE_TTL = 300;
 const PRICED_TTL = 120;
@@ -67,11 +73,6 @@ const tags = ['legacy catalogue'];
 
 export const legacyCatalogueRoutes = (deps: AppDeps) => {
   const { db } = deps;
-  const requireTcg = async (slug: string) => {
-    const tcg = await tcgBySlug(db, slug);
-    if (!tcg) throw new NotFound('TCG');
-    return tcg;
-  };
   return [
     defineRoute({
       method: 'get',
@@ -94,7 +95,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       maxAge: CATALOGUE_TTL,
       cache: true,
       errors: [404, 503],
-      handler: ({ params }) => requireTcg(params.slug),
+      handler: ({ params }) => tcgOf(db, params.slug),
     }),
     defineRoute({
       method: 'get',
@@ -134,20 +135,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       maxAge: PRICED_TTL,
       cache: true,
       errors: [404, 503],
-      handler: async ({ params, query }) => {
-        if (!(await setLanguage(db, params.set_id))) throw new NotFound('set');
-        const cards = await topCards(db, { setId: params.set_id, slug: null, limit: query.limit });
-        return cards.map((c) => ({
-          card_id: c.id,
-          name: c.name,
-          number: c.number,
-          rarity: c.rarity,
-          image_url: c.local_image_url,
-          best_price: c.best_price!,
-          currency: 'USD' as const,
-          tcg_slug: c.tcg_slug,
-        }));
-      },
+      handler: async ({ params, query }) => presentTopCardsOfSet(await topCardsOfSet(db, params.set_id, query.limit)),
     }),
     defineRoute({
       method: 'get',
@@ -171,11 +159,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       maxAge: CATALOGUE_TTL,
       cache: true,
       errors: [404, 503],
-      handler: async ({ params }) => {
-        const language = await setLanguage(db, params.set_id);
-        if (!language) throw new NotFound('set');
-        return { set_id: params.set_id, language, related: await relatedLanguageSets(db, params.set_id) };
-      },
+      handler: async ({ params }) => presentRelatedLanguages(params.set_id, await relatedLanguagesOf(db, params.set_id)),
     }),
     defineRoute({
       method: 'get',
@@ -215,18 +199,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       maxAge: PRICED_TTL,
       cache: true,
       errors: [503],
-      handler: async ({ query }) => {
-        const found = await cardDetails(db, query.ids);
-        const byId = new Map(found.map((c) => [c.id, c]));
-        const items = query.ids.flatMap((id) => (byId.has(id) ? [{ ...byId.get(id)!, currency: 'USD' as const }] : []));
-        const priced = items.filter((c) => c.best_price !== null).sort((a, b) => a.best_price! - b.best_price!);
-        return {
-          items: items.map(({ set_code: _code, ...c }) => c),
-          missing: query.ids.filter((id) => !byId.has(id)),
-          cheapest_card_id: priced[0]?.id ?? null,
-          dearest_card_id: priced.at(-1)?.id ?? null,
-        };
-      },
+      handler: async ({ query }) => presentCompared(await comparedCards(db, query.ids)),
     }),
     defineRoute({
       method: 'get',
@@ -238,11 +211,8 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       response: MarketplaceUrls,
       maxAge: CATALOGUE_TTL,
       errors: [404, 503],
-      handler: async ({ params, query }) => {
-        const refs = await marketplaceRefs(db, params.card_id);
-        if (!refs) throw new NotFound('card');
-        return { card_id: params.card_id, variant: query.variant, ...marketplaceUrls(refs, query.variant) };
-      },
+      handler: async ({ params, query }) =>
+        presentMarketplaceUrls(params.card_id, query, await marketplaceUrlsOf(db, params.card_id, query)),
     }),
     defineRoute({
       method: 'get',
@@ -254,12 +224,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       maxAge: CATALOGUE_TTL,
       cache: true,
       errors: [404, 503],
-      handler: async ({ params }) => {
-        const chain = await evolutionChain(db, params.card_id);
-        if (chain === null) throw new NotFound('card');
-        if (chain === 'not-pokemon') throw new DomainError('not_found', 'evolution chains exist for Pokémon cards only');
-        return { card_id: params.card_id, chain };
-      },
+      handler: async ({ params }) => ({ card_id: params.card_id, chain: await evolutionChainOf(db, params.card_id) }),
     }),
     defineRoute({
       method: 'get',
@@ -284,10 +249,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       maxAge: CATALOGUE_TTL,
       cache: true,
       errors: [404, 503],
-      handler: async ({ params, query }) => {
-        await requireTcg(params.tcg_slug);
-        return { ...(await setsOfTcg(db, params.tcg_slug, query.limit, query.offset)), limit: query.limit, offset: query.offset };
-      },
+      handler: async ({ params, query }) => presentPage(await setsOfGame(db, params.tcg_slug, query), query),
     }),
     defineRoute({
       method: 'get',
@@ -299,11 +261,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       maxAge: CATALOGUE_TTL,
       cache: true,
       errors: [404, 503],
-      handler: async ({ params }) => {
-        const { items } = await setsOfTcg(db, params.tcg_slug, 1, 0, params.set_id);
-        if (!items[0]) throw new NotFound('set');
-        return items[0];
-      },
+      handler: ({ params }) => setOfGame(db, params.tcg_slug, params.set_id),
     }),
     defineRoute({
       method: 'get',
@@ -316,12 +274,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       maxAge: CATALOGUE_TTL,
       cache: true,
       errors: [404, 503],
-      handler: async ({ params, query }) => {
-        const { items: sets } = await setsOfTcg(db, params.tcg_slug, 1, 0, params.set_id);
-        if (!sets[0]) throw new NotFound('set');
-        const page = await cardsOfTcg(db, params.tcg_slug, { setId: params.set_id, limit: query.limit, offset: query.offset });
-        return { ...page, limit: query.limit, offset: query.offset };
-      },
+      handler: async ({ params, query }) => presentPage(await cardsOfGameSet(db, params.tcg_slug, params.set_id, query), query),
     }),
     defineRoute({
       method: 'get',
@@ -334,16 +287,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       maxAge: PRICED_TTL,
       cache: true,
       errors: [404, 503],
-      handler: async ({ params, query }) => {
-        await requireTcg(params.tcg_slug);
-        const page = await sealedProducts(deps.db, deps.analytics, {
-          slug: params.tcg_slug,
-          setId: query.set_id ?? null,
-          limit: query.limit,
-          offset: query.offset,
-        });
-        return { items: page.items.map(({ prices: _p, ...p }) => p), total: page.total, limit: query.limit, offset: query.offset };
-      },
+      handler: async ({ params, query }) => presentSealedPage(await sealedOfGame(deps, params.tcg_slug, query), query),
     }),
     defineRoute({
       method: 'get',
@@ -355,17 +299,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       maxAge: PRICED_TTL,
       cache: true,
       errors: [404, 503],
-      handler: async ({ params }) => {
-        const { items } = await sealedProducts(deps.db, deps.analytics, {
-          slug: params.tcg_slug,
-          setId: null,
-          limit: 1,
-          offset: 0,
-          productId: params.product_id,
-        });
-        if (!items[0]) throw new NotFound('sealed product');
-        return { ...items[0], price_history: await sealedHistory(deps.analytics, params.product_id, daysAgo(364)) };
-      },
+      handler: ({ params }) => sealedProductOf(deps, params.tcg_slug, params.product_id),
     }),
     defineRoute({
       method: 'get',
@@ -378,17 +312,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       maxAge: CATALOGUE_TTL,
       cache: true,
       errors: [404, 503],
-      handler: async ({ params, query }) => {
-        await requireTcg(params.tcg_slug);
-        const page = await cardsOfTcg(db, params.tcg_slug, {
-          setId: query.set_id,
-          rarity: query.rarity,
-          name: query.name,
-          limit: query.limit,
-          offset: query.offset,
-        });
-        return { ...page, limit: query.limit, offset: query.offset };
-      },
+      handler: async ({ params, query }) => presentPage(await cardsOfGame(db, params.tcg_slug, query), query),
     }),
     defineRoute({
       method: 'get',
@@ -400,12 +324,7 @@ export const legacyCatalogueRoutes = (deps: AppDeps) => {
       maxAge: PRICED_TTL,
       cache: true,
       errors: [404, 503],
-      handler: async ({ params }) => {
-        const [card] = await cardDetails(db, [params.card_id], params.tcg_slug);
-        if (!card) throw new NotFound('card');
-        const { set_name: _s, set_code: _c, tcg_slug: _t, best_price: _b, ...detail } = card;
-        return detail;
-      },
+      handler: async ({ params }) => presentCardOfGame(await cardOfGame(db, params.tcg_slug, params.card_id)),
     }),
   ];
 };

@@ -173,6 +173,7 @@ export const listingRoutes = (deps: AppDeps) => [
     response: HtmlPage,
     redirects: 302,
     // ctx: the 302 goes where the Location header says.
+    // A branch, not a service: the search form answers with its page or a 302 to the code's page.
     handler: async ({ query, ctx }) => {
       if (!query.code?.trim()) return verifySearchPage();
       const to = `/verify/${encodeURIComponent(query.code.trim().toUpperCase())}`;
@@ -217,6 +218,7 @@ export const listingRoutes = (deps: AppDeps) => [
     status: 201,
     errors: [400, 413, 415],
     // ctx: the photo is an upload, read from the request's stream.
+    // Not one call: the upload's stream and fields are parsed here (the parse step) before the one service call.
     handler: async ({ caller, ctx }) => {
       const { file, fields } = await readUploadedFile(ctx, {
         field: 'file',

@@ -31,13 +31,7 @@ export const sellerRoutes = (deps: AppDeps) => [
     response: SellerOut,
     status: 201,
     errors: [409],
-    handler: async ({ body, caller }) => {
-      const userId = caller.account.id;
-      const profile = await becomeSeller(deps.db, userId, body);
-      // Resolved callers are cached with their account: is_seller must show at once, everywhere.
-      await deps.keyCache.changed(`user:${userId}`);
-      return profile;
-    },
+    handler: ({ body, caller }) => becomeSeller(deps, caller.account.id, body),
   }),
   defineRoute({
     method: 'get',

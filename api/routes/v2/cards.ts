@@ -11,9 +11,9 @@ import {
   ResolveQuery,
   ResolveResponse,
 } from '../../../schemas/v2.js';
-import { cardDetail, resolveCards } from '../../v2/catalogue.js';
+import { cardDetailOf, resolvedCards } from '../../v2/catalogue.js';
+import { presentResolved } from '../../v2/cataloguePresenter.js';
 import { cardHistory, historyPng, historySvg } from '../../v2/history.js';
-import { NotFound } from '../../../schemas/errors.js';
 
 export const cardRoutes = (deps: AppDeps) => [
   defineRoute({
@@ -27,11 +27,7 @@ export const cardRoutes = (deps: AppDeps) => [
     response: ResolveResponse,
     maxAge: 300,
     errors: [404, 503],
-    handler: async ({ query }) => {
-      const items = await resolveCards(deps.db, query);
-      if (items.length === 0) throw new NotFound('card');
-      return { items, total: items.length, ambiguous: items.length > 1 };
-    },
+    handler: async ({ query }) => presentResolved(await resolvedCards(deps.db, query)),
   }),
   defineRoute({
     method: 'get',
@@ -43,11 +39,7 @@ export const cardRoutes = (deps: AppDeps) => [
     maxAge: 120,
     cache: { hot: true },
     errors: [404, 503],
-    handler: async ({ params }) => {
-      const card = await cardDetail(deps.db, params.card_id, (id, kind) => deps.images.hasOriginal(id, kind));
-      if (!card) throw new NotFound('card');
-      return card;
-    },
+    handler: ({ params }) => cardDetailOf(deps, params.card_id),
   }),
   defineRoute({
     method: 'get',

@@ -1,8 +1,8 @@
 import type { AppDeps } from '../../deps.js';
 import { defineRoute } from '../../http/route.js';
 import { GameParams, GameQuery, GameResponse, GamesResponse } from '../../../schemas/v2.js';
-import { gameBySlug, listGamesWithCards, setsOfGame } from '../../v2/catalogue.js';
-import { NotFound } from '../../../schemas/errors.js';
+import { gameWithSets, listGamesWithCards } from '../../v2/catalogue.js';
+import { presentGame } from '../../v2/cataloguePresenter.js';
 
 export const gameRoutes = (deps: AppDeps) => [
   defineRoute({
@@ -28,12 +28,6 @@ export const gameRoutes = (deps: AppDeps) => [
     response: GameResponse,
     maxAge: 300,
     errors: [404, 503],
-    handler: async ({ params, query }) => {
-      const game = await gameBySlug(deps.db, params.slug);
-      if (!game || game.cards === 0) throw new NotFound('game');
-      const { id: _id, ...fields } = game;
-      const sets = await setsOfGame(deps.db, game, query);
-      return { ...fields, page: query.page, size: query.size, sets_total: sets.total, sets_list: sets.items };
-    },
+    handler: async ({ params, query }) => presentGame(await gameWithSets(deps.db, params.slug, query), query),
   }),
 ];

@@ -1,8 +1,8 @@
 import type { AppDeps } from '../../deps.js';
 import { defineRoute } from '../../http/route.js';
 import { SetParams, SetQuery, SetResponse } from '../../../schemas/v2.js';
-import { cardsOfSet, setHeader } from '../../v2/catalogue.js';
-import { NotFound } from '../../../schemas/errors.js';
+import { setWithCards } from '../../v2/catalogue.js';
+import { presentSet } from '../../v2/cataloguePresenter.js';
 
 export const setRoutes = (deps: AppDeps) => [
   defineRoute({
@@ -17,11 +17,6 @@ export const setRoutes = (deps: AppDeps) => [
     maxAge: 300,
     cache: true,
     errors: [404, 503],
-    handler: async ({ params, query }) => {
-      const header = await setHeader(deps.db, params.set_id);
-      if (!header) throw new NotFound('set');
-      const cards = await cardsOfSet(deps.db, header, query);
-      return { ...header, page: query.page, size: query.size, cards_total: cards.total, cards: cards.items };
-    },
+    handler: async ({ params, query }) => presentSet(await setWithCards(deps.db, params.set_id, query), query),
   }),
 ];
