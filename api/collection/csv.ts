@@ -17,7 +17,8 @@ import { COLLECTION_GRADERS, COLLECTION_LIMITS, gradingMisplaced } from '../../s
 import { lockAccount } from '../../sql/alerts.js';
 import * as q from '../../sql/collection.js';
 import { csvIssue, readCsvRecords, refuseIssues } from '../http/csvFile.js';
-import { collectionChanged, pickVariant, presentEntry, unknownVariant, valuedEntries, variantsByCard, type EntryDeps } from './entries.js';
+import { collectionChanged, pickVariant, unknownVariant, valuedEntries, variantsByCard, type EntryDeps } from './entries.js';
+import { presentEntry } from './entriesPresenter.js';
 
 export const COLLECTION_CSV_MAX_BYTES = 5 * 1024 * 1024;
 const EXPORT_COLUMNS = [

@@ -16,8 +16,7 @@ import {
 import { lockAccount } from '../../sql/alerts.js';
 import * as q from '../../sql/collection.js';
 import { variantName } from '../legacy/variants.js';
-import { round2 } from '../legacy/cardPriceAnalytics.js';
-import { cardImageUrl } from '../images/urls.js';
+import { presentEntry } from './entriesPresenter.js';
 
 type Entry = z.infer<typeof CollectionEntry>;
 export type EntryDeps = { db: Db; redis: RedisStore; redisPrefix: string };
@@ -29,27 +28,6 @@ export async function collectionChanged(deps: Omit<EntryDeps, 'db'>, userId: num
   await deps.redis.incr(collectionVersionKey(deps.redisPrefix, userId)).catch(() => undefined);
 }
 export const CONDITION_FACTORS_JSON = JSON.stringify(CONDITION_FACTORS);
-
-export function presentEntry(row: q.EntryValueRow): Entry {
-  return {
-    id: row.id,
-    card_id: row.card_id,
-    card_name: row.card_name,
-    tcg_slug: row.tcg_slug,
-    set_name: row.set_name,
-    quantity: row.quantity,
-    condition: row.condition,
-    variant: variantName(row.finish, row.print_run),
-    price_paid: row.price_paid,
-    graded: row.graded,
-    grading_company: row.grading_company,
-    grade: row.grade,
-    unit_value: row.unit_value,
-    current_value: row.unit_value === null ? null : round2(row.unit_value * row.quantity),
-    image_url: cardImageUrl(row.card_id, 'small'),
-    added_at: row.added_at,
-  };
-}
 
 /** Entries with their values, newest first. */
 export const valuedEntries = (db: Db, ids: number[]) => q.entryValues(db, ids, CONDITION_FACTORS_JSON);

@@ -9,7 +9,8 @@ import { PROFILE_SHOWS, type PublicProfile } from '../../schemas/profiles.js';
 import * as q from '../../sql/profiles.js';
 import { listingsOfSeller } from '../../sql/marketplace.js';
 import { collectionPageIds } from '../../sql/collection.js';
-import { presentEntry, valuedEntries } from './entries.js';
+import { valuedEntries } from './entries.js';
+import { presentEntry } from './entriesPresenter.js';
 import { cardCount, holdingsOf, totalValue } from './holdings.js';
 import { round2 } from '../legacy/cardPriceAnalytics.js';
 

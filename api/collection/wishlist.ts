@@ -6,16 +6,12 @@ import { DomainError, NotFound } from '../../schemas/errors.js';
 import { WISHLIST_MAX_ITEMS, type AddToWishlistBody, type WishlistItem } from '../../schemas/wishlist.js';
 import * as q from '../../sql/wishlist.js';
 import { cardExists } from '../../sql/v2Catalogue.js';
+import { presentWishlistItem } from './wishlistPresenter.js';
 
 type Item = z.infer<typeof WishlistItem>;
 
-const presentItem = (row: q.WishlistRow): Item => ({
-  ...row,
-  under_max_price: row.max_price !== null && row.current_price !== null && row.current_price <= row.max_price,
-});
-
 export async function wishlist(db: Db, userId: number): Promise<{ items: Item[] }> {
-  return { items: (await q.wishlistOf(db, userId, null)).map(presentItem) };
+  return { items: (await q.wishlistOf(db, userId, null)).map(presentWishlistItem) };
 }
 
 export async function addToWishlist(db: Db, userId: number, body: z.output<typeof AddToWishlistBody>): Promise<Item> {
@@ -24,7 +20,7 @@ export async function addToWishlist(db: Db, userId: number, body: z.output<typeo
   if (counted!.n >= WISHLIST_MAX_ITEMS) throw new DomainError('conflict', `a wishlist holds at most ${WISHLIST_MAX_ITEMS} cards`);
   const [added] = await q.addToWishlist(db, userId, body.card_id, body.max_price ?? null);
   const [row] = await q.wishlistOf(db, userId, added!.id);
-  return presentItem(row!);
+  return presentWishlistItem(row!);
 }
 
 export async function removeFromWishlist(db: Db, userId: number, itemId: number): Promise<{ ok: true }> {

@@ -11,6 +11,7 @@ import { buyerCharges } from './fees.js';
 import { fromCents, toCents } from '../../schemas/money.js';
 import { refuseIfBlocked } from './moderation.js';
 import { recordNotice } from '../../ingest/events/notify.js';
+import { presentBid, presentTransaction } from './salesPresenter.js';
 
 export type Transaction = z.infer<typeof TransactionOut>;
 type Bid = z.infer<typeof BidOut>;
@@ -19,8 +20,6 @@ const unavailable = () => new DomainError('invalid', 'the listing is sold or exp
 
 /** Where the buyer pays for a transaction. */
 export const checkoutPath = (transactionId: number) => `/api/transactions/${transactionId}/checkout`;
-
-const presentTransaction = ({ buyer_id: _b, seller_id: _s, ...t }: q.TransactionRow): Transaction => t;
 
 /** A new transaction for a locked, still-available listing; the listing is sold and its other bids closed. */
 async function sell(
@@ -97,10 +96,6 @@ export async function placeBid(db: Db, bidderId: number, listingId: number, bid:
     await recordNotice(tx, notice);
     return presentBid(mine, mine.bidder_username);
   });
-}
-
-function presentBid(b: q.BidRow, bidder: string): Bid {
-  return { id: b.id, listing_id: b.listing_id, amount: b.amount, message: b.message, status: b.status, bidder, created_at: b.created_at };
 }
 
 /**
