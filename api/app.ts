@@ -32,7 +32,7 @@ import { profileRoutes } from './routes/profiles.js';
 import { recognitionRoutes } from './routes/recognition.js';
 import { scanSessionRoutes } from './routes/scanSessions.js';
 import { deckRoutes } from './routes/decks.js';
-import { messageRoutes } from './routes/messages.js';
+import { messageRoutes } from './routes/marketplace/messages.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { adminOutboxRoutes } from './routes/admin/outbox.js';

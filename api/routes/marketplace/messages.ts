@@ -1,10 +1,10 @@
 // Private messages and moderation (spec: GET /api/messages, /api/messages/threads, "Message list",
 // POST /api/reports, POST /api/blocks/{user_id}). Ours: POST /api/messages (send),
 // GET /api/messages/{id}, DELETE and GET /api/blocks.
-import type { AppDeps } from '../deps.js';
-import { defineRoute } from '../http/route.js';
-import { messagesOf, readMessage, sendMessage, threadsOf } from '../marketplace/messages.js';
-import { blocksOf, blockUser, fileReport, unblockUser } from '../marketplace/moderation.js';
+import type { AppDeps } from '../../deps.js';
+import { defineRoute } from '../../http/route.js';
+import { messagesOf, readMessage, sendMessage, threadsOf } from '../../marketplace/messages.js';
+import { blocksOf, blockUser, fileReport, unblockUser } from '../../marketplace/moderation.js';
 import {
   BlockList,
   Blocked,
@@ -17,7 +17,7 @@ import {
   ReportFiled,
   SendMessageBody,
   UserIdParams,
-} from '../../schemas/messages.js';
+} from '../../../schemas/messages.js';
 
 const tags = ['messages'];
 const moderation = ['moderation'];
