@@ -46,6 +46,15 @@ export type PhotoRecognition = {
   quads: QuadCandidate[];
   retried: boolean;
   passes: number;
+  /** Milliseconds spent in each stage of the search, and the passes each ran (for profiling). */
+  stages: StageTime[];
+};
+
+/** One stage of the search: how long it took (the finder's work and its passes) and how many passes it ran. */
+export type StageTime = {
+  stage: 'finder' | 'outlines' | 'lines' | 'stretched' | 'frame' | 'shifts' | 'quality';
+  ms: number;
+  passes: number;
 };
 
 /**
@@ -63,6 +72,15 @@ export async function recognisePhoto(
   const here = inline(cv, index, local);
   const runner: PhotoPasses = threads?.usable ? orHere(threads.photo(photo, index), here) : here;
   try {
+    const stageTimes: StageTime[] = [];
+    let clock = performance.now();
+    let passesBefore = 0;
+    const timed = (stage: StageTime['stage']) => {
+      const now = performance.now();
+      stageTimes.push({ stage, ms: now - clock, passes: passes.length - passesBefore });
+      clock = now;
+      passesBefore = passes.length;
+    };
     const grey = greyOf(cv, rgb);
     const quads: QuadCandidate[] = [];
     let best: BestPass | null = null;
@@ -100,6 +118,7 @@ export async function recognisePhoto(
     // or second pass; the finder's costlier stage (lines) runs only when its outlines left no such
     // answer, the whole frame last.
     const finder = new CardFinder(cv, photo, rgb);
+    timed('finder');
     let stretched: CardFinder | undefined;
     try {
       const lines = (from: CardFinder, starts: number, places?: number, completedPlaces?: number) => {
@@ -107,18 +126,21 @@ export async function recognisePhoto(
         lineQuads.push(...found.slice(0, starts));
         return found;
       };
-      const stages = [
-        () => candidateQuads(grey, finder.outlines()),
-        () => lines(finder, SHIFT_LINE_STARTS),
+      const stages: [StageTime['stage'], () => QuadCandidate[]][] = [
+        ['outlines', () => candidateQuads(grey, finder.outlines())],
+        ['lines', () => lines(finder, SHIFT_LINE_STARTS)],
         // Still unsure: the search again on the photo with its contrast stretched, where a dim
         // card's or a toploader's edges clear Canny's thresholds (quadrilaterals not tried yet only).
-        () => {
-          stretched = new CardFinder(cv, photo, rgb, { stretch: true, after: finder });
-          return [...candidateQuads(grey, stretched.outlines(STRETCHED_OUTLINES)), ...lines(stretched, STRETCHED_LINE_STARTS, 3, 1)];
-        },
-        () => [finder.frame()],
+        [
+          'stretched',
+          () => {
+            stretched = new CardFinder(cv, photo, rgb, { stretch: true, after: finder });
+            return [...candidateQuads(grey, stretched.outlines(STRETCHED_OUTLINES)), ...lines(stretched, STRETCHED_LINE_STARTS, 3, 1)];
+          },
+        ],
+        ['frame', () => [finder.frame()]],
       ];
-      for (const stage of stages) {
+      for (const [name, stage] of stages) {
         const steps = stage().flatMap((candidate) =>
           (isUpright(candidate.quad) ? UPRIGHT_TURNS : LYING_TURNS).map((rotation) => ({ candidate, rotation })),
         );
@@ -127,6 +149,7 @@ export async function recognisePhoto(
           take(step, outcome);
           return best !== null && final(best);
         });
+        timed(name);
         if (done) break;
       }
     } finally {
@@ -171,6 +194,7 @@ export async function recognisePhoto(
         }
       }
     }
+    if (passes.length > passesBefore) timed('shifts');
     const chosen = best as BestPass | null;
     const quality = captureQuality({
       sharpness: chosen ? sharpnessOf(cv, chosen.card) : 0,
@@ -180,7 +204,16 @@ export async function recognisePhoto(
       confidence: chosen?.match.confidence ?? 0,
       acceptConfidence: ACCEPT_CONFIDENCE,
     });
-    return { best: chosen, candidates: pooledCandidates(chosen, passes), quality, quads, retried, passes: passes.length };
+    timed('quality');
+    return {
+      best: chosen,
+      candidates: pooledCandidates(chosen, passes),
+      quality,
+      quads,
+      retried,
+      passes: passes.length,
+      stages: stageTimes,
+    };
   } finally {
     runner.cancel();
     runner.release();

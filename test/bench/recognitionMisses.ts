@@ -22,7 +22,7 @@ import { RecognitionIndex } from '../../ingest/recognition/matcher.js';
 import { openCv } from '../../ingest/recognition/opencv.js';
 import { PhotoCuts } from '../../ingest/recognition/pass.js';
 import { decodePhoto, insideQuad, type Point, type Quad } from '../../ingest/recognition/photo.js';
-import { recognisePhoto } from '../../ingest/recognition/recognise.js';
+import { recognisePhoto, type StageTime } from '../../ingest/recognition/recognise.js';
 import { referenceFeatures } from '../../ingest/recognition/reference.js';
 import { cardPhoto, randomDistortion, randomGenerator } from '../support/cardPhotos.js';
 import { hardFamilies, tuningPhoto, type HardPhoto } from '../support/hardPhotos.js';
@@ -132,6 +132,8 @@ let top5 = 0;
 let confident = 0;
 let confidentWrong = 0;
 const times: number[] = [];
+/** Each photo's time by stage of the search (recognisePhoto's own clock), for the profile of the slowest. */
+const profiles: { photo: number; ms: number; stages: StageTime[] }[] = [];
 fs.rmSync(examples, { recursive: true, force: true });
 fs.mkdirSync(examples, { recursive: true });
 const started = performance.now();
@@ -142,6 +144,7 @@ for (let i = FIRST; i < FIRST + PHOTOS; i++) {
   const t = performance.now();
   const result = await recognisePhoto(cv, index, photo);
   times.push(performance.now() - t);
+  profiles.push({ photo: i, ms: times.at(-1)!, stages: result.stages });
   const ids = result.candidates.map((c) => c.cardId);
   const right = ids[0] === s.cardId;
   if (right) top1++;
@@ -207,6 +210,36 @@ const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100
 console.log(`${set}: ${PHOTOS} photos from ${FIRST} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 console.log(`  top-1 ${(top1 / PHOTOS).toFixed(3)}, top-5 ${(top5 / PHOTOS).toFixed(3)}, confident ${confident} (wrong ${confidentWrong})`);
 console.log(`  recognition on one thread: p50 ${pct(50).toFixed(0)} ms, p99 ${pct(99).toFixed(0)} ms`);
+// Where the time goes: every photo, and the slowest 5 % (what sets the p99).
+const slowest = [...profiles].sort((a, b) => b.ms - a.ms).slice(0, Math.max(1, Math.ceil(0.05 * profiles.length)));
+for (const [label, group] of [
+  ['all photos', profiles],
+  [`slowest ${slowest.length}`, slowest],
+] as const) {
+  const byStage = new Map<string, { ms: number; passes: number; photos: number }>();
+  for (const { stages } of group)
+    for (const { stage, ms, passes } of stages) {
+      const e = byStage.get(stage) ?? { ms: 0, passes: 0, photos: 0 };
+      e.ms += ms;
+      e.passes += passes;
+      e.photos++;
+      byStage.set(stage, e);
+    }
+  console.log(
+    `  time by stage, ${label} (mean ms a photo, passes a photo, share of photos reaching it): ${[...byStage]
+      .map(
+        ([stage, e]) =>
+          `${stage} ${(e.ms / group.length).toFixed(0)} ms/${(e.passes / group.length).toFixed(1)}/${((100 * e.photos) / group.length).toFixed(0)} %`,
+      )
+      .join(', ')}`,
+  );
+}
+console.log(
+  `  slowest: ${slowest
+    .slice(0, 5)
+    .map((p) => `${p.photo} ${p.ms.toFixed(0)} ms (${p.stages.map((s) => `${s.stage} ${s.ms.toFixed(0)}/${s.passes}`).join(' ')})`)
+    .join('; ')}`,
+);
 console.log(`misses by stage (${PHOTOS - top1}):`);
 for (const [stage, n] of [...stages].sort((a, b) => b[1] - a[1])) console.log(`  ${stage.padEnd(26)} ${n}`);
 console.log('top-1 by family:');
