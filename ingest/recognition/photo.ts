@@ -91,6 +91,14 @@ const CENTRE_SPREAD = 0.6;
  * 1.0 leaves the card 63:88 within 3.5 % and 0.8 within 6.5 %; uncorrected it was up to 9.5 % off).
  */
 const FOCAL = 1;
+/**
+ * A tilt up to FREE_TILT costs a quadrilateral nothing; beyond it, its shape score falls to 1/e in
+ * TILT_SPREAD more (radians). A photo of a card is rarely tilted past 20–25°, and any trapezoid is
+ * a rectangle at some steep tilt: on the first generator's cluttered table, clutter's outranked
+ * the card more often without the bound.
+ */
+const FREE_TILT = (20 * Math.PI) / 180;
+const TILT_SPREAD = (10 * Math.PI) / 180;
 /** Quadrilaterals from lines kept per way of finding them, before near-duplicates are dropped. */
 const SCORED_PER_WAY = 16;
 
@@ -161,13 +169,21 @@ function rectifiedRatio(m1: Homogeneous, m2: Homogeneous, m3: Homogeneous, m4: H
 /**
  * Short side over long side of the rectangle a quadrilateral (corners in order around it) is a
  * picture of, the perspective undone (rectifiedRatio) for a camera of focal length `focal` whose
- * principal point is `centre`: a card tilted 20° towards the camera looks ~10 % shorter or longer
- * than 63:88, which the plain ratio (quadAspect) counted against the card.
+ * principal point is `centre`, and how far that rectangle is tilted from facing the camera
+ * (radians): a card tilted 20° towards the camera looks ~10 % shorter or longer than 63:88, which
+ * the plain ratio (quadAspect) counted against the card; but any trapezoid is some rectangle
+ * steeply tilted, so the tilt it takes is weighed too (see CardFinder.shapeOf).
  */
-export function rectifiedAspect(q: Quad, centre: Point, focal: number): number {
-  const m = (p: Point): Homogeneous => [p.x - centre.x, p.y - centre.y, 1];
-  const ratio = rectifiedRatio(m(q[0]), m(q[1]), m(q[3]), m(q[2]), focal);
-  return Number.isFinite(ratio) ? Math.min(ratio, 1 / ratio) : quadAspect(q).ratio;
+export function rectifiedAspect(q: Quad, centre: Point, focal: number): { ratio: number; tilt: number } {
+  const m = q.map((p): Homogeneous => [p.x - centre.x, p.y - centre.y, 1]) as [Homogeneous, Homogeneous, Homogeneous, Homogeneous];
+  const ratio = rectifiedRatio(m[0], m[1], m[3], m[2], focal);
+  // The plane's normal is Kᵀ times its vanishing line (through both pairs of sides' meeting points).
+  const side = (i: number) => cross3(m[i]!, m[(i + 1) % 4]!);
+  const horizon = cross3(cross3(side(0), side(2)), cross3(side(1), side(3)));
+  const normal = [focal * horizon[0], focal * horizon[1], horizon[2]] as const;
+  const length = Math.hypot(normal[0], normal[1], normal[2]);
+  const tilt = length > 0 ? Math.acos(Math.min(1, Math.abs(normal[2]) / length)) : 0;
+  return Number.isFinite(ratio) ? { ratio: Math.min(ratio, 1 / ratio), tilt } : { ratio: quadAspect(q).ratio, tilt: 0 };
 }
 
 function quadArea(q: Quad): number {
@@ -253,8 +269,8 @@ export class CardFinder {
     );
   }
 
-  /** The card's proportion as the quadrilateral shows it, the perspective undone (at FOCAL). */
-  private aspectOf(q: Quad): number {
+  /** The card's proportion as the quadrilateral shows it, the perspective undone (at FOCAL), and the tilt that takes. */
+  private aspectOf(q: Quad): { ratio: number; tilt: number } {
     return rectifiedAspect(q, { x: this.width / 2, y: this.height / 2 }, FOCAL * Math.max(this.width, this.height));
   }
 
@@ -269,18 +285,24 @@ export class CardFinder {
    * photographed is framed near the middle: a quadrilateral around the photo's centre loses
    * nothing, one beside it (a neighbour's centre lies a card's width away) falls off with distance.
    */
-  private shapeOf(ratio: number, area: number, cx: number, cy: number, aroundCentre: boolean): number {
+  private shapeOf({ ratio, tilt }: { ratio: number; tilt: number }, area: number, cx: number, cy: number, aroundCentre: boolean): number {
     const off = aroundCentre ? 0 : Math.hypot(cx - this.width / 2, cy - this.height / 2) / Math.hypot(this.width / 2, this.height / 2);
+    const steep = Math.max(0, tilt - FREE_TILT) / TILT_SPREAD;
     return (
       Math.exp(-8 * Math.abs(Math.log(ratio / CARD_ASPECT))) *
+      Math.exp(-(steep * steep)) *
       Math.min(1, area / (FULL_SHARE * this.imageArea)) *
       Math.exp(-((off / CENTRE_SPREAD) ** 2))
     );
   }
 
   /** Score = how much of its outline lies on an edge (squared) × shape; the quad in working pixels. */
-  private scored(q: Quad, how: QuadCandidate['found'], shape = this.shapeScore(q)): QuadCandidate {
-    const support = edgeSupport(q, this.closed.data, this.closed.cols, this.closed.rows);
+  private scored(q: Quad, how: QuadCandidate['found'], shape?: number): QuadCandidate;
+  private scored(q: Quad, how: QuadCandidate['found'], shape: number, floor: number): QuadCandidate | null;
+  /** With a `floor`, null unless its support exceeds it. */
+  private scored(q: Quad, how: QuadCandidate['found'], shape = this.shapeScore(q), floor = 0): QuadCandidate | null {
+    const support = edgeSupport(q, this.closed.data, this.closed.cols, this.closed.rows, floor);
+    if (support < 0) return null;
     return {
       quad: q.map((p) => ({ x: p.x / this.factor, y: p.y / this.factor })) as Quad,
       score: support * support * shape,
@@ -377,8 +399,12 @@ export class CardFinder {
       const kept: QuadCandidate[] = [];
       for (const i of shaped) {
         const shape = shapes[i]!;
-        if (kept.length >= SCORED_PER_WAY && shape <= kept[SCORED_PER_WAY - 1]!.score) break;
-        kept.push(this.scored(orderClockwise(cornersOf(quads, i)), how, shape));
+        const last = kept.length >= SCORED_PER_WAY ? kept[SCORED_PER_WAY - 1]!.score : 0;
+        if (last > 0 && shape <= last) break;
+        // Only a support whose square times the shape beats the last kept score can be kept.
+        const candidate = this.scored(orderClockwise(cornersOf(quads, i)), how, shape, Math.sqrt(last / shape));
+        if (!candidate) continue;
+        kept.push(candidate);
         kept.sort((a, b) => b.score - a.score);
         kept.length = Math.min(kept.length, SCORED_PER_WAY);
       }
@@ -446,19 +472,25 @@ function stretchContrast(rgb: Uint8Array): void {
   }
 }
 
-/** The share of points along the quadrilateral's sides that fall on an edge pixel. */
-function edgeSupport(q: Quad, edges: Uint8Array, width: number, height: number): number {
+/**
+ * The share of points along the quadrilateral's sides that fall on an edge pixel; or -1 as soon as
+ * it cannot exceed `floor` (a candidate that could not be kept is not walked to its end).
+ */
+function edgeSupport(q: Quad, edges: Uint8Array, width: number, height: number, floor = 0): number {
+  const steps = [0, 1, 2, 3].map((side) => Math.max(8, Math.round(distance(q[side]!, q[(side + 1) % 4]!) / 2)));
+  const all = steps.reduce((sum, n) => sum + n - 1, 0);
+  // Points off an edge allowed before the share falls to the floor.
+  let spare = floor > 0 ? all * (1 - floor) : Infinity;
   let on = 0;
-  let all = 0;
   for (let side = 0; side < 4; side++) {
     const a = q[side]!;
     const b = q[(side + 1) % 4]!;
-    const steps = Math.max(8, Math.round(distance(a, b) / 2));
-    for (let k = 1; k < steps; k++) {
-      const x = Math.round(a.x + ((b.x - a.x) * k) / steps);
-      const y = Math.round(a.y + ((b.y - a.y) * k) / steps);
-      all++;
+    const n = steps[side]!;
+    for (let k = 1; k < n; k++) {
+      const x = Math.round(a.x + ((b.x - a.x) * k) / n);
+      const y = Math.round(a.y + ((b.y - a.y) * k) / n);
       if (x >= 0 && y >= 0 && x < width && y < height && edges[y * width + x]! > 0) on++;
+      else if (--spare <= 0) return -1;
     }
   }
   return all ? on / all : 0;
