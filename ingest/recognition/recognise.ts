@@ -182,7 +182,8 @@ export async function recognisePhoto(
         .sort((a, b) => a.order - b.order)
         .map(({ p }) => p);
       // A quadrilateral started from at both turns is shifted once: each shifted cut is tried at
-      // both turns one after the other (one warp, its half turn free), up to SHIFT_PASSES in all.
+      // both turns one after the other (one warp on one thread: its half turn is free), up to
+      // SHIFT_PASSES in all.
       const turnsOf = new Map<QuadCandidate, PassResult[]>();
       for (const p of starts) turnsOf.set(p.candidate, [...(turnsOf.get(p.candidate) ?? []), p]);
       let budget = SHIFT_PASSES;
