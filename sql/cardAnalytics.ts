@@ -4,7 +4,7 @@
 // passes them (answerKey), so a request finds it only when it would have asked ClickHouse the very
 // same question; anything else goes to ClickHouse as before.
 import { z } from 'zod';
-import { chQuery, chStatement, col, pgCopyIn, pgQuery, pgStatement } from './typedQuery.js';
+import { chQuery, chStatement, chTabSeparated, col, pgCopyIn, pgQuery, pgStatement } from './typedQuery.js';
 import { auctionSalesCounts, mainSource, priceAnalysis, priceHistory, priceSnapshots, sourceMedianPrices } from './legacyPrices.js';
 import { marketIndex, marketMovers } from './market.js';
 import { cardSeriesEur } from './priceLists.js';
@@ -12,12 +12,13 @@ import { globalHistory, regionHistory } from './v2History.js';
 
 const { number, text } = col;
 
-/** The per-card ClickHouse queries whose answers are precomputed. */
+/** The per-card ClickHouse queries whose answers are precomputed: the statistics, filed per question. */
 export const PRECOMPUTED_QUERIES = ['legacy_price_analysis', 'legacy_source_medians', 'legacy_sales_counts'] as const;
 export type PrecomputedQuery = (typeof PRECOMPUTED_QUERIES)[number];
 /**
- * The per-card daily series, not precomputed (filing them made a batch about ten times slower):
- * answered from the precompute only for a card or variant it found no prices for (empty).
+ * The per-card daily series, precomputed too: filed per variant as runs (SeriesRun) over the last
+ * SERIES_DAYS days, which a request cuts to its window (api/legacy/precomputedAnalytics.ts).
+ * legacy_main_source is answered from legacy_price_snapshots' runs (the rows it counts).
  */
 export const SERIES_QUERIES = [
   'legacy_price_history',
@@ -27,7 +28,43 @@ export const SERIES_QUERIES = [
   'history_points',
   'history_points_global',
 ] as const;
-export type CardQuery = PrecomputedQuery | (typeof SERIES_QUERIES)[number];
+export type SeriesQuery = (typeof SERIES_QUERIES)[number];
+export type CardQuery = PrecomputedQuery | SeriesQuery;
+/** The query whose filed runs answer a series query. */
+export const SERIES_FILED_AS: Record<SeriesQuery, Exclude<SeriesQuery, 'legacy_main_source'>> = {
+  legacy_price_history: 'legacy_price_history',
+  legacy_main_source: 'legacy_price_snapshots',
+  legacy_price_snapshots: 'legacy_price_snapshots',
+  pi_card_series: 'pi_card_series',
+  history_points: 'history_points',
+  history_points_global: 'history_points_global',
+};
+/**
+ * Days of each daily series filed (today included): the longest window its routes declare
+ * (price-history and snapshots' days, price-intelligence's periods: 365; v2 history's days: 3650).
+ * A window starting earlier, or ending before today beyond it, is asked of ClickHouse.
+ */
+export const SERIES_DAYS: Record<Exclude<SeriesQuery, 'legacy_main_source'>, number> = {
+  legacy_price_history: 365,
+  legacy_price_snapshots: 365,
+  pi_card_series: 365,
+  history_points: 3650,
+  history_points_global: 3650,
+};
+/**
+ * One series of a variant as ClickHouse files it (card_analytics_daily_series.sql and the others):
+ * its key columns (a source, a grading, a region…), its first day, each day's distance from the
+ * day before (the first 0), and each day's value.
+ */
+export type SeriesRun = [...keys: string[], firstDay: string, steps: number[], values: unknown[]];
+/** Each series query's key columns in a run, in order, and the name of its value column. */
+export const SERIES_RUN: Record<Exclude<SeriesQuery, 'legacy_main_source'>, { keys: string[]; value: string }> = {
+  legacy_price_history: { keys: ['source'], value: 'market_price' },
+  legacy_price_snapshots: { keys: ['source', 'grading_company', 'grade', 'region', 'currency'], value: 'market_price' },
+  pi_card_series: { keys: ['source'], value: 'market_price_eur' },
+  history_points: { keys: ['region', 'source', 'price_type'], value: 'amount' },
+  history_points_global: { keys: ['source', 'price_type', 'region'], value: 'amount' },
+};
 /** The market-wide queries precomputed once a generation, filed under card 0 (no card has id 0). */
 export const MARKET_QUERIES = ['market_movers', 'market_index'] as const;
 export type MarketQuery = (typeof MARKET_QUERIES)[number];
@@ -57,18 +94,13 @@ export const MOVERS_MAX_LIMIT = 50;
  * Where a card's answers list the variants the precompute read rows of: under this key of the
  * answers of `in`. A question about one variant not listed, over a window starting no earlier
  * than `days` days before the precompute's day (the rows it read: the batch's daily rows since
- * PRECOMPUTED_WINDOWS' longest, the sales since its since365), has no rows. The regional v2
- * histories read price_points, which the precompute does not: not covered (ClickHouse).
+ * PRECOMPUTED_WINDOWS' longest, the sales since its since365), has no rows.
  */
 export const COVERED_VARIANTS = 'variants';
-export const COVERAGE: Partial<Record<CardQuery, { in: PrecomputedQuery; param: string; days: number }>> = {
+export const COVERAGE: Record<PrecomputedQuery, { in: PrecomputedQuery; param: string; days: number }> = {
   legacy_price_analysis: { in: 'legacy_price_analysis', param: 'since', days: 3650 },
   legacy_source_medians: { in: 'legacy_price_analysis', param: 'since', days: 3650 },
   legacy_sales_counts: { in: 'legacy_sales_counts', param: 'since365', days: 364 },
-  legacy_price_history: { in: 'legacy_price_analysis', param: 'since', days: 3650 },
-  legacy_main_source: { in: 'legacy_price_analysis', param: 'since', days: 3650 },
-  legacy_price_snapshots: { in: 'legacy_price_analysis', param: 'since', days: 3650 },
-  pi_card_series: { in: 'legacy_price_analysis', param: 'start_date', days: 3650 },
 };
 
 /** The windows the services ask for, in days before today (UTC): see api/routes/legacy/prices.ts. */
@@ -112,6 +144,20 @@ export const sourceMediansOfBatch = chQuery<{ since: string; days: number }, typ
 export const salesCountsOfCards = chQuery<Cards & { since30: string; since365: string }, typeof ScopeRow>(
   'cardAnalytics/card_analytics_sales_counts',
   ScopeRow,
+);
+
+type Filed = { generation: number };
+/**
+ * legacy_price_history and pi_card_series of every variant of the batch's cards (the batch table)
+ * since a day, as card_analytics_copy.sql's lines: ClickHouse writes each card's answers as JSON
+ * text, handed to PostgreSQL as they are.
+ */
+export const dailySeriesOfBatch = chTabSeparated<Filed & { since: string }>('cardAnalytics/card_analytics_daily_series');
+/** legacy_price_snapshots of every variant and source of the batch's cards since a day, as card_analytics_copy.sql's lines. */
+export const snapshotsOfBatch = chTabSeparated<Filed & { since: string }>('cardAnalytics/card_analytics_snapshots');
+/** history_points and history_points_global of every variant of the cards since a day, as card_analytics_copy.sql's lines. */
+export const historyPointsOfCards = chTabSeparated<Filed & Cards & { since: string; days: number }>(
+  'cardAnalytics/card_analytics_history_points',
 );
 
 const Changed = z.object({ card_ids: z.array(number), rates_changed: z.union([z.boolean(), z.number()]).transform(Boolean) });

@@ -258,6 +258,35 @@ async function unpricedUrls(cardIds: number[], variants: [number, string][]): Pr
   return urls;
 }
 
+/**
+ * The daily series of each card in every window its routes declare (price-history's days, the
+ * snapshots' windows, the default one and a source named (price-history's source filter also
+ * filters its statistics, which are asked of ClickHouse), price-intelligence's periods and its
+ * series, v2 history's regions for each variant, the default, a shorter and the longest window),
+ * and the statistics' endpoints beside them.
+ */
+async function seriesUrls(cardIds: number[]): Promise<string[]> {
+  const urls: string[] = [];
+  for (const id of cardIds) {
+    const variants = (await resolveScope(db, id))!.variants.map((v) => v.id);
+    const base = `/api/cards/${id}`;
+    urls.push(`${base}/price-aggregates`, `${base}/stash-score`, `${base}/predict`);
+    for (const days of [7, 30, 90, 180, 365]) urls.push(`${base}/price-history?days=${days}`);
+    urls.push(`${base}/price-history-snapshots`);
+    for (const days of [1, 30, 365]) urls.push(`${base}/price-history-snapshots?days=${days}`);
+    urls.push(`${base}/price-history-snapshots?source=pricecharting&days=365`);
+    for (const period of ['7d', '30d', '90d', '1y']) urls.push(`/api/price-intelligence/card/${id}/summary?period=${period}`);
+    urls.push(`/api/price-intelligence/card/${id}/series`, `/api/price-intelligence/card/${id}/series?source=cardmarket`);
+    // A window ending tomorrow (the new day below lands there).
+    urls.push(`/api/price-intelligence/card/${id}/series?end_date=${daysAgo(-1)}`);
+    urls.push(`/api/v2/cards/${id}/history`);
+    for (const region of ['eu', 'us', 'jp', 'global'])
+      for (const variant of variants)
+        for (const days of [30, 365, 3650]) urls.push(`/api/v2/cards/${id}/history?region=${region}&days=${days}&variant_id=${variant}`);
+  }
+  return urls;
+}
+
 /** The movers of every game and of each, every period, the longest, default and shortest list, and the overview. */
 async function marketUrls(): Promise<string[]> {
   const games = (await stack.stores.pg.pool.query<{ slug: string }>('SELECT slug FROM games ORDER BY slug')).rows.map((g) => g.slug);
@@ -368,6 +397,22 @@ describe('per-card analytics precomputed when prices land', () => {
     assert.ok(nonEmpty.length > 0, 'movers compared');
   });
 
+  it('answers the daily series of priced cards as ClickHouse does, from the precompute', async () => {
+    const [state] = await cardAnalyticsState(stack.stores.pg.pool);
+    const { sample } = await sampleOf();
+    const answered = await assertAnsweredFromPrecompute(await seriesUrls([...new Set(sample.map((s) => s.card_id))]));
+    // (So the comparison can fail: the series compared are not empty.)
+    const nonEmpty = (path: string, field: string) =>
+      [...answered].filter(([u, b]) => u.includes(path) && ((b as { body: Record<string, unknown[]> }).body[field]?.length ?? 0) > 0)
+        .length;
+    assert.ok(nonEmpty('/price-history?', 'snapshots') > 0, 'price-history series compared');
+    assert.ok(nonEmpty('/price-history-snapshots', 'points') > 0, 'snapshots compared');
+    assert.ok(nonEmpty('/history?', 'points') > 0, 'v2 histories compared');
+    assert.ok(nonEmpty('/summary', 'by_source') > 0, 'summaries compared');
+    assert.ok(nonEmpty('/series', 'points') > 0, 'price-intelligence series compared');
+    assert.equal(state!.prices_epoch, (await cardAnalyticsState(stack.stores.pg.pool))[0]!.prices_epoch);
+  });
+
   it('after a new day lands: stale answers differ and are not served; the precompute of the changed cards mends them', async () => {
     const pool = stack.stores.pg.pool;
     const raw = scopes.filter((s) => s.grading_company === 'raw');
@@ -427,7 +472,12 @@ describe('per-card analytics precomputed when prices land', () => {
     const [before] = await cardAnalyticsState(pool);
     // The endpoints of the moved cards as the precompute answers them before the load.
     // (Of the first moved card: each URL is read three times, and each read asks ClickHouse a few queries.)
-    const movedUrls = await endpointUrls(moved.filter((s) => s.card_id === moved[0]!.card_id));
+    const movedUrls = [
+      ...new Set([
+        ...(await endpointUrls(moved.filter((s) => s.card_id === moved[0]!.card_id))),
+        ...(await seriesUrls([moved[0]!.card_id])),
+      ]),
+    ];
     await announcePricesLanded(stack.stores.redis, stack.config.redisPrefix, before!.prices_epoch);
     const answeredBefore = await bodies(movedUrls);
     const landing = new Date();
@@ -459,23 +509,21 @@ describe('per-card analytics precomputed when prices land', () => {
     assert.ok(meanwhile.missed > 0);
 
     // The next precompute has begun (the load announced its epoch): every endpoint answers whole
-    // from one epoch: the precomputed ones as before the load, price-history (whose daily series
-    // is asked of ClickHouse) wholly from ClickHouse's newest prices, not the new series beside
-    // the previous epoch's analysis.
+    // from the previous epoch's answers, as before the load (v2 history's longest window too: the
+    // filed one reaches back ten years).
     await beginCardAnalytics(pool);
     const answeredMeanwhile = await bodies(movedUrls);
 
     const result = await precomputeCardAnalytics(stack.loadTargets(), { changedSince: landing });
     const answeredAfter = await bodies(movedUrls);
-    for (const url of movedUrls) {
-      if (url.includes('/price-history?')) assert.deepStrictEqual(answeredMeanwhile.get(url), answeredAfter.get(url), url);
-      else assert.deepStrictEqual(answeredMeanwhile.get(url), answeredBefore.get(url), url);
-    }
+    for (const url of movedUrls) assert.deepStrictEqual(answeredMeanwhile.get(url), answeredBefore.get(url), url);
     const movedAnswers = (path: string) =>
       movedUrls.filter((u) => u.includes(path) && !util.isDeepStrictEqual(answeredBefore.get(u), answeredAfter.get(u)));
     // (So the comparisons above can fail: the load changed what these endpoints answer.)
     assert.ok(movedAnswers('/price-history?').length > 0, 'the load moved price-history answers');
     assert.ok(movedAnswers('/price-aggregates').length > 0, 'the load moved price-aggregates answers');
+    for (const path of ['/price-history-snapshots', '/api/v2/cards/', '/api/price-intelligence/'])
+      assert.ok(movedAnswers(path).length > 0, `the load moved ${path} answers`);
     assert.equal(result.all, false);
     assert.equal(result.cards, changedCards.size, 'only the changed cards are recomputed');
     const mended = await compareScopes(touched, result.pricesEpoch);
@@ -487,6 +535,10 @@ describe('per-card analytics precomputed when prices land', () => {
     const stillUnpriced = await cardsWithoutPrices(2);
     assert.ok(!stillUnpriced.includes(unpriced.card_id));
     await assertAnsweredFromPrecompute([...(await unpricedUrls(stillUnpriced, await variantsWithoutPrices(2))), ...(await marketUrls())]);
+    // The daily series after the new day: of the cards it changed (a new day, a source, a graded
+    // series, an outlier, a card's first point), and of the sample.
+    const { sample } = await sampleOf();
+    await assertAnsweredFromPrecompute(await seriesUrls([...new Set([...changedCards, ...sample.map((s) => s.card_id)])]));
   });
 
   it('while the next precompute runs, reads answer from the previous one, never half of each', async () => {

@@ -1,11 +1,12 @@
 // The ClickHouse answers precomputed when prices land (ingest/analytics/precompute.ts), as an
 // Analytics: a request reads its card's answers from PostgreSQL once, and each query the service
 // runs is answered from them when it is the very question they were computed for (same query, same
-// parameters), or a question about a card or variant the precompute found no rows for (empty,
-// the daily series' too); from ClickHouse otherwise (a variant filter matching several variants, a
-// source filter, a card's daily series). The market's movers and index are read the same way, one
-// answer a statement. Answers are used under the prices epoch they were computed under, or, as the
-// previous epoch's answers, while the next precompute runs.
+// parameters), or a question about a card or variant the precompute found no rows for (empty), or
+// a daily series of one variant over a window inside the one filed (the filed runs' rows of that
+// window); from ClickHouse otherwise (a variant filter matching several variants, a source filter
+// on the statistics, a window starting before the filed one). The market's movers and index are
+// read the same way, one answer a statement. Answers are used under the prices epoch they were
+// computed under, or, as the previous epoch's answers, while the next precompute runs.
 import type { Analytics } from '../../sql/stores/analytics.js';
 import type { Db } from '../../sql/stores/db.js';
 import {
@@ -19,10 +20,15 @@ import {
   MARKET_QUERIES,
   MOVERS_MAX_LIMIT,
   PRECOMPUTED_QUERIES,
+  SERIES_DAYS,
+  SERIES_FILED_AS,
   SERIES_QUERIES,
+  SERIES_RUN,
   utcDayBefore,
   type CardQuery,
   type MarketQuery,
+  type SeriesQuery,
+  type SeriesRun,
 } from '../../sql/cardAnalytics.js';
 
 /** An Analytics for one card's requests, counting what it answered from where. */
@@ -33,14 +39,15 @@ export type CardAnalytics = Analytics & {
 };
 
 export type PrecomputedAnalytics = {
-  /** An Analytics for the requests about one card. */
-  forCard(cardId: number): Promise<CardAnalytics>;
+  /** An Analytics for the requests about one card, holding its statistics and the daily series named. */
+  forCard(cardId: number, series?: readonly SeriesQuery[]): Promise<CardAnalytics>;
   /**
-   * One answer about a card, computed by `compute` from the card's precomputed answers; when those
-   * are the previous epoch's (a precompute is running) and `compute` also needed ClickHouse, which
-   * holds the new prices, it is computed again from ClickHouse alone: never a mix of two epochs.
+   * One answer about a card, computed by `compute` from the card's precomputed answers (the
+   * statistics and the daily series named); when those are the previous epoch's (a precompute is
+   * running) and `compute` also needed ClickHouse, which holds the new prices, it is computed again
+   * from ClickHouse alone: never a mix of two epochs.
    */
-  answer<T>(cardId: number, compute: (analytics: Analytics) => Promise<T>): Promise<T>;
+  answer<T>(cardId: number, compute: (analytics: Analytics) => Promise<T>, series?: readonly SeriesQuery[]): Promise<T>;
   /** One answer about the market (movers, index), from its precomputed answers; the same rule. */
   market<T>(compute: (analytics: Analytics) => Promise<T>): Promise<T>;
   /** What was answered from where, over every request. */
@@ -56,9 +63,9 @@ function singleVariant(params: Record<string, unknown>): number | undefined {
   return typeof params.variant_id === 'number' ? params.variant_id : undefined;
 }
 
-/** A stored answer of a card's query for `params` (undefined: ask ClickHouse). */
+/** A stored answer of a card's statistics query for `params` (undefined: ask ClickHouse). */
 function storedAnswer(
-  query: CardQuery,
+  query: (typeof PRECOMPUTED_QUERIES)[number],
   answers: Map<string, Answers>,
   params: Record<string, unknown>,
   day: string,
@@ -67,7 +74,6 @@ function storedAnswer(
   if (exact) return exact;
   // A variant the precompute read no rows of has none in a window inside the one it read.
   const coverage = COVERAGE[query];
-  if (!coverage) return undefined;
   const from = params[coverage.param];
   const variant = singleVariant(params);
   const covered = answers.get(coverage.in)?.[answerKey({ [COVERED_VARIANTS]: true })];
@@ -75,8 +81,104 @@ function storedAnswer(
   return from >= utcDayBefore(coverage.days, new Date(`${day}T00:00:00Z`)) ? [] : undefined;
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * The rows of a variant's filed runs (SeriesRun) whose keys pass `keep`, from day `from` to day
+ * `to`, as the per-card query returns them: by day, and a day's in the runs' (the query's key) order.
+ */
+function rowsOfRuns(
+  query: keyof typeof SERIES_RUN,
+  runs: SeriesRun[],
+  keep: (keys: Record<string, string>) => boolean,
+  from: string,
+  to = '9999-12-31',
+): Record<string, unknown>[] {
+  const { keys: names, value } = SERIES_RUN[query];
+  const rows: Record<string, unknown>[] = [];
+  for (const run of runs) {
+    const keys = Object.fromEntries(names.map((name, i) => [name, run[i] as string]));
+    if (!keep(keys)) continue;
+    const steps = run[names.length + 1] as number[];
+    const values = run[names.length + 2] as unknown[];
+    let at = Date.parse(`${run[names.length] as string}T00:00:00Z`);
+    for (let i = 0; i < steps.length; i++) {
+      at += steps[i]! * DAY_MS;
+      const date = new Date(at).toISOString().slice(0, 10);
+      if (date >= from && date <= to) rows.push({ date, ...keys, [value]: values[i] });
+    }
+  }
+  // Stable: a day's rows keep the runs' order.
+  return rows.sort((a, b) => ((a.date as string) < (b.date as string) ? -1 : (a.date as string) > (b.date as string) ? 1 : 0));
+}
+
+/**
+ * A daily series' answer from a card's filed runs for `params` (undefined: ask ClickHouse): one
+ * variant (a card's default, or one by id), the filters its route passes, a window starting no
+ * earlier than the filed one's (SERIES_DAYS before the precompute's day). A variant not filed has
+ * no rows in that window.
+ */
+function seriesAnswer(query: SeriesQuery, filed: Answers | undefined, params: Record<string, unknown>, day: string): unknown[] | undefined {
+  const variant = singleVariant(params);
+  const from = params.since ?? params.start_date;
+  const filedAs = SERIES_FILED_AS[query];
+  if (variant === undefined || typeof from !== 'string' || from < utcDayBefore(SERIES_DAYS[filedAs] - 1, new Date(`${day}T00:00:00Z`)))
+    return undefined;
+  const runs = (filed?.[String(variant)] ?? []) as SeriesRun[];
+  const source = typeof params.source === 'string' ? params.source : '';
+  switch (query) {
+    case 'legacy_price_history':
+      if (params.grading_company !== 'raw' || params.grade !== '') return undefined;
+      return rowsOfRuns(query, runs, (k) => source === '' || k.source === source, from).map(({ date, source, market_price }) => ({
+        date,
+        source,
+        market_price,
+      }));
+    case 'legacy_price_snapshots':
+      return rowsOfRuns(query, runs, (k) => k.source === source, from).map(({ date, currency, grading_company, grade, market_price }) => ({
+        date,
+        variant_id: variant,
+        currency,
+        grading_company,
+        grade,
+        market_price,
+      }));
+    case 'legacy_main_source': {
+      // legacy_main_source.sql over the snapshots' ungraded runs: the source with the most daily
+      // values in the window (a day's value in each region counts), US marketplaces first on a tie,
+      // then by name.
+      const count = new Map<string, { n: number; us: boolean }>();
+      for (const row of rowsOfRuns('legacy_price_snapshots', runs, (k) => k.grading_company === 'raw', from)) {
+        const own = count.get(row.source as string) ?? { n: 0, us: false };
+        count.set(row.source as string, { n: own.n + 1, us: own.us || row.region === 'us' });
+      }
+      const [main] = [...count].sort(([a, x], [b, y]) => y.n - x.n || Number(y.us) - Number(x.us) || (a < b ? -1 : a > b ? 1 : 0));
+      return main ? [{ source: main[0] }] : [];
+    }
+    case 'pi_card_series':
+      return rowsOfRuns(query, runs, (k) => source === '' || k.source === source, from, params.end_date as string).map(
+        ({ date, source, market_price_eur }) => ({ date, source, market_price_eur }),
+      );
+    case 'history_points':
+      return rowsOfRuns(query, runs, (k) => k.region === params.region, from).map(({ date, amount, source, price_type }) => ({
+        date,
+        amount,
+        source,
+        price_type,
+      }));
+    case 'history_points_global':
+      return rowsOfRuns(query, runs, () => true, from).map(({ date, amount, source, price_type }) => ({
+        date,
+        amount,
+        source,
+        price_type,
+      }));
+  }
+}
+
 export function precomputedAnalytics(db: Db, live: Analytics, pricesEpoch: () => string): PrecomputedAnalytics {
   const queryOfText = new Map<string, CardQuery>([...PRECOMPUTED_QUERIES, ...SERIES_QUERIES].map((q) => [ANSWERED_QUERY[q].text, q]));
+  const isSeries = (q: CardQuery): q is SeriesQuery => (SERIES_QUERIES as readonly string[]).includes(q);
   const marketQueryOfText = new Map<string, MarketQuery>(MARKET_QUERIES.map((q) => [ANSWERED_QUERY[q].text, q]));
   const stats = { precomputed: 0, clickhouse: 0 };
   const fromClickHouse: Analytics = {
@@ -85,9 +187,10 @@ export function precomputedAnalytics(db: Db, live: Analytics, pricesEpoch: () =>
       return live.rows<T>(text, params);
     },
   };
-  const forCard = async (cardId: number): Promise<CardAnalytics> => {
+  const forCard = async (cardId: number, series: readonly SeriesQuery[] = []): Promise<CardAnalytics> => {
     const epoch = pricesEpoch();
-    const rows = await cardAnalyticsOfCard(db, cardId, PRECOMPUTED_QUERIES);
+    const filed = [...new Set(series.map((q) => SERIES_FILED_AS[q]))];
+    const rows = await cardAnalyticsOfCard(db, cardId, [...PRECOMPUTED_QUERIES, ...filed]);
     const answers = new Map<string, Answers>();
     let usable = false;
     let previousEpoch = false;
@@ -101,13 +204,20 @@ export function precomputedAnalytics(db: Db, live: Analytics, pricesEpoch: () =>
       }
     // Usable and nothing filed: the precompute covered every card with prices, and this one had none.
     const withoutPrices = usable && answers.size === 0;
+    const storedOf = (query: CardQuery, params: Record<string, unknown>) => {
+      // A series not loaded for this request (not named): ClickHouse.
+      if (isSeries(query) && !series.includes(query)) return undefined;
+      if (withoutPrices) return [];
+      if (!isSeries(query)) return storedAnswer(query, answers, params, day);
+      return usable ? seriesAnswer(query, answers.get(SERIES_FILED_AS[query]), params, day) : undefined;
+    };
     const used = { precomputed: 0, clickhouse: 0 };
     return {
       used,
       previousEpoch,
       async rows<T>(text: string, params: Record<string, unknown> = {}): Promise<T[]> {
         const query = queryOfText.get(text);
-        const answer = query === undefined ? undefined : withoutPrices ? [] : storedAnswer(query, answers, params, day);
+        const answer = query === undefined ? undefined : storedOf(query, params);
         if (answer) {
           stats.precomputed++;
           used.precomputed++;
@@ -122,8 +232,8 @@ export function precomputedAnalytics(db: Db, live: Analytics, pricesEpoch: () =>
   return {
     stats,
     forCard,
-    async answer(cardId, compute) {
-      const analytics = await forCard(cardId);
+    async answer(cardId, compute, series) {
+      const analytics = await forCard(cardId, series);
       const result = await compute(analytics);
       if (!analytics.previousEpoch || analytics.used.clickhouse === 0 || analytics.used.precomputed === 0) return result;
       return compute(fromClickHouse);

@@ -64,17 +64,20 @@ export async function currentPrices(deps: LegacyPricesDeps, cardId: number) {
 /** The daily series of the window and its changes, volatility and trend over the last 365 days. */
 export async function priceHistoryOf(deps: LegacyPricesDeps, cardId: number, query: z.output<typeof PriceHistoryQuery>) {
   const scope = await scopeOf(deps, cardId, query.variant);
-  const [snapshots, stats] = await deps.precomputed.answer(cardId, (answers) =>
-    Promise.all([
-      priceHistory(answers, {
-        card_id: scope.card.id,
-        variant_ids: scope.selected,
-        since: daysAgo(query.days - 1),
-        source: query.source ?? '',
-        ...RAW,
-      }),
-      seriesStats(answers, scope, RAW, daysAgo(364), query.source ?? ''),
-    ]),
+  const [snapshots, stats] = await deps.precomputed.answer(
+    cardId,
+    (answers) =>
+      Promise.all([
+        priceHistory(answers, {
+          card_id: scope.card.id,
+          variant_ids: scope.selected,
+          since: daysAgo(query.days - 1),
+          source: query.source ?? '',
+          ...RAW,
+        }),
+        seriesStats(answers, scope, RAW, daysAgo(364), query.source ?? ''),
+      ]),
+    ['legacy_price_history'],
   );
   const analysis = {
     change_7d: pctChange(stats.current, stats.before[7]),
@@ -105,10 +108,14 @@ export async function priceSnapshotsOf(deps: LegacyPricesDeps, cardId: number, q
   const scope = await scopeOf(deps, cardId, query.variant);
   const since = daysAgo(query.days - 1);
   const base = { card_id: scope.card.id, variant_ids: scope.selected, since };
-  const { source, rows } = await deps.precomputed.answer(cardId, async (answers) => {
-    const source = query.source ?? (await mainSource(answers, base))[0]?.source ?? null;
-    return { source, rows: source ? await priceSnapshots(answers, { ...base, source }) : [] };
-  });
+  const { source, rows } = await deps.precomputed.answer(
+    cardId,
+    async (answers) => {
+      const source = query.source ?? (await mainSource(answers, base))[0]?.source ?? null;
+      return { source, rows: source ? await priceSnapshots(answers, { ...base, source }) : [] };
+    },
+    ['legacy_main_source', 'legacy_price_snapshots'],
+  );
   return { scope, source, rows };
 }
 

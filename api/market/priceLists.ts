@@ -115,16 +115,19 @@ export function priceListService(db: Db, analytics: Analytics, precomputed: Pick
   const cardSeries = async (cardId: number, query: z.output<typeof CardSeriesQuery>): Promise<z.input<typeof CardSeries>> => {
     const { start, end } = seriesDays(query);
     const scope = await scopeOf(cardId);
-    // Empty from the precompute for a card or variant without prices (ClickHouse otherwise).
+    // From the precompute (a window inside the last 365 days; ClickHouse otherwise).
     const points = scope.selected.length
-      ? await precomputed.answer(cardId, (answers) =>
-          cardSeriesEur(answers, {
-            card_id: cardId,
-            variant_ids: scope.selected,
-            start_date: start,
-            end_date: end,
-            source: query.source ?? '',
-          }),
+      ? await precomputed.answer(
+          cardId,
+          (answers) =>
+            cardSeriesEur(answers, {
+              card_id: cardId,
+              variant_ids: scope.selected,
+              start_date: start,
+              end_date: end,
+              source: query.source ?? '',
+            }),
+          ['pi_card_series'],
         )
       : [];
     return { card_id: cardId, variant: scope.variantLabel, start_date: start, end_date: end, source: query.source ?? null, points };

@@ -50,8 +50,10 @@ export async function cardHistory(
     region: query.region,
     currency: REGION_CURRENCY[query.region],
     days: query.days,
-    points: await deps.precomputed.answer(cardId, (analytics) =>
-      historyPoints(analytics, { cardId, variantId, region: query.region, days: query.days }),
+    points: await deps.precomputed.answer(
+      cardId,
+      (analytics) => historyPoints(analytics, { cardId, variantId, region: query.region, days: query.days }),
+      [query.region === 'global' ? 'history_points_global' : 'history_points'],
     ),
   };
 }

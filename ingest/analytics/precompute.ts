@@ -18,6 +18,8 @@ import {
   cardAnalyticsGames,
   cardAnalyticsState,
   COVERED_VARIANTS,
+  dailySeriesOfBatch,
+  historyPointsOfCards,
   MARKET_CARD,
   MOVERS_DAYS,
   MOVERS_MAX_LIMIT,
@@ -31,7 +33,9 @@ import {
   publishCardAnalytics,
   pruneCardAnalytics,
   salesCountsOfCards,
+  SERIES_DAYS,
   seriesStatsOfBatch,
+  snapshotsOfBatch,
   sourceMediansOfBatch,
   unlockCardAnalytics,
   utcDayBefore,
@@ -114,10 +118,11 @@ export async function precomputeCardAnalytics(
       const chunk = cardIds.slice(i, i + CHUNK);
       let t = performance.now();
       const answers = await answersOfCards(targets.ch, chunk, today);
+      const series = await seriesOfCards(targets.ch, chunk, today, generation);
       spent.clickhouse += performance.now() - t;
       await writing;
       t = performance.now();
-      const written = copyCardAnalytics(session, answersAsTsv(chunk, answers, generation)).then(() => {
+      const written = copyCardAnalytics(session, answersAsTsv(chunk, answers, generation) + series).then(() => {
         spent.postgres += performance.now() - t;
         opts.progress?.({
           batchesDone: i / CHUNK + 1,
@@ -192,6 +197,22 @@ async function marketAnswers(ch: ClickHouseClient, games: string[]): Promise<Map
     ['market_movers', movers],
     ['market_index', index],
   ]);
+}
+
+/**
+ * The daily series of the cards (the batch table filled by answersOfCards) as card_analytics_copy.sql's
+ * lines: ClickHouse writes each card's answers as JSON text and Node hands them on untouched (filed
+ * as rows parsed here, they made a batch about ten times slower).
+ */
+async function seriesOfCards(ch: ClickHouseClient, cardIds: number[], today: Date, generation: number): Promise<string> {
+  const since = (query: keyof typeof SERIES_DAYS) => utcDayBefore(SERIES_DAYS[query] - 1, today);
+  const historySince = since('history_points');
+  return [
+    await dailySeriesOfBatch(ch, { since: since('legacy_price_history'), generation }),
+    await snapshotsOfBatch(ch, { since: since('legacy_price_snapshots'), generation }),
+    // The rates' days: the window's, and a month beyond today (a price dated ahead of the day).
+    await historyPointsOfCards(ch, { card_ids: cardIds, since: historySince, days: SERIES_DAYS.history_points + 31, generation }),
+  ].join('');
 }
 
 /** A DateTime64(3, 'UTC') parameter's text. */
