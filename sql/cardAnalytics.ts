@@ -2,7 +2,8 @@
 // answer the per-card legacy queries for many cards at once, and the PostgreSQL table their answers
 // are kept in. An answer is filed under its query's name and its parameters exactly as the service
 // passes them (answerKey), so a request finds it only when it would have asked ClickHouse the very
-// same question; anything else goes to ClickHouse as before.
+// same question; a daily series is filed once a variant over its longest window, as runs
+// (SeriesRun), which a request cuts to its own; anything else goes to ClickHouse as before.
 import { z } from 'zod';
 import { chQuery, chStatement, chTabSeparated, col, pgCopyIn, pgQuery, pgStatement } from './typedQuery.js';
 import { auctionSalesCounts, mainSource, priceAnalysis, priceHistory, priceSnapshots, sourceMedianPrices } from './legacyPrices.js';

@@ -5,9 +5,10 @@
 // answers, and each of them must have come from the precompute (a key that missed would quietly
 // fall back to ClickHouse and compare equal). The endpoints are compared whole over HTTP, once
 // under the precompute's epoch and once under a fresh epoch (which sends every read to
-// ClickHouse). Then a new day lands through the production write path (a new day for some cards,
-// a source a card did not have, a graded series, an outlier, a card's first and only point): the
-// old answers must now differ (the comparison can fail), reads must not serve them, and after the
+// ClickHouse); so are the daily series' endpoints (price-history, snapshots, price-intelligence,
+// v2 history) in every window their routes declare, with no ClickHouse read at all. Then a new day
+// lands through the production write path (a new day for some cards, a source a card did not
+// have, a graded series, an outlier, a card's first and only point): the old answers must now differ (the comparison can fail), reads must not serve them, and after the
 // precompute of the changed cards only, everything is equal again.
 import assert from 'node:assert/strict';
 import util from 'node:util';

@@ -1,13 +1,16 @@
 // Per-card analytics computed when prices land (issue 35), so that a request for price-aggregates,
-// stash-score or predict reads its ClickHouse answers from PostgreSQL in about a millisecond
-// instead of queueing behind ClickHouse (chDB runs one parameterised query at a time per process).
+// stash-score, predict or a card's daily series (price-history, snapshots, the price-intelligence
+// summary and series, v2 history) reads its ClickHouse answers from PostgreSQL in about a
+// millisecond instead of queueing behind ClickHouse (chDB runs one parameterised query at a time
+// per process).
 //
 // The rule: ClickHouse computes, in batch over the cards whose prices (or the exchange rates)
 // changed, the very answers the per-card queries would give for every single-variant scope (each
 // variant, ungraded and each company and grade it has) and every window the services ask for; each
-// is filed under its query and exact parameters (sql/cardAnalytics.ts), under a new generation that
-// becomes current in one update at the end, announced as a new prices epoch (which also ends every
-// answer cached meanwhile). Readers use a generation only under that epoch, or while the next
+// is filed under its query and exact parameters (sql/cardAnalytics.ts), the daily series as each
+// variant's runs over their longest window (written as JSON text by ClickHouse), under a new
+// generation that becomes current in one update at the end, announced as a new prices epoch
+// (which also ends every answer cached meanwhile). Readers use a generation only under that epoch, or while the next
 // precompute runs (so they answer from the previous epoch until it ends, never from a mix);
 // otherwise, as after a load no precompute followed, they ask ClickHouse as before.
 import type pg from 'pg';
