@@ -51,11 +51,23 @@ export async function stageParsedRows(stage: Omit<StageTarget, 'spool'>, parsed:
 }
 
 /**
- * Rows waiting to be staged are inserted once there are this many (~4 MiB of text): an insert per
- * document cost ~8 ms and a part through chDB, ~2.4 s of every eBay scrape (a small document per
- * watched card, ~300).
+ * Rows waiting to be staged are inserted once there are this many (~4 MiB of text), or sooner once
+ * their text reaches STAGE_INSERT_CHARS: an insert per document cost ~8 ms and a part through chDB,
+ * ~2.4 s of every eBay scrape (a small document per watched card, ~300). The text bound holds
+ * memory when an upstream sends long values (a refusal repeats what it refused).
  */
 const STAGE_INSERT_ROWS = 25_000;
+const STAGE_INSERT_CHARS = 4 * 1024 * 1024;
+/** A staged row's text besides its upstream's variable-length values: ids, prices, dates, tabs. */
+const STAGED_ROW_FIXED_CHARS = 128;
+const textOf = (r: StagedSourceRow) =>
+  STAGED_ROW_FIXED_CHARS +
+  r.ref_value.length +
+  r.finish.length +
+  r.print_run.length +
+  r.observation_id.length +
+  r.refused.length +
+  r.refused_ref.length;
 
 export type StagedRows = {
   /** What a parser read of one document, its seq numbers from `seqBase`. */
@@ -67,16 +79,20 @@ export type StagedRows = {
 /** Stages what JavaScript parsers read of a feed's documents, several documents an insert. */
 export function stagedRows(ch: ClickHouseClient, stageId: string): StagedRows {
   let waiting: StagedSourceRow[] = [];
+  let waitingChars = 0;
   const flush = async () => {
     if (!waiting.length) return;
     const rows = waiting;
     waiting = [];
+    waitingChars = 0;
     await insertStagedSourceRows(ch, rows);
   };
   return {
     async add(seqBase, parsed) {
+      const from = waiting.length;
       sourceRows(stageId, seqBase, parsed, waiting);
-      if (waiting.length >= STAGE_INSERT_ROWS) await flush();
+      for (let i = from; i < waiting.length; i++) waitingChars += textOf(waiting[i]!);
+      if (waiting.length >= STAGE_INSERT_ROWS || waitingChars >= STAGE_INSERT_CHARS) await flush();
     },
     flush,
   };
