@@ -22,16 +22,25 @@ const RATIO_GOAL = 0.5;
 const [SEQUENTIAL, PARALLEL] = (process.env.HOLO_BENCH_CARD_REQUESTS ?? '60,160').split(',').map(Number) as [number, number];
 const ONLY = process.env.HOLO_BENCH_CARD_ENDPOINTS?.split(',');
 
-/** Throughput over the run's own duration (autocannon's per-second average misreads a run of a second or two). */
-async function run(url: string, paths: string[], connections: number, amount: number): Promise<LoadResult & { wallRps: number }> {
-  const r = (await loadOnly(url, paths, connections, { duration: 600, amount })) as LoadResult & { seconds: number };
-  return { ...r, wallRps: r.requests / r.seconds };
+/**
+ * Throughput over the run's own wall time, first request to last answer (autocannon's figures count
+ * its one-second ticks: a run of 160 answers in 0.2 s reads as 160 req/s).
+ */
+async function run(
+  url: string,
+  paths: string[],
+  connections: number,
+  opts: { amount?: number; duration: number },
+): Promise<LoadResult & { wallRps: number }> {
+  const r = await loadOnly(url, paths, connections, opts);
+  return { ...r, wallRps: r.requests / r.wallSeconds };
 }
 
 /** Cards are used once each across the whole run: `cards` must hold endpoints × (60 + 160 + 1) ids. */
 export async function benchCardEndpoints(url: string, cards: number[], redis: RedisStore, redisPrefix: string): Promise<boolean> {
   const per = SEQUENTIAL + PARALLEL + 1;
-  if (cards.length < CARD_ENDPOINTS.length * per) throw new Error(`need ${CARD_ENDPOINTS.length * per} priced cards, have ${cards.length}`);
+  const endpoints = CARD_ENDPOINTS.filter((e) => !ONLY || ONLY.includes(e.name));
+  if (cards.length < endpoints.length * per) throw new Error(`need ${endpoints.length * per} priced cards, have ${cards.length}`);
   let met = true;
   console.log(
     `per-card analytics, distinct cards (uncached): ${SEQUENTIAL} one at a time, ${PARALLEL} with 8 in flight; cached: one card's answer, 8 in flight, 3 s`,
@@ -39,20 +48,25 @@ export async function benchCardEndpoints(url: string, cards: number[], redis: Re
   console.log(
     `  ${'endpoint'.padEnd(32)} ${'uncached@1 p50/p99'.padStart(20)} ${'uncached@8 p50/p99 req/s'.padStart(28)} ${'cached@8 req/s'.padStart(15)}  ratio`,
   );
-  for (const [k, e] of CARD_ENDPOINTS.entries()) {
-    if (ONLY && !ONLY.includes(e.name)) continue;
+  for (const [k, e] of endpoints.entries()) {
     const own = cards.slice(k * per, (k + 1) * per);
-    const one = checkLoad(`${e.name} uncached@1`, await run(url, own.slice(0, SEQUENTIAL).map(e.path), 1, SEQUENTIAL));
-    const eight = checkLoad(`${e.name} uncached@8`, await run(url, own.slice(SEQUENTIAL, SEQUENTIAL + PARALLEL).map(e.path), 8, PARALLEL));
+    const one = checkLoad(
+      `${e.name} uncached@1`,
+      await run(url, own.slice(0, SEQUENTIAL).map(e.path), 1, { amount: SEQUENTIAL, duration: 600 }),
+    );
+    const eight = checkLoad(
+      `${e.name} uncached@8`,
+      await run(url, own.slice(SEQUENTIAL, SEQUENTIAL + PARALLEL).map(e.path), 8, { amount: PARALLEL, duration: 600 }),
+    );
     const hot = [e.path(own.at(-1)!)];
     await fetch(url + hot[0]);
-    const cached = checkLoad(`${e.name} cached@8`, await loadOnly(url, hot, 8, { duration: 3 }));
-    const ratio = eight.wallRps / cached.rps;
+    const cached = checkLoad(`${e.name} cached@8`, await run(url, hot, 8, { duration: 3 }));
+    const ratio = eight.wallRps / cached.wallRps;
     const p99 = Math.max(one.p99, eight.p99);
     const ok = p99 <= P99_GOAL_MS && ratio >= RATIO_GOAL;
     met &&= ok;
     console.log(
-      `  ${e.name.padEnd(32)} ${`${one.p50} / ${one.p99} ms`.padStart(20)} ${`${eight.p50} / ${eight.p99} ms ${eight.wallRps.toFixed(1)}`.padStart(28)} ${cached.rps.toFixed(0).padStart(15)}  ${ratio.toFixed(3)}  p99 <= ${P99_GOAL_MS} ms and ratio >= ${RATIO_GOAL}: ${goal(ok)}`,
+      `  ${e.name.padEnd(32)} ${`${one.p50} / ${one.p99} ms`.padStart(20)} ${`${eight.p50} / ${eight.p99} ms ${eight.wallRps.toFixed(1)}`.padStart(28)} ${cached.wallRps.toFixed(0).padStart(15)}  ${ratio.toFixed(3)}  p99 <= ${P99_GOAL_MS} ms and ratio >= ${RATIO_GOAL}: ${goal(ok)}`,
     );
   }
   if (ONLY) return met;

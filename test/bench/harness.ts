@@ -8,7 +8,16 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-export type LoadResult = { rps: number; p50: number; p99: number; requests: number; non2xx: number; errors: number };
+export type LoadResult = {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  /** From the first request sent to the last answer read. */
+  wallSeconds: number;
+  non2xx: number;
+  errors: number;
+};
 
 /** A script of this folder in a child process, and its first line on stdout. */
 export function runChild(script: string, args: string[]): { child: ChildProcess; firstLine: Promise<string> } {
