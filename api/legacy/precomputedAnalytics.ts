@@ -82,34 +82,51 @@ function storedAnswer(
 }
 
 const DAY_MS = 86_400_000;
+/** YYYY-MM-DD of UTC days since 1970, formatted once per process (a year of series is 365 of them). */
+const dayTexts = new Map<number, string>();
+function dayText(day: number): string {
+  let text = dayTexts.get(day);
+  if (text === undefined) dayTexts.set(day, (text = new Date(day * DAY_MS).toISOString().slice(0, 10)));
+  return text;
+}
+const dayNumber = (date: string) => Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
 
 /**
  * The rows of a variant's filed runs (SeriesRun) whose keys pass `keep`, from day `from` to day
- * `to`, as the per-card query returns them: by day, and a day's in the runs' (the query's key) order.
+ * `to`, shaped by `shape` from the day, the run's keys and the day's value, as the per-card query
+ * returns them: by day, and a day's in the runs' (the query's key) order. Hot on uncached history
+ * reads (thousands of rows a request): days are compared as numbers and each row is built once.
  */
-function rowsOfRuns(
+function rowsOfRuns<R>(
   query: keyof typeof SERIES_RUN,
   runs: SeriesRun[],
   keep: (keys: Record<string, string>) => boolean,
   from: string,
-  to = '9999-12-31',
-): Record<string, unknown>[] {
-  const { keys: names, value } = SERIES_RUN[query];
-  const rows: Record<string, unknown>[] = [];
+  to: string | undefined,
+  shape: (date: string, keys: Record<string, string>, value: unknown) => R,
+): R[] {
+  const { keys: names } = SERIES_RUN[query];
+  const first = dayNumber(from);
+  const last = to === undefined ? Infinity : dayNumber(to);
+  const days: number[] = [];
+  const rows: R[] = [];
   for (const run of runs) {
-    const keys = Object.fromEntries(names.map((name, i) => [name, run[i] as string]));
+    const keys: Record<string, string> = {};
+    for (let k = 0; k < names.length; k++) keys[names[k]!] = run[k] as string;
     if (!keep(keys)) continue;
     const steps = run[names.length + 1] as number[];
     const values = run[names.length + 2] as unknown[];
-    let at = Date.parse(`${run[names.length] as string}T00:00:00Z`);
+    let day = dayNumber(run[names.length] as string);
     for (let i = 0; i < steps.length; i++) {
-      at += steps[i]! * DAY_MS;
-      const date = new Date(at).toISOString().slice(0, 10);
-      if (date >= from && date <= to) rows.push({ date, ...keys, [value]: values[i] });
+      day += steps[i]!;
+      if (day < first || day > last) continue;
+      days.push(day);
+      rows.push(shape(dayText(day), keys, values[i]));
     }
   }
   // Stable: a day's rows keep the runs' order.
-  return rows.sort((a, b) => ((a.date as string) < (b.date as string) ? -1 : (a.date as string) > (b.date as string) ? 1 : 0));
+  const order = rows.map((_, i) => i).sort((a, b) => days[a]! - days[b]! || a - b);
+  return order.map((i) => rows[i]!);
 }
 
 /**
@@ -124,55 +141,87 @@ function seriesAnswer(query: SeriesQuery, filed: Answers | undefined, params: Re
   const filedAs = SERIES_FILED_AS[query];
   if (variant === undefined || typeof from !== 'string' || from < utcDayBefore(SERIES_DAYS[filedAs] - 1, new Date(`${day}T00:00:00Z`)))
     return undefined;
+  // Days the runs are cut by, as numbers: anything but a calendar day is ClickHouse's to answer.
+  if (
+    Number.isNaN(dayNumber(from)) ||
+    (params.end_date !== undefined && (typeof params.end_date !== 'string' || Number.isNaN(dayNumber(params.end_date))))
+  )
+    return undefined;
   const runs = (filed?.[String(variant)] ?? []) as SeriesRun[];
   const source = typeof params.source === 'string' ? params.source : '';
   switch (query) {
     case 'legacy_price_history':
       if (params.grading_company !== 'raw' || params.grade !== '') return undefined;
-      return rowsOfRuns(query, runs, (k) => source === '' || k.source === source, from).map(({ date, source, market_price }) => ({
-        date,
-        source,
-        market_price,
-      }));
+      return rowsOfRuns(
+        query,
+        runs,
+        (k) => source === '' || k.source === source,
+        from,
+        undefined,
+        (date, k, market_price) => ({ date, source: k.source, market_price }),
+      );
     case 'legacy_price_snapshots':
-      return rowsOfRuns(query, runs, (k) => k.source === source, from).map(({ date, currency, grading_company, grade, market_price }) => ({
-        date,
-        variant_id: variant,
-        currency,
-        grading_company,
-        grade,
-        market_price,
-      }));
+      return rowsOfRuns(
+        query,
+        runs,
+        (k) => k.source === source,
+        from,
+        undefined,
+        (date, k, market_price) => ({
+          date,
+          variant_id: variant,
+          currency: k.currency,
+          grading_company: k.grading_company,
+          grade: k.grade,
+          market_price,
+        }),
+      );
     case 'legacy_main_source': {
       // legacy_main_source.sql over the snapshots' ungraded runs: the source with the most daily
       // values in the window (a day's value in each region counts), US marketplaces first on a tie,
       // then by name.
       const count = new Map<string, { n: number; us: boolean }>();
-      for (const row of rowsOfRuns('legacy_price_snapshots', runs, (k) => k.grading_company === 'raw', from)) {
-        const own = count.get(row.source as string) ?? { n: 0, us: false };
-        count.set(row.source as string, { n: own.n + 1, us: own.us || row.region === 'us' });
+      for (const k of rowsOfRuns(
+        'legacy_price_snapshots',
+        runs,
+        (k) => k.grading_company === 'raw',
+        from,
+        undefined,
+        (_, k) => k,
+      )) {
+        const own = count.get(k.source!) ?? { n: 0, us: false };
+        count.set(k.source!, { n: own.n + 1, us: own.us || k.region === 'us' });
       }
       const [main] = [...count].sort(([a, x], [b, y]) => y.n - x.n || Number(y.us) - Number(x.us) || (a < b ? -1 : a > b ? 1 : 0));
       return main ? [{ source: main[0] }] : [];
     }
     case 'pi_card_series':
-      return rowsOfRuns(query, runs, (k) => source === '' || k.source === source, from, params.end_date as string).map(
-        ({ date, source, market_price_eur }) => ({ date, source, market_price_eur }),
+      return rowsOfRuns(
+        query,
+        runs,
+        (k) => source === '' || k.source === source,
+        from,
+        params.end_date as string | undefined,
+        (date, k, market_price_eur) => ({ date, source: k.source, market_price_eur }),
       );
     case 'history_points':
-      return rowsOfRuns(query, runs, (k) => k.region === params.region, from).map(({ date, amount, source, price_type }) => ({
-        date,
-        amount,
-        source,
-        price_type,
-      }));
+      return rowsOfRuns(
+        query,
+        runs,
+        (k) => k.region === params.region,
+        from,
+        undefined,
+        (date, k, amount) => ({ date, amount, source: k.source, price_type: k.price_type }),
+      );
     case 'history_points_global':
-      return rowsOfRuns(query, runs, () => true, from).map(({ date, amount, source, price_type }) => ({
-        date,
-        amount,
-        source,
-        price_type,
-      }));
+      return rowsOfRuns(
+        query,
+        runs,
+        () => true,
+        from,
+        undefined,
+        (date, k, amount) => ({ date, amount, source: k.source, price_type: k.price_type }),
+      );
   }
 }
 

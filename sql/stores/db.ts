@@ -4,17 +4,18 @@ import type pg from 'pg';
 import { isPgUnavailable, StoreUnavailableError } from './unavailable.js';
 
 export type Db = {
-  query<T extends pg.QueryResultRow>(text: string, params?: unknown[]): Promise<T[]>;
+  /** `prepared`: a statement name, so each connection parses and plans `text` once (see typedQuery.ts). */
+  query<T extends pg.QueryResultRow>(text: string, params?: unknown[], prepared?: string): Promise<T[]>;
   /** Runs `work` in one transaction on one connection: committed if it returns, rolled back if it throws. */
   transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
 };
 
-type Queryable = { query<T extends pg.QueryResultRow>(text: string, params?: unknown[]): Promise<pg.QueryResult<T>> };
+type Queryable = Pick<pg.Pool, 'query'>;
 
 function unavailableAware(client: Queryable): Db['query'] {
-  return async <T extends pg.QueryResultRow>(text: string, params: unknown[] = []) => {
+  return async <T extends pg.QueryResultRow>(text: string, params: unknown[] = [], prepared?: string) => {
     try {
-      return (await client.query<T>(text, params)).rows;
+      return (await client.query<T>(prepared ? { name: prepared, text, values: params } : { text, values: params })).rows;
     } catch (err) {
       if (isPgUnavailable(err)) throw new StoreUnavailableError('postgres', err);
       throw err;
