@@ -146,7 +146,9 @@ const distinctCards = (
   ])
 ).rows.map((r) => r.id);
 console.log('');
-await benchCardEndpoints(server.url, distinctCards, stores.redis, config.redisPrefix);
+await benchCardEndpoints(server.url, distinctCards, () =>
+  precomputeCardAnalytics({ ch, pool, redis: stores.redis, redisPrefix: config.redisPrefix }, { changedSince: new Date() }),
+);
 if (process.env.HOLO_BENCH_ANALYTICS_PART === 'cards') {
   await server.close();
   await stores.close();
