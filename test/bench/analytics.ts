@@ -146,7 +146,7 @@ const distinctCards = (
   ])
 ).rows.map((r) => r.id);
 console.log('');
-await benchCardEndpoints(server.url, distinctCards, () =>
+await benchCardEndpoints(server.url, config.dataDir, distinctCards, () =>
   precomputeCardAnalytics({ ch, pool, redis: stores.redis, redisPrefix: config.redisPrefix }, { changedSince: new Date() }),
 );
 if (process.env.HOLO_BENCH_ANALYTICS_PART === 'cards') {

@@ -3,7 +3,10 @@
 // in flight, against the same run's cached read of the same endpoint at 8 in flight; the market
 // movers and overview uncached (a precompute finding nothing changed publishes a new prices epoch
 // before each: the first read after a load's precompute) against their cached read.
+import os from 'node:os';
+import path from 'node:path';
 import { checkLoad, goal, loadOnly, type LoadResult } from './harness.js';
+import { breakdownText, cpuPerRequest } from './cpuBreakdown.js';
 
 export const CARD_ENDPOINTS: { name: string; path: (id: number) => string }[] = [
   { name: 'price-aggregates', path: (id) => `/api/cards/${id}/price-aggregates` },
@@ -20,6 +23,8 @@ const RATIO_GOAL = 0.5;
 // HOLO_BENCH_CARD_REQUESTS=30,48 measures fewer (a busy machine); HOLO_BENCH_CARD_ENDPOINTS=price-aggregates,predict,market movers some.
 const [SEQUENTIAL, PARALLEL] = (process.env.HOLO_BENCH_CARD_REQUESTS ?? '60,160').split(',').map(Number) as [number, number];
 const ONLY = process.env.HOLO_BENCH_CARD_ENDPOINTS?.split(',');
+// HOLO_BENCH_PROFILE=1: the uncached runs at 8 in flight under V8's CPU profiler, their CPU split by part.
+const PROFILE = process.env.HOLO_BENCH_PROFILE === '1';
 
 /**
  * Throughput over the run's own wall time, first request to last answer (autocannon's figures count
@@ -40,11 +45,17 @@ async function run(
  * `published`: runs a precompute that finds nothing changed, as one does after a load: it publishes
  * a new prices epoch (every cached answer ends) under which the precomputed answers stand.
  */
-export async function benchCardEndpoints(url: string, cards: number[], published: () => Promise<unknown>): Promise<boolean> {
+export async function benchCardEndpoints(
+  url: string,
+  dataDir: string,
+  cards: number[],
+  published: () => Promise<unknown>,
+): Promise<boolean> {
   const per = SEQUENTIAL + PARALLEL + 1;
   const endpoints = CARD_ENDPOINTS.filter((e) => !ONLY || ONLY.includes(e.name));
   if (cards.length < endpoints.length * per) throw new Error(`need ${endpoints.length * per} priced cards, have ${cards.length}`);
   let met = true;
+  const cpuLines: string[] = [];
   console.log(
     `per-card analytics, distinct cards (uncached): ${SEQUENTIAL} one at a time, ${PARALLEL} with 8 in flight; cached: one card's answer, 8 in flight, 3 s`,
   );
@@ -59,11 +70,15 @@ export async function benchCardEndpoints(url: string, cards: number[], published
     );
     const eight = checkLoad(
       `${e.name} uncached@8`,
-      await run(url, own.slice(SEQUENTIAL, SEQUENTIAL + PARALLEL).map(e.path), 8, { amount: PARALLEL, duration: 600 }),
+      await cpuPerRequest(
+        dataDir,
+        PROFILE ? path.join(os.tmpdir(), `holo-bench-${e.name.replace(/\W+/g, '-')}.cpuprofile`) : undefined,
+        () => run(url, own.slice(SEQUENTIAL, SEQUENTIAL + PARALLEL).map(e.path), 8, { amount: PARALLEL, duration: 600 }),
+      ),
     );
     const hot = [e.path(own.at(-1)!)];
     await fetch(url + hot[0]);
-    const cached = checkLoad(`${e.name} cached@8`, await run(url, hot, 8, { duration: 3 }));
+    const cached = checkLoad(`${e.name} cached@8`, await cpuPerRequest(dataDir, undefined, () => run(url, hot, 8, { duration: 3 })));
     const ratio = eight.wallRps / cached.wallRps;
     const p99 = Math.max(one.p99, eight.p99);
     const ok = p99 <= P99_GOAL_MS && ratio >= RATIO_GOAL;
@@ -71,7 +86,14 @@ export async function benchCardEndpoints(url: string, cards: number[], published
     console.log(
       `  ${e.name.padEnd(32)} ${`${one.p50} / ${one.p99} ms`.padStart(20)} ${`${eight.p50} / ${eight.p99} ms ${eight.wallRps.toFixed(1)}`.padStart(28)} ${cached.wallRps.toFixed(0).padStart(15)}  ${ratio.toFixed(3)}  p99 <= ${P99_GOAL_MS} ms and ratio >= ${RATIO_GOAL}: ${goal(ok)}`,
     );
+    cpuLines.push(
+      `  ${e.name.padEnd(32)} uncached: ${breakdownText(eight.cpu)}\n  ${''.padEnd(32)} cached:   ${breakdownText(cached.cpu)}`,
+    );
   }
+  if (cpuLines.length)
+    console.log(
+      `\n  server CPU per request at 8 in flight (this process, the API; the embedded PostgreSQL)${PROFILE ? ', the uncached runs profiled' : ''}:\n${cpuLines.join('\n')}\n`,
+    );
   for (const [name, path] of [
     ['market movers, all games, 7 days', '/api/market/movers?period=7d&limit=20'],
     ['market overview, 7 days', '/api/market/overview?period=7d'],

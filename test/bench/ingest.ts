@@ -27,6 +27,7 @@ import type { ScrapeProgress } from '../../workflows/shared.js';
 import { ingestFeed } from '../../ingest/pipeline.js';
 import { createUpstreams } from '../../ingest/upstreams/registry.js';
 import { catalogueCopy } from '../../ingest/load/catalogueCopy.js';
+import { postgresCpuSeconds } from './cpuBreakdown.js';
 import { finish, goal, invalid } from './harness.js';
 import { linkBenchCards, peakRssGrowth, serveScryfallBulk, unlinkBenchCards, writeScryfallBulkFile } from './scryfallBulk.js';
 
@@ -88,31 +89,10 @@ for (let i = 1; i <= WARMUP_DAYS; i++) {
   console.log(`warm-up day ${i}/${WARMUP_DAYS}: ${progress.results.reduce((n, r) => n + r.loaded, 0)} rows in ${seconds.toFixed(1)} s`);
 }
 
-/**
- * CPU seconds used so far by this process (worker, chDB, feed server) and by this benchmark's
- * PostgreSQL: its postmaster and the postmaster's children, with the children it has reaped (a
- * backend that ended in between). Other PostgreSQL servers on the machine are not counted.
- */
+/** CPU seconds used so far by this process (worker, chDB, feed server) and by this benchmark's PostgreSQL. */
 function cpuSeconds(): { holo: number; postgres: number } {
   const own = process.cpuUsage();
-  const tick = 100; // USER_HZ on Linux
-  // With DATABASE_URL set there is no embedded server here to count: NaN.
-  const pidFile = path.join(dataDir, 'postgres', 'postmaster.pid');
-  if (!fs.existsSync(pidFile)) return { holo: (own.user + own.system) / 1e6, postgres: Number.NaN };
-  const postmaster = fs.readFileSync(pidFile, 'utf8').split('\n')[0]!.trim();
-  let postgres = 0;
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // After the command: state, ppid, …, utime (11), stime (12), cutime (13), cstime (14).
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (pid === postmaster) postgres += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / tick;
-      else if (fields[1] === postmaster) postgres += (Number(fields[11]) + Number(fields[12])) / tick;
-    } catch {
-      // the process ended between listing and reading
-    }
-  }
-  return { holo: (own.user + own.system) / 1e6, postgres };
+  return { holo: (own.user + own.system) / 1e6, postgres: postgresCpuSeconds(dataDir) };
 }
 
 type Measured = {
