@@ -56,6 +56,28 @@ export type PrecomputedAnalytics = {
 
 type Answers = Record<string, unknown[]>;
 
+/**
+ * A card's filed answers by query, each parsed from its JSON text when first asked for: a request
+ * reads every statistics query's answers with its series, and most use one or two of them (the v2
+ * history none), so parsing them all cost a request's time and garbage.
+ */
+class FiledAnswers {
+  private readonly texts = new Map<string, string>();
+  private readonly parsed = new Map<string, Answers>();
+  set(query: string, text: string): void {
+    this.texts.set(query, text);
+  }
+  get(query: string): Answers | undefined {
+    let answers = this.parsed.get(query);
+    const text = this.texts.get(query);
+    if (answers === undefined && text !== undefined) this.parsed.set(query, (answers = JSON.parse(text) as Answers));
+    return answers;
+  }
+  get size(): number {
+    return this.texts.size;
+  }
+}
+
 /** The single variant a question is about, if it is about one. */
 function singleVariant(params: Record<string, unknown>): number | undefined {
   const ids = params.variant_ids;
@@ -66,7 +88,7 @@ function singleVariant(params: Record<string, unknown>): number | undefined {
 /** A stored answer of a card's statistics query for `params` (undefined: ask ClickHouse). */
 function storedAnswer(
   query: (typeof PRECOMPUTED_QUERIES)[number],
-  answers: Map<string, Answers>,
+  answers: FiledAnswers,
   params: Record<string, unknown>,
   day: string,
 ): unknown[] | undefined {
@@ -240,7 +262,7 @@ export function precomputedAnalytics(db: Db, live: Analytics, pricesEpoch: () =>
     const epoch = pricesEpoch();
     const filed = [...new Set(series.map((q) => SERIES_FILED_AS[q]))];
     const rows = await cardAnalyticsOfCard(db, cardId, [...PRECOMPUTED_QUERIES, ...filed]);
-    const answers = new Map<string, Answers>();
+    const answers = new FiledAnswers();
     let usable = false;
     let previousEpoch = false;
     let day = '';
@@ -249,7 +271,7 @@ export function precomputedAnalytics(db: Db, live: Analytics, pricesEpoch: () =>
         usable = true;
         previousEpoch = r.prices_epoch !== epoch;
         day = r.day;
-        if (r.query !== null && r.answers !== null) answers.set(r.query, JSON.parse(r.answers) as Answers);
+        if (r.query !== null && r.answers !== null) answers.set(r.query, r.answers);
       }
     // Usable and nothing filed: the precompute covered every card with prices, and this one had none.
     const withoutPrices = usable && answers.size === 0;
