@@ -149,7 +149,8 @@ type TsvValue = string | number | null;
  * A ClickHouse insert into `table` in TabSeparated, for the write paths where the encoding's cost
  * is felt (the staged source rows of every ingestion, hundreds of thousands a run): typed rows in,
  * the columns and their order the row schema's keys, every field through one escaping function
- * ({@link tsvField}). `encoded` hands on rows another engine already wrote in this encoding and
+ * ({@link tsvField}); a row lacking a column (or holding another type) is refused, naming it, and nothing
+ * of the insert is sent. `encoded` hands on rows another engine already wrote in this encoding and
  * column order (PostgreSQL's COPY text format: tabs, `\\`-escapes, `\\N` for NULL), unparsed.
  */
 export function chInsertTabSeparated<Row extends z.ZodObject<Record<string, z.ZodType<TsvValue>>>>(table: string, row: Row) {
@@ -165,8 +166,12 @@ export function chInsertTabSeparated<Row extends z.ZodObject<Record<string, z.Zo
     for (let j = 0; j < rows.length; j++) {
       const r = rows[j] as Record<string, TsvValue>;
       for (let i = 0; i < columns.length; i++) {
-        const v = r[columns[i]!]!;
-        fields[i] = typeof v === 'string' ? tsvField(v) : v === null ? '\\N' : String(v);
+        const v = r[columns[i]!];
+        if (typeof v === 'string') fields[i] = tsvField(v);
+        else if (typeof v === 'number') fields[i] = String(v);
+        else if (v === null) fields[i] = '\\N';
+        // A key a caller left out (or a value of another type) would be written as its text ("undefined").
+        else throw new Error(`${table}: row ${j} has ${v === undefined ? 'no' : `a ${typeof v} as its`} ${columns[i]}; nothing inserted`);
       }
       lines[j] = fields.join('\t');
     }

@@ -107,6 +107,42 @@ describe('a TabSeparated insert (chInsertTabSeparated)', () => {
       { numRuns: 60 },
     );
   });
+
+  it('refuses a row that lacks a column, naming it, rather than writing the text "undefined"; nothing of the insert lands', async () => {
+    const stage = 'typed-tsv-missing';
+    const row: StagedSourceRow = {
+      stage_id: stage,
+      seq: 0,
+      ref_kind: 'pokemontcg_id',
+      ref_value: 'base1-4',
+      finish: '',
+      print_run: '',
+      region: 'us',
+      source: 'tcgplayer',
+      price_type: 'market',
+      grading_company: 'raw',
+      grade: '',
+      currency: 'USD',
+      amount: '1.25',
+      as_of: '2026-11-26',
+      observation_id: '',
+      refused: '',
+      refused_ref: '',
+    };
+    const { observation_id: _missing, ...without } = { ...row, seq: 1 };
+    await assert.rejects(
+      insertStagedSourceRows(stack.stores.ch.client, [row, without as StagedSourceRow]),
+      (e: unknown) => e instanceof Error && /holo\.ingest_source_rows: row 1 has no observation_id/.test(e.message),
+    );
+    const back = await (
+      await stack.stores.ch.client.query({
+        query: 'SELECT toString(count()) AS n FROM holo.ingest_source_rows WHERE stage_id = {stage:String}',
+        query_params: { stage },
+        format: 'JSONEachRow',
+      })
+    ).json<{ n: string }>();
+    assert.deepEqual(back, [{ n: '0' }]);
+  });
 });
 
 describe('the precomputed answers', () => {
