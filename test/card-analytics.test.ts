@@ -28,6 +28,7 @@ import {
   type Grading,
 } from '../api/legacy/cardPriceAnalytics.js';
 import { answerKey, beginCardAnalytics, cardAnalyticsState } from '../sql/cardAnalytics.js';
+import { priceHistory } from '../sql/legacyPrices.js';
 import { createAnalytics, type Analytics } from '../sql/stores/analytics.js';
 import { createDb, type Db } from '../sql/stores/db.js';
 import { announcePricesLanded } from '../sql/stores/priceChannels.js';
@@ -412,6 +413,25 @@ describe('per-card analytics precomputed when prices land', () => {
     assert.ok(nonEmpty('/summary', 'by_source') > 0, 'summaries compared');
     assert.ok(nonEmpty('/series', 'points') > 0, 'price-intelligence series compared');
     assert.equal(state!.prices_epoch, (await cardAnalyticsState(stack.stores.pg.pool))[0]!.prices_epoch);
+  });
+
+  it("never answers a question about another card from a card's answers: ClickHouse answers it", async () => {
+    const [state] = await cardAnalyticsState(stack.stores.pg.pool);
+    const precomputed = precomputedAnalytics(db, clickhouse, () => state!.prices_epoch);
+    const { sample } = await sampleOf();
+    const raw = sample.filter((s) => s.grading_company === 'raw');
+    const asked = raw.find((s) => s.card_id !== raw[0]!.card_id)!;
+    const scope = { ...(await resolveScope(db, asked.card_id))!, selected: [asked.variant_id] };
+    const series = { card_id: asked.card_id, variant_ids: [asked.variant_id], since: daysAgo(29), source: '', ...RAW };
+    const reference = { inputs: await inputsOf(clickhouse, scope, RAW), series: await priceHistory(clickhouse, series) };
+    assert.ok(reference.series.length > 0 && reference.inputs.aggregatesStats.current !== null, 'the card asked about has prices');
+    // Held answers of a priced card, and of a card without prices (whose every answer is empty).
+    for (const holder of [raw[0]!.card_id, ...(await cardsWithoutPrices(1))]) {
+      const analytics = await precomputed.forCard(holder, ['legacy_price_history']);
+      const answered = { inputs: await inputsOf(analytics, scope, RAW), series: await priceHistory(analytics, series) };
+      assert.deepStrictEqual(withCloseFloats(answered, reference), reference, `card ${holder}'s answers asked about card ${asked.card_id}`);
+      assert.equal(analytics.used.precomputed, 0, `card ${holder}'s answers stood in for card ${asked.card_id}'s`);
+    }
   });
 
   it('after a new day lands: stale answers differ and are not served; the precompute of the changed cards mends them', async () => {

@@ -3,10 +3,11 @@
 // runs is answered from them when it is the very question they were computed for (same query, same
 // parameters), or a question about a card or variant the precompute found no rows for (empty), or
 // a daily series of one variant over a window inside the one filed (the filed runs' rows of that
-// window); from ClickHouse otherwise (a variant filter matching several variants, a source filter
-// on the statistics, a window starting before the filed one). The market's movers and index are
-// read the same way, one answer a statement. Answers are used under the prices epoch they were
-// computed under, or, as the previous epoch's answers, while the next precompute runs.
+// window); from ClickHouse otherwise (a question about another card, a variant filter matching
+// several variants, a source filter on the statistics, a window starting before the filed one).
+// The market's movers and index are read the same way, one answer a statement. Answers are used
+// under the prices epoch they were computed under, or, as the previous epoch's answers, while the
+// next precompute runs.
 import type { Analytics } from '../../sql/stores/analytics.js';
 import type { Db } from '../../sql/stores/db.js';
 import {
@@ -276,7 +277,9 @@ export function precomputedAnalytics(db: Db, live: Analytics, pricesEpoch: () =>
     // Usable and nothing filed: the precompute covered every card with prices, and this one had none.
     const withoutPrices = usable && answers.size === 0;
     const storedOf = (query: CardQuery, params: Record<string, unknown>) => {
-      // A series not loaded for this request (not named): ClickHouse.
+      // A question about another card (these answers are this card's alone), or a series not
+      // loaded for this request (not named): ClickHouse.
+      if (params.card_id !== undefined && params.card_id !== cardId) return undefined;
       if (isSeries(query) && !series.includes(query)) return undefined;
       if (withoutPrices) return [];
       if (!isSeries(query)) return storedAnswer(query, answers, params, day);
