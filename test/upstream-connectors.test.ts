@@ -247,6 +247,36 @@ describe('limits and refusals', () => {
     }
   });
 
+  it('bounds a request, all its tries and the waits between them, by one deadline', async () => {
+    // An upstream that stalls, then drops the connection unanswered: each drop is worth another try.
+    const server = await upstreamServer((req) => void setTimeout(() => req.socket.resetAndDestroy(), 300));
+    try {
+      const upstream = new Upstream('scryfall', configOf('scryfall', server.url));
+      const failsWithin = async (expected: (e: unknown) => boolean) => {
+        const started = Date.now();
+        await assert.rejects(upstream.json('/bulk-data/default-cards', { timeoutMs: 1000 }), expected);
+        return Date.now() - started;
+      };
+      // Each try with a deadline of its own: five tries of 300 ms and 1.5 s of backoff between them, ~3 s.
+      let took = await failsWithin((e) => e instanceof UpstreamError && e.retryable);
+      assert.ok(took < 1500, `gave up after ${took} ms`);
+      assert.ok(server.hits.length >= 2 && server.hits.length <= 3, `${server.hits.length} tries`);
+      // An upstream that never answers: the deadline ends the one try, and the error says so.
+      server.hits.length = 0;
+      server.set(() => undefined);
+      took = await failsWithin((e) => e instanceof UpstreamError && e.retryable && /did not answer within 1000 ms/.test(e.message));
+      assert.ok(took >= 950 && took < 1500, `gave up after ${took} ms`);
+      // A Retry-After that ends past the deadline is not waited for: the 429 is the answer at once.
+      server.hits.length = 0;
+      server.set((_req, res) => res.writeHead(429, { 'Retry-After': '2' }).end());
+      took = await failsWithin((e) => e instanceof UpstreamError && e.status === 429 && e.retryable);
+      assert.ok(took < 900, `gave up after ${took} ms`);
+      assert.equal(server.hits.length, 1);
+    } finally {
+      server.close();
+    }
+  });
+
   it('turns 401 and 403 into one failure that names the upstream reason and the variable to fix', async () => {
     const server = await upstreamServer((_req, res) =>
       res

@@ -46,7 +46,9 @@ export const USER_AGENT = 'Holo/0.1 (trading-card price ingestion; +https://holo
 
 /**
  * How long a request may take, its whole body included (the signal stays on while the body is
- * read): 120 s for an answer, 30 min for a bulk file (Scryfall's ~500 MB of JSON).
+ * read): 120 s for an answer, 30 min for a bulk file (Scryfall's ~500 MB of JSON). One deadline
+ * for all the tries of a request and the waits between them, from its first try on: each try has
+ * what the ones before it left.
  */
 export const REQUEST_TIMEOUT_MS = 120_000;
 export const BULK_FILE_TIMEOUT_MS = 30 * 60_000;
@@ -221,32 +223,41 @@ export class Upstream {
 
   /**
    * One request, retried on 429/503 after Retry-After (at most `retry.attempts` times, never waiting
-   * longer than `retry.maxWaitMs`) and, when idempotent, on a dropped connection; 'not-modified'
-   * for a 304 to a conditional GET.
+   * longer than `retry.maxWaitMs`) and, when idempotent, on a dropped connection, all within one
+   * deadline (`timeoutMs`: a wait that would end past it is not made); 'not-modified' for a 304 to
+   * a conditional GET.
    */
   async request(pathOrUrl: string, opts: RequestOptions = {}): Promise<Fetched | 'not-modified'> {
     const url = this.url(pathOrUrl);
     const headers: Record<string, string> = { 'User-Agent': USER_AGENT, Accept: '*/*', 'Accept-Encoding': 'gzip', ...opts.headers };
     if (opts.validators?.etag) headers['If-None-Match'] = opts.validators.etag;
     if (opts.validators?.lastModified) headers['If-Modified-Since'] = opts.validators.lastModified;
+    const timeoutMs = opts.timeoutMs ?? REQUEST_TIMEOUT_MS;
+    let deadline: { signal: AbortSignal; at: number } | undefined;
+    /** Whether a wait of `ms` ends before the deadline (a wait past it would only fail the next try). */
+    const fits = (ms: number) => ms < deadline!.at - Date.now();
     for (let attempt = 1; ; attempt++) {
       let res: Response;
       try {
-        res = await this.budget.run(() =>
-          fetch(url, {
-            method: opts.method ?? 'GET',
-            headers,
-            body: opts.body,
-            redirect: 'follow',
-            signal: requestSignal(opts.timeoutMs ?? REQUEST_TIMEOUT_MS),
-          }),
-        );
+        res = await this.budget.run(() => {
+          // Started with the first try, not before: waiting for the budget is not the upstream's time.
+          deadline ??= { signal: requestSignal(timeoutMs), at: Date.now() + timeoutMs };
+          return fetch(url, { method: opts.method ?? 'GET', headers, body: opts.body, redirect: 'follow', signal: deadline.signal });
+        });
       } catch (err) {
         const cause = (err as { cause?: { message?: string; code?: string } }).cause;
-        if ((opts.method ?? 'GET') === 'GET' && DROPPED_CONNECTION.has(cause?.code ?? '') && attempt <= this.retry.attempts) {
-          await sleep(DROPPED_BACKOFF_MS * 2 ** (attempt - 1));
+        const backoff = DROPPED_BACKOFF_MS * 2 ** (attempt - 1);
+        if (
+          (opts.method ?? 'GET') === 'GET' &&
+          DROPPED_CONNECTION.has(cause?.code ?? '') &&
+          attempt <= this.retry.attempts &&
+          fits(backoff)
+        ) {
+          await sleep(backoff);
           continue;
         }
+        if ((err as Error).name === 'TimeoutError')
+          throw new UpstreamError(`${this.source}: ${url} did not answer within ${timeoutMs} ms (tries: ${attempt})`, null, true);
         throw new UpstreamError(`${this.source}: ${url} unreachable: ${cause?.message ?? (err as Error).message}`, null, true);
       }
       if (res.status === 304) return 'not-modified';
@@ -272,7 +283,7 @@ export class Upstream {
       }
       if ((res.status === 429 || res.status === 503) && attempt <= this.retry.attempts) {
         const wait = retryAfterMs(res.headers.get('retry-after')) ?? 1000 * 2 ** (attempt - 1);
-        if (wait <= this.retry.maxWaitMs) {
+        if (wait <= this.retry.maxWaitMs && fits(wait)) {
           await sleep(wait);
           continue;
         }
