@@ -70,6 +70,9 @@ export const stagePokemontcgPages = chStatement<
     cm_fields: string[];
     cm_types: string[];
     cm_finishes: string[];
+    /** The days a block's updatedAt may name (ingest/sources/types.ts, UPSTREAM_DAYS), YYYY-MM-DD. */
+    first_day: string;
+    last_day: string;
   }
 >('ingestStaging/stage_pokemontcg_pages');
 

@@ -9,6 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import fc from 'fast-check';
 import { after, before, describe, it } from 'node:test';
 import { repoRoot } from '../sql/runtime/paths.js';
 import { UPSTREAMS, type UpstreamConfig, type UpstreamName } from '../schemas/config.js';
@@ -17,7 +18,7 @@ import { loadFxRates } from '../ingest/load/fxRates.js';
 import { parseEcbRates } from '../ingest/sources/ecbRates.js';
 import { parsePokemontcgIo } from '../ingest/sources/pokemontcgIo.js';
 import { parseScryfallPrices } from '../ingest/sources/scryfallPrices.js';
-import { FeedFormatError, type ParseResult, type SourceRow } from '../ingest/sources/types.js';
+import { FeedFormatError, upstreamDayRange, type ParseResult, type SourceRow } from '../ingest/sources/types.js';
 import { RETRY, TruncatedBodyError, Upstream, UpstreamAuthError, UpstreamError } from '../ingest/upstreams/http.js';
 import { scheduledEcbRates } from '../ingest/upstreams/ecb.js';
 import { pokemontcg } from '../ingest/upstreams/pokemontcg.js';
@@ -27,6 +28,8 @@ import { scryfall } from '../ingest/upstreams/scryfall.js';
 import { tcgplayer } from '../ingest/upstreams/tcgplayer.js';
 import type { FeedContext, PriceConnector, StageTarget } from '../ingest/upstreams/types.js';
 import { dropStage, newStageId } from '../ingest/load/staged.js';
+import { POKEMON_GAME, pokemonCard, pokemonSet } from '../ingest/catalogue/pokemon.js';
+import { upsertCatalogue } from '../ingest/catalogue/upsert.js';
 import { DocumentSpool } from '../ingest/sources/documentFile.js';
 import { newestFxDay } from '../sql/priceLoads.js';
 import { chRows } from './support/clickhouseRows.js';
@@ -68,6 +71,12 @@ const configOf = (name: UpstreamName, url: string, over: Partial<UpstreamConfig>
   spacingMs: 0,
   ...over,
 });
+
+/** A body of one chunk, as a fetch hands it on. */
+const oneChunkOf = (text: string): AsyncIterable<Uint8Array> =>
+  (async function* () {
+    yield Buffer.from(text);
+  })();
 
 const ctx = (day = '2030-01-01'): FeedContext => ({ pool: null as never, game: '', day, validators: async () => undefined });
 
@@ -389,7 +398,7 @@ describe('Scryfall bulk file', () => {
 });
 
 describe('PriceCharting CSV dating', () => {
-  it("dates the guide by the upstream's Last-Modified, else by the run's day, and sends the token", async () => {
+  it("dates the guide by the upstream's Last-Modified, else (none, or out of range) by the run's day, and sends the token", async () => {
     const csv = fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'pricecharting-pokemon-base.csv'));
     let lastModified: string | null = 'Tue, 24 Nov 2026 06:00:00 GMT';
     const server = await upstreamServer((_req, res) =>
@@ -404,6 +413,9 @@ describe('PriceCharting CSV dating', () => {
       assert.ok((await readAll(pricecharting, upstream, c)).rows.every((r) => r.as_of === '2026-11-24'));
       assert.equal(server.hits[0]!.url, '/price-guide/download-custom?t=tok&category=pokemon-cards');
       lastModified = null;
+      assert.ok((await readAll(pricecharting, upstream, c)).rows.every((r) => r.as_of === '2030-05-05'));
+      // A date past the days a price may have (UPSTREAM_DAYS) is no date either: the run's day.
+      lastModified = 'Fri, 31 Dec 9999 23:59:59 GMT';
       assert.ok((await readAll(pricecharting, upstream, c)).rows.every((r) => r.as_of === '2030-05-05'));
     } finally {
       server.close();
@@ -553,6 +565,9 @@ describe('feeds end to end', () => {
         cardmarket: { updatedAt: '2024/02/20', prices: { reverseHoloTrend: 3.1, avg1: [1], lowPrice: '0.00' } },
       },
       { id: 'odd1-5', tcgplayer: tcg(null), cardmarket: { updatedAt: 20240220, prices: { avg7: 1 } } },
+      // Days that are no calendar day, or out of range: refused alone, never rolled over or clamped by ClickHouse.
+      { id: 'odd1-6', tcgplayer: tcg({ normal: { low: 1 } }, '2026/02/30'), cardmarket: { updatedAt: '0000/01/01', prices: { avg1: 1 } } },
+      { id: 'odd1-7', tcgplayer: tcg({ normal: { low: 1 } }, '9999/12/31'), cardmarket: { updatedAt: '2031/01/01', prices: { avg1: 1 } } },
     ];
     const cards = [...real.slice(0, 240), ...odd, ...real.slice(240)];
     const pageOf = (page: number) => {
@@ -576,12 +591,26 @@ describe('feeds end to end', () => {
         { stage: stage.id },
       );
       await dropStage(stage.ch, stage.id);
-      const expected = await parsePokemontcgIo(JSON.stringify({ data: cards, totalCount: cards.length }));
+      const expected = await parsePokemontcgIo(
+        JSON.stringify({ data: cards, totalCount: cards.length }),
+        undefined,
+        upstreamDayRange('2030-01-01'),
+      );
       assert.equal(Number(staged), expected.rows.length + expected.rejected.length, 'every row and refusal staged by ClickHouse');
       assert.equal(server.hits.length, 2, 'both pages, paged by the count and total ClickHouse read, staged in one statement');
       assert.ok(expected.rows.length > 1000 && expected.rejected.length >= 12, JSON.stringify(expected.rejected));
       assert.deepEqual(read.rows, expected.rows);
       assert.deepEqual(read.rejected, expected.rejected);
+      assert.deepEqual(
+        expected.rejected.filter((r) => r.ref === 'odd1-6' || r.ref === 'odd1-7').map((r) => r.reason),
+        [
+          'tcgplayer.updatedAt is not a day from 1990-01-01 to 2030-01-02: "2026/02/30"',
+          'cardmarket.updatedAt is not a day from 1990-01-01 to 2030-01-02: "0000/01/01"',
+          'tcgplayer.updatedAt is not a day from 1990-01-01 to 2030-01-02: "9999/12/31"',
+          'cardmarket.updatedAt is not a day from 1990-01-01 to 2030-01-02: "2031/01/01"',
+        ],
+      );
+      assert.ok(expected.rows.every((r) => r.as_of >= '1990-01-01' && r.as_of <= '2030-01-02'));
       cut = true;
       await assert.rejects(
         readAll(pokemontcg, upstream, ctx(), { ...stage, id: newStageId() }),
@@ -590,6 +619,118 @@ describe('feeds end to end', () => {
     } finally {
       server.close();
     }
+  });
+
+  it("refuses a sale whose lastSoldDate is no calendar day, or out of range, alone: the feed's other sales load", async () => {
+    const pool = stack.stores.pg.pool;
+    const set = { id: 'dates1', name: 'Dates Set', releaseDate: '2026/01/01' };
+    await upsertCatalogue(pool, {
+      game: POKEMON_GAME,
+      sets: [pokemonSet(set)],
+      cards: [pokemonCard({ id: 'dates1-1', name: 'Datesaur', number: '1', rarity: 'Rare' }, set)],
+    });
+    await pool.query(
+      `INSERT INTO auction_watchlist (card_id, reason) SELECT id, 'test' FROM cards WHERE external_key = 'pokemontcg:dates1-1'`,
+    );
+    const dates = [
+      '2030-01-02T10:00:00.000Z',
+      '2030-01-03T23:59:59.000Z',
+      '2026-02-30T10:00:00.000Z',
+      '9999-12-31T00:00:00.000Z',
+      '0000-01-01T00:00:00.000Z',
+      '+010000-01-01T00:00:00.000Z',
+      '2030-01-06T00:00:00.000Z',
+      '',
+      'not a date',
+    ];
+    const sales = dates.map((lastSoldDate, i) => ({
+      itemId: `v1|77000000${i}|0`,
+      title: 'Datesaur 1 Dates Set NM',
+      lastSoldDate,
+      lastSoldPrice: { value: '10.00', currency: 'USD' },
+    }));
+    server.set((req, res) => {
+      if (req.method === 'POST' && req.url === '/identity/v1/oauth2/token')
+        return void res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"access_token":"t","expires_in":7200}');
+      if (!req.url!.startsWith('/buy/marketplace_insights/v1_beta/item_sales/search')) return void res.writeHead(404).end();
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ total: sales.length, itemSales: sales }));
+    });
+    const credentials = { HOLO_EBAY_CLIENT_ID: 'id', HOLO_EBAY_CLIENT_SECRET: 'secret' };
+    const withEbay = createUpstreams({ ...stack.config.upstreams, ebay: configOf('ebay', server.url, { credentials }) });
+    const summary = await ingestFeed(
+      { ...stack.loadTargets(), upstreams: withEbay },
+      { source: 'ebay', game: 'pokemon', asOf: '2030-01-03' },
+    );
+    assert.deepEqual([summary.loaded, summary.rejected], [2, 7]);
+    const loaded = await chRows<{ day: string; id: string }>(
+      stack.stores.ch.client,
+      `SELECT toString(as_of) AS day, observation_id AS id FROM holo.price_points WHERE batch_id = {batch:String} ORDER BY id`,
+      { batch: summary.batchId },
+    );
+    assert.deepEqual(loaded, [
+      { day: '2030-01-02', id: '770000000' },
+      { day: '2030-01-03', id: '770000001' },
+    ]);
+    const quarantined = await chRows<{ ref: string; reason: string }>(
+      stack.stores.ch.client,
+      `SELECT ref, reason FROM holo.ingest_rejects WHERE batch_id = {batch:String} ORDER BY ref`,
+      { batch: summary.batchId },
+    );
+    assert.deepEqual(
+      quarantined,
+      dates.slice(2).map((d, i) => ({
+        ref: `77000000${i + 2}`,
+        reason: `sale without a valid lastSoldDate (an instant on a day from 1990-01-01 to 2030-01-04): ${JSON.stringify(d)}`,
+      })),
+    );
+  });
+
+  it('dates pokemontcg.io blocks as the JavaScript rule does when ClickHouse stages them: any YYYY/MM/DD, calendar day or not (fast-check)', async () => {
+    const days = upstreamDayRange('2030-01-01');
+    const pad = (n: number, w: number) => String(n).padStart(w, '0');
+    const stamp = fc
+      .tuple(
+        fc.oneof(fc.integer({ min: 1985, max: 2035 }), fc.integer({ min: 0, max: 9999 })),
+        fc.integer({ min: 0, max: 19 }),
+        fc.integer({ min: 0, max: 39 }),
+      )
+      .map(([y, m, d]) => `${pad(y, 4)}/${pad(m, 2)}/${pad(d, 2)}`);
+    const ch = stack.stores.ch.client;
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(stamp, stamp), { minLength: 1, maxLength: 40 }), async (stamps) => {
+        const data = stamps.map(([tcg, cm], i) => ({
+          id: `prop1-${i + 1}`,
+          tcgplayer: { updatedAt: tcg, prices: { normal: { market: 1 } } },
+          cardmarket: { updatedAt: cm, prices: { trendPrice: 2 } },
+        }));
+        const body = JSON.stringify({ data, count: data.length, totalCount: data.length });
+        const expected = await parsePokemontcgIo(body, undefined, days);
+        const spool = new DocumentSpool();
+        const stage = { ch, id: newStageId(), seqBase: 0, spool };
+        try {
+          await parsePokemontcgIo(oneChunkOf(body), stage, days);
+          await spool.flush();
+        } finally {
+          await spool.close();
+        }
+        const staged = await chRows<{ ref: string; as_of: string; refused: string }>(
+          ch,
+          `SELECT if(refused = '', ref_value, refused_ref) AS ref, toString(as_of) AS as_of, refused FROM holo.ingest_source_rows
+           WHERE stage_id = {stage:String} ORDER BY seq`,
+          { stage: stage.id },
+        );
+        await dropStage(ch, stage.id);
+        assert.deepEqual(
+          staged.filter((r) => !r.refused).map((r) => [r.ref, r.as_of]),
+          expected.rows.map((r) => [r.ref.value, r.as_of]),
+        );
+        assert.deepEqual(
+          staged.filter((r) => r.refused).map((r) => [r.ref, r.refused]),
+          expected.rejected.map((r) => [r.ref, r.reason]),
+        );
+      }),
+      { numRuns: 15 },
+    );
   });
 
   it('prices TCGplayer products in batches with one token a run, renewing a refused token once', async () => {

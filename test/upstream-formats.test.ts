@@ -4,13 +4,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { z } from 'zod';
 import { repoRoot } from '../sql/runtime/paths.js';
 import { parseCardmarketGuide } from '../ingest/sources/cardmarketGuide.js';
 import { parseEcbRates } from '../ingest/sources/ecbRates.js';
 import { parsePokemontcgIo } from '../ingest/sources/pokemontcgIo.js';
 import { parsePriceChartingCsv } from '../ingest/sources/priceChartingCsv.js';
 import { parseScryfallPrices } from '../ingest/sources/scryfallPrices.js';
-import { FeedFormatError, money } from '../ingest/sources/types.js';
+import { FeedFormatError, money, upstreamDayRange } from '../ingest/sources/types.js';
 
 const prices = path.resolve(repoRoot, '..', 'shared', 'data', 'prices');
 const read = (...p: string[]) => fs.readFileSync(path.join(prices, ...p), 'utf8');
@@ -106,6 +108,24 @@ describe('Cardmarket price guide', () => {
     );
     await assert.rejects(parseCardmarketGuide('{"priceGuides": 3}'), FeedFormatError);
     await assert.rejects(parseCardmarketGuide('<html>'), FeedFormatError);
+  });
+
+  it('refuses a guide whose createdAt is no calendar day, or out of range, as a format error: it dates every row', async () => {
+    const days = upstreamDayRange('2030-01-03');
+    const guide = (createdAt: string) => JSON.stringify({ createdAt, priceGuides: [{ idProduct: 1, trend: 2.5 }] });
+    assert.equal((await parseCardmarketGuide(guide('2030-01-04T01:00:00+0200'), 'cardmarket', days)).rows[0]!.as_of, '2030-01-04');
+    for (const createdAt of [
+      '2026-02-30T02:44:49+0200',
+      '9999-12-31T00:00:00+0000',
+      '0000-01-01T00:00:00+0000',
+      '2030-01-05T00:00:00+0000',
+    ])
+      await assert.rejects(
+        parseCardmarketGuide(guide(createdAt), 'cardmarket', days),
+        (e: unknown) =>
+          e instanceof FeedFormatError &&
+          e.message === `price guide createdAt is not on a day from 1990-01-01 to 2030-01-04: ${JSON.stringify(createdAt)}`,
+      );
   });
 });
 
@@ -263,6 +283,56 @@ describe('eBay sold items (Marketplace Insights)', () => {
     await assert.rejects(
       parseItemSales('{"errors":[{"errorId":12001,"message":"Insufficient permissions"}]}', { kind: 'price_guide_id', value: '1' }),
       FeedFormatError,
+    );
+  });
+
+  it('dates a sale only by a calendar day within the allowed days, refusing the sale alone otherwise (fast-check)', async () => {
+    const { parseItemSales } = await import('../ingest/sources/auctionSold.js');
+    const days = upstreamDayRange('2030-01-03');
+    assert.deepEqual(days, { first: '1990-01-01', last: '2030-01-04' });
+    const pad = (n: number, w: number) => String(n).padStart(w, '0');
+    // Instants with any year, month 0-19, day 0-39 and an offset, beside any text at all.
+    const stamp = fc.oneof(
+      fc
+        .tuple(
+          fc.oneof(fc.integer({ min: 1985, max: 2035 }), fc.integer({ min: 0, max: 9999 })),
+          fc.integer({ min: 0, max: 19 }),
+          fc.integer({ min: 0, max: 39 }),
+          fc.integer({ min: 0, max: 23 }),
+          fc.constantFrom('Z', '.000Z', '+02:00', '-11:30', '+0200', ''),
+        )
+        .map(([y, m, d, h, zone]) => `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}${zone === '' ? '' : `T${pad(h, 2)}:30:00${zone}`}`),
+      fc.string(),
+      fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(stamp, { minLength: 1, maxLength: 8 }), async (stamps) => {
+        const itemSales = stamps.map((lastSoldDate, i) => ({
+          itemId: `v1|${1000 + i}|0`,
+          title: 'Pikachu',
+          lastSoldDate,
+          lastSoldPrice: { value: '5.00', currency: 'USD' },
+        }));
+        const page = await parseItemSales(
+          JSON.stringify({ total: stamps.length, itemSales }),
+          { kind: 'pokemontcg_id', value: 'base1-58' },
+          undefined,
+          days,
+        );
+        assert.equal(page.rows.length + page.rejected.length, stamps.length, 'each sale loaded or refused');
+        for (const row of page.rows) {
+          const sold = stamps[Number(row.observation_id) - 1000]!;
+          // A calendar day within the days, and the sale's own day in UTC (the engine's reading of a valid instant).
+          assert.ok(row.as_of >= days.first && row.as_of <= days.last, row.as_of);
+          assert.equal(new Date(`${row.as_of}T00:00:00Z`).toISOString().slice(0, 10), row.as_of);
+          assert.equal(new Date(sold).toISOString().slice(0, 10), row.as_of, sold);
+          // …of an instant written on a calendar day (2026-02-30 is not rolled over to March 2).
+          assert.ok(z.iso.date().safeParse(sold.slice(0, 10)).success, sold);
+        }
+        for (const r of page.rejected)
+          assert.match(r.reason, /^sale without a valid lastSoldDate \(an instant on a day from 1990-01-01 to 2030-01-04\): /);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -6,7 +6,8 @@
 // last_sold price. One search is one card's, so the caller names the product reference. Each
 // sale is its own observation (its legacy item id).
 import { readJsonStream, oneChunk } from './jsonStream.js';
-import { FeedFormatError, money, type ParseResult, type SourceRow } from './types.js';
+import { z } from 'zod';
+import { FeedFormatError, inDayRange, money, upstreamDayRange, type DayRange, type ParseResult, type SourceRow } from './types.js';
 
 type Sale = { itemId?: unknown; title?: unknown; lastSoldDate?: unknown; lastSoldPrice?: { value?: unknown; currency?: unknown } };
 
@@ -20,15 +21,23 @@ export function gradeFromTitle(title: string): { grading_company: string; grade:
 /** The legacy item id inside a RESTful item id ("v1|386512345001|0"), or a bare numeric one. */
 const legacyId = (id: unknown) => (typeof id === 'string' ? (/^(?:v1\|)?(\d+)(?:\|\d+)?$/.exec(id)?.[1] ?? null) : null);
 
-function saleRow(out: ParseResult, sale: Sale, ref: SourceRow['ref']): void {
+/** lastSoldDate: an ISO 8601 instant (eBay writes 2026-11-20T19:41:07.000Z), or a bare day. */
+const SoldAt = z.union([z.iso.datetime({ offset: true }), z.iso.date()]);
+
+function saleRow(out: ParseResult, sale: Sale, ref: SourceRow['ref'], days: DayRange): void {
   const id = legacyId(sale.itemId);
   if (!id) {
     out.rejected.push({ ref: JSON.stringify(sale.itemId ?? null), reason: 'sale without an itemId' });
     return;
   }
-  const sold = sale.lastSoldDate;
-  if (typeof sold !== 'string' || Number.isNaN(Date.parse(sold))) {
-    out.rejected.push({ ref: id, reason: `sale without a valid lastSoldDate: ${JSON.stringify(sold ?? null)}` });
+  const sold = SoldAt.safeParse(sale.lastSoldDate);
+  // The sale's day in UTC (a valid instant may still fall outside the days a price may have).
+  const day = sold.success ? new Date(sold.data).toISOString().slice(0, 10) : '';
+  if (!inDayRange(day, days)) {
+    out.rejected.push({
+      ref: id,
+      reason: `sale without a valid lastSoldDate (an instant on a day from ${days.first} to ${days.last}): ${JSON.stringify(sale.lastSoldDate ?? null)}`,
+    });
     return;
   }
   const currency = sale.lastSoldPrice?.currency;
@@ -58,7 +67,7 @@ function saleRow(out: ParseResult, sale: Sale, ref: SourceRow['ref']): void {
     ...graded,
     currency,
     amount,
-    as_of: new Date(sold).toISOString().slice(0, 10),
+    as_of: day,
     observation_id: id,
   });
 }
@@ -68,12 +77,13 @@ export type ItemSalesPage = ParseResult & { total: number | null; next: string |
 /**
  * One page of an item_sales search, read as a stream; its total, next page link and sales on it
  * too. `belongs` (default: every sale) keeps out sales a keyword search also matched that are
- * another card's.
+ * another card's; `days`, the days a sale may be dated (UPSTREAM_DAYS).
  */
 export async function parseItemSales(
   body: AsyncIterable<Uint8Array | string> | string,
   ref: SourceRow['ref'],
   belongs: (title: string) => boolean = () => true,
+  days: DayRange = upstreamDayRange(),
 ): Promise<ItemSalesPage> {
   const out: ItemSalesPage = { rows: [], rejected: [], total: null, next: null, sales: 0 };
   let errors: unknown = null;
@@ -84,7 +94,7 @@ export async function parseItemSales(
       if (path === '$.itemSales.*') {
         out.sales++;
         const sale = (value ?? {}) as Sale;
-        if (belongs(typeof sale.title === 'string' ? sale.title : '')) saleRow(out, sale, ref);
+        if (belongs(typeof sale.title === 'string' ? sale.title : '')) saleRow(out, sale, ref, days);
       } else if (path === '$.total') out.total = typeof value === 'number' ? value : null;
       else if (path === '$.next') out.next = typeof value === 'string' ? value : null;
       else if (path === '$.errors') errors = value;

@@ -3,13 +3,18 @@
 // names the twins -holo instead of -foil; both are read.
 // Read as a stream: the guide's entries are handed over one by one, never the whole document.
 import { oneChunk, readJsonStream } from './jsonStream.js';
-import { collect, FeedFormatError, type ParseResult } from './types.js';
+import { collect, FeedFormatError, inDayRange, upstreamDayRange, type DayRange, type ParseResult } from './types.js';
 
 const FIELDS = ['avg', 'low', 'trend', 'avg1', 'avg7', 'avg30'] as const;
 
+/**
+ * A guide's rows, dated by its createdAt, which must be on one of `days` (UPSTREAM_DAYS): every
+ * row carries that one date, so a guide dated otherwise is a format error, as one without it.
+ */
 export async function parseCardmarketGuide(
   body: AsyncIterable<Uint8Array | string> | string,
   source = 'cardmarket',
+  days: DayRange = upstreamDayRange(),
 ): Promise<ParseResult & { createdAt: string }> {
   let createdAt: string | null = null;
   const entries: ParseResult = { rows: [], rejected: [] };
@@ -25,6 +30,8 @@ export async function parseCardmarketGuide(
   if (createdAt === null || !/^\d{4}-\d{2}-\d{2}/.test(createdAt)) throw new FeedFormatError('price guide lacks createdAt or priceGuides');
   // createdAt carries the exporter's offset (2026-07-14T02:44:49+0200): the guide is for that local day.
   const asOf = (createdAt as string).slice(0, 10);
+  if (!inDayRange(asOf, days))
+    throw new FeedFormatError(`price guide createdAt is not on a day from ${days.first} to ${days.last}: ${JSON.stringify(createdAt)}`);
   for (const row of entries.rows) row.as_of = asOf;
   return { ...entries, createdAt };
 }

@@ -1,6 +1,9 @@
 // What every source adapter produces: prices keyed by the upstream's own product reference, not
 // yet mapped to Holo variants (that is the mapping step, through cross_refs), plus the rows it
 // refused and why. Amounts stay decimal text so no float ever touches money.
+import { z } from 'zod';
+import { DAY_RANGE } from '../../schemas/common.js';
+
 export type ProductRefKind =
   'eu_marketplace_product_id' | 'us_marketplace_product_id' | 'price_guide_id' | 'mtg_card_db_id' | 'pokemontcg_id';
 
@@ -60,4 +63,32 @@ export function collect(out: ParseResult, ref: string, value: unknown, row: Omit
   } catch (err) {
     out.rejected.push({ ref, reason: `${row.price_type || `${row.grading_company} ${row.grade}`}: ${(err as Error).message}` });
   }
+}
+
+/**
+ * The days an upstream's own date may give a price: a calendar day (zod's ISO date, so no
+ * 2026-02-30) from `earliest` (before any trading card game was sold) to `aheadDays` after today
+ * in UTC, or after the run's day when that is later (a run for a day takes that day's prices, as a
+ * test's mirror serves them): the day ahead allows for clock skew and for an upstream's local day
+ * east of UTC. Anything else refuses its row alone, with the reason: ClickHouse's Date would fail
+ * the whole staging insert on a day it cannot read (+010000-01), and silently roll over or clamp
+ * one it can (2026-02-30 is 2026-03-02, 9999-12-31 is 2149-06-06, 0000-01-01 is 1970-01-01).
+ */
+export const UPSTREAM_DAYS = { earliest: '1990-01-01', aheadDays: 1 } as const;
+
+export type DayRange = { first: string; last: string };
+
+const CalendarDay = z.iso.date();
+
+/** The days an upstream's date may name for a run of `runDay` (see UPSTREAM_DAYS). */
+export function upstreamDayRange(runDay?: string, now = Date.now()): DayRange {
+  const today = new Date(now).toISOString().slice(0, 10);
+  const from = runDay !== undefined && CalendarDay.safeParse(runDay).success && runDay > today ? runDay : today;
+  const ahead = new Date(Date.parse(`${from}T00:00:00Z`) + UPSTREAM_DAYS.aheadDays * 86_400_000).toISOString().slice(0, 10);
+  return { first: UPSTREAM_DAYS.earliest, last: ahead < DAY_RANGE.last ? ahead : DAY_RANGE.last };
+}
+
+/** Whether `day` (YYYY-MM-DD) is a calendar day within `range`. */
+export function inDayRange(day: string, range: DayRange): boolean {
+  return CalendarDay.safeParse(day).success && day >= range.first && day <= range.last;
 }

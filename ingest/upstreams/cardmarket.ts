@@ -17,6 +17,7 @@
 //     seed), and the price pipeline prices card variants.
 // So the guide is fed for the one game whose cards carry Cardmarket ids: mtg (idGame 1).
 import { parseCardmarketGuide } from '../sources/cardmarketGuide.js';
+import { upstreamDayRange } from '../sources/types.js';
 import type { Upstream } from './http.js';
 import { conditionalDocument, type FeedContext, type FeedItem, type PriceConnector } from './types.js';
 
@@ -28,6 +29,11 @@ export const priceGuidePath = (idGame: number) => `/productCatalog/priceGuide/pr
 export const cardmarket: PriceConnector = {
   games: Object.keys(CARDMARKET_GAMES),
   async *documents(upstream: Upstream, ctx: FeedContext): AsyncGenerator<FeedItem> {
-    yield* conditionalDocument(upstream, ctx, priceGuidePath(CARDMARKET_GAMES[ctx.game]!), () => (body) => parseCardmarketGuide(body));
+    yield* conditionalDocument(
+      upstream,
+      ctx,
+      priceGuidePath(CARDMARKET_GAMES[ctx.game]!),
+      () => (body) => parseCardmarketGuide(body, 'cardmarket', upstreamDayRange(ctx.day)),
+    );
   },
 };

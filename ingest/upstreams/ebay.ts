@@ -4,9 +4,10 @@
 // scope buy.marketplace.insights), then one sold-items search per watched card,
 // GET /buy/marketplace_insights/v1_beta/item_sales/search?q=<name number set>&category_ids=183454
 // &limit=200, following `next` while the sales seen are fewer than `total` (90 days of sales).
-// Each sale is dated by its lastSoldDate.
+// Each sale is dated by its lastSoldDate (in UTC), within the days ingest/sources/types.ts allows.
 import { watchedCardRefs } from '../../sql/priceLoads.js';
 import { parseItemSales, type ItemSalesPage } from '../sources/auctionSold.js';
+import { upstreamDayRange } from '../sources/types.js';
 import { BearerToken, type Upstream } from './http.js';
 import { documentOf, type FeedContext, type FeedItem, type PriceConnector } from './types.js';
 
@@ -62,6 +63,7 @@ export const ebay: PriceConnector = {
     const token = tokenOf(upstream);
     const cards = await watchedCardRefs(ctx.pool, ctx.game);
     const phrases = cards.map(saleSearchWords);
+    const days = upstreamDayRange(ctx.day);
     for (const card of cards) {
       const ref = { kind: 'pokemontcg_id' as const, value: card.ref };
       const belongs = saleBelongsTo(saleSearchWords(card), phrases);
@@ -78,7 +80,7 @@ export const ebay: PriceConnector = {
           headers: { Authorization: `Bearer ${await token.value()}`, 'X-EBAY-C-MARKETPLACE-ID': 'EBAY_US', Accept: 'application/json' },
         });
         let read: ItemSalesPage | null = null;
-        yield documentOf(res, async (body) => (read = await parseItemSales(body, ref, belongs)));
+        yield documentOf(res, async (body) => (read = await parseItemSales(body, ref, belongs, days)));
         const page = read as ItemSalesPage | null;
         if (!page) throw new Error('eBay: a page was not read before the next was asked for');
         seen += page.sales;

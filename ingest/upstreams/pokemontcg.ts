@@ -3,8 +3,9 @@
 // empty page is ever asked for, and a total that shrinks between pages ends the paging there),
 // only the fields priced (select=id,tcgplayer,cardmarket), X-Api-Key on every request when
 // HOLO_POKEMONTCG_API_KEY is set (without it the API allows 1,000 requests a day). Prices are dated
-// by each block's updatedAt.
+// by each block's updatedAt, within the days ingest/sources/types.ts allows.
 import { parsePokemontcgIo, type CardsPage } from '../sources/pokemontcgIo.js';
+import { upstreamDayRange } from '../sources/types.js';
 import type { Upstream } from './http.js';
 import { documentOf, type FeedContext, type FeedItem, type PriceConnector } from './types.js';
 
@@ -17,14 +18,15 @@ export const apiKeyHeader = (upstream: Upstream): Record<string, string> => {
 
 export const pokemontcg: PriceConnector = {
   games: ['pokemon'],
-  async *documents(upstream: Upstream, _ctx: FeedContext): AsyncGenerator<FeedItem> {
+  async *documents(upstream: Upstream, ctx: FeedContext): AsyncGenerator<FeedItem> {
+    const days = upstreamDayRange(ctx.day);
     let seen = 0;
     for (let page = 1; ; page++) {
       const res = await upstream.fetch(`/v2/cards?page=${page}&pageSize=${POKEMONTCG_PAGE_SIZE}&select=id,tcgplayer,cardmarket`, {
         headers: { ...apiKeyHeader(upstream), Accept: 'application/json' },
       });
       let read: CardsPage | null = null;
-      yield documentOf(res, async (body, stage) => (read = await parsePokemontcgIo(body, stage)));
+      yield documentOf(res, async (body, stage) => (read = await parsePokemontcgIo(body, stage, days)));
       const done = read as CardsPage | null;
       if (!done) throw new Error('pokemontcg.io: a page was not read before the next was asked for');
       seen += done.count ?? 0;

@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { DocumentSpool } from '../sources/documentFile.js';
-import type { ParseResult } from '../sources/types.js';
+import { inDayRange, upstreamDayRange, type ParseResult } from '../sources/types.js';
 import type { FeedValidators, Fetched, RequestOptions, Upstream } from './http.js';
 
 export type FeedContext = {
@@ -41,11 +41,15 @@ export type PriceConnector = {
   documents(upstream: Upstream, ctx: FeedContext): AsyncGenerator<FeedItem>;
 };
 
-/** The day of an upstream's own date stamp (ISO or an HTTP date), else null. */
-export function dayOf(stamp: string | null | undefined): string | null {
+/**
+ * The day of an upstream's own date stamp (ISO or an HTTP date) when it is one of the days the
+ * run's prices may have (ingest/sources/types.ts, UPSTREAM_DAYS), else null (the run's day, then).
+ */
+export function dayOf(stamp: string | null | undefined, runDay: string): string | null {
   if (!stamp) return null;
   const t = Date.parse(stamp);
-  return Number.isNaN(t) ? null : new Date(t).toISOString().slice(0, 10);
+  const day = Number.isNaN(t) ? '' : new Date(t).toISOString().slice(0, 10);
+  return inDayRange(day, upstreamDayRange(runDay)) ? day : null;
 }
 
 /** A document read from a fetch, parsed by `parse`. */

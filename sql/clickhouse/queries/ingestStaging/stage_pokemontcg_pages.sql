@@ -3,10 +3,13 @@
 -- ClickHouse's JSONAsString and its JSON functions (no card becomes a JavaScript object), as source
 -- rows with the rule of ingest/sources/pokemontcgIo.ts:
 --  * a card whose id is not a string like set-number is refused whole ('card without a valid id');
---  * tcgplayer.prices: refused when tcgplayer.updatedAt is not YYYY/MM/DD, else per finish key (in
---    the document's order; an unknown one is refused) low, mid, high, market and directLow (US, USD);
---  * cardmarket.prices: refused when cardmarket.updatedAt is not YYYY/MM/DD, else its twelve fields
---    (EU, EUR; the reverseHolo ones on the reverse-holofoil finish);
+--  * tcgplayer.prices: refused when tcgplayer.updatedAt is not YYYY/MM/DD, or not a calendar day from
+--    {first_day} to {last_day} (UPSTREAM_DAYS of ingest/sources/types.ts; a day the engine reads back
+--    unchanged, so 2026/02/30 is not rolled over to March 2 nor 0000/01/01 clamped to 1970), else per
+--    finish key (in the document's order; an unknown one is refused) low, mid, high, market and
+--    directLow (US, USD);
+--  * cardmarket.prices: refused likewise by cardmarket.updatedAt, else its twelve fields (EU, EUR;
+--    the reverseHolo ones on the reverse-holofoil finish);
 --  * money() of ingest/sources/types.ts: null, absent and '' are no price; a number as written, a
 --    string trimmed without a leading $ and thousands commas; it must be decimal text (else refused
 --    with the value, and any other JSON type is refused by its type); a zero adds nothing.
@@ -54,13 +57,17 @@ FROM
                 replaceAll(JSONExtractString(card, 'tcgplayer', 'updatedAt'), '/', '-'), '') AS tcg_day,
              if(match(JSONExtractString(card, 'cardmarket', 'updatedAt'), '^\\d{4}/\\d{2}/\\d{2}$') AND JSONType(card, 'cardmarket', 'updatedAt') = 'String',
                 replaceAll(JSONExtractString(card, 'cardmarket', 'updatedAt'), '/', '-'), '') AS cm_day,
+             tcg_day != '' AND toString(toDateOrZero(tcg_day)) = tcg_day AND tcg_day BETWEEN {first_day:String} AND {last_day:String} AS tcg_in_range,
+             cm_day != '' AND toString(toDateOrZero(cm_day)) = cm_day AND cm_day BETWEEN {first_day:String} AND {last_day:String} AS cm_in_range,
              JSONExtractKeysAndValuesRaw(card, 'tcgplayer', 'prices') AS tcg_finishes,
              -- (slot, source, region, currency, finish, print run, price type, raw value, day, refusal of the block)
              arrayConcat(
                if(NOT valid_id, [(0, '', '', '', '', '', '', '', '', '')], []),
                if(valid_id AND tcg_priced AND tcg_day = '',
                   [(1, '', '', '', '', '', '', '', '', concat('tcgplayer.updatedAt is not YYYY/MM/DD: ', if(tcg_stamp = '', 'undefined', tcg_stamp)))], []),
-               if(valid_id AND tcg_priced AND tcg_day != '',
+               if(valid_id AND tcg_priced AND tcg_day != '' AND NOT tcg_in_range,
+                  [(1, '', '', '', '', '', '', '', '', concat('tcgplayer.updatedAt is not a day from ', {first_day:String}, ' to ', {last_day:String}, ': ', tcg_stamp))], []),
+               if(valid_id AND tcg_priced AND tcg_in_range,
                   arrayFlatten(arrayMap((kv, i) -> if(
                     kv.1 IN {finish_keys:Array(String)},
                     arrayMap((field, t) -> (i * 8 + t, 'tcgplayer', 'us', 'USD', {finishes:Array(String)}[indexOf({finish_keys:Array(String)}, kv.1)],
@@ -71,7 +78,9 @@ FROM
                     tcg_finishes, arrayEnumerate(tcg_finishes))), []),
                if(valid_id AND cm_priced AND cm_day = '',
                   [(4000, '', '', '', '', '', '', '', '', concat('cardmarket.updatedAt is not YYYY/MM/DD: ', if(cm_stamp = '', 'undefined', cm_stamp)))], []),
-               if(valid_id AND cm_priced AND cm_day != '',
+               if(valid_id AND cm_priced AND cm_day != '' AND NOT cm_in_range,
+                  [(4000, '', '', '', '', '', '', '', '', concat('cardmarket.updatedAt is not a day from ', {first_day:String}, ' to ', {last_day:String}, ': ', cm_stamp))], []),
+               if(valid_id AND cm_priced AND cm_in_range,
                   arrayMap((field, t) -> (4000 + t, 'cardmarket', 'eu', 'EUR', {cm_finishes:Array(String)}[t], '', {cm_types:Array(String)}[t],
                                           JSONExtractRaw(card, 'cardmarket', 'prices', field), cm_day, ''),
                            {cm_fields:Array(String)}, arrayEnumerate({cm_fields:Array(String)})), [])
