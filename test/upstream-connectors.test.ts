@@ -27,7 +27,7 @@ import { createUpstreams, type Upstreams } from '../ingest/upstreams/registry.js
 import { scryfall } from '../ingest/upstreams/scryfall.js';
 import { tcgplayer } from '../ingest/upstreams/tcgplayer.js';
 import type { FeedContext, PriceConnector, StageTarget } from '../ingest/upstreams/types.js';
-import { dropStage, newStageId } from '../ingest/load/staged.js';
+import { dropStage, newStageId, stagedRows } from '../ingest/load/staged.js';
 import { POKEMON_GAME, pokemonCard, pokemonSet } from '../ingest/catalogue/pokemon.js';
 import { upsertCatalogue } from '../ingest/catalogue/upsert.js';
 import { DocumentSpool } from '../ingest/sources/documentFile.js';
@@ -730,6 +730,98 @@ describe('feeds end to end', () => {
         );
       }),
       { numRuns: 15 },
+    );
+  });
+
+  it('keeps upstream references apart that differ only in lone surrogates: refused, never merged as U+FFFD (fast-check)', async () => {
+    const ch = stack.stores.ch.client;
+    // Ids as pokemontcg.io's shape allows them (set, dash, up to 16 visible characters), lone surrogates among them.
+    const unit = fc.constantFrom('a', '1', '.', '\uD800', '\uDBFF', '\uDC00', '\uDFFF', '\uFFFD', '\u{1F600}');
+    const id = fc.array(unit, { minLength: 1, maxLength: 4 }).map((u) => `lone1-${u.join('')}`);
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(id, { minLength: 2, maxLength: 12 }), async (ids) => {
+        const data = ids.map((i) => ({ id: i, tcgplayer: { updatedAt: '2030/01/01', prices: { normal: { market: 1 } } } }));
+        // The JavaScript parser (a ClickHouse server's path), staged as the pipeline stages it.
+        const parsed = await parsePokemontcgIo(
+          JSON.stringify({ data, count: ids.length, totalCount: ids.length }),
+          undefined,
+          upstreamDayRange('2030-01-01'),
+        );
+        const stage = newStageId();
+        const rows = stagedRows(ch, stage);
+        await rows.add(0, parsed);
+        await rows.flush();
+        const staged = await chRows<{ ref_value: string; refused: string; refused_ref: string }>(
+          ch,
+          'SELECT ref_value, refused, refused_ref FROM holo.ingest_source_rows WHERE stage_id = {stage:String} ORDER BY seq',
+          { stage },
+        );
+        await dropStage(ch, stage);
+        const wellFormed = ids.filter((i) => i.isWellFormed());
+        assert.deepEqual(
+          staged.filter((r) => !r.refused).map((r) => r.ref_value),
+          wellFormed,
+          'each well-formed id staged as itself',
+        );
+        assert.deepEqual(
+          staged.filter((r) => r.refused).map((r) => r.refused_ref),
+          ids.filter((i) => !i.isWellFormed()).map((i) => JSON.stringify(i)),
+          'each other id refused under its own (escaped) text',
+        );
+      }),
+      { numRuns: 30 },
+    );
+    // ClickHouse's JSON functions (chDB's path) take such a page for no JSON at all: a format error, nothing staged.
+    const spool = new DocumentSpool();
+    const body = JSON.stringify({
+      data: [{ id: 'lone1-\uD800', tcgplayer: { updatedAt: '2030/01/01', prices: { normal: { market: 1 } } } }],
+      count: 1,
+      totalCount: 1,
+    });
+    try {
+      await assert.rejects(parsePokemontcgIo(oneChunkOf(body), { ch, id: newStageId(), seqBase: 0, spool }), FeedFormatError);
+    } finally {
+      await spool.close();
+    }
+  });
+
+  it('writes no catalogue key with a lone surrogate: two upstream cards never become one (fast-check)', async () => {
+    const pool = stack.stores.pg.pool;
+    const unit = fc.constantFrom('a', '\uD800', '\uDBFF', '\uDC00', '\uFFFD');
+    const suffix = fc.array(unit, { minLength: 1, maxLength: 3 }).map((u) => u.join(''));
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(suffix, { minLength: 2, maxLength: 2 }), async (suffixes) => {
+        const set = { id: `lonecat${run++}`, name: 'Lone Set', releaseDate: '2026/01/01' };
+        const ids = suffixes.map((x) => `${set.id}-${x}`);
+        // Each card its own sync batch, as a sync writes a set at a time.
+        const outcomes: string[] = [];
+        for (const [n, cardId] of ids.entries())
+          outcomes.push(
+            await upsertCatalogue(pool, {
+              game: POKEMON_GAME,
+              sets: [pokemonSet(set)],
+              cards: [pokemonCard({ id: cardId, name: `Lone ${n}`, number: String(n + 1), rarity: 'Rare' }, set)],
+            }).then(
+              () => 'written',
+              (e: Error) => (e instanceof FeedFormatError ? 'refused' : `failed: ${e.message}`),
+            ),
+          );
+        assert.deepEqual(
+          outcomes,
+          ids.map((i) => (i.isWellFormed() ? 'written' : 'refused')),
+        );
+        const { rows } = await pool.query<{ external_key: string; name: string }>(
+          `SELECT external_key, name FROM cards WHERE external_key LIKE $1 ORDER BY name`,
+          [`pokemontcg:${set.id}-%`],
+        );
+        assert.deepEqual(
+          rows.map((r) => r.external_key),
+          ids.filter((i) => i.isWellFormed()).map((i) => `pokemontcg:${i}`),
+          'one card per written upstream card, keyed as the upstream keys it',
+        );
+      }),
+      { numRuns: 25 },
     );
   });
 

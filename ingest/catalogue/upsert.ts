@@ -2,6 +2,7 @@
 // change and a re-import only adds what is new (and refreshes descriptive fields).
 import type pg from 'pg';
 import type { CatalogueBatch } from './model.js';
+import { FeedFormatError } from '../sources/types.js';
 import { pgTransaction } from '../../sql/stores/db.js';
 import {
   insertCrossRefs,
@@ -34,8 +35,37 @@ function chunks<T>(items: T[], size = CHUNK): T[][] {
 
 const idsByKey = (rows: { id: number; external_key: string }[]) => new Map(rows.map((r) => [r.external_key, r.id]));
 
+/**
+ * Refuses a batch holding a key with a lone UTF-16 surrogate (what a JSON "\uD800" escape decodes
+ * to): PostgreSQL would store it as U+FFFD, so two upstream cards differing only there (or from
+ * one spelt with U+FFFD) would be upserted as one.
+ */
+function refuseIllFormedKeys(batch: CatalogueBatch): void {
+  const idsOf = (ids: CatalogueBatch['cards'][number]['externalIds']) => Object.values(ids ?? {});
+  const keys = [
+    ...batch.sets.map((s) => s.externalKey),
+    ...batch.cards.flatMap((c) => [
+      c.externalKey,
+      c.setExternalKey,
+      ...c.crossRefs.map((r) => r.value),
+      ...idsOf(c.externalIds),
+      ...c.printings.flatMap((p) => [
+        p.externalKey,
+        ...p.crossRefs.map((r) => r.value),
+        ...p.variants.flatMap((v) => [v.externalKey, ...idsOf(v.externalIds)]),
+      ]),
+    ]),
+  ];
+  const bad = keys.find((k) => !k.isWellFormed());
+  if (bad !== undefined)
+    throw new FeedFormatError(
+      `${batch.game.slug} catalogue: the key ${JSON.stringify(bad)} holds a lone UTF-16 surrogate, which would be stored as U+FFFD (another key, perhaps); nothing of the batch is written`,
+    );
+}
+
 /** `reason` is what the id change log says caused a change, e.g. "catalogue sync: pokemon-tcg-data". */
 export async function upsertCatalogue(pool: pg.Pool, batch: CatalogueBatch, reason = 'catalogue sync'): Promise<UpsertSummary> {
+  refuseIllFormedKeys(batch);
   return pgTransaction(pool, async (client) => {
     const g = batch.game;
     const [game] = await upsertGame(client, g.slug, g.name, g.publisher, g.websiteUrl, g.description);

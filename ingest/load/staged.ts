@@ -30,7 +30,7 @@ import { pgTransaction } from '../../sql/stores/db.js';
 import type { PriceUpdate } from '../../schemas/stream.js';
 import { CROSS_SOURCE_REASON, CROSS_SOURCE_RULE } from '../normalise/crossSource.js';
 import { OUTLIER_RULE } from '../normalise/outliers.js';
-import type { ParseResult } from '../sources/types.js';
+import { ILL_FORMED_REASON, wellFormedRow, type ParseResult } from '../sources/types.js';
 import type { StageTarget } from '../upstreams/types.js';
 import { catalogueCopy } from './catalogueCopy.js';
 import type { LoadTargets } from './pricePoints.js';
@@ -98,29 +98,35 @@ export function stagedRows(ch: ClickHouseClient, stageId: string): StagedRows {
   };
 }
 
-/** Appends a parse's rows, then its refusals, to `out` as staged rows numbered from `seqBase`; how many it numbered. */
+/**
+ * Appends a parse's rows, then its refusals, to `out` as staged rows numbered from `seqBase`; how
+ * many it numbered. A row whose text would not be written as read is refused (wellFormedRow).
+ */
 function sourceRows(stage_id: string, seqBase: number, parsed: ParseResult, out: StagedSourceRow[]): number {
   let seq = seqBase;
   for (const r of parsed.rows)
-    out.push({
-      stage_id,
-      seq: seq++,
-      ref_kind: r.ref.kind,
-      ref_value: r.ref.value,
-      finish: r.finish ?? '',
-      print_run: r.printRun ?? '',
-      region: r.region,
-      source: r.source,
-      price_type: r.price_type,
-      grading_company: r.grading_company,
-      grade: r.grade,
-      currency: r.currency,
-      amount: r.amount,
-      as_of: r.as_of,
-      observation_id: r.observation_id ?? '',
-      refused: '',
-      refused_ref: '',
-    });
+    if (!wellFormedRow(r))
+      out.push({ stage_id, seq: seq++, ...NOT_A_PRICE, refused: ILL_FORMED_REASON, refused_ref: JSON.stringify(r.ref.value) });
+    else
+      out.push({
+        stage_id,
+        seq: seq++,
+        ref_kind: r.ref.kind,
+        ref_value: r.ref.value,
+        finish: r.finish ?? '',
+        print_run: r.printRun ?? '',
+        region: r.region,
+        source: r.source,
+        price_type: r.price_type,
+        grading_company: r.grading_company,
+        grade: r.grade,
+        currency: r.currency,
+        amount: r.amount,
+        as_of: r.as_of,
+        observation_id: r.observation_id ?? '',
+        refused: '',
+        refused_ref: '',
+      });
   for (const r of parsed.rejected)
     out.push({
       stage_id,

@@ -5,7 +5,7 @@
 // references here; mapToVariants is the rule in JavaScript, the reference the SQL is tested against.
 import type pg from 'pg';
 import { seriesKey, type PricePointRow } from '../pricePoint.js';
-import type { RejectedRow, SourceRow } from '../sources/types.js';
+import { wellFormedRow, type RejectedRow, type SourceRow } from '../sources/types.js';
 import {
   cardsByHints,
   cardsByPokemontcgId,
@@ -104,7 +104,8 @@ async function refHits(pool: pg.Pool, rows: SourceRow[]): Promise<RefHit[]> {
  * names and numbers: PriceCharting), before the batch is mapped.
  */
 export async function linkHintedRefs(pool: pg.Pool, rows: SourceRow[]): Promise<void> {
-  const hinted = rows.filter((r) => r.hint);
+  // (A row whose text would not be written as read is refused when staged: it links nothing.)
+  const hinted = rows.filter((r) => r.hint && wellFormedRow(r));
   if (hinted.length === 0) return;
   const hits = await refHits(pool, hinted);
   await linkByHint(pool, hinted, new Set(hits.map((h) => `${h.ref_kind}:${h.ref_value}`)));

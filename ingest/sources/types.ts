@@ -32,6 +32,23 @@ export type SourceRow = {
 
 export type RejectedRow = { ref: string; reason: string };
 
+/**
+ * Whether a row's upstream text is written as it was read. A lone UTF-16 surrogate (what a JSON
+ * "\uD800" escape decodes to) is written as U+FFFD, so references differing only there
+ * ("\uD800abc", "\uDBFFabc", "\uFFFDabc") would become one and map to one card: such a row is
+ * refused instead (ILL_FORMED_REASON, under its reference as escaped JSON).
+ */
+export function wellFormedRow(r: SourceRow): boolean {
+  return (
+    r.ref.value.isWellFormed() &&
+    (r.finish ?? '').isWellFormed() &&
+    (r.printRun ?? '').isWellFormed() &&
+    (r.observation_id ?? '').isWellFormed() &&
+    (r.hint === undefined || (r.hint.game.isWellFormed() && r.hint.set.isWellFormed() && r.hint.number.isWellFormed()))
+  );
+}
+export const ILL_FORMED_REASON = 'text with a lone UTF-16 surrogate: it would be written as U+FFFD, as another reference may be';
+
 export type ParseResult = { rows: SourceRow[]; rejected: RejectedRow[] };
 
 export class FeedFormatError extends Error {}
