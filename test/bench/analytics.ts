@@ -17,7 +17,7 @@ import { finish, goal, invalid } from './harness.js';
 import { precomputeCardAnalytics, progressText } from '../../ingest/analytics/precompute.js';
 import { loadPricePoints } from '../../ingest/load/pricePoints.js';
 import type { PricePointRow } from '../../ingest/pricePoint.js';
-import { benchCardEndpoints, CARD_ENDPOINTS } from './cardEndpoints.js';
+import { benchCardEndpoints, cardsNeeded } from './cardEndpoints.js';
 import { chMoverRows, historyDifference, moversDifference, pgMoverRows, type HistoryRow } from './twins.js';
 
 const config = loadConfig({ ...process.env, HOLO_ANONYMOUS_RATE_LIMIT: '1000000' });
@@ -144,7 +144,7 @@ for (let i = 0; i < 120; i++) {
 // Per-card endpoints first: distinct priced cards, each used once in the run.
 const distinctCards = (
   await pool.query<{ id: number }>(`SELECT card_id AS id FROM card_best_prices ORDER BY md5(card_id::text || 'i35') LIMIT $1`, [
-    CARD_ENDPOINTS.length * 221,
+    cardsNeeded(),
   ])
 ).rows.map((r) => r.id);
 console.log('');

@@ -40,8 +40,11 @@ async function run(
   return { ...r, wallRps: r.requests / r.wallSeconds };
 }
 
-/** Cards are used once each across the whole run: `cards` must hold endpoints × (60 + 160 + 1) ids. */
+/** Distinct priced cards the per-card part uses (each once across the whole run). */
+export const cardsNeeded = (): number => CARD_ENDPOINTS.filter((e) => !ONLY || ONLY.includes(e.name)).length * (SEQUENTIAL + PARALLEL + 1);
+
 /**
+ * Cards are used once each across the whole run: `cards` must hold cardsNeeded() ids.
  * `published`: runs a precompute that finds nothing changed, as one does after a load: it publishes
  * a new prices epoch (every cached answer ends) under which the precomputed answers stand.
  */
@@ -53,7 +56,7 @@ export async function benchCardEndpoints(
 ): Promise<boolean> {
   const per = SEQUENTIAL + PARALLEL + 1;
   const endpoints = CARD_ENDPOINTS.filter((e) => !ONLY || ONLY.includes(e.name));
-  if (cards.length < endpoints.length * per) throw new Error(`need ${endpoints.length * per} priced cards, have ${cards.length}`);
+  if (cards.length < cardsNeeded()) throw new Error(`need ${cardsNeeded()} priced cards, have ${cards.length}`);
   let met = true;
   const cpuLines: string[] = [];
   console.log(
