@@ -7,7 +7,7 @@ import type { ImageStore } from '../../sql/stores/images.js';
 import { DomainError, NotFound } from '../../schemas/errors.js';
 import { PROFILE_SHOWS, type PublicProfile } from '../../schemas/profiles.js';
 import * as q from '../../sql/profiles.js';
-import { listingsOfSeller } from '../../sql/marketplace.js';
+import { listingsOfSeller } from '../../sql/listings.js';
 import { collectionPageIds } from '../../sql/collection.js';
 import { valuedEntries } from './entries.js';
 import { presentEntry } from './entriesPresenter.js';

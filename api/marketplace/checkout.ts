@@ -7,7 +7,7 @@ import type { Db } from '../../sql/stores/db.js';
 import { PaymentsUnavailable, type Payments } from '../../sql/external/stripe.js';
 import type { Logger } from '../../sql/runtime/log.js';
 import { DomainError, NotFound } from '../../schemas/errors.js';
-import * as q from '../../sql/marketplace.js';
+import * as q from '../../sql/sales.js';
 import * as pay from '../../sql/payments.js';
 import { accountById } from '../../sql/accounts.js';
 import type { STRIPE_EVENT_OUTCOMES } from '../../schemas/payments.js';

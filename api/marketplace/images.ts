@@ -3,7 +3,7 @@
 import type { Db } from '../../sql/stores/db.js';
 import { DomainError, InvalidInput } from '../../schemas/errors.js';
 import { WATERMARK_MIN_SIDE, type ImageStore } from '../../sql/stores/images.js';
-import { listingImagesOf, recordListingImage } from '../../sql/marketplace.js';
+import { listingImagesOf, recordListingImage } from '../../sql/listings.js';
 
 export const LISTING_IMAGE_MAX_BYTES = 8 * 1024 * 1024;
 const URL_PATTERN = /^\/static\/images\/listings\/([0-9a-f]{64}\.webp)$/;

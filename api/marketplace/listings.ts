@@ -17,7 +17,8 @@ import {
   type UpdateListingBody,
   type VerificationRecord as VerificationRecordSchema,
 } from '../../schemas/marketplace.js';
-import * as q from '../../sql/marketplace.js';
+import * as q from '../../sql/listings.js';
+import { sellerProfileOf } from '../../sql/sellers.js';
 import { cardExists } from '../../sql/v2Catalogue.js';
 import { readRenewalToken } from '../../ingest/marketplace/renewalTokens.js';
 import { checkListingImageUrls } from './images.js';
@@ -38,7 +39,7 @@ const present = ({ seller_id: _seller, ...listing }: q.ListingRow): Listing => l
 
 export async function createListing(db: Db, sellerId: number, body: z.output<typeof CreateListingBody>): Promise<Listing> {
   return db.transaction(async (tx) => {
-    if ((await q.sellerProfileOf(tx, sellerId)).length === 0)
+    if ((await sellerProfileOf(tx, sellerId)).length === 0)
       throw new DomainError('forbidden', 'only sellers list cards: POST /seller/become first');
     if ((await cardExists(tx, body.card_id)).length === 0) throw new NotFound('Card');
     await checkListingImageUrls(tx, sellerId, body.image_urls);

@@ -6,7 +6,7 @@ import type { Db } from '../../sql/stores/db.js';
 import { DomainError, NotFound } from '../../schemas/errors.js';
 import type { MessageList, MessageListQuery, MessageOut, MessageThreads, SendMessageBody } from '../../schemas/messages.js';
 import * as q from '../../sql/messages.js';
-import { listingRecord } from '../../sql/marketplace.js';
+import { listingRecord } from '../../sql/listings.js';
 import { recordNotice } from '../../ingest/events/notify.js';
 import { refuseIfBlocked } from './moderation.js';
 

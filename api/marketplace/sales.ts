@@ -6,7 +6,8 @@ import type { z } from 'zod';
 import type { Db } from '../../sql/stores/db.js';
 import { DomainError, NotFound } from '../../schemas/errors.js';
 import type { BidOut, BuyNowOut, TransactionOut } from '../../schemas/marketplace.js';
-import * as q from '../../sql/marketplace.js';
+import * as q from '../../sql/sales.js';
+import { listingRecord } from '../../sql/listings.js';
 import { buyerCharges } from './fees.js';
 import { fromCents, toCents } from '../../schemas/money.js';
 import { refuseIfBlocked } from './moderation.js';
@@ -103,7 +104,7 @@ export async function placeBid(db: Db, bidderId: number, listingId: number, bid:
  * the order bidders first bid), except their own bids, which show their name.
  */
 export async function bidsOf(db: Db, listingId: number, callerId: number | null): Promise<{ items: Bid[] }> {
-  const [listing] = await q.listingRecord(db, listingId);
+  const [listing] = await listingRecord(db, listingId);
   if (!listing) throw new NotFound('Listing');
   const bids = await q.bidsOfListing(db, listingId);
   const order = [...new Set([...bids].sort((a, b) => a.id - b.id).map((b) => b.bidder_id))];

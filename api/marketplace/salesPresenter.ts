@@ -1,7 +1,7 @@
 // Shapes transactions and bids into the responses (schemas/marketplace.ts): a transaction without
 // its parties' ids, a bid with the bidder's name as the caller may see it.
 import type { z } from 'zod';
-import type * as q from '../../sql/marketplace.js';
+import type * as q from '../../sql/sales.js';
 import type { BidOut, TransactionOut } from '../../schemas/marketplace.js';
 
 export const presentTransaction = ({ buyer_id: _b, seller_id: _s, ...t }: q.TransactionRow): z.infer<typeof TransactionOut> => t;

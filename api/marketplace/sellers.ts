@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { Db } from '../../sql/stores/db.js';
 import { DomainError } from '../../schemas/errors.js';
 import type { BecomeSellerBody, SellerOut, SellerProfileBody } from '../../schemas/marketplace.js';
-import * as q from '../../sql/marketplace.js';
+import * as q from '../../sql/sellers.js';
 import type { KeyCache } from '../auth/keyCache.js';
 
 export type SellerProfile = z.infer<typeof SellerOut>;

@@ -8,7 +8,7 @@ import type { Db } from '../../sql/stores/db.js';
 import { DomainError, type InputIssue } from '../../schemas/errors.js';
 import { LISTING_TIMES, type CONDITIONS } from '../../schemas/marketplace.js';
 import { toCents } from '../../schemas/money.js';
-import * as q from '../../sql/marketplace.js';
+import * as q from '../../sql/sellers.js';
 import { crossRefHits } from '../../sql/priceMapping.js';
 import { csvIssue, readCsvRecords, refuseIssues } from '../http/csvFile.js';
 import { newVerificationCode } from './listings.js';

@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import type { Db } from '../../sql/stores/db.js';
 import { DomainError, NotFound } from '../../schemas/errors.js';
 import type { RatingBody, Reputation, TRANSACTION_STATUSES } from '../../schemas/marketplace.js';
-import * as q from '../../sql/marketplace.js';
+import * as q from '../../sql/sales.js';
 import { notifyParty } from './partyNotice.js';
 import { transactionOf, type Transaction } from './sales.js';
 import { releasePayment } from './checkout.js';

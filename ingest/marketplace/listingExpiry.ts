@@ -3,7 +3,7 @@
 // outbox. Expiring a listing, keeping its token and queueing the e-mail are one transaction.
 import type pg from 'pg';
 import { pgTransaction } from '../../sql/stores/db.js';
-import { expireDueListings, insertRenewalToken } from '../../sql/marketplace.js';
+import { expireDueListings, insertRenewalToken } from '../../sql/listings.js';
 import { queueEmail } from '../events/email.js';
 import type { Tokens } from '../../sql/runtime/signedTokens.js';
 import { issueRenewalToken, RENEWAL_TOKEN_DAYS } from './renewalTokens.js';
