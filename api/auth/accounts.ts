@@ -3,6 +3,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../sql/stores/db.js';
 import * as q from '../../sql/accounts.js';
+import * as keys from '../../sql/keys.js';
 import { DomainError } from '../../schemas/errors.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { SESSION_DAYS } from './sessionTokens.js';
@@ -148,14 +149,14 @@ export const keyLimits = (tier: Tier, override: { daily_limit_override: number |
   perMinute: override.per_minute_limit_override ?? TIERS[tier].perMinute,
 });
 
-type ApiKeyRow = Awaited<ReturnType<typeof q.apiKeyById>>[number];
+type ApiKeyRow = Awaited<ReturnType<typeof keys.apiKeyById>>[number];
 const withLimits = ({ daily_limit_override, per_minute_limit_override, ...r }: ApiKeyRow): ApiKeyRecord => {
   const limits = keyLimits(r.tier, { daily_limit_override, per_minute_limit_override });
   return { ...r, daily_limit: limits.perDay, rate_limit_per_minute: limits.perMinute };
 };
 
 export async function listKeys(db: Db, userId: number): Promise<ApiKeyRecord[]> {
-  return (await q.apiKeysOf(db, userId)).map(withLimits);
+  return (await keys.apiKeysOf(db, userId)).map(withLimits);
 }
 
 export async function createKey(
@@ -171,14 +172,14 @@ export async function createKey(
   // the same update records developer access (creating a key accepts the API terms).
   const row = await db.transaction(async (tx) => {
     await q.enableDeveloper(tx, user.id);
-    const [active] = await q.activeApiKeyCount(tx, user.id);
+    const [active] = await keys.activeApiKeyCount(tx, user.id);
     if (active!.n >= TIERS[tier].keys)
       throw new DomainError(
         'forbidden',
         `The ${TIERS[tier].label} tier allows ${TIERS[tier].keys} API key${TIERS[tier].keys === 1 ? '' : 's'}; revoke one first`,
       );
-    const [inserted] = await q.insertApiKey(tx, user.id, input.name, key.slice(0, 12), keyDigest(key), tier, input.expires_at ?? null);
-    return (await q.apiKeyById(tx, inserted!.id))[0]!;
+    const [inserted] = await keys.insertApiKey(tx, user.id, input.name, key.slice(0, 12), keyDigest(key), tier, input.expires_at ?? null);
+    return (await keys.apiKeyById(tx, inserted!.id))[0]!;
   });
   return { ...withLimits(row), key };
 }
@@ -189,18 +190,18 @@ export async function enableDeveloperAccess(db: Db, userId: number): Promise<voi
 }
 
 export async function revokeKey(db: Db, userId: number, keyId: number): Promise<boolean> {
-  return (await q.revokeApiKey(db, keyId, userId)).length === 1;
+  return (await keys.revokeApiKey(db, keyId, userId)).length === 1;
 }
 
 /** One own key by id (not revoked), with its limits. */
 export async function keyRecord(db: Db, keyId: number): Promise<ApiKeyRecord | null> {
-  const [row] = await q.apiKeyById(db, keyId);
+  const [row] = await keys.apiKeyById(db, keyId);
   return row ? withLimits(row) : null;
 }
 
 /** The key a caller means by "my key": the one it called with, else its account's newest usable key. */
 export async function developerKey(db: Db, userId: number, callingKeyId: number | null): Promise<ApiKeyRecord | null> {
-  const keyId = callingKeyId ?? (await q.newestApiKeyOf(db, userId))[0]?.id;
+  const keyId = callingKeyId ?? (await keys.newestApiKeyOf(db, userId))[0]?.id;
   return keyId === undefined ? null : keyRecord(db, keyId);
 }
 
@@ -213,7 +214,7 @@ export type AdminKeyChange = {
 
 /** An operator's change to any key that is not revoked; null when there is none with that id. */
 export async function adminUpdateKey(db: Db, keyId: number, change: AdminKeyChange): Promise<ApiKeyRecord | null> {
-  const [row] = await q.adminUpdateApiKey(
+  const [row] = await keys.adminUpdateApiKey(
     db,
     keyId,
     change.tier ?? null,
@@ -237,7 +238,7 @@ export type KeyOwner = {
 /** The live key a presented secret names (active, not revoked, not expired, owner not deleted). */
 export async function keyOwner(db: Db, key: string): Promise<KeyOwner | null> {
   if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null;
-  const [row] = await q.apiKeyOwner(db, keyDigest(key));
+  const [row] = await keys.apiKeyOwner(db, keyDigest(key));
   if (!row) return null;
   const user = await userById(db, row.user_id);
   return user ? { keyId: row.key_id, tier: row.key_tier, limits: keyLimits(row.key_tier, row), user, expiresAt: row.expires_at } : null;

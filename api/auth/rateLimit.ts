@@ -2,7 +2,7 @@
 // counted atomically in Redis, with X-RateLimit-* and the IETF RateLimit headers on every answer.
 import type { Context } from 'koa';
 import type { RedisStore } from '../../sql/stores/redis.js';
-import { recordApiKeyUsage } from '../../sql/accounts.js';
+import { recordApiKeyUsage } from '../../sql/keys.js';
 import type { AuthDeps, Principal } from './principal.js';
 import { RateLimited } from '../../schemas/errors.js';
 
