@@ -6,19 +6,13 @@ import type { Db } from '../../sql/stores/db.js';
 import type { RedisStore } from '../../sql/stores/redis.js';
 import { DomainError, NotFound } from '../../schemas/errors.js';
 import { CONDITION_FACTORS } from '../../schemas/market.js';
-import {
-  COLLECTION_LIMITS,
-  gradingMisplaced,
-  type AddToCollectionBody,
-  type CollectionEntry,
-  type UpdateCollectionEntryBody,
-} from '../../schemas/collection.js';
+import { COLLECTION_LIMITS, gradingMisplaced, type AddToCollectionBody, type UpdateCollectionEntryBody } from '../../schemas/collection.js';
 import { lockAccount } from '../../sql/alerts.js';
 import * as q from '../../sql/collection.js';
 import { variantName } from '../legacy/variants.js';
-import { presentEntry } from './entriesPresenter.js';
 
-type Entry = z.infer<typeof CollectionEntry>;
+/** An entry with its value as the service reads it (entriesPresenter.ts shapes it). */
+export type EntryRow = q.EntryValueRow;
 export type EntryDeps = { db: Db; redis: RedisStore; redisPrefix: string };
 
 export const collectionVersionKey = (redisPrefix: string, userId: number) => `${redisPrefix}:collection-version:${userId}`;
@@ -73,7 +67,7 @@ async function refuseWhenFull(db: Db, userId: number, adding: number): Promise<v
     throw new DomainError('conflict', `a collection holds at most ${COLLECTION_LIMITS.maxEntries} entries`);
 }
 
-export async function addEntry(deps: EntryDeps, userId: number, body: z.output<typeof AddToCollectionBody>): Promise<Entry> {
+export async function addEntry(deps: EntryDeps, userId: number, body: z.output<typeof AddToCollectionBody>): Promise<EntryRow> {
   const { db } = deps;
   checkGrading(body);
   const variantId = await resolveVariant(db, body.card_id, body.variant);
@@ -96,15 +90,14 @@ export async function addEntry(deps: EntryDeps, userId: number, body: z.output<t
     return row;
   });
   await collectionChanged(deps, userId);
-  const [row] = await valuedEntries(db, [added!.id]);
-  return presentEntry(row!);
+  return (await valuedEntries(db, [added!.id]))[0]!;
 }
 
 export async function collectionPage(
   db: Db,
   userId: number,
   query: { limit: number; offset: number; tcg_slug?: string },
-): Promise<{ items: Entry[]; total: number }> {
+): Promise<{ items: EntryRow[]; total: number }> {
   const page = await q.collectionPageIds(db, userId, query.tcg_slug ?? null, query.limit, query.offset);
   // Past the last page the window count has no row to ride on.
   const total = page[0]?.total ?? (await q.countCollection(db, userId, query.tcg_slug ?? null))[0]!.n;
@@ -114,7 +107,7 @@ export async function collectionPage(
         page.map((p) => p.id),
       )
     : [];
-  return { items: rows.map(presentEntry), total };
+  return { items: rows, total };
 }
 
 export async function updateEntry(
@@ -122,7 +115,7 @@ export async function updateEntry(
   userId: number,
   entryId: number,
   changes: z.output<typeof UpdateCollectionEntryBody>,
-): Promise<Entry> {
+): Promise<EntryRow> {
   const { db } = deps;
   await db.transaction(async (tx) => {
     const [entry] = await q.lockEntry(tx, entryId, userId);
@@ -153,8 +146,7 @@ export async function updateEntry(
     }
   });
   await collectionChanged(deps, userId);
-  const [row] = await valuedEntries(db, [entryId]);
-  return presentEntry(row!);
+  return (await valuedEntries(db, [entryId]))[0]!;
 }
 
 export async function removeEntry(deps: EntryDeps, userId: number, entryId: number): Promise<{ ok: true }> {

@@ -2,7 +2,7 @@
 // variant named, the value of the quantity rounded to cents, its picture's URL.
 import type { z } from 'zod';
 import type * as q from '../../sql/collection.js';
-import type { CollectionEntry } from '../../schemas/collection.js';
+import type { CollectionEntry, CollectionPage } from '../../schemas/collection.js';
 import { variantName } from '../legacy/variants.js';
 import { round2 } from '../legacy/cardPriceAnalytics.js';
 import { cardImageUrl } from '../images/urls.js';
@@ -29,3 +29,8 @@ export function presentEntry(row: q.EntryValueRow): Entry {
     added_at: row.added_at,
   };
 }
+
+export const presentEntryPage = ({ items, total }: { items: q.EntryValueRow[]; total: number }): z.infer<typeof CollectionPage> => ({
+  items: items.map(presentEntry),
+  total,
+});

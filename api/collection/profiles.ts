@@ -7,10 +7,9 @@ import type { ImageStore } from '../../sql/stores/images.js';
 import { DomainError, NotFound } from '../../schemas/errors.js';
 import { PROFILE_SHOWS, type PublicProfile } from '../../schemas/profiles.js';
 import * as q from '../../sql/profiles.js';
-import { listingsOfSeller } from '../../sql/listings.js';
+import { listingsOfSeller, type ListingRow } from '../../sql/listings.js';
 import { collectionPageIds } from '../../sql/collection.js';
-import { valuedEntries } from './entries.js';
-import { presentEntry } from './entriesPresenter.js';
+import { valuedEntries, type EntryRow } from './entries.js';
 import { cardCount, holdingsOf, totalValue } from './holdings.js';
 import { round2 } from '../legacy/cardPriceAnalytics.js';
 
@@ -32,11 +31,18 @@ export async function uploadAvatar(db: Db, images: ImageStore, userId: number, u
   return { ok: true as const, avatar_url: avatarUrl(kept.name) };
 }
 
-export async function publicProfile(db: Db, username: string): Promise<z.infer<typeof PublicProfile>> {
+type Profile = z.infer<typeof PublicProfile>;
+/** A public profile with its listings and entries as the service reads them (profilesPresenter.ts shapes them). */
+export type ProfileRows = Omit<Profile, 'listings' | 'collection'> & {
+  listings: ListingRow[];
+  collection: (Omit<NonNullable<Profile['collection']>, 'items'> & { items: EntryRow[] }) | null;
+};
+
+export async function publicProfile(db: Db, username: string): Promise<ProfileRows> {
   const [user] = await q.publicProfileOf(db, username);
   if (!user) throw new NotFound('User');
   const listings = user.is_seller ? await listingsOfSeller(db, user.id, 'active', PROFILE_SHOWS.listings, 0) : [];
-  let collection: z.infer<typeof PublicProfile>['collection'] = null;
+  let collection: ProfileRows['collection'] = null;
   if (user.is_collection_public) {
     const [ids, holdings] = await Promise.all([collectionPageIds(db, user.id, null, PROFILE_SHOWS.entries, 0), holdingsOf(db, user.id)]);
     const rows = ids.length
@@ -48,7 +54,7 @@ export async function publicProfile(db: Db, username: string): Promise<z.infer<t
     collection = {
       portfolio_value: round2(totalValue(holdings)),
       card_count: cardCount(holdings),
-      items: rows.map(presentEntry),
+      items: rows,
     };
   }
   return {
@@ -57,7 +63,7 @@ export async function publicProfile(db: Db, username: string): Promise<z.infer<t
     member_since: user.member_since,
     avatar_url: user.avatar ? avatarUrl(user.avatar) : null,
     is_seller: user.is_seller,
-    listings: listings.map(({ seller_id: _seller, ...listing }) => listing),
+    listings,
     is_collection_public: user.is_collection_public,
     collection,
   };

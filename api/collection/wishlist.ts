@@ -3,24 +3,23 @@
 import type { z } from 'zod';
 import type { Db } from '../../sql/stores/db.js';
 import { DomainError, NotFound } from '../../schemas/errors.js';
-import { WISHLIST_MAX_ITEMS, type AddToWishlistBody, type WishlistItem } from '../../schemas/wishlist.js';
+import { WISHLIST_MAX_ITEMS, type AddToWishlistBody } from '../../schemas/wishlist.js';
 import * as q from '../../sql/wishlist.js';
 import { cardExists } from '../../sql/v2Catalogue.js';
-import { presentWishlistItem } from './wishlistPresenter.js';
 
-type Item = z.infer<typeof WishlistItem>;
+/** A wishlist item with its current price as the service reads it (wishlistPresenter.ts shapes it). */
+export type WishlistRow = q.WishlistRow;
 
-export async function wishlist(db: Db, userId: number): Promise<{ items: Item[] }> {
-  return { items: (await q.wishlistOf(db, userId, null)).map(presentWishlistItem) };
+export async function wishlist(db: Db, userId: number): Promise<{ items: WishlistRow[] }> {
+  return { items: await q.wishlistOf(db, userId, null) };
 }
 
-export async function addToWishlist(db: Db, userId: number, body: z.output<typeof AddToWishlistBody>): Promise<Item> {
+export async function addToWishlist(db: Db, userId: number, body: z.output<typeof AddToWishlistBody>): Promise<WishlistRow> {
   if ((await cardExists(db, body.card_id)).length === 0) throw new NotFound('Card');
   const [counted] = await q.countWishlist(db, userId);
   if (counted!.n >= WISHLIST_MAX_ITEMS) throw new DomainError('conflict', `a wishlist holds at most ${WISHLIST_MAX_ITEMS} cards`);
   const [added] = await q.addToWishlist(db, userId, body.card_id, body.max_price ?? null);
-  const [row] = await q.wishlistOf(db, userId, added!.id);
-  return presentWishlistItem(row!);
+  return (await q.wishlistOf(db, userId, added!.id))[0]!;
 }
 
 export async function removeFromWishlist(db: Db, userId: number, itemId: number): Promise<{ ok: true }> {

@@ -24,6 +24,10 @@ import { readRenewalToken } from '../../ingest/marketplace/renewalTokens.js';
 import { checkListingImageUrls } from './images.js';
 
 export type Listing = z.infer<typeof ListingOut>;
+/** A listing as the service reads it, with its seller's id (listingsPresenter.ts leaves that out). */
+export type ListingRow = q.ListingRow;
+/** A page of listings and how many match in all. */
+export type ListingRows = { items: ListingRow[]; total: number };
 
 /** Without 0, O, 1 and I, which read alike on a photo. */
 const CODE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
@@ -34,10 +38,7 @@ export function newVerificationCode(): string {
   return Array.from({ length: CODE_LENGTH }, () => CODE_ALPHABET[crypto.randomInt(CODE_ALPHABET.length)]).join('');
 }
 
-/** A listing as the caller may see it: the seller's own id stays inside. */
-const present = ({ seller_id: _seller, ...listing }: q.ListingRow): Listing => listing;
-
-export async function createListing(db: Db, sellerId: number, body: z.output<typeof CreateListingBody>): Promise<Listing> {
+export async function createListing(db: Db, sellerId: number, body: z.output<typeof CreateListingBody>): Promise<ListingRow> {
   return db.transaction(async (tx) => {
     if ((await sellerProfileOf(tx, sellerId)).length === 0)
       throw new DomainError('forbidden', 'only sellers list cards: POST /seller/become first');
@@ -64,37 +65,33 @@ export async function createListing(db: Db, sellerId: number, body: z.output<typ
         body.watermark_enabled,
         newVerificationCode(),
       );
-      if (created) return present((await q.listingRecord(tx, created.id))[0]!);
+      if (created) return (await q.listingRecord(tx, created.id))[0]!;
     }
     throw new Error('no free verification code in 5 draws');
   });
 }
 
-export async function listing(db: Db, listingId: number): Promise<Listing> {
+export async function listing(db: Db, listingId: number): Promise<ListingRow> {
   const [row] = await q.listingRecord(db, listingId);
   if (!row) throw new NotFound('Listing');
-  return present(row);
+  return row;
 }
 
-export async function browseListings(db: Db, query: z.output<typeof BrowseListingsQuery>): Promise<{ items: Listing[]; total: number }> {
+export async function browseListings(db: Db, query: z.output<typeof BrowseListingsQuery>): Promise<ListingRows> {
   const filters = [query.tcg_slug ?? null, query.min_price ?? null, query.max_price ?? null, query.condition ?? null] as const;
   const [items, [count]] = await Promise.all([
     q.browseListings(db, ...filters, query.limit, query.offset),
     q.browseListingsCount(db, ...filters),
   ]);
-  return { items: items.map(present), total: count!.n };
+  return { items, total: count!.n };
 }
 
-export async function ownListings(
-  db: Db,
-  sellerId: number,
-  query: z.output<typeof OwnListingsQuery>,
-): Promise<{ items: Listing[]; total: number }> {
+export async function ownListings(db: Db, sellerId: number, query: z.output<typeof OwnListingsQuery>): Promise<ListingRows> {
   const [items, [count]] = await Promise.all([
     q.listingsOfSeller(db, sellerId, query.status ?? null, query.limit, query.offset),
     q.listingsOfSellerCount(db, sellerId, query.status ?? null),
   ]);
-  return { items: items.map(present), total: count!.n };
+  return { items, total: count!.n };
 }
 
 /** Locks an own listing for a change; refuses another seller's (403) and a missing one (404). */
@@ -112,7 +109,7 @@ export async function updateListing(
   sellerId: number,
   listingId: number,
   change: z.output<typeof UpdateListingBody>,
-): Promise<Listing> {
+): Promise<ListingRow> {
   return db.transaction(async (tx) => {
     const locked = await lockOwn(tx, sellerId, listingId);
     if (change.image_urls) await checkListingImageUrls(tx, sellerId, change.image_urls);
@@ -130,16 +127,16 @@ export async function updateListing(
       next.buy_now_enabled,
       next.image_urls,
     );
-    return present((await q.listingRecord(tx, listingId))[0]!);
+    return (await q.listingRecord(tx, listingId))[0]!;
   });
 }
 
-export async function withdrawListing(db: Db, sellerId: number, listingId: number): Promise<Listing> {
+export async function withdrawListing(db: Db, sellerId: number, listingId: number): Promise<ListingRow> {
   return db.transaction(async (tx) => {
     const locked = await lockOwn(tx, sellerId, listingId);
     if (locked.status !== 'active') throw notOpen(locked.status);
     await q.withdrawListing(tx, listingId);
-    return present((await q.listingRecord(tx, listingId))[0]!);
+    return (await q.listingRecord(tx, listingId))[0]!;
   });
 }
 
@@ -199,7 +196,7 @@ export async function verifyCode(db: Db, code: string): Promise<VerificationReco
  * (signed, single-use, 7 days). A link that is not ours, used or late: 404; a listing sold or
  * withdrawn meanwhile: 409 and the link stays unused.
  */
-export async function renewByToken(db: Db, tokens: Tokens, token: string): Promise<{ listing: Listing; renewal_count: number }> {
+export async function renewByToken(db: Db, tokens: Tokens, token: string): Promise<{ listing: ListingRow; renewal_count: number }> {
   const read = await readRenewalToken(tokens, token);
   const refused = () => new NotFound('Renewal link (not valid, used already, or expired)');
   if (!read) throw refused();
@@ -209,7 +206,7 @@ export async function renewByToken(db: Db, tokens: Tokens, token: string): Promi
     if (!locked || locked.status === 'sold' || locked.status === 'withdrawn')
       throw new DomainError('conflict', `the listing is ${locked?.status ?? 'gone'} and cannot be renewed`);
     await q.renewListing(tx, read.listingId, LISTING_TIMES.renewalDays, 0);
-    const listing = present((await q.listingRecord(tx, read.listingId))[0]!);
+    const listing = (await q.listingRecord(tx, read.listingId))[0]!;
     return { listing, renewal_count: listing.renewal_count };
   });
 }

@@ -5,17 +5,17 @@
 import type { z } from 'zod';
 import type { Db } from '../../sql/stores/db.js';
 import { DomainError, NotFound } from '../../schemas/errors.js';
-import type { BidOut, BuyNowOut, TransactionOut } from '../../schemas/marketplace.js';
+import type { BuyNowOut } from '../../schemas/marketplace.js';
 import * as q from '../../sql/sales.js';
 import { listingRecord } from '../../sql/listings.js';
 import { buyerCharges } from './fees.js';
 import { fromCents, toCents } from '../../schemas/money.js';
 import { refuseIfBlocked } from './moderation.js';
 import { recordNotice } from '../../ingest/events/notify.js';
-import { presentBid, presentTransaction } from './salesPresenter.js';
 
-export type Transaction = z.infer<typeof TransactionOut>;
-type Bid = z.infer<typeof BidOut>;
+export type Transaction = q.TransactionRow;
+/** A bid with its bidder's name as the caller may see it (salesPresenter.ts shapes it). */
+export type SeenBid = { bid: q.BidRow; bidder: string };
 
 const unavailable = () => new DomainError('invalid', 'the listing is sold or expired', 'listing_unavailable');
 
@@ -75,7 +75,7 @@ export async function buyNow(db: Db, buyerId: number, listingId: number, variant
   });
 }
 
-export async function placeBid(db: Db, bidderId: number, listingId: number, bid: { amount: number; message?: string }): Promise<Bid> {
+export async function placeBid(db: Db, bidderId: number, listingId: number, bid: { amount: number; message?: string }): Promise<SeenBid> {
   return db.transaction(async (tx) => {
     const [listing] = await q.lockListingForSale(tx, listingId);
     if (!listing) throw new NotFound('Listing');
@@ -95,7 +95,7 @@ export async function placeBid(db: Db, bidderId: number, listingId: number, bid:
     };
     // Its pushes go out after commit (push_outbox): a device is told only of a bid that stands.
     await recordNotice(tx, notice);
-    return presentBid(mine, mine.bidder_username);
+    return { bid: mine, bidder: mine.bidder_username };
   });
 }
 
@@ -103,16 +103,17 @@ export async function placeBid(db: Db, bidderId: number, listingId: number, bid:
  * A listing's bids, highest first. The seller sees who bid; everyone else sees "bidder N" (N in
  * the order bidders first bid), except their own bids, which show their name.
  */
-export async function bidsOf(db: Db, listingId: number, callerId: number | null): Promise<{ items: Bid[] }> {
+export async function bidsOf(db: Db, listingId: number, callerId: number | null): Promise<{ items: SeenBid[] }> {
   const [listing] = await listingRecord(db, listingId);
   if (!listing) throw new NotFound('Listing');
   const bids = await q.bidsOfListing(db, listingId);
   const order = [...new Set([...bids].sort((a, b) => a.id - b.id).map((b) => b.bidder_id))];
   const seesNames = callerId === listing.seller_id;
   return {
-    items: bids.map((b) =>
-      presentBid(b, seesNames || b.bidder_id === callerId ? b.bidder_username : `bidder ${order.indexOf(b.bidder_id) + 1}`),
-    ),
+    items: bids.map((b) => ({
+      bid: b,
+      bidder: seesNames || b.bidder_id === callerId ? b.bidder_username : `bidder ${order.indexOf(b.bidder_id) + 1}`,
+    })),
   };
 }
 
@@ -126,7 +127,7 @@ export async function acceptBid(db: Db, sellerId: number, listingId: number, bid
     if (listing.status !== 'active' || listing.past_expiry || bid.status !== 'open')
       throw new DomainError('conflict', 'the listing is sold or expired', 'listing_unavailable');
     const { transactionId } = await sell(tx, listing, { buyerId: bid.bidder_id, amountCents: bid.amount_cents, bidId, actorId: sellerId });
-    return presentTransaction((await q.transactionRecord(tx, transactionId))[0]!);
+    return (await q.transactionRecord(tx, transactionId))[0]!;
   });
 }
 
@@ -134,5 +135,5 @@ export async function acceptBid(db: Db, sellerId: number, listingId: number, bid
 export async function transactionOf(db: Db, userId: number, transactionId: number): Promise<Transaction> {
   const [t] = await q.transactionRecord(db, transactionId);
   if (!t || (t.buyer_id !== userId && t.seller_id !== userId)) throw new NotFound('Transaction');
-  return presentTransaction(t);
+  return t;
 }

@@ -13,7 +13,7 @@ import type { LiveRecognitionIndex } from '../../ingest/recognition/indexLoad.js
 import type { RecognitionThreads } from '../../ingest/recognition/passWorkers.js';
 import { QUALITY_THRESHOLDS } from '../../ingest/recognition/quality.js';
 import { cardImageUrl } from '../images/urls.js';
-import { addEntry } from '../collection/entries.js';
+import { addEntry, type EntryRow } from '../collection/entries.js';
 
 export type RecognitionDeps = {
   db: Db;
@@ -114,12 +114,11 @@ export async function recognise(
   return { recognition_id: recognitionId, ...result };
 }
 
+/** A confirmation with the collection entry it added, if any, as the service reads it (recognisePresenter.ts shapes it). */
+export type Confirmed = Omit<z.input<typeof ConfirmedRecognition>, 'collection_entry'> & { collection_entry: EntryRow | null };
+
 /** Stores what the card is (the first candidate or a correction), and adds it to the collection when asked. */
-export async function confirm(
-  deps: RecognitionDeps,
-  userId: number,
-  body: z.output<typeof ConfirmRecognitionBody>,
-): Promise<z.input<typeof ConfirmedRecognition>> {
+export async function confirm(deps: RecognitionDeps, userId: number, body: z.output<typeof ConfirmRecognitionBody>): Promise<Confirmed> {
   const [recognition] = await recognitionOfUser(deps.db, body.recognition_id, userId);
   if (!recognition) throw new NotFound('Recognition');
   const [card] = await recognitionCards(deps.db, [body.card_id]);

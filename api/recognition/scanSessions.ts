@@ -36,24 +36,10 @@ function claimToken(deps: ScanSessionDeps, row: { id: string; expires_at: string
 const claimUrl = async (deps: ScanSessionDeps, row: { id: string; expires_at: string }) =>
   `${deps.siteOrigin}/scan/${row.id}#claim=${await claimToken(deps, row)}`;
 
-function stateOf(row: q.ScanSessionRow): z.infer<typeof ScanSessionOut>['state'] {
+export function stateOf(row: q.ScanSessionRow): z.infer<typeof ScanSessionOut>['state'] {
   if (row.completed_at) return 'completed';
   if (row.expired) return 'expired';
   return row.claimed_at ? 'claimed' : 'open';
-}
-
-function present(row: q.ScanSessionRow, secrets: { claim_url: string; claim_token: string } | null): z.input<typeof ScanSessionOut> {
-  return {
-    id: row.id,
-    state: stateOf(row),
-    created_at: row.created_at,
-    expires_at: row.expires_at,
-    claimed_at: row.claimed_at,
-    completed_at: row.completed_at,
-    events: row.last_seq,
-    claim_url: secrets?.claim_url ?? null,
-    claim_token: secrets?.claim_token ?? null,
-  };
 }
 
 /** Publishes an appended event to every instance's SSE readers (a lost publish is recovered by the readers' replay). */
@@ -67,11 +53,14 @@ async function append(deps: ScanSessionDeps, id: string, type: string, payload: 
   return event!.seq;
 }
 
-export async function createSession(deps: ScanSessionDeps, userId: number, viaApiKey: boolean): Promise<z.input<typeof ScanSessionOut>> {
+/** A session and, to its creator only, the secrets that link a phone (scanSessionsPresenter.ts shapes it). */
+export type ScanSession = { row: q.ScanSessionRow; secrets: { claim_url: string; claim_token: string } | null };
+
+export async function createSession(deps: ScanSessionDeps, userId: number, viaApiKey: boolean): Promise<ScanSession> {
   const id = crypto.randomUUID();
   const [created] = await q.createScanSession(deps.db, id, userId, viaApiKey, SCAN_SESSION_SECONDS);
   const row = { ...created!, user_id: userId, counted: viaApiKey, claimed_at: null, completed_at: null, last_seq: 0, expired: false };
-  return present(row, { claim_url: await claimUrl(deps, row), claim_token: await claimToken(deps, row) });
+  return { row, secrets: { claim_url: await claimUrl(deps, row), claim_token: await claimToken(deps, row) } };
 }
 
 /** The owner's session (another user's is not found); its `expired` event is written on first sight. */
@@ -88,8 +77,8 @@ async function ownSession(deps: ScanSessionDeps, id: string, userId: number): Pr
   return { row: row! };
 }
 
-export async function getSession(deps: ScanSessionDeps, id: string, userId: number): Promise<z.input<typeof ScanSessionOut>> {
-  return present((await ownSession(deps, id, userId)).row, null);
+export async function getSession(deps: ScanSessionDeps, id: string, userId: number): Promise<ScanSession> {
+  return { row: (await ownSession(deps, id, userId)).row, secrets: null };
 }
 
 /** The claim URL as a QR code (PNG), for the owner's screen. */

@@ -4,6 +4,7 @@
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
 import { addEntry, collectionPage, removeEntry, updateEntry } from '../collection/entries.js';
+import { presentEntry, presentEntryPage } from '../collection/entriesPresenter.js';
 import { collectionSummary } from '../collection/summary.js';
 import { VariantDailyLows } from '../collection/variantHistory.js';
 import { collectionAnalytics } from '../collection/analytics.js';
@@ -43,7 +44,7 @@ export const collectionRoutes = (deps: AppDeps) => {
       response: CollectionEntry,
       status: 201,
       errors: [400, 404, 409],
-      handler: async ({ body, caller }) => addEntry(entryDeps, caller.account.id, body),
+      handler: async ({ body, caller }) => presentEntry(await addEntry(entryDeps, caller.account.id, body)),
     }),
     defineRoute({
       method: 'get',
@@ -53,7 +54,7 @@ export const collectionRoutes = (deps: AppDeps) => {
       access: 'auth',
       query: CollectionQuery,
       response: CollectionPage,
-      handler: async ({ query, caller }) => collectionPage(deps.db, caller.account.id, query),
+      handler: async ({ query, caller }) => presentEntryPage(await collectionPage(deps.db, caller.account.id, query)),
     }),
     defineRoute({
       method: 'get',
@@ -122,7 +123,7 @@ export const collectionRoutes = (deps: AppDeps) => {
       body: UpdateCollectionEntryBody,
       response: CollectionEntry,
       errors: [400, 404, 409],
-      handler: async ({ params, body, caller }) => updateEntry(entryDeps, caller.account.id, params.entry_id, body),
+      handler: async ({ params, body, caller }) => presentEntry(await updateEntry(entryDeps, caller.account.id, params.entry_id, body)),
     }),
     defineRoute({
       method: 'delete',

@@ -4,6 +4,7 @@ import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
 import { readUploadedFile } from '../http/upload.js';
 import { publicProfile, setPrivacy, uploadAvatar } from '../collection/profiles.js';
+import { presentPublicProfile } from '../collection/profilesPresenter.js';
 import { AVATAR_MAX_BYTES, AvatarStored, AvatarUpload, PrivacyBody, PrivacyOut, PublicProfile } from '../../schemas/profiles.js';
 import { UsernameParams } from '../../schemas/marketplace.js';
 
@@ -52,6 +53,6 @@ export const profileRoutes = (deps: AppDeps) => [
     params: UsernameParams,
     response: PublicProfile,
     errors: [404],
-    handler: async ({ params }) => publicProfile(deps.db, params.username),
+    handler: async ({ params }) => presentPublicProfile(await publicProfile(deps.db, params.username)),
   }),
 ];

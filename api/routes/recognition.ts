@@ -13,6 +13,7 @@ import {
   RecognitionResult,
 } from '../../schemas/recognition.js';
 import { confirm, detectEdges, readPhoto, recognise, type RecognitionDeps } from '../recognition/recognise.js';
+import { presentConfirmed } from '../recognition/recognisePresenter.js';
 import { countRecognition } from '../recognition/quota.js';
 import { userOf } from '../auth/caller.js';
 
@@ -61,7 +62,7 @@ export const recognitionRoutes = (deps: AppDeps) => {
       response: ConfirmedRecognition,
       status: 201,
       errors: [404, 409],
-      handler: async ({ caller, body }) => confirm(recognition, caller.account.id, body),
+      handler: async ({ caller, body }) => presentConfirmed(await confirm(recognition, caller.account.id, body)),
     }),
     defineRoute({
       method: 'post',

@@ -20,6 +20,7 @@ import {
   ScanSessionParams,
 } from '../../schemas/recognition.js';
 import * as sessions from '../recognition/scanSessions.js';
+import { presentScanSession } from '../recognition/scanSessionsPresenter.js';
 import { recognitionsPerDay } from '../recognition/quota.js';
 import type { Caller } from '../auth/caller.js';
 import { scanPage } from '../recognition/scanPage.js';
@@ -75,7 +76,8 @@ export const scanSessionRoutes = (deps: AppDeps) => {
       access: 'starter+',
       response: ScanSessionOut,
       status: 201,
-      handler: async ({ caller }) => sessions.createSession(d, caller.account.id, caller.principal.kind === 'key'),
+      handler: async ({ caller }) =>
+        presentScanSession(await sessions.createSession(d, caller.account.id, caller.principal.kind === 'key')),
     }),
     defineRoute({
       method: 'get',
@@ -87,7 +89,7 @@ export const scanSessionRoutes = (deps: AppDeps) => {
       params: ScanSessionParams,
       response: ScanSessionOut,
       errors: [404],
-      handler: async ({ caller, params }) => sessions.getSession(d, params.id, caller.account.id),
+      handler: async ({ caller, params }) => presentScanSession(await sessions.getSession(d, params.id, caller.account.id)),
     }),
     defineRoute({
       method: 'get',

@@ -2,6 +2,7 @@
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
 import { addToWishlist, removeFromWishlist, wishlist } from '../collection/wishlist.js';
+import { presentWishlist, presentWishlistItem } from '../collection/wishlistPresenter.js';
 import { AddToWishlistBody, WishlistItem, WishlistItemIdParams, WishlistPage } from '../../schemas/wishlist.js';
 import { Ok } from '../../schemas/auth.js';
 
@@ -20,7 +21,7 @@ export const wishlistRoutes = (deps: AppDeps) => [
     response: WishlistItem,
     status: 201,
     errors: [404, 409],
-    handler: async ({ body, caller }) => addToWishlist(deps.db, caller.account.id, body),
+    handler: async ({ body, caller }) => presentWishlistItem(await addToWishlist(deps.db, caller.account.id, body)),
   }),
   defineRoute({
     method: 'get',
@@ -29,7 +30,7 @@ export const wishlistRoutes = (deps: AppDeps) => [
     tags,
     access: 'auth',
     response: WishlistPage,
-    handler: async ({ caller }) => wishlist(deps.db, caller.account.id),
+    handler: async ({ caller }) => presentWishlist(await wishlist(deps.db, caller.account.id)),
   }),
   defineRoute({
     method: 'delete',

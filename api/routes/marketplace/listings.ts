@@ -18,6 +18,7 @@ import {
   verifyCode,
   withdrawListing,
 } from '../../marketplace/listings.js';
+import { presentListing, presentListingPage } from '../../marketplace/listingsPresenter.js';
 import { redirectPage, renewedPage, verifyHelpPage, verifyResultPage, verifySearchPage } from '../../marketplace/pages.js';
 import { cardImageUrl } from '../../images/urls.js';
 import { readUploadedFile } from '../../http/upload.js';
@@ -61,7 +62,7 @@ export const listingRoutes = (deps: AppDeps) => [
     status: 201,
     // 400: an image URL that is not one of the seller's uploads.
     errors: [400, 403, 404],
-    handler: async ({ body, caller }) => createListing(deps.db, caller.account.id, body),
+    handler: async ({ body, caller }) => presentListing(await createListing(deps.db, caller.account.id, body)),
   }),
   defineRoute({
     method: 'get',
@@ -71,7 +72,7 @@ export const listingRoutes = (deps: AppDeps) => [
     access: 'auth',
     query: OwnListingsQuery,
     response: ListingPage,
-    handler: async ({ query, caller }) => ownListings(deps.db, caller.account.id, query),
+    handler: async ({ query, caller }) => presentListingPage(await ownListings(deps.db, caller.account.id, query)),
   }),
   defineRoute({
     method: 'patch',
@@ -84,7 +85,7 @@ export const listingRoutes = (deps: AppDeps) => [
     response: ListingOut,
     // 400: as creation.
     errors: [400, 403, 404, 409],
-    handler: async ({ params, body, caller }) => updateListing(deps.db, caller.account.id, params.listing_id, body),
+    handler: async ({ params, body, caller }) => presentListing(await updateListing(deps.db, caller.account.id, params.listing_id, body)),
   }),
   defineRoute({
     method: 'delete',
@@ -96,7 +97,7 @@ export const listingRoutes = (deps: AppDeps) => [
     params: ListingIdParams,
     response: ListingOut,
     errors: [403, 404, 409],
-    handler: async ({ params, caller }) => withdrawListing(deps.db, caller.account.id, params.listing_id),
+    handler: async ({ params, caller }) => presentListing(await withdrawListing(deps.db, caller.account.id, params.listing_id)),
   }),
   defineRoute({
     method: 'post',
@@ -117,7 +118,7 @@ export const listingRoutes = (deps: AppDeps) => [
     tags,
     query: BrowseListingsQuery,
     response: ListingPage,
-    handler: async ({ query }) => browseListings(deps.db, query),
+    handler: async ({ query }) => presentListingPage(await browseListings(deps.db, query)),
   }),
   defineRoute({
     method: 'get',
@@ -137,7 +138,7 @@ export const listingRoutes = (deps: AppDeps) => [
     params: ListingIdParams,
     response: ListingOut,
     errors: [404],
-    handler: async ({ params }) => listing(deps.db, params.listing_id),
+    handler: async ({ params }) => presentListing(await listing(deps.db, params.listing_id)),
   }),
   defineRoute({
     method: 'get',

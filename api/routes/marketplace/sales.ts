@@ -25,6 +25,7 @@ import {
 } from '../../../schemas/marketplace.js';
 import { CheckoutOut } from '../../../schemas/payments.js';
 import { checkoutUrl } from '../../marketplace/checkout.js';
+import { presentBid, presentBids, presentTransaction } from '../../marketplace/salesPresenter.js';
 
 const tags = ['sales'];
 
@@ -58,7 +59,7 @@ export const saleRoutes = (deps: AppDeps) => {
       response: BidOut,
       status: 201,
       errors: [400, 404, 409],
-      handler: async ({ params, body, caller }) => placeBid(deps.db, caller.account.id, params.listing_id, body),
+      handler: async ({ params, body, caller }) => presentBid(await placeBid(deps.db, caller.account.id, params.listing_id, body)),
     }),
     defineRoute({
       method: 'get',
@@ -69,7 +70,7 @@ export const saleRoutes = (deps: AppDeps) => {
       params: ListingIdParams,
       response: BidList,
       errors: [404],
-      handler: async ({ params, caller }) => bidsOf(deps.db, params.listing_id, caller.account?.id ?? null),
+      handler: async ({ params, caller }) => presentBids(await bidsOf(deps.db, params.listing_id, caller.account?.id ?? null)),
     }),
     defineRoute({
       method: 'post',
@@ -83,7 +84,8 @@ export const saleRoutes = (deps: AppDeps) => {
       response: TransactionOut,
       status: 201,
       errors: [403, 404, 409],
-      handler: async ({ params, caller }) => acceptBid(deps.db, caller.account.id, params.listing_id, params.bid_id),
+      handler: async ({ params, caller }) =>
+        presentTransaction(await acceptBid(deps.db, caller.account.id, params.listing_id, params.bid_id)),
     }),
     defineRoute({
       method: 'get',
@@ -94,7 +96,7 @@ export const saleRoutes = (deps: AppDeps) => {
       params: TransactionIdParams,
       response: TransactionOut,
       errors: [404],
-      handler: async ({ params, caller }) => transactionOf(deps.db, caller.account.id, params.transaction_id),
+      handler: async ({ params, caller }) => presentTransaction(await transactionOf(deps.db, caller.account.id, params.transaction_id)),
     }),
     defineRoute({
       method: 'get',
@@ -127,7 +129,8 @@ export const saleRoutes = (deps: AppDeps) => {
       body: TransactionStatusBody,
       response: TransactionOut,
       errors: [403, 404, 409, 503],
-      handler: async ({ params, body, caller }) => moveTransaction(paymentDeps, caller.account.id, params.transaction_id, body.status),
+      handler: async ({ params, body, caller }) =>
+        presentTransaction(await moveTransaction(paymentDeps, caller.account.id, params.transaction_id, body.status)),
     }),
     defineRoute({
       method: 'post',
@@ -140,7 +143,8 @@ export const saleRoutes = (deps: AppDeps) => {
       body: TrackingBody,
       response: TransactionOut,
       errors: [403, 404, 409],
-      handler: async ({ params, body, caller }) => submitTracking(deps.db, caller.account.id, params.transaction_id, body),
+      handler: async ({ params, body, caller }) =>
+        presentTransaction(await submitTracking(deps.db, caller.account.id, params.transaction_id, body)),
     }),
     defineRoute({
       method: 'post',
