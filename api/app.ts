@@ -48,7 +48,7 @@ import { gameRoutes } from './routes/v2/games.js';
 import { setRoutes } from './routes/v2/sets.js';
 import { statsRoutes } from './routes/v2/stats.js';
 import { syncRoutes } from './routes/v2/sync.js';
-import { compatRoutes } from './routes/compat.js';
+import { pokemontcgRoutes } from './routes/compat/pokemontcg.js';
 import { clickhouseHttpRoutes } from './clickhouse/httpInterface.js';
 import { bulkRoutes } from './routes/bulk.js';
 import { proxySettings } from './http/clientAddress.js';
@@ -65,7 +65,7 @@ export function allRoutes(deps: AppDeps) {
     ...setRoutes(deps),
     ...cardRoutes(deps),
     ...syncRoutes(deps),
-    ...compatRoutes(deps),
+    ...pokemontcgRoutes(deps),
     ...clickhouseHttpRoutes(deps),
     ...bulkRoutes(deps),
     ...adminIngestRoutes(deps),

@@ -102,7 +102,7 @@ export const POKEMONTCG_SET_FIELDS = [
   'images',
 ] as const;
 
-/** What orderBy may name (sql/pokemontcgCompat.ts holds the SQL of each). */
+/** What orderBy may name (sql/pokemontcg.ts holds the SQL of each). */
 export const POKEMONTCG_SET_SORTS = ['id', 'name', 'series', 'releaseDate', 'updatedAt', 'total', 'printedTotal', 'ptcgoCode'] as const;
 export const POKEMONTCG_CARD_SORTS = [
   'id',

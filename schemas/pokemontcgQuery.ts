@@ -1,5 +1,5 @@
 // pokemontcg.io's `q` search syntax (a Lucene subset), parsed by recursive descent into a tree
-// that sql/pokemontcgCompat.ts compiles to parameterised SQL. Grammar:
+// that sql/pokemontcg.ts compiles to parameterised SQL. Grammar:
 //
 //   query   := or
 //   or      := and ( "OR" and )*

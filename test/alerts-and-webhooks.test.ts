@@ -7,7 +7,7 @@ import type { Client } from '@temporalio/client';
 import { DIGEST_NOW_PER_HOUR } from '../api/events/digestNow.js';
 import { signatureMatches } from '../ingest/events/signing.js';
 import { MAX_ENDPOINTS_PER_USER } from '../schemas/events.js';
-import { webhookUrlProblem } from '../api/events/webhookEndpoints.js';
+import { webhookUrlProblem } from '../api/events/webhooks.js';
 import { startFeedServer, type FeedServer } from '../ingest/demoMarket/feedServer.js';
 import { activityDeps } from '../workflows/activities.js';
 import { TASK_QUEUE, workflowIds } from '../workflows/shared.js';

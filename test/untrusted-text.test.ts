@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parseQ, QSyntaxError, type QNode } from '../schemas/pokemontcgQuery.js';
-import { compileQ, QFieldError } from '../sql/pokemontcgCompat.js';
+import { compileQ, QFieldError } from '../sql/pokemontcg.js';
 import { parseDeckText } from '../api/decks/deckText.js';
 import { DomainError } from '../schemas/errors.js';
 import { DECK_LIMITS } from '../schemas/decks.js';

@@ -14,7 +14,7 @@ import {
   type PokemontcgCardRow,
   type PokemontcgPriceRow,
   type PokemontcgSetRow,
-} from '../../sql/pokemontcgCompat.js';
+} from '../../sql/pokemontcg.js';
 import {
   POKEMONTCG_CM_FIELDS,
   POKEMONTCG_CM_UNREPORTED,

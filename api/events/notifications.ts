@@ -14,7 +14,7 @@ import {
   unregisterPushDevice,
 } from '../../sql/notifications.js';
 import type { DeviceBody, NotificationFeedQuery } from '../../schemas/events.js';
-import { webhookUrlProblem } from './webhookEndpoints.js';
+import { webhookUrlProblem } from './webhooks.js';
 import { DomainError, NotFound } from '../../schemas/errors.js';
 
 /** Devices kept per account; registering one more drops the least recently seen. */

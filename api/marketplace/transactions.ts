@@ -1,7 +1,7 @@
 // A transaction after the sale (spec: "Transaction status", "Submit tracking", "Rate a
 // transaction", "Reputation"). Who may make each move is ours to decide (the spec leaves it open):
 //   awaiting_payment → paid        the payment provider: Stripe's signed event once the buyer paid
-//                                  at the checkout (api/marketplace/checkout.ts); never a request
+//                                  at the checkout (api/marketplace/payments.ts); never a request
 //   paid → shipped                 the seller (tracking may come with it: POST …/tracking)
 //   shipped → delivered            the buyer (confirms receipt)
 //   delivered → completed          the buyer (accepts the card)
@@ -18,7 +18,7 @@ import type { RatingBody, Reputation, TRANSACTION_STATUSES } from '../../schemas
 import * as q from '../../sql/sales.js';
 import { notifyParty } from './partyNotice.js';
 import { transactionOf, type Transaction } from './sales.js';
-import { releasePayment } from './checkout.js';
+import { releasePayment } from './payments.js';
 import type { Payments } from '../../sql/external/stripe.js';
 import type { Logger } from '../../sql/runtime/log.js';
 

@@ -6,7 +6,7 @@ import { listKeys, type User } from '../auth/accounts.js';
 import { withLiveCalls } from '../auth/rateLimit.js';
 import { isBusinessTier } from '../../schemas/tiers.js';
 import { DEPRECATIONS } from '../http/deprecations.js';
-import { listDeliveries, listEndpoints } from '../events/webhookEndpoints.js';
+import { listDeliveries, listEndpoints } from '../events/webhooks.js';
 
 // Deprecations whose sunset is this close get a dashboard banner (spec: 90 days' notice).
 const BANNER_DAYS = 365;

@@ -4,7 +4,7 @@ import type { ApiKeyRecord, User } from '../auth/accounts.js';
 import { OFFERED_TIERS, TIERS, type Tier } from '../../schemas/tiers.js';
 import type { Deprecation } from '../http/deprecations.js';
 import type { ChangelogEntry } from './changelog.js';
-import type { WebhookDelivery, WebhookEndpoint } from '../events/webhookEndpoints.js';
+import type { WebhookDelivery, WebhookEndpoint } from '../events/webhooks.js';
 import { html, type Html } from './html.js';
 
 /** What every page knows about the request. */

@@ -13,7 +13,7 @@ import { countRegistration, throttleWording } from '../auth/loginThrottle.js';
 import { isBusinessTier } from '../../schemas/tiers.js';
 import { cookieSession, endSession, rememberDevice, requestSignIn, startSession } from '../auth/sessionCookie.js';
 import { ValidationError } from '../http/errors.js';
-import { createEndpoint, deleteEndpoint, webhookUrlProblem } from '../events/webhookEndpoints.js';
+import { createEndpoint, deleteEndpoint, webhookUrlProblem } from '../events/webhooks.js';
 import { defineRoute, type AnyObject, type Method, type Route, type RouteSpec } from '../http/route.js';
 import {
   CreateKeyForm,

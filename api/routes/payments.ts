@@ -2,7 +2,7 @@
 import type { AppDeps } from '../deps.js';
 import { defineRoute } from '../http/route.js';
 import { readRawBody } from '../http/upload.js';
-import { receiveStripeEvent } from '../marketplace/checkout.js';
+import { receiveStripeEvent } from '../marketplace/payments.js';
 import { StripeEventBody, StripeEventReceipt, StripeSignatureHeaders } from '../../schemas/payments.js';
 
 /** Stripe's events are a few kilobytes; a checkout session with many line items stays far below this. */

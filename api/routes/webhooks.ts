@@ -13,7 +13,7 @@ import {
   rotateSecret,
   updateEndpoint,
   webhookUrlProblem,
-} from '../events/webhookEndpoints.js';
+} from '../events/webhooks.js';
 import {
   CreateWebhookBody,
   DeliveriesQuery,

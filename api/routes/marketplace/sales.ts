@@ -24,7 +24,7 @@ import {
   UsernameParams,
 } from '../../../schemas/marketplace.js';
 import { CheckoutOut } from '../../../schemas/payments.js';
-import { checkoutUrl } from '../../marketplace/checkout.js';
+import { checkoutUrl } from '../../marketplace/payments.js';
 import { presentBid, presentBids, presentTransaction } from '../../marketplace/salesPresenter.js';
 
 const tags = ['sales'];

@@ -3,4 +3,4 @@ import { OutboxMessage } from '../schemas/events.js';
 import { pgQuery } from './typedQuery.js';
 
 /** The newest `limit` e-mails of the outbox. */
-export const newestOutboxMessages = pgQuery<[limit: number], typeof OutboxMessage>('emailOutbox/email_outbox_newest', OutboxMessage);
+export const newestOutboxMessages = pgQuery<[limit: number], typeof OutboxMessage>('outbox/email_outbox_newest', OutboxMessage);

@@ -249,9 +249,9 @@ export function compileOrderBy(order: { field: string; descending: boolean }[], 
 
 const Page = z.object({ total: z.number().int(), id: z.number().int() });
 /** The page of Pokémon cards a compiled q selects (params: limit, offset, then q's), with the match count. */
-export const pokemontcgCardsSearch = pgComposedQuery('pokemontcgCompat/pokemontcg_cards_search', Page);
+export const pokemontcgCardsSearch = pgComposedQuery('pokemontcg/pokemontcg_cards_search', Page);
 /** The page of Pokémon sets a compiled q selects, with the match count. */
-export const pokemontcgSetsSearch = pgComposedQuery('pokemontcgCompat/pokemontcg_sets_search', Page);
+export const pokemontcgSetsSearch = pgComposedQuery('pokemontcg/pokemontcg_sets_search', Page);
 
 const SetRow = z.object({
   set_id: z.number().int(),
@@ -269,7 +269,7 @@ const SetRow = z.object({
 export type PokemontcgSetRow = z.output<typeof SetRow>;
 /** Pokémon sets by Holo id, or by pokemontcg.io id. */
 export const pokemontcgSets = pgQuery<[setIds: number[] | null, upstreamIds: string[] | null], typeof SetRow>(
-  'pokemontcgCompat/pokemontcg_sets',
+  'pokemontcg/pokemontcg_sets',
   SetRow,
 );
 
@@ -290,7 +290,7 @@ const CardRow = z.object({
 export type PokemontcgCardRow = z.output<typeof CardRow>;
 /** Pokémon cards by Holo id, or by pokemontcg.io id. */
 export const pokemontcgCards = pgQuery<[cardIds: number[] | null, upstreamIds: string[] | null], typeof CardRow>(
-  'pokemontcgCompat/pokemontcg_cards',
+  'pokemontcg/pokemontcg_cards',
   CardRow,
 );
 
@@ -305,4 +305,4 @@ const PriceRow = z.object({
 });
 export type PokemontcgPriceRow = z.output<typeof PriceRow>;
 /** The latest raw TCGplayer and Cardmarket prices of cards' variants. */
-export const pokemontcgPrices = pgQuery<[cardIds: number[]], typeof PriceRow>('pokemontcgCompat/pokemontcg_prices', PriceRow);
+export const pokemontcgPrices = pgQuery<[cardIds: number[]], typeof PriceRow>('pokemontcg/pokemontcg_prices', PriceRow);

@@ -1,5 +1,5 @@
-import type { AppDeps } from '../deps.js';
-import { defineRoute } from '../http/route.js';
+import type { AppDeps } from '../../deps.js';
+import { defineRoute } from '../../http/route.js';
 import {
   CompatCardList,
   CompatCardOne,
@@ -11,8 +11,8 @@ import {
   CompatSetList,
   CompatSetOne,
   CompatSetParams,
-} from '../../schemas/pokemontcg.js';
-import { cardById, listCards, listSets, setById } from '../compat/pokemontcg.js';
+} from '../../../schemas/pokemontcg.js';
+import { cardById, listCards, listSets, setById } from '../../compat/pokemontcg.js';
 
 const BASE = '/compat/pokemontcg/v2';
 const ABOUT =
@@ -22,7 +22,7 @@ const ABOUT =
 // origin (its Host): they vary by origin, or one request with a forged Host would hand its links
 // to every later caller.
 
-export const compatRoutes = (deps: AppDeps) => [
+export const pokemontcgRoutes = (deps: AppDeps) => [
   defineRoute({
     method: 'get',
     path: `${BASE}/cards`,

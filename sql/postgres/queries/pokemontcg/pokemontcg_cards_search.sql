@@ -1,6 +1,6 @@
 -- pokemontcg.io compatibility: a page ($1 limit, $2 offset) of the ids of the Pokémon cards from
 -- pokemontcg.io's catalogue that match a compiled q, in a compiled orderBy, and how many match.
--- The where and order markers are filled by sql/pokemontcgCompat.ts with fixed SQL and $3…
+-- The where and order markers are filled by sql/pokemontcg.ts with fixed SQL and $3…
 -- placeholders; as written (no q, default order) the file runs on its own.
 SELECT count(*) OVER ()::int AS total, c.id
 FROM cards c
