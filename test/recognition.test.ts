@@ -37,7 +37,7 @@ async function send(account: KeyedAccount | null, route: string, bytes: Buffer, 
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
-const recognize = (bytes: Buffer, account: KeyedAccount | null = collector) => send(account, '/api/cards/recognize', bytes);
+const recognise = (bytes: Buffer, account: KeyedAccount | null = collector) => send(account, '/api/cards/recognize', bytes);
 
 function scanFile(name: string): string {
   const folder = name.startsWith('sv3pt5-') ? 'pokemon-sv3pt5' : name.startsWith('2-') ? 'lorcana-2' : 'lorcana-1';
@@ -111,7 +111,7 @@ describe('card recognition', () => {
       for (let i = 0; i < 10; i++) {
         const name = pool[Math.floor(random() * pool.length)]!;
         const photo = await cardPhoto(scanFile(name), randomDistortion(random, { ...mild, ...family.distortion }), i + 1);
-        const res = await recognize(photo);
+        const res = await recognise(photo);
         assert.equal(res.status, 200, JSON.stringify(res.body));
         if (res.body.candidates[0]?.card_id === cardOf.get(name)) right++;
         else wrong.push(`${name} → ${res.body.candidates[0]?.name ?? 'nothing'} (${res.body.candidates[0]?.confidence ?? 0})`);
@@ -129,7 +129,7 @@ describe('card recognition', () => {
     for (const name of twins)
       for (let seed = 1; seed <= 3; seed++) {
         const photo = await cardPhoto(scanFile(name), randomDistortion(randomGenerator(seed * 31), { ...mild, tilt: 8 }), seed);
-        const top = (await recognize(photo)).body.candidates[0];
+        const top = (await recognise(photo)).body.candidates[0];
         const said = [...cardOf].find(([, id]) => id === top?.card_id)?.[0] ?? 'nothing';
         (confusion[name] ??= {})[said] = (confusion[name]![said] ?? 0) + 1;
       }
@@ -143,7 +143,7 @@ describe('card recognition', () => {
       randomDistortion(randomGenerator(5), { ...mild, cardHeight: 450, quarterTurns: 2, jitter: 3 }),
       1,
     );
-    const res = await recognize(photo);
+    const res = await recognise(photo);
     assert.equal(res.body.candidates[0].card_id, cardOf.get('2-50'));
     assert.equal(res.body.candidates[0].rotation_used, 180);
     assert.equal(res.body.rotation_fallback, true);
@@ -152,7 +152,7 @@ describe('card recognition', () => {
 
   it('flags a photo of a card shown on a screen as likely fake', async () => {
     const photo = await cardPhoto(scanFile('sv3pt5-4'), randomDistortion(randomGenerator(9), { ...mild, screen: true }), 2);
-    const res = await recognize(photo);
+    const res = await recognise(photo);
     assert.equal(res.body.capture_quality.verdict, 'likely_fake', JSON.stringify(res.body.capture_quality));
     assert.ok(res.body.capture_quality.reasons.includes('screen_photo'));
     assert.ok(res.body.capture_quality.signals.screen.value > res.body.capture_quality.signals.screen.threshold);
@@ -182,7 +182,7 @@ describe('card recognition', () => {
       ],
     ];
     for (const [name, distortion, seed] of photos) {
-      const res = await recognize(await cardPhoto(scanFile(name), distortion, seed));
+      const res = await recognise(await cardPhoto(scanFile(name), distortion, seed));
       const ids = res.body.candidates.map((c: { card_id: number }) => c.card_id);
       assert.ok(ids.includes(cardOf.get(name)), `${name} among ${JSON.stringify(res.body.candidates)}`);
       if (ids[0] !== cardOf.get(name)) assert.equal(res.body.capture_quality.verdict, 'needs_manual_review');
@@ -225,7 +225,7 @@ describe('card recognition', () => {
   it('does not match a card absent from the index confidently', async () => {
     for (let seed = 1; seed <= 3; seed++) {
       const photo = await cardPhoto(scanFile(absentCard.file), randomDistortion(randomGenerator(seed), mild), seed);
-      const res = await recognize(photo);
+      const res = await recognise(photo);
       assert.equal(res.status, 200);
       assert.equal(res.body.capture_quality.verdict, 'needs_manual_review', JSON.stringify(res.body.capture_quality));
       assert.ok(!res.body.candidates.some((c: { card_id: number }) => c.card_id === absentCard.id));
@@ -236,7 +236,7 @@ describe('card recognition', () => {
 
   it('confirms a scan once, into the collection when asked, and only for its owner', async () => {
     const photo = await cardPhoto(scanFile('2-10'), randomDistortion(randomGenerator(3), mild), 3);
-    const recognised = (await recognize(photo)).body;
+    const recognised = (await recognise(photo)).body;
     assert.ok(recognised.recognition_id);
     const other = await accountWithKey(stack, 'otherscanner', 'pro');
     const body = { recognition_id: recognised.recognition_id, card_id: cardOf.get('2-11'), add_to_collection: true };
@@ -272,7 +272,7 @@ describe('card recognition', () => {
       const photo = await tuningPhoto(i, references);
       assert.equal(photo.spec.scene, 'binder');
       const name = path.basename(photo.reference, '.webp');
-      const res = await recognize(photo.jpeg);
+      const res = await recognise(photo.jpeg);
       assert.equal(res.status, 200);
       assert.equal(res.body.candidates[0]?.card_id, cardOf.get(name), `${i}: ${name} first in ${JSON.stringify(res.body.candidates)}`);
     }
@@ -289,7 +289,7 @@ describe('card recognition', () => {
     for (const i of [255, 299, 156, 109]) {
       const photo = await tuningPhoto(i, references);
       const name = path.basename(photo.reference, '.webp');
-      const res = await recognize(photo.jpeg);
+      const res = await recognise(photo.jpeg);
       assert.equal(res.status, 200);
       const first = res.body.candidates[0];
       assert.equal(first?.card_id, cardOf.get(name), `${i}: ${name} first in ${JSON.stringify(res.body.candidates)}`);
@@ -308,7 +308,7 @@ describe('card recognition', () => {
       const photo = await tuningPhoto(i, references);
       assert.ok(photo.spec.thumb && photo.spec.tilt >= 18, `${i}: a thumb and a tilt`);
       const name = path.basename(photo.reference, '.webp');
-      const res = await recognize(photo.jpeg);
+      const res = await recognise(photo.jpeg);
       assert.equal(res.status, 200);
       assert.equal(res.body.candidates[0]?.card_id, cardOf.get(name), `${i}: ${name} first in ${JSON.stringify(res.body.candidates)}`);
     }
@@ -340,7 +340,7 @@ describe('card recognition', () => {
       assert.equal(res.status, status, `${what}: ${JSON.stringify(res.body)}`);
       assert.ok(res.body.detail, `${what} answers in the spec's shape`);
     }
-    assert.equal((await recognize(jpeg)).status, 200, 'still serving');
+    assert.equal((await recognise(jpeg)).status, 200, 'still serving');
   });
 
   it('needs Starter or a session, and holds a Starter key to 25 a day under parallel calls', async () => {
@@ -348,9 +348,9 @@ describe('card recognition', () => {
     const photo = await sharp({ create: { width: 300, height: 400, channels: 3, background: '#356' } })
       .jpeg()
       .toBuffer();
-    assert.equal((await recognize(photo, free)).status, 403);
+    assert.equal((await recognise(photo, free)).status, 403);
     const starter = await accountWithKey(stack, 'starterscanner', 'starter');
-    const answers = await Promise.all(Array.from({ length: 30 }, () => recognize(photo, starter)));
+    const answers = await Promise.all(Array.from({ length: 30 }, () => recognise(photo, starter)));
     const statuses = answers.map((a) => a.status);
     assert.deepEqual([statuses.filter((s) => s === 200).length, statuses.filter((s) => s === 429).length], [25, 5]);
     const refused = answers.find((a) => a.status === 429)!;

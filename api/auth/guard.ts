@@ -1,6 +1,6 @@
 // A route's access tag, enforced: who is calling, may they, and within their limits.
 import type { Context } from 'koa';
-import { authorize, principalOf, type Access, type AuthDeps, type Principal } from './principal.js';
+import { authorise, principalOf, type Access, type AuthDeps, type Principal } from './principal.js';
 import { rateLimit } from './rateLimit.js';
 
 /** Everything a route's access tag needs, in order: who, may they, and within their limits. */
@@ -8,7 +8,7 @@ export async function guard(ctx: Context, access: Access, deps: AuthDeps): Promi
   // Whoever sends it, only the signature the handler checks counts; the sender's retries are not throttled.
   if (access === 'signed') return { kind: 'anonymous' };
   const principal = await principalOf(ctx, deps);
-  authorize(principal, access);
+  authorise(principal, access);
   await rateLimit(ctx, principal, deps);
   return principal;
 }

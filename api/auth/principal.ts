@@ -94,7 +94,7 @@ export async function principalOf(ctx: Context, deps: AuthDeps): Promise<Princip
  * cookie"), but to tiered data (pro+, pro+|admin, business+) only at its account's tier, as a key
  * at its key's tier; otherwise a Free account's cookie would be a Pro key.
  */
-export function authorize(principal: Principal, access: Access): void {
+export function authorise(principal: Principal, access: Access): void {
   if (access === 'free' || access === 'signed') return;
   if (principal.kind === 'anonymous') throw new DomainError('unauthenticated', 'Not authenticated');
   if (principal.kind === 'operator') return;

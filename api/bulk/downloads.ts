@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { bulkFileByName, bulkFilesAll, type BulkFileRow } from '../../sql/bulk.js';
 import { versionFolder } from '../../ingest/export/bulkExport.js';
 import { BULK_ACCESS, type BulkDataset, type BulkListResponse, type BulkQuery } from '../../schemas/bulk.js';
-import { authorize, type Principal } from '../auth/principal.js';
+import { authorise, type Principal } from '../auth/principal.js';
 import type { AppDeps } from '../deps.js';
 import type { Tokens } from '../../sql/runtime/signedTokens.js';
 import { DomainError, NotFound } from '../../schemas/errors.js';
@@ -44,7 +44,7 @@ const DESCRIPTIONS = {
 
 const mayDownload = (principal: Principal, kind: BulkFileRow['kind']) => {
   try {
-    authorize(principal, BULK_ACCESS[kind]);
+    authorise(principal, BULK_ACCESS[kind]);
     return true;
   } catch {
     return false;

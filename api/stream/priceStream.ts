@@ -15,7 +15,7 @@ import { errorFields } from '../../sql/runtime/log.js';
 import type { RedisStore } from '../../sql/stores/redis.js';
 import { keyRecord, userById, type KeyOwner } from '../auth/accounts.js';
 import type { KeyCache } from '../auth/keyCache.js';
-import { authorize, keyPrincipal, resolveApiKey, type Principal } from '../auth/principal.js';
+import { authorise, keyPrincipal, resolveApiKey, type Principal } from '../auth/principal.js';
 import { TIERS } from '../../schemas/tiers.js';
 import { priceUpdatesChannel } from '../../sql/stores/priceChannels.js';
 import { ClientMessage, PriceUpdatesMessage, STREAM_LIMITS, type ServerMessage } from '../../schemas/stream.js';
@@ -24,12 +24,12 @@ import { DomainError } from '../../schemas/errors.js';
 export const STREAM_PATH = '/api/v1/stream';
 
 /**
- * The stream is a starter+ resource: the route table's rule (authorize) decides, for the key's own
+ * The stream is a starter+ resource: the route table's rule (authorise) decides, for the key's own
  * tier, and a refusal becomes close code 4403. Null when the key may stream.
  */
 function tierRefusal(principal: Principal & { kind: 'key' }): { code: number; reason: string } | null {
   try {
-    authorize(principal, 'starter+');
+    authorise(principal, 'starter+');
     return null;
   } catch (err) {
     if (!(err instanceof DomainError) || err.kind !== 'forbidden') throw err;

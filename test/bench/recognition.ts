@@ -94,13 +94,13 @@ try {
   // A served instance starts its recognition threads when it starts (api/main.ts); so does this one
   // before the clock runs.
   await stack.server.deps.recognitionThreads.started();
-  const recognize = async (photo: Buffer) => {
+  const recognise = async (photo: Buffer) => {
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(photo)]), 'photo.jpg');
     const t = performance.now();
     const res = await fetch(`${stack.url}/api/cards/recognize`, { method: 'POST', headers: account.headers, body: form });
     const body = (await res.json()) as { candidates: { card_id: number; confidence: number }[]; rotation_fallback: boolean };
-    if (res.status !== 200) throw new Error(`recognize answered ${res.status}: ${JSON.stringify(body)}`);
+    if (res.status !== 200) throw new Error(`POST /api/cards/recognize answered ${res.status}: ${JSON.stringify(body)}`);
     return { ms: performance.now() - t, body };
   };
 
@@ -121,7 +121,7 @@ try {
     const began = performance.now();
     for (let i = 0; i < count; i++) {
       const { jpeg, cardId, families } = await photoOf(i);
-      const { ms, body } = await recognize(jpeg);
+      const { ms, body } = await recognise(jpeg);
       (body.rotation_fallback ? fallbackTimes : times).push(ms);
       const ids = body.candidates.map((c) => c.card_id);
       const right = ids[0] === cardId;
@@ -186,7 +186,7 @@ try {
     const card = rows[Math.floor(random() * rows.length)]!;
     const d = randomDistortion(random, { cardHeight: 1300 + Math.round(random() * 500), canvas: { width: 4000, height: 3000 } });
     const photo = await cardPhoto(path.join(scans, `${card.file}.webp`), d, 10_000 + i);
-    const { ms, body } = await recognize(photo);
+    const { ms, body } = await recognise(photo);
     big.push(ms);
     if (body.candidates[0]?.card_id === card.id) bigRight++;
   }
