@@ -21,10 +21,16 @@ export const CARD_ENDPOINTS: { name: string; path: (id: number) => string }[] = 
 const P99_GOAL_MS = 20;
 const RATIO_GOAL = 0.5;
 // HOLO_BENCH_CARD_REQUESTS=30,48 measures fewer (a busy machine); HOLO_BENCH_CARD_ENDPOINTS=price-aggregates,predict,market movers some.
-const [SEQUENTIAL, PARALLEL] = (process.env.HOLO_BENCH_CARD_REQUESTS ?? '60,160').split(',').map(Number) as [number, number];
+const [SEQUENTIAL, PARALLEL] = (process.env.HOLO_BENCH_CARD_REQUESTS ?? '200,400').split(',').map(Number) as [number, number];
 const ONLY = process.env.HOLO_BENCH_CARD_ENDPOINTS?.split(',');
 // HOLO_BENCH_PROFILE=1: the uncached runs at 8 in flight under V8's CPU profiler, their CPU split by part.
 const PROFILE = process.env.HOLO_BENCH_PROFILE === '1';
+/**
+ * Distinct cards each endpoint reads, uncounted, before its measured runs: the first requests of a
+ * route compile its code and open its statements on the pooled connections (a first request took
+ * 40-50 ms, then 1-2), which a serving instance has done long before a client's first call.
+ */
+const WARM_UP = 10;
 
 /**
  * Throughput over the run's own wall time, first request to last answer (autocannon's figures count
@@ -41,7 +47,8 @@ async function run(
 }
 
 /** Distinct priced cards the per-card part uses (each once across the whole run). */
-export const cardsNeeded = (): number => CARD_ENDPOINTS.filter((e) => !ONLY || ONLY.includes(e.name)).length * (SEQUENTIAL + PARALLEL + 1);
+export const cardsNeeded = (): number =>
+  CARD_ENDPOINTS.filter((e) => !ONLY || ONLY.includes(e.name)).length * (WARM_UP + SEQUENTIAL + PARALLEL + 1);
 
 /**
  * Cards are used once each across the whole run: `cards` must hold cardsNeeded() ids.
@@ -54,19 +61,20 @@ export async function benchCardEndpoints(
   cards: number[],
   published: () => Promise<unknown>,
 ): Promise<boolean> {
-  const per = SEQUENTIAL + PARALLEL + 1;
+  const per = WARM_UP + SEQUENTIAL + PARALLEL + 1;
   const endpoints = CARD_ENDPOINTS.filter((e) => !ONLY || ONLY.includes(e.name));
   if (cards.length < cardsNeeded()) throw new Error(`need ${cardsNeeded()} priced cards, have ${cards.length}`);
   let met = true;
   const cpuLines: string[] = [];
   console.log(
-    `per-card analytics, distinct cards (uncached): ${SEQUENTIAL} one at a time, ${PARALLEL} with 8 in flight; cached: one card's answer, 8 in flight, 3 s`,
+    `per-card analytics, distinct cards (uncached), after ${WARM_UP} uncounted: ${SEQUENTIAL} one at a time, ${PARALLEL} with 8 in flight; cached: one card's answer, 8 in flight, 3 s`,
   );
   console.log(
     `  ${'endpoint'.padEnd(32)} ${'uncached@1 p50/p99'.padStart(20)} ${'uncached@8 p50/p99 req/s'.padStart(28)} ${'cached@8 req/s'.padStart(15)}  ratio`,
   );
   for (const [k, e] of endpoints.entries()) {
-    const own = cards.slice(k * per, (k + 1) * per);
+    const [warmUp, own] = [cards.slice(k * per, k * per + WARM_UP), cards.slice(k * per + WARM_UP, (k + 1) * per)];
+    checkLoad(`${e.name} warm-up`, await run(url, warmUp.map(e.path), 1, { amount: WARM_UP, duration: 600 }));
     const one = checkLoad(
       `${e.name} uncached@1`,
       await run(url, own.slice(0, SEQUENTIAL).map(e.path), 1, { amount: SEQUENTIAL, duration: 600 }),
