@@ -53,6 +53,8 @@ function partOf(frame: ProfileNode['callFrame']): Part | 'idle' {
   if (name === '(garbage collector)') return 'garbage collection';
   if (url === '' && /^write(v|Buffer|Utf8String|Latin1String)?$/.test(name))
     return 'socket writes (the kernel wakes PostgreSQL or the client)';
+  // node:inspector's dispatch (the profiler answering), spawn (the load generator's process).
+  if (url === '' && (name === 'dispatch' || name === 'spawn')) return 'the benchmark (profiler, starting the load process)';
   if (/node_modules\/(pg|pg-protocol|pg-pool|pg-types)\//.test(url)) return 'PostgreSQL client (pg)';
   if (url.includes('node_modules/zod/')) return 'zod (rows and answers parsed)';
   if (/node_modules\/(koa|@koa|koa-[a-z]+)\//.test(url) || url.startsWith('node:_http') || url === 'node:http')
