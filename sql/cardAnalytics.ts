@@ -198,12 +198,14 @@ const Answers = z.object({
 export const cardAnalyticsOfCard = pgQuery<[cardId: number, queries: readonly string[]], typeof Answers>(
   'cardAnalytics/card_analytics_of_card',
   Answers,
+  { prepared: true },
 );
 const Answer = z.object({ answer: z.string().nullable(), generation: z.string(), prices_epoch: z.string(), pending: z.boolean() });
 /** One precomputed answer of a card (the market: MARKET_CARD) by query and key, with its generation and state. */
 export const cardAnalyticsAnswer = pgQuery<[cardId: number, query: string, key: string], typeof Answer>(
   'cardAnalytics/card_analytics_answer',
   Answer,
+  { prepared: true },
 );
 const Game = z.object({ slug: z.string() });
 /** The games the movers are precomputed for (besides every game at once). */

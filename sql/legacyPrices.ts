@@ -65,7 +65,7 @@ export const auctionSoldSummary = chQuery<CardVariants & Graded & { since: strin
 
 const GuideTiers = z.object({ loose: z.number().nullable(), cib: z.number().nullable(), new: z.number().nullable() });
 /** The graded guide's current loose, cib and new prices of the variants, USD (one row). */
-export const guideTiers = pgQuery<[variantIds: number[]], typeof GuideTiers>('legacyPrices/guide_tiers', GuideTiers);
+export const guideTiers = pgQuery<[variantIds: number[]], typeof GuideTiers>('legacyPrices/guide_tiers', GuideTiers, { prepared: true });
 
 const CardVariantRow = z.object({
   card_id: z.number().int(),
@@ -80,7 +80,9 @@ const CardVariantRow = z.object({
   reference_variant_id: z.number().int().nullable(),
 });
 /** A card with its variants in reference order (no row: no such card). */
-export const cardVariants = pgQuery<[cardId: number], typeof CardVariantRow>('legacyPrices/card_variants', CardVariantRow);
+export const cardVariants = pgQuery<[cardId: number], typeof CardVariantRow>('legacyPrices/card_variants', CardVariantRow, {
+  prepared: true,
+});
 
 // Aggregates arrive as numbers or, for 64-bit counts, as text; an empty series gives NULLs.
 const flexible = z.union([z.number(), z.string()]).nullable();

@@ -12,25 +12,48 @@ import { sqlFile } from './sqlFile.js';
 import type { Analytics } from './stores/analytics.js';
 import type { Db } from './stores/db.js';
 import { insertEncoded, tsvField } from './stores/clickhouseInserts.js';
+import { isStalePreparedStatement } from './stores/unavailable.js';
 
 /** Anything that runs PostgreSQL statements: the app's Db (or a transaction of it), a pool or a client. */
 export type PgRunner = Db | pg.Pool | pg.PoolClient;
 
 async function pgRows(runner: PgRunner, text: string, params: readonly unknown[], prepared?: string): Promise<unknown[]> {
   if ('transaction' in runner) return runner.query(text, [...params], prepared);
-  return (await runner.query(prepared ? { name: prepared, text, values: [...params] } : { text, values: [...params] })).rows;
+  const values = [...params];
+  try {
+    return (await runner.query(prepared ? { name: prepared, text, values } : { text, values })).rows;
+  } catch (err) {
+    // On a pool the failed connection is already dropped (pg-pool releases it with the error):
+    // asked once more, unnamed. A client (a transaction) cannot: its caller rolls back.
+    if (!prepared || 'release' in runner || !isStalePreparedStatement(err)) throw err;
+    return (await runner.query({ text, values })).rows;
+  }
 }
+
+/** The query files run as prepared statements (see pgQuery); typed-queries checks each is fit. */
+export const PREPARED_QUERY_FILES = new Set<string>();
 
 /**
  * A PostgreSQL query file (sql/postgres/queries/<name>.sql): positional parameters in, parsed rows out.
- * Run as a named prepared statement: each pooled connection parses and plans the file once, not on
- * every call (planning cost more than running for the hot lookups: 0.48 ms against 0.23 ms for a
- * card's precomputed answers, and the statement's throughput doubled). The name is the text's hash,
- * so it fits PostgreSQL's 63 characters and one text is one statement.
+ *
+ * `prepared`: run as a named prepared statement, parsed and planned once per pooled connection
+ * instead of on every call, for the hot point lookups by a card's or variant's id whose plan does
+ * not depend on the values (planning cost more than running: 0.48 ms against 0.23 ms for a card's
+ * precomputed answers; prepared, its throughput doubled and the uncached v2 card detail went from
+ * 906 to 2,266 req/s). Not for a file whose best plan depends on its values (optional filters
+ * `$n IS NULL OR …`, LIKE on a parameter, a caller's OFFSET): after five runs PostgreSQL may keep
+ * one generic plan for the connection, 10–40× slower for some values; nor for `*` in the select
+ * list, which a migration adding a column would turn into a plan error. typed-queries enforces
+ * both. The name is the text's hash: within PostgreSQL's 63 characters, one text one name.
  */
-export function pgQuery<Params extends readonly unknown[], Row extends z.ZodType>(name: string, row: Row) {
+export function pgQuery<Params extends readonly unknown[], Row extends z.ZodType>(
+  name: string,
+  row: Row,
+  opts: { prepared?: boolean } = {},
+) {
   const text = sqlFile(`postgres/queries/${name}.sql`);
-  const prepared = `holo_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+  const prepared = opts.prepared ? `holo_${createHash('sha256').update(text).digest('hex').slice(0, 24)}` : undefined;
+  if (opts.prepared) PREPARED_QUERY_FILES.add(name);
   return async (db: PgRunner, ...params: Params): Promise<z.output<Row>[]> =>
     (await pgRows(db, text, params, prepared)).map((r) => row.parse(r));
 }

@@ -7,7 +7,7 @@ const int = z.number().int();
 const textOrNull = z.string().nullable();
 
 /** Whether a card exists (a row when it does). */
-export const cardExists = pgQuery<[cardId: number], typeof rows.id>('v2Catalogue/card_exists', rows.id);
+export const cardExists = pgQuery<[cardId: number], typeof rows.id>('v2Catalogue/card_exists', rows.id, { prepared: true });
 
 const GameRow = z.object({ slug: z.string(), name: z.string(), active: z.boolean(), cards: int, sets: int });
 /** Games that have cards, largest first. */
@@ -71,15 +71,15 @@ const CardRow = CardSummaryRow.omit({ has_image: true }).extend({
   set_name: z.string(),
 });
 /** One card with its game and set. */
-export const v2Card = pgQuery<[cardId: number], typeof CardRow>('v2Catalogue/v2_card', CardRow);
+export const v2Card = pgQuery<[cardId: number], typeof CardRow>('v2Catalogue/v2_card', CardRow, { prepared: true });
 
 const CrossRef = z.object({ ref_key: z.string(), ref_value: z.string() });
 /** A card's cross-references, one value per key. */
-export const v2CardCrossRefs = pgQuery<[cardId: number], typeof CrossRef>('v2Catalogue/v2_card_cross_refs', CrossRef);
+export const v2CardCrossRefs = pgQuery<[cardId: number], typeof CrossRef>('v2Catalogue/v2_card_cross_refs', CrossRef, { prepared: true });
 
 const ImageRow = z.object({ kind: z.enum(['small', 'large']), source: z.string(), width: int, height: int });
 /** A card's catalogued images, large first. */
-export const v2CardImages = pgQuery<[cardId: number], typeof ImageRow>('v2Catalogue/v2_card_images', ImageRow);
+export const v2CardImages = pgQuery<[cardId: number], typeof ImageRow>('v2Catalogue/v2_card_images', ImageRow, { prepared: true });
 
 // Variant columns are NULL on the one row of a printing without variants (id NULL).
 const PrintingVariantRow = z.object({
@@ -98,14 +98,20 @@ const PrintingVariantRow = z.object({
   image_is_fallback: z.boolean().nullable(),
 });
 /** A card's printings with their variants, in order. */
-export const v2CardPrintings = pgQuery<[cardId: number], typeof PrintingVariantRow>('v2Catalogue/v2_card_printings', PrintingVariantRow);
+export const v2CardPrintings = pgQuery<[cardId: number], typeof PrintingVariantRow>('v2Catalogue/v2_card_printings', PrintingVariantRow, {
+  prepared: true,
+});
 
 /** The latest price of every series of a card's variants (amount as exact decimal text). */
-export const v2CardLatestPrices = pgQuery<[cardId: number], typeof LatestPriceRow>('v2Catalogue/v2_card_latest_prices', LatestPriceRow);
+export const v2CardLatestPrices = pgQuery<[cardId: number], typeof LatestPriceRow>('v2Catalogue/v2_card_latest_prices', LatestPriceRow, {
+  prepared: true,
+});
 
 const VariantOfCard = z.object({ card_id: int, variant_id: int.nullable() });
 /** A card's variants in display order (no row: no such card). */
-export const v2CardVariantIds = pgQuery<[cardId: number], typeof VariantOfCard>('v2Catalogue/v2_card_variant_ids', VariantOfCard);
+export const v2CardVariantIds = pgQuery<[cardId: number], typeof VariantOfCard>('v2Catalogue/v2_card_variant_ids', VariantOfCard, {
+  prepared: true,
+});
 
 const ResolvedRow = CardSummaryRow.extend({ set_id: int, set_code: z.string(), set_name: z.string() });
 /** Cards of a game by exact name, optionally narrowed by number and set (at most 50). */

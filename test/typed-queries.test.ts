@@ -9,7 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import fc from 'fast-check';
 import { z } from 'zod';
-import { chQuery, col, pgQuery } from '../sql/typedQuery.js';
+import pg from 'pg';
+import { chQuery, col, pgQuery, PREPARED_QUERY_FILES } from '../sql/typedQuery.js';
 import { accountById } from '../sql/accounts.js';
 import { ANSWERED_QUERY } from '../sql/cardAnalytics.js';
 import { insertStagedSourceRows, type StagedSourceRow } from '../sql/ingestStaging.js';
@@ -226,5 +227,56 @@ describe('every PostgreSQL query file', () => {
     assert.deepEqual(refused, []);
     // Each kind was met (a file of a new kind would be checked as a PREPARE and refused above).
     assert.deepEqual([...new Set(files.map((f) => f.kind))].sort(), ['copy-in', 'copy-out', 'create', 'prepare', 'transaction']);
+  });
+});
+
+describe('prepared statements (pgQuery { prepared: true })', () => {
+  it('are only query files whose plan cannot depend on their values and that name their columns', async () => {
+    // Every typed module, so each declared statement registers itself.
+    for (const file of fs.readdirSync(path.join(repoRoot, 'dist/sql')).filter((f) => f.endsWith('.js')))
+      await import(path.join(repoRoot, 'dist/sql', file));
+    assert.ok(PREPARED_QUERY_FILES.has('cardAnalytics/card_analytics_of_card'), 'the precomputed answers are read prepared');
+    for (const name of PREPARED_QUERY_FILES) {
+      const sql = fs
+        .readFileSync(path.join(repoRoot, 'sql/postgres/queries', `${name}.sql`), 'utf8')
+        .replace(/--.*$/gm, '')
+        .toUpperCase();
+      // An optional filter, a pattern or a caller's offset: a generic plan may be far worse for some values.
+      assert.doesNotMatch(sql, /IS NULL OR|\bI?LIKE\b|\bOFFSET\b/, `${name}: its best plan depends on its values`);
+      // A * in the select list: a migration adding a column makes the prepared plan fail.
+      assert.doesNotMatch(sql, /(SELECT|,|\.)\s*\*/, `${name}: selects *`);
+    }
+  });
+
+  it('made stale by a migration are asked again unnamed on the pool, and a transaction drops its connection', async () => {
+    const pool = new pg.Pool({ ...stack.stores.pg.pool.options, max: 1 });
+    try {
+      const db = createDb(pool);
+      await db.query('CREATE TABLE stale_plan_probe (a integer)');
+      await db.query('INSERT INTO stale_plan_probe VALUES (7)');
+      const read = () => db.query<{ a: unknown }>('SELECT a FROM stale_plan_probe', [], 'holo_stale_plan_probe');
+      assert.deepEqual(await read(), [{ a: 7 }]);
+      // What a migration run by another instance does to a column this connection's plan returns.
+      await new pg.Client(stack.stores.pg.pool.options).connect().then(async (c) => {
+        await c.query('ALTER TABLE stale_plan_probe ALTER COLUMN a TYPE text');
+        await c.end();
+      });
+      assert.deepEqual(await read(), [{ a: '7' }]);
+      // In a transaction the statement cannot be asked again: the caller sees the error, the pool
+      // loses that connection (it would fail the statement again), the next read works.
+      await read();
+      await new pg.Client(stack.stores.pg.pool.options).connect().then(async (c) => {
+        await c.query('ALTER TABLE stale_plan_probe ALTER COLUMN a TYPE integer USING a::integer');
+        await c.end();
+      });
+      await assert.rejects(
+        db.transaction((tx) => tx.query('SELECT a FROM stale_plan_probe', [], 'holo_stale_plan_probe')),
+        (err: { code?: string }) => err.code === '0A000',
+      );
+      assert.equal(pool.totalCount, 0);
+      assert.deepEqual(await read(), [{ a: 7 }]);
+    } finally {
+      await pool.end();
+    }
   });
 });

@@ -1,7 +1,7 @@
 // PostgreSQL as the app sees it: typed reads and one-connection transactions that turn
 // connection-level failures into StoreUnavailableError.
 import type pg from 'pg';
-import { isPgUnavailable, StoreUnavailableError } from './unavailable.js';
+import { isPgUnavailable, isStalePreparedStatement, StoreUnavailableError } from './unavailable.js';
 
 export type Db = {
   /** `prepared`: a statement name, so each connection parses and plans `text` once (see typedQuery.ts). */
@@ -12,10 +12,17 @@ export type Db = {
 
 type Queryable = Pick<pg.Pool, 'query'>;
 
-function unavailableAware(client: Queryable): Db['query'] {
+function unavailableAware(client: Queryable, pooled: boolean): Db['query'] {
   return async <T extends pg.QueryResultRow>(text: string, params: unknown[] = [], prepared?: string) => {
     try {
-      return (await client.query<T>(prepared ? { name: prepared, text, values: params } : { text, values: params })).rows;
+      try {
+        return (await client.query<T>(prepared ? { name: prepared, text, values: params } : { text, values: params })).rows;
+      } catch (err) {
+        // A prepared statement a migration made stale: on the pool its connection is already
+        // dropped (pg-pool releases it with the error), so asked once more, unnamed.
+        if (!prepared || !pooled || !isStalePreparedStatement(err)) throw err;
+        return (await client.query<T>({ text, values: params })).rows;
+      }
     } catch (err) {
       if (isPgUnavailable(err)) throw new StoreUnavailableError('postgres', err);
       throw err;
@@ -25,7 +32,8 @@ function unavailableAware(client: Queryable): Db['query'] {
 
 /** BEGIN, `work`, COMMIT on one connection; ROLLBACK if anything throws; the connection is released. */
 async function inTransaction<T>(client: pg.PoolClient, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const query = unavailableAware(client);
+  const query = unavailableAware(client, false);
+  let stale: unknown;
   try {
     await query('BEGIN');
     const result = await work(client);
@@ -33,9 +41,11 @@ async function inTransaction<T>(client: pg.PoolClient, work: (client: pg.PoolCli
     return result;
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
+    // A connection holding a stale prepared statement would fail it again: dropped, not pooled.
+    if (isStalePreparedStatement(err)) stale = err;
     throw err;
   } finally {
-    client.release();
+    client.release(stale as Error | undefined);
   }
 }
 
@@ -46,7 +56,7 @@ export async function pgTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
 
 export function createDb(pool: pg.Pool): Db {
   return {
-    query: unavailableAware(pool),
+    query: unavailableAware(pool, true),
     async transaction(work) {
       let client: pg.PoolClient;
       try {
@@ -55,7 +65,7 @@ export function createDb(pool: pg.Pool): Db {
         throw new StoreUnavailableError('postgres', err);
       }
       return inTransaction(client, (c) => {
-        const tx: Db = { query: unavailableAware(c), transaction: (inner) => inner(tx) };
+        const tx: Db = { query: unavailableAware(c, false), transaction: (inner) => inner(tx) };
         return work(tx);
       });
     },

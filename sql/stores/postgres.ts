@@ -101,7 +101,15 @@ export async function openPostgres(config: Config, log: Logger): Promise<Postgre
 }
 
 function newPool(connectionString: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max: 20, connectionTimeoutMillis: 3000, idleTimeoutMillis: 30000 });
+  // Connections end after an hour, so the prepared statements each holds (sql/typedQuery.ts) and
+  // their plans are not kept for the process's whole life.
+  const pool = new pg.Pool({
+    connectionString,
+    max: 20,
+    connectionTimeoutMillis: 3000,
+    idleTimeoutMillis: 30000,
+    maxLifetimeSeconds: 3600,
+  });
   // A client losing its server (a restart, a failover, Ctrl-C reaching an embedded server) must not
   // crash the process: idle in the pool (the pool's 'error') or checked out between two queries of
   // its holder (its own 'error', which nobody else hears). The holder's next query reports it.

@@ -26,3 +26,12 @@ export function isClickHouseUnavailable(err: unknown): boolean {
   // Server-side errors carry a ClickHouse error type (HTTP) or code (chDB); anything else is transport.
   return typeof e?.type !== 'string' && typeof e?.clickhouseCode !== 'number';
 }
+
+/**
+ * A prepared statement PostgreSQL can no longer run as planned: a migration changed a result type
+ * under it (0A000 "cached plan must not change result type") or the server forgot it (26000).
+ */
+export function isStalePreparedStatement(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '0A000' || code === '26000';
+}
