@@ -286,6 +286,26 @@ describe('limits and refusals', () => {
     }
   });
 
+  it("ends a retry's wait for its turn at the request's deadline (a source allowing one request at a time)", async () => {
+    // /drop: the connection dropped unanswered after 50 ms (worth another try); /hold: no answer.
+    const server = await upstreamServer((req) => {
+      if (req.url!.startsWith('/drop')) setTimeout(() => req.socket.resetAndDestroy(), 50);
+    });
+    try {
+      const upstream = new Upstream('scryfall', configOf('scryfall', server.url, { concurrency: 1 }));
+      const started = Date.now();
+      const dropped = upstream.json('/drop', { timeoutMs: 1000 });
+      // Takes the one turn while the first request backs off, and holds it for 2.5 s.
+      const held = upstream.json('/hold', { timeoutMs: 2500 });
+      await assert.rejects(dropped, (e) => e instanceof UpstreamError && /did not answer within 1000 ms/.test(e.message));
+      const took = Date.now() - started;
+      assert.ok(took < 1500, `the retry waited for its turn past its deadline: ${took} ms`);
+      await assert.rejects(held, UpstreamError);
+    } finally {
+      server.close();
+    }
+  });
+
   it('turns 401 and 403 into one failure that names the upstream reason and the variable to fix', async () => {
     const server = await upstreamServer((_req, res) =>
       res

@@ -141,8 +141,9 @@ class Budget {
     private readonly spacingMs: number,
   ) {}
 
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.active >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
+  /** `signal`: a caller's deadline; a wait for a turn that outlasts it ends with its reason. */
+  async run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (this.active >= this.concurrency) await this.turn(signal);
     this.active++;
     try {
       const now = Date.now();
@@ -154,6 +155,24 @@ class Budget {
       this.active--;
       this.waiting.shift()?.();
     }
+  }
+
+  private turn(signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        // Leave the queue: the turn goes to the next waiter.
+        const at = this.waiting.indexOf(granted);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(signal!.reason as Error);
+      };
+      const granted = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(granted);
+    });
   }
 }
 
@@ -239,11 +258,15 @@ export class Upstream {
     for (let attempt = 1; ; attempt++) {
       let res: Response;
       try {
-        res = await this.budget.run(() => {
-          // Started with the first try, not before: waiting for the budget is not the upstream's time.
-          deadline ??= { signal: requestSignal(timeoutMs), at: Date.now() + timeoutMs };
-          return fetch(url, { method: opts.method ?? 'GET', headers, body: opts.body, redirect: 'follow', signal: deadline.signal });
-        });
+        res = await this.budget.run(
+          () => {
+            // Started with the first try, not before: waiting for the budget is not the upstream's time.
+            deadline ??= { signal: requestSignal(timeoutMs), at: Date.now() + timeoutMs };
+            return fetch(url, { method: opts.method ?? 'GET', headers, body: opts.body, redirect: 'follow', signal: deadline.signal });
+          },
+          // A retry's wait for a turn counts against the deadline its first try started.
+          deadline?.signal,
+        );
       } catch (err) {
         const cause = (err as { cause?: { message?: string; code?: string } }).cause;
         const backoff = DROPPED_BACKOFF_MS * 2 ** (attempt - 1);
