@@ -56,10 +56,16 @@ export type PhotoRecognition = {
   stages: StageTime[];
 };
 
-/** One stage of the search: how long it took (the finder's work and its passes) and how many passes it ran. */
+/**
+ * One stage of the search: how long it took (the finder's work and its passes), the process's CPU
+ * time meanwhile (this thread's and the recognition threads'), how long it waited on its passes,
+ * and how many passes it ran.
+ */
 export type StageTime = {
   stage: 'finder' | 'outlines' | 'lines' | 'stretched' | 'frame' | 'shifts' | 'quality';
   ms: number;
+  cpuMs: number;
+  passMs: number;
   passes: number;
 };
 
@@ -80,12 +86,26 @@ export async function recognisePhoto(
   try {
     const stageTimes: StageTime[] = [];
     let clock = performance.now();
+    let cpu = process.cpuUsage();
+    let passMs = 0;
     let passesBefore = 0;
     const timed = (stage: StageTime['stage']) => {
       const now = performance.now();
-      stageTimes.push({ stage, ms: now - clock, passes: passes.length - passesBefore });
+      const used = process.cpuUsage(cpu);
+      stageTimes.push({ stage, ms: now - clock, cpuMs: (used.user + used.system) / 1000, passMs, passes: passes.length - passesBefore });
       clock = now;
+      cpu = process.cpuUsage();
+      passMs = 0;
       passesBefore = passes.length;
+    };
+    // inOrder with the time it waits on passes counted towards the stage's passMs.
+    const passesOf = async <S extends Step>(steps: S[], take: (step: S, outcome: PassOutcome) => boolean) => {
+      const started = performance.now();
+      try {
+        return await inOrder(runner, steps, take);
+      } finally {
+        passMs += performance.now() - started;
+      }
     };
     const grey = greyOf(cv, rgb);
     const quads: QuadCandidate[] = [];
@@ -150,7 +170,7 @@ export async function recognisePhoto(
         const steps = stage().flatMap((candidate) =>
           (isUpright(candidate.quad) ? UPRIGHT_TURNS : LYING_TURNS).map((rotation) => ({ candidate, rotation })),
         );
-        const done = await inOrder(runner, steps, (step, outcome) => {
+        const done = await passesOf(steps, (step, outcome) => {
           if (quads.at(-1) !== step.candidate) quads.push(step.candidate);
           take(step, outcome);
           return best !== null && final(best);
@@ -194,7 +214,7 @@ export async function recognisePhoto(
           const steps = sideShifts(grey, from[0]!.candidate.quad).flatMap((quad) =>
             from.map((start) => ({ candidate: { ...start.candidate, quad }, rotation: start.rotation, start })),
           );
-          await inOrder(runner, steps.slice(0, budget), (step, outcome) => {
+          await passesOf(steps.slice(0, budget), (step, outcome) => {
             budget--;
             const pass = take(step, outcome);
             if (pass.match.confidence > Math.max(step.start.match.confidence, improved?.match.confidence ?? 0)) improved = pass;

@@ -12,21 +12,15 @@
 //   ranking                  the right cut has the card among its five nearest, but not first
 // Prints the breakdown, per family, and writes the misses (found outline red, true one green) to
 // --examples (default .scratch/misses). BENCH_PHOTOS sets how many photos (default 200).
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { repoRoot } from '../../sql/runtime/paths.js';
-import { cardFeatures, deserialiseFeatures, FEATURES_VERSION, serialiseFeatures } from '../../ingest/recognition/features.js';
-import { RecognitionIndex } from '../../ingest/recognition/matcher.js';
+import { cardFeatures } from '../../ingest/recognition/features.js';
 import { openCv } from '../../ingest/recognition/opencv.js';
 import { PhotoCuts } from '../../ingest/recognition/pass.js';
 import { decodePhoto, insideQuad, type Point, type Quad } from '../../ingest/recognition/photo.js';
 import { recognisePhoto, type StageTime } from '../../ingest/recognition/recognise.js';
-import { referenceFeatures } from '../../ingest/recognition/reference.js';
-import { cardPhoto, randomDistortion, randomGenerator } from '../support/cardPhotos.js';
-import { hardFamilies, tuningPhoto, type HardPhoto } from '../support/hardPhotos.js';
-import { referenceScans } from '../support/hardPhotoSets.js';
+import { harnessIndex, references, sample, scratch } from './recognitionHarness.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -37,74 +31,10 @@ const set = option('set', 'tuning');
 if (set !== 'tuning' && set !== 'old') throw new Error('--set tuning or --set old (the held-out part is for the final report only)');
 const PHOTOS = Number(process.env.BENCH_PHOTOS ?? 200);
 const FIRST = Number(option('from', '0'));
-const examples = option('examples', path.join(repoRoot, '.scratch', 'misses', set));
-const scratch = path.join(repoRoot, '.scratch');
+const examples = option('examples', path.join(scratch, 'misses', set));
 
 const cv = await openCv();
-const references = referenceScans();
-
-// The index, its features cached per features version (computing 639 scans' takes ~30 s).
-const indexFile = path.join(scratch, `misses-index-v${FEATURES_VERSION}.bin`);
-const entries: { cardId: number; bytes: Buffer }[] = [];
-if (fs.existsSync(indexFile)) {
-  const all = fs.readFileSync(indexFile);
-  for (let o = 0; o < all.length;) {
-    const cardId = all.readInt32LE(o);
-    const length = all.readInt32LE(o + 4);
-    entries.push({ cardId, bytes: all.subarray(o + 8, o + 8 + length) });
-    o += 8 + length;
-  }
-} else {
-  for (const [cardId, file] of references.entries())
-    for (const f of await referenceFeatures(cv, file)) entries.push({ cardId, bytes: serialiseFeatures(f) });
-  fs.mkdirSync(scratch, { recursive: true });
-  fs.writeFileSync(
-    indexFile,
-    Buffer.concat(
-      entries.flatMap(({ cardId, bytes }) => {
-        const head = Buffer.alloc(8);
-        head.writeInt32LE(cardId, 0);
-        head.writeInt32LE(bytes.length, 4);
-        return [head, bytes];
-      }),
-    ),
-  );
-}
-const index = new RecognitionIndex(entries.length);
-for (const e of entries) index.add(e.cardId, deserialiseFeatures(e.bytes)!);
-
-type Sample = { jpeg: Buffer; cardId: number; quad: Quad | null; others: Quad[]; family: string[] };
-
-// Tuning photos kept between runs while the generator's code is unchanged (it is deterministic).
-const generatorDigest = crypto
-  .createHash('sha256')
-  .update(fs.readFileSync(new URL('../support/hardPhotos.js', import.meta.url)))
-  .digest('hex')
-  .slice(0, 12);
-const photoCache = path.join(scratch, 'tuning-photos', generatorDigest);
-
-async function cachedTuningPhoto(i: number): Promise<HardPhoto> {
-  const file = path.join(photoCache, `${i}`);
-  if (fs.existsSync(`${file}.json`))
-    return { ...(JSON.parse(fs.readFileSync(`${file}.json`, 'utf8')) as Omit<HardPhoto, 'jpeg'>), jpeg: fs.readFileSync(`${file}.jpg`) };
-  const p = await tuningPhoto(i, references);
-  fs.mkdirSync(photoCache, { recursive: true });
-  fs.writeFileSync(`${file}.jpg`, p.jpeg);
-  fs.writeFileSync(`${file}.json`, JSON.stringify({ ...p, jpeg: undefined }));
-  return p;
-}
-
-/** Photo `i` of the chosen set, with where its card is. */
-async function sample(i: number): Promise<Sample> {
-  if (set === 'tuning') {
-    const p = await cachedTuningPhoto(i);
-    return { jpeg: p.jpeg, cardId: references.indexOf(p.reference), quad: p.quad, others: p.others, family: hardFamilies(p.spec) };
-  }
-  const random = randomGenerator(20261124 + i);
-  const cardId = Math.floor(random() * references.length);
-  const d = randomDistortion(random);
-  return { jpeg: await cardPhoto(references[cardId]!, d, i + 1), cardId, quad: null, others: [], family: [d.background] };
-}
+const index = await harnessIndex(cv);
 
 const centre = (q: Quad): Point => ({ x: (q[0].x + q[1].x + q[2].x + q[3].x) / 4, y: (q[0].y + q[1].y + q[2].y + q[3].y) / 4 });
 const side = (q: Quad) => Math.max(Math.hypot(q[2].x - q[0].x, q[2].y - q[0].y), Math.hypot(q[3].x - q[1].x, q[3].y - q[1].y)) / Math.SQRT2;
@@ -138,7 +68,7 @@ fs.rmSync(examples, { recursive: true, force: true });
 fs.mkdirSync(examples, { recursive: true });
 const started = performance.now();
 for (let i = FIRST; i < FIRST + PHOTOS; i++) {
-  const s = await sample(i);
+  const s = await sample(set, i);
   const photo = await decodePhoto(s.jpeg);
   if ('refused' in photo) throw new Error(`photo ${i} refused: ${photo.refused}`);
   const t = performance.now();
