@@ -126,6 +126,92 @@ export function insideQuad(p: Point, q: Quad): boolean {
   return true;
 }
 
+/** insideQuad of `p` and the quadrilateral whose corners are list[o..o + 7] (x, y each). */
+function insideCorners(p: Point, list: ArrayLike<number>, o: number): boolean {
+  let sign = 0;
+  for (let i = 0; i < 4; i++) {
+    const ax = list[o + 2 * i]!;
+    const ay = list[o + 2 * i + 1]!;
+    const bx = list[o + ((2 * i + 2) % 8)]!;
+    const by = list[o + ((2 * i + 3) % 8)]!;
+    const s = Math.sign((bx - ax) * (p.y - ay) - (by - ay) * (p.x - ax));
+    if (s !== 0 && sign !== 0 && s !== sign) return false;
+    if (s !== 0) sign = s;
+  }
+  return true;
+}
+
+/**
+ * Indices into `values`, taken largest value first (the smaller index first between equals): a
+ * binary heap, so taking the first k of n costs n + k log n rather than sorting all n.
+ */
+class IndexHeap {
+  #heap: Int32Array;
+  #size: number;
+
+  constructor(
+    private readonly values: Float64Array,
+    indices: number[],
+  ) {
+    this.#heap = new Int32Array(Math.max(16, indices.length));
+    this.#heap.set(indices);
+    this.#size = indices.length;
+    for (let k = (this.#size >> 1) - 1; k >= 0; k--) this.#down(k);
+  }
+
+  /** The next index, or -1 when none is left. */
+  peek(): number {
+    return this.#size ? this.#heap[0]! : -1;
+  }
+
+  pop(): number {
+    if (this.#size === 0) return -1;
+    const top = this.#heap[0]!;
+    this.#heap[0] = this.#heap[--this.#size]!;
+    this.#down(0);
+    return top;
+  }
+
+  push(index: number): void {
+    if (this.#size === this.#heap.length) {
+      const grown = new Int32Array(2 * this.#size);
+      grown.set(this.#heap);
+      this.#heap = grown;
+    }
+    const heap = this.#heap;
+    let k = this.#size++;
+    heap[k] = index;
+    while (k > 0) {
+      const parent = (k - 1) >> 1;
+      if (!this.#before(heap[k]!, heap[parent]!)) return;
+      heap[k] = heap[parent]!;
+      heap[parent] = index;
+      k = parent;
+    }
+  }
+
+  #before(i: number, j: number): boolean {
+    const a = this.values[i]!;
+    const b = this.values[j]!;
+    return a > b || (a === b && i < j);
+  }
+
+  #down(k: number): void {
+    const heap = this.#heap;
+    for (;;) {
+      const left = 2 * k + 1;
+      if (left >= this.#size) return;
+      const right = left + 1;
+      const child = right < this.#size && this.#before(heap[right]!, heap[left]!) ? right : left;
+      if (!this.#before(heap[child]!, heap[k]!)) return;
+      const swap = heap[k]!;
+      heap[k] = heap[child]!;
+      heap[child] = swap;
+      k = child;
+    }
+  }
+}
+
 /** Short side over long side of a quadrilateral, from its opposite sides' mean lengths. */
 export function quadAspect(q: Quad): { short: number; long: number; ratio: number } {
   const a = (distance(q[0], q[1]) + distance(q[2], q[3])) / 2;
@@ -142,27 +228,41 @@ const cross3 = (a: Homogeneous, b: Homogeneous): Homogeneous => [
   a[2] * b[0] - a[0] * b[2],
   a[0] * b[1] - a[1] * b[0],
 ];
-const dot3 = (a: Homogeneous, b: Homogeneous) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 
 /**
  * Width over height of the rectangle photographed as corners m1 (its top-left), m2 (top-right),
- * m3 (bottom-left) and m4 (bottom-right), each with 1 as its third coordinate, seen by a camera of
- * focal length `focal` (Zhang & He, "Whiteboard scanning and image enhancement", 2007). The focal
- * length is assumed rather than taken from the quadrilateral's vanishing points as they do: that
- * estimate was off by half on a card tilted 16° (its principal point is not the photo's middle
- * once a photo is cropped). NaN when the corners are degenerate.
+ * m3 (bottom-left) and m4 (bottom-right), each given as x, y with 1 as its third homogeneous
+ * coordinate, seen by a camera of focal length `focal` (Zhang & He, "Whiteboard scanning and image
+ * enhancement", 2007). The focal length is assumed rather than taken from the quadrilateral's
+ * vanishing points as they do: that estimate was off by half on a card tilted 16° (its principal
+ * point is not the photo's middle once a photo is cropped). NaN when the corners are degenerate.
+ * Written out in scalars (the line stage asks it of tens of thousands of quadrilaterals a photo),
+ * each product and sum the one cross3 and dot3 would make, in their order.
  */
-function rectifiedRatio(m1: Homogeneous, m2: Homogeneous, m3: Homogeneous, m4: Homogeneous, focal: number): number {
-  const d2 = dot3(cross3(m2, m4), m3);
-  const d3 = dot3(cross3(m3, m4), m2);
+function rectifiedRatio(
+  m1x: number,
+  m1y: number,
+  m2x: number,
+  m2y: number,
+  m3x: number,
+  m3y: number,
+  m4x: number,
+  m4y: number,
+  focal: number,
+): number {
+  // dot3(cross3(m2, m4), m3) and dot3(cross3(m3, m4), m2).
+  const d2 = (m2y - m4y) * m3x + (m4x - m2x) * m3y + (m2x * m4y - m2y * m4x);
+  const d3 = (m3y - m4y) * m2x + (m4x - m3x) * m2y + (m3x * m4y - m3y * m4x);
   if (d2 === 0 || d3 === 0) return NaN;
-  const k2 = dot3(cross3(m1, m4), m3) / d2;
-  const k3 = dot3(cross3(m1, m4), m2) / d3;
-  const n2 = [k2 * m2[0] - m1[0], k2 * m2[1] - m1[1], k2 - 1] as const;
-  const n3 = [k3 * m3[0] - m1[0], k3 * m3[1] - m1[1], k3 - 1] as const;
+  // cross3(m1, m4), dotted with m3 and with m2.
+  const c0 = m1y - m4y;
+  const c1 = m4x - m1x;
+  const c2 = m1x * m4y - m1y * m4x;
+  const k2 = (c0 * m3x + c1 * m3y + c2) / d2;
+  const k3 = (c0 * m2x + c1 * m2y + c2) / d3;
   const f = focal;
-  const w = n2[0] ** 2 + n2[1] ** 2 + f * f * n2[2] ** 2;
-  const h = n3[0] ** 2 + n3[1] ** 2 + f * f * n3[2] ** 2;
+  const w = (k2 * m2x - m1x) ** 2 + (k2 * m2y - m1y) ** 2 + f * f * (k2 - 1) ** 2;
+  const h = (k3 * m3x - m1x) ** 2 + (k3 * m3y - m1y) ** 2 + f * f * (k3 - 1) ** 2;
   return w > 0 && h > 0 ? Math.sqrt(w / h) : NaN;
 }
 
@@ -175,15 +275,72 @@ function rectifiedRatio(m1: Homogeneous, m2: Homogeneous, m3: Homogeneous, m4: H
  * steeply tilted, so the tilt it takes is weighed too (see CardFinder.shapeOf).
  */
 export function rectifiedAspect(q: Quad, centre: Point, focal: number): { ratio: number; tilt: number } {
-  const m = q.map((p): Homogeneous => [p.x - centre.x, p.y - centre.y, 1]) as [Homogeneous, Homogeneous, Homogeneous, Homogeneous];
-  const ratio = rectifiedRatio(m[0], m[1], m[3], m[2], focal);
-  // The plane's normal is Kᵀ times its vanishing line (through both pairs of sides' meeting points).
-  const side = (i: number) => cross3(m[i]!, m[(i + 1) % 4]!);
-  const horizon = cross3(cross3(side(0), side(2)), cross3(side(1), side(3)));
-  const normal = [focal * horizon[0], focal * horizon[1], horizon[2]] as const;
-  const length = Math.hypot(normal[0], normal[1], normal[2]);
-  const tilt = length > 0 ? Math.acos(Math.min(1, Math.abs(normal[2]) / length)) : 0;
-  return Number.isFinite(ratio) ? { ratio: Math.min(ratio, 1 / ratio), tilt } : { ratio: quadAspect(q).ratio, tilt: 0 };
+  const out = { ratio: 0, tilt: 0 };
+  rectifiedAspectOf(q[0].x, q[0].y, q[1].x, q[1].y, q[2].x, q[2].y, q[3].x, q[3].y, centre, focal, out);
+  return out;
+}
+
+/** rectifiedAspect of corners given as numbers, into `out` (no allocation: see rectifiedRatio). */
+function rectifiedAspectOf(
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  cx: number,
+  cy: number,
+  dx: number,
+  dy: number,
+  centre: Point,
+  focal: number,
+  out: { ratio: number; tilt: number },
+): void {
+  const m0x = ax - centre.x;
+  const m0y = ay - centre.y;
+  const m1x = bx - centre.x;
+  const m1y = by - centre.y;
+  const m2x = cx - centre.x;
+  const m2y = cy - centre.y;
+  const m3x = dx - centre.x;
+  const m3y = dy - centre.y;
+  const ratio = rectifiedRatio(m0x, m0y, m1x, m1y, m3x, m3y, m2x, m2y, focal);
+  // The plane's normal is Kᵀ times its vanishing line (through both pairs of sides' meeting
+  // points): side i is cross3(m_i, m_i+1), the meeting points cross3(side 0, side 2) and
+  // cross3(side 1, side 3), the vanishing line their cross3.
+  const s00 = m0y - m1y;
+  const s01 = m1x - m0x;
+  const s02 = m0x * m1y - m0y * m1x;
+  const s10 = m1y - m2y;
+  const s11 = m2x - m1x;
+  const s12 = m1x * m2y - m1y * m2x;
+  const s20 = m2y - m3y;
+  const s21 = m3x - m2x;
+  const s22 = m2x * m3y - m2y * m3x;
+  const s30 = m3y - m0y;
+  const s31 = m0x - m3x;
+  const s32 = m3x * m0y - m3y * m0x;
+  const u0 = s01 * s22 - s02 * s21;
+  const u1 = s02 * s20 - s00 * s22;
+  const u2 = s00 * s21 - s01 * s20;
+  const v0 = s11 * s32 - s12 * s31;
+  const v1 = s12 * s30 - s10 * s32;
+  const v2 = s10 * s31 - s11 * s30;
+  const normal0 = focal * (u1 * v2 - u2 * v1);
+  const normal1 = focal * (u2 * v0 - u0 * v2);
+  const normal2 = u0 * v1 - u1 * v0;
+  const length = Math.hypot(normal0, normal1, normal2);
+  const tilt = length > 0 ? Math.acos(Math.min(1, Math.abs(normal2) / length)) : 0;
+  if (Number.isFinite(ratio)) {
+    out.ratio = Math.min(ratio, 1 / ratio);
+    out.tilt = tilt;
+  } else {
+    out.ratio = quadAspect([
+      { x: ax, y: ay },
+      { x: bx, y: by },
+      { x: cx, y: cy },
+      { x: dx, y: dy },
+    ]).ratio;
+    out.tilt = 0;
+  }
 }
 
 function quadArea(q: Quad): number {
@@ -213,6 +370,8 @@ export class CardFinder {
   private readonly height: number;
   /** Candidates given so far (shared with the finder this one searches after: none is tried twice). */
   private readonly given: QuadCandidate[];
+  /** The photo shrunk to the edge maps' size, unblurred: a finder searching after this one starts from it. */
+  private shrunk: Mat | undefined;
 
   constructor(
     private readonly cv: Cv,
@@ -228,10 +387,20 @@ export class CardFinder {
     const closed = (this.closed = new cv.Mat());
     try {
       withMats((keep) => {
+        // The shrink is a third of a finder's own work: one searching after another (the stretched
+        // search) copies the other's instead of shrinking the photo again.
+        let source = opts.after?.shrunk;
+        if (!source) {
+          source = this.shrunk = new cv.Mat();
+          cv.resize(rgb, source, new cv.Size(this.width, this.height), 0, 0, cv.INTER_AREA);
+        }
+        let unblurred = source;
+        if (opts.stretch) {
+          unblurred = keep(source.clone());
+          stretchContrast(unblurred.data);
+        }
         const small = keep(new cv.Mat());
-        cv.resize(rgb, small, new cv.Size(this.width, this.height), 0, 0, cv.INTER_AREA);
-        if (opts.stretch) stretchContrast(small.data);
-        cv.GaussianBlur(small, small, new cv.Size(5, 5), 0);
+        cv.GaussianBlur(unblurred, small, new cv.Size(5, 5), 0);
         // Edges in any colour channel: a silver border on a grey table differs in hue more than in brightness.
         const channels = keep(new cv.MatVector());
         cv.split(small, channels);
@@ -252,6 +421,8 @@ export class CardFinder {
   delete(): void {
     this.edges.delete();
     this.closed.delete();
+    this.shrunk?.delete();
+    this.shrunk = undefined;
   }
 
   private get imageArea(): number {
@@ -286,14 +457,24 @@ export class CardFinder {
    * nothing, one beside it (a neighbour's centre lies a card's width away) falls off with distance.
    */
   private shapeOf({ ratio, tilt }: { ratio: number; tilt: number }, area: number, cx: number, cy: number, aroundCentre: boolean): number {
-    const off = aroundCentre ? 0 : Math.hypot(cx - this.width / 2, cy - this.height / 2) / Math.hypot(this.width / 2, this.height / 2);
     const steep = Math.max(0, tilt - FREE_TILT) / TILT_SPREAD;
     return (
       Math.exp(-8 * Math.abs(Math.log(ratio / CARD_ASPECT))) *
       Math.exp(-(steep * steep)) *
-      Math.min(1, area / (FULL_SHARE * this.imageArea)) *
-      Math.exp(-((off / CENTRE_SPREAD) ** 2))
+      this.sizeTerm(area) *
+      this.centreTerm(cx, cy, aroundCentre)
     );
+  }
+
+  /** shapeOf's factor for the quadrilateral's share of the photo. */
+  private sizeTerm(area: number): number {
+    return Math.min(1, area / (FULL_SHARE * this.imageArea));
+  }
+
+  /** shapeOf's factor for how far the quadrilateral lies from the photo's centre. */
+  private centreTerm(cx: number, cy: number, aroundCentre: boolean): number {
+    const off = aroundCentre ? 0 : Math.hypot(cx - this.width / 2, cy - this.height / 2) / Math.hypot(this.width / 2, this.height / 2);
+    return Math.exp(-((off / CENTRE_SPREAD) ** 2));
   }
 
   /** Score = how much of its outline lies on an edge (squared) × shape; the quad in working pixels. */
@@ -384,20 +565,72 @@ export class CardFinder {
     // wanted, so their outlines are checked best shape first until no shape could beat them.
     // Shapes are measured on the corners as found; only a quadrilateral scored is put in order.
     const best = (quads: CornerList, how: QuadCandidate['found']) => {
-      const shapes = new Float64Array(quads.length / 8);
-      const shaped: number[] = [];
-      for (let i = 0; i < shapes.length; i++) {
-        const corners = cornersOf(quads, i);
-        const area = quadArea(corners);
+      const n = quads.length / 8;
+      const centre = { x: this.width / 2, y: this.height / 2 };
+      const focal = FOCAL * Math.max(this.width, this.height);
+      // The size and centre factors of each shape, and their product: the aspect and tilt factors
+      // are at most 1, so it bounds the shape, and a quadrilateral's perspective (the costly part)
+      // is measured only once its bound could be the next best shape.
+      const sizes = new Float64Array(n);
+      const centres = new Float64Array(n);
+      const bounds = new Float64Array(n);
+      const shapes = new Float64Array(n);
+      const large: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const o = 8 * i;
+        const [x0, y0, x1, y1, x2, y2, x3, y3] = [
+          quads[o]!,
+          quads[o + 1]!,
+          quads[o + 2]!,
+          quads[o + 3]!,
+          quads[o + 4]!,
+          quads[o + 5]!,
+          quads[o + 6]!,
+          quads[o + 7]!,
+        ];
+        // quadArea's sum, in its order.
+        let twice = 0;
+        twice += x0 * y1 - x1 * y0;
+        twice += x1 * y2 - x2 * y1;
+        twice += x2 * y3 - x3 * y2;
+        twice += x3 * y0 - x0 * y3;
+        const area = Math.abs(twice) / 2;
         if (area < 0.04 * this.imageArea) continue;
-        const cx = (corners[0].x + corners[1].x + corners[2].x + corners[3].x) / 4;
-        const cy = (corners[0].y + corners[1].y + corners[2].y + corners[3].y) / 4;
-        shapes[i] = this.shapeOf(this.aspectOf(corners), area, cx, cy, this.aroundCentre(corners));
-        shaped.push(i);
+        sizes[i] = this.sizeTerm(area);
+        centres[i] = this.centreTerm((x0 + x1 + x2 + x3) / 4, (y0 + y1 + y2 + y3) / 4, insideCorners(centre, quads, o));
+        bounds[i] = sizes[i]! * centres[i]!;
+        large.push(i);
       }
-      shaped.sort((i, j) => shapes[j]! - shapes[i]! || i - j);
+      const unmeasured = new IndexHeap(bounds, large);
+      const measured = new IndexHeap(shapes, []);
+      const aspect = { ratio: 0, tilt: 0 };
+      // Best shape first (ties by position), as sorting them all by shape would give.
+      const next = (): number => {
+        for (let i = unmeasured.peek(); i >= 0 && (measured.peek() < 0 || bounds[i]! >= shapes[measured.peek()]!); i = unmeasured.peek()) {
+          unmeasured.pop();
+          const o = 8 * i;
+          rectifiedAspectOf(
+            quads[o]!,
+            quads[o + 1]!,
+            quads[o + 2]!,
+            quads[o + 3]!,
+            quads[o + 4]!,
+            quads[o + 5]!,
+            quads[o + 6]!,
+            quads[o + 7]!,
+            centre,
+            focal,
+            aspect,
+          );
+          const steep = Math.max(0, aspect.tilt - FREE_TILT) / TILT_SPREAD;
+          // shapeOf's product, in its order.
+          shapes[i] = Math.exp(-8 * Math.abs(Math.log(aspect.ratio / CARD_ASPECT))) * Math.exp(-(steep * steep)) * sizes[i]! * centres[i]!;
+          measured.push(i);
+        }
+        return measured.pop();
+      };
       const kept: QuadCandidate[] = [];
-      for (const i of shaped) {
+      for (let i = next(); i >= 0; i = next()) {
         const shape = shapes[i]!;
         const last = kept.length >= SCORED_PER_WAY ? kept[SCORED_PER_WAY - 1]!.score : 0;
         if (last > 0 && shape <= last) break;
@@ -496,7 +729,10 @@ function edgeSupport(q: Quad, edges: Uint8Array, width: number, height: number, 
   return all ? on / all : 0;
 }
 
-type Line = { theta: number; rho: number; length: number; x1: number; y1: number; x2: number; y2: number };
+/** A line segment with its line's normal angle (0–π) and distance from the origin; cos and sin are of theta. */
+type Line = { theta: number; rho: number; length: number; x1: number; y1: number; x2: number; y2: number; cos: number; sin: number };
+/** Two nearly parallel lines and how far apart they are. */
+type Pair = { a: Line; b: Line; apart: number };
 
 /**
  * The longest distinct straight lines paired into quadrilaterals. On a cluttered table, or a card
@@ -508,7 +744,9 @@ const DISTINCT_LINES = 80;
 /**
  * Quadrilaterals whose sides are two pairs of nearly parallel line segments (a tilted card's
  * opposite sides converge by a few degrees), at least 60° apart, of a card's proportions; and
- * those completed from three sides (completedQuads).
+ * those completed from three sides (completedQuads). A busy photo's ~1,000 pairs make ~500,000
+ * pairs of pairs and ~30,000 quadrilaterals: the geometry below is written in scalars, each line's
+ * cosine and sine taken once, with the same arithmetic as on points and homogeneous vectors.
  */
 function quadsFromLines(segments: Int32Array, minSide: number, view: View): { quads: CornerList; completed: CornerList } {
   const lines: Line[] = [];
@@ -517,7 +755,9 @@ function quadsFromLines(segments: Int32Array, minSide: number, view: View): { qu
     let theta = Math.atan2(x2 - x1, -(y2 - y1));
     if (theta < 0) theta += Math.PI;
     if (theta >= Math.PI) theta -= Math.PI;
-    lines.push({ theta, rho: x1 * Math.cos(theta) + y1 * Math.sin(theta), length: Math.hypot(x2 - x1, y2 - y1), x1, y1, x2, y2 });
+    const cos = Math.cos(theta);
+    const sin = Math.sin(theta);
+    lines.push({ theta, rho: x1 * cos + y1 * sin, length: Math.hypot(x2 - x1, y2 - y1), x1, y1, x2, y2, cos, sin });
   }
   lines.sort((a, b) => b.length - a.length);
   const distinct: Line[] = [];
@@ -527,30 +767,30 @@ function quadsFromLines(segments: Int32Array, minSide: number, view: View): { qu
     distinct.push(l);
   }
   // Pairs of nearly parallel lines, with how far apart they are (a card's width or height).
-  const pairs: [Line, Line, number, number][] = [];
+  const pairs: Pair[] = [];
   for (let i = 0; i < distinct.length; i++)
     for (let j = i + 1; j < distinct.length; j++) {
       const a = distinct[i]!;
       const b = distinct[j]!;
       if (angleGap(a.theta, b.theta) > 0.25) continue;
-      const mid = { x: (b.x1 + b.x2) / 2, y: (b.y1 + b.y2) / 2 };
-      const apart = Math.abs(mid.x * Math.cos(a.theta) + mid.y * Math.sin(a.theta) - a.rho);
+      const apart = Math.abs(((b.x1 + b.x2) / 2) * a.cos + ((b.y1 + b.y2) / 2) * a.sin - a.rho);
       if (apart < 0.15 * minSide) continue;
-      pairs.push([a, b, a.theta, apart]);
+      pairs.push({ a, b, apart });
     }
   const quads: CornerList = [];
-  for (let i = 0; i < pairs.length; i++)
+  const corners = new Float64Array(8);
+  for (let i = 0; i < pairs.length; i++) {
+    const { a, b, apart: apartAB } = pairs[i]!;
     for (let j = i + 1; j < pairs.length; j++) {
-      const [a, b, ta, apartAB] = pairs[i]!;
-      const [c, d, tc, apartCD] = pairs[j]!;
+      const { a: c, b: d, apart: apartCD } = pairs[j]!;
       // Cheap tests first: most pairs of pairs are not a card's proportions or not crossing.
       const proportion = Math.min(apartAB, apartCD) / Math.max(apartAB, apartCD);
       if (proportion < 0.45 || proportion > 0.95) continue;
-      if (angleGap(ta, tc) < Math.PI / 3) continue;
-      const corners = [intersect(a, c), intersect(c, b), intersect(b, d), intersect(d, a)];
-      if (corners.some((p) => p === null)) continue;
-      pushIfCardLike(quads, corners as Quad, minSide);
+      if (angleGap(a.theta, c.theta) < Math.PI / 3) continue;
+      if (meet(a, c, corners, 0) && meet(c, b, corners, 2) && meet(b, d, corners, 4) && meet(d, a, corners, 6))
+        pushIfCardLike(quads, corners, minSide);
     }
+  }
   return { quads, completed: completedQuads(distinct, pairs, minSide, view) };
 }
 
@@ -561,12 +801,16 @@ function quadsFromLines(segments: Int32Array, minSide: number, view: View): { qu
  */
 type CornerList = number[];
 
-/** Appends the quadrilateral (corners in order around it) if it has a card's proportions and size. */
-function pushIfCardLike(out: CornerList, q: Quad, minSide: number): void {
+/** Appends the quadrilateral (its 8 numbers, corners in order around it) if it has a card's proportions and size. */
+function pushIfCardLike(out: CornerList, q: Float64Array, minSide: number): void {
   // quadAspect's measure: the same whichever corner comes first and whichever way round.
-  const { ratio, short } = quadAspect(q);
+  const across = (Math.hypot(q[0]! - q[2]!, q[1]! - q[3]!) + Math.hypot(q[4]! - q[6]!, q[5]! - q[7]!)) / 2;
+  const down = (Math.hypot(q[2]! - q[4]!, q[3]! - q[5]!) + Math.hypot(q[6]! - q[0]!, q[7]! - q[1]!)) / 2;
+  const short = Math.min(across, down);
+  const long = Math.max(across, down);
+  const ratio = long > 0 ? short / long : 0;
   if (short < 0.15 * minSide || ratio < 0.5 || ratio > 0.9) return;
-  out.push(q[0].x, q[0].y, q[1].x, q[1].y, q[2].x, q[2].y, q[3].x, q[3].y);
+  out.push(q[0]!, q[1]!, q[2]!, q[3]!, q[4]!, q[5]!, q[6]!, q[7]!);
 }
 
 function cornersOf(list: CornerList, i: number): Quad {
@@ -589,16 +833,14 @@ type View = { cx: number; cy: number; focal: number };
  * put parallel to the third at 63:88 as if seen square on, was ~10 % of the card off (completed
  * in perspective instead: see fourthSide).
  */
-function completedQuads(distinct: Line[], pairs: [Line, Line, number, number][], minSide: number, view: View): CornerList {
+function completedQuads(distinct: Line[], pairs: Pair[], minSide: number, view: View): CornerList {
   const out: CornerList = [];
-  const homogeneous = (l: Line): Homogeneous => {
-    const cos = Math.cos(l.theta);
-    const sin = Math.sin(l.theta);
-    return [cos, sin, view.cx * cos + view.cy * sin - l.rho];
-  };
-  for (const [a, b, ta, apart] of pairs) {
-    const cos = Math.cos(ta);
-    const sin = Math.sin(ta);
+  const homogeneous = (l: Line): Homogeneous => [l.cos, l.sin, view.cx * l.cos + view.cy * l.sin - l.rho];
+  const corners = new Float64Array(8);
+  for (const { a, b, apart } of pairs) {
+    const ta = a.theta;
+    const cos = a.cos;
+    const sin = a.sin;
     // Offsets across `a`, in units of the pair's distance, from `a` (0) towards `b` (1).
     const towardsB = Math.sign(((b.x1 + b.x2) / 2) * cos + ((b.y1 + b.y2) / 2) * sin - a.rho) || 1;
     const across = (x: number, y: number) => ((x * cos + y * sin - a.rho) * towardsB) / apart;
@@ -613,23 +855,19 @@ function completedQuads(distinct: Line[], pairs: [Line, Line, number, number][],
       const t1 = across(c.x1, c.y1);
       const t2 = across(c.x2, c.y2);
       if (Math.min(1, Math.max(t1, t2)) - Math.max(0, Math.min(t1, t2)) < 0.5) continue;
-      const p = intersect(a, c);
-      const q = intersect(b, c);
-      if (!p || !q) continue;
-      const lc = homogeneous(c);
-      const v2 = cross3(square, lc);
+      // p (where a meets c) and q (where b meets c) are the first two corners.
+      if (!meet(a, c, corners, 0) || !meet(b, c, corners, 2)) continue;
+      const v2 = cross3(square, homogeneous(c));
       for (const proportion of PROPORTIONS)
         for (const side of [1, -1]) {
-          const placed = fourthSide({ p, q, a, b: lb, v2, view }, side * apart * proportion, proportion, c);
-          if (placed) {
-            pushIfCardLike(out, [p, q, placed.r, placed.s], minSide);
+          if (fourthSide({ corners, a, b: lb, v2, view }, side * apart * proportion, proportion, c)) {
+            pushIfCardLike(out, corners, minSide);
             continue;
           }
-          const d = { ...c, rho: c.rho + side * apart * proportion };
-          const r = intersect(b, d);
-          const s = intersect(a, d);
-          if (!r || !s) continue;
-          pushIfCardLike(out, [p, q, r, s], minSide);
+          // Square on: c moved across by the card's proportion of the pair's distance.
+          const rho = c.rho + side * apart * proportion;
+          if (!meetAt(b, c.cos, c.sin, rho, corners, 4) || !meetAt(a, c.cos, c.sin, rho, corners, 6)) continue;
+          pushIfCardLike(out, corners, minSide);
         }
     }
   }
@@ -642,53 +880,68 @@ function completedQuads(distinct: Line[], pairs: [Line, Line, number, number][],
  * direction square to a's and b's at the assumed focal length) that cuts a and b where the
  * rectangle p, q, r, s has the card's `proportion` (length along a over length along c) when the
  * perspective is undone. Found by the secant method from where a square-on view puts it (c moved
- * `shift` along its normal). Null when it does not settle within 0.5–2 times that distance.
+ * `shift` along its normal). p and q are `corners`' first two; r and s are written as its last
+ * two when found. False when it does not settle within 0.5–2 times that distance.
  */
 function fourthSide(
-  o: { p: Point; q: Point; a: Line; b: Homogeneous; v2: Homogeneous; view: View },
+  o: { corners: Float64Array; a: Line; b: Homogeneous; v2: Homogeneous; view: View },
   shift: number,
   proportion: number,
   c: Line,
-): { r: Point; s: Point } | null {
-  const { p, q, a, b, v2, view } = o;
+): boolean {
+  const { corners, a, b, v2, view } = o;
   // Along a, on the side of c the shift goes.
-  const ux = -Math.sin(a.theta);
-  const uy = Math.cos(a.theta);
-  const along = ux * Math.cos(c.theta) + uy * Math.sin(c.theta);
-  if (Math.abs(along) < 0.2) return null;
+  const ux = -a.sin;
+  const uy = a.cos;
+  const along = ux * c.cos + uy * c.sin;
+  if (Math.abs(along) < 0.2) return false;
   const direction = Math.sign(shift * along);
   const start = Math.abs(shift / along);
-  const m1: Homogeneous = [p.x - view.cx, p.y - view.cy, 1];
-  const m2: Homogeneous = [q.x - view.cx, q.y - view.cy, 1];
-  const corners = (t: number) => {
-    const m3: Homogeneous = [m1[0] + direction * t * ux, m1[1] + direction * t * uy, 1];
-    const r = cross3(b, cross3(m3, v2));
-    if (Math.abs(r[2]) < 1e-9) return null;
-    const m4: Homogeneous = [r[0] / r[2], r[1] / r[2], 1];
-    return { m3, m4 };
+  const m1x = corners[0]! - view.cx;
+  const m1y = corners[1]! - view.cy;
+  const m2x = corners[2]! - view.cx;
+  const m2y = corners[3]! - view.cy;
+  const [b0, b1, b2] = b;
+  const [v20, v21, v22] = v2;
+  // The corners at t: m3 along a from p, m4 where the line through m3 and v2 meets b
+  // (cross3(b, cross3(m3, v2)), m3's third coordinate 1). False when m4 runs off to infinity.
+  let m3x = 0;
+  let m3y = 0;
+  let m4x = 0;
+  let m4y = 0;
+  const cornersAt = (t: number): boolean => {
+    m3x = m1x + direction * t * ux;
+    m3y = m1y + direction * t * uy;
+    const w0 = m3y * v22 - v21;
+    const w1 = v20 - m3x * v22;
+    const w2 = m3x * v21 - m3y * v20;
+    const r2 = b0 * w1 - b1 * w0;
+    if (Math.abs(r2) < 1e-9) return false;
+    m4x = (b1 * w2 - b2 * w1) / r2;
+    m4y = (b2 * w0 - b0 * w2) / r2;
+    return true;
   };
   // How far the rectangle at t is from the card's proportion (its length along a over along c).
-  const miss = (t: number) => {
-    const at = corners(t);
-    return at ? 1 / rectifiedRatio(m1, m2, at.m3, at.m4, view.focal) - proportion : NaN;
-  };
+  const miss = (t: number) => (cornersAt(t) ? 1 / rectifiedRatio(m1x, m1y, m2x, m2y, m3x, m3y, m4x, m4y, view.focal) - proportion : NaN);
   let t0 = start;
   let t1 = 1.05 * start;
   let g0 = miss(t0);
   let g1 = miss(t1);
   for (let k = 0; k < 8 && Number.isFinite(g0) && Number.isFinite(g1) && Math.abs(g1) > 1e-3; k++) {
-    if (g1 === g0) return null;
+    if (g1 === g0) return false;
     const t2 = Math.min(2 * start, Math.max(0.5 * start, t1 - (g1 * (t1 - t0)) / (g1 - g0)));
-    [t0, g0] = [t1, g1];
+    t0 = t1;
+    g0 = g1;
     t1 = t2;
     g1 = miss(t1);
   }
-  if (!(Math.abs(g1) <= 1e-2)) return null;
-  const at = corners(t1)!;
-  return {
-    s: { x: at.m3[0] + view.cx, y: at.m3[1] + view.cy },
-    r: { x: at.m4[0] + view.cx, y: at.m4[1] + view.cy },
-  };
+  if (!(Math.abs(g1) <= 1e-2)) return false;
+  cornersAt(t1);
+  corners[4] = m4x + view.cx;
+  corners[5] = m4y + view.cy;
+  corners[6] = m3x + view.cx;
+  corners[7] = m3y + view.cy;
+  return true;
 }
 
 function angleGap(a: number, b: number): number {
@@ -696,13 +949,18 @@ function angleGap(a: number, b: number): number {
   return Math.min(d, Math.PI - d);
 }
 
-function intersect(a: Line, b: Line): Point | null {
-  const det = Math.cos(a.theta) * Math.sin(b.theta) - Math.sin(a.theta) * Math.cos(b.theta);
-  if (Math.abs(det) < 1e-6) return null;
-  return {
-    x: (a.rho * Math.sin(b.theta) - b.rho * Math.sin(a.theta)) / det,
-    y: (b.rho * Math.cos(a.theta) - a.rho * Math.cos(b.theta)) / det,
-  };
+/** Where lines a and b meet, written to out[at], out[at + 1]; false when they are (nearly) parallel. */
+function meet(a: Line, b: Line, out: Float64Array, at: number): boolean {
+  return meetAt(a, b.cos, b.sin, b.rho, out, at);
+}
+
+/** meet, with the second line given by its normal's cosine and sine and its distance from the origin. */
+function meetAt(a: Line, cos: number, sin: number, rho: number, out: Float64Array, at: number): boolean {
+  const det = a.cos * sin - a.sin * cos;
+  if (Math.abs(det) < 1e-6) return false;
+  out[at] = (a.rho * sin - rho * a.sin) / det;
+  out[at + 1] = (rho * a.cos - a.rho * cos) / det;
+  return true;
 }
 
 function rectangleCorners(center: Point, size: { width: number; height: number }, angleDegrees: number): Point[] {

@@ -8,6 +8,7 @@
 // slowest 5 % spend in each. Options:
 //   --sets tuning,old    the sets, in turn (BENCH_PHOTOS photos each, default 150; --from the first)
 //   --threads N          passes on N recognition threads as a served instance runs them (default 0: here)
+//   --only FILE          only the photos it lists (a line each: set:photo), e.g. those a change can affect
 //   --answers FILE       writes each photo's answer (top five, confidence, passes) as JSON
 //   --compare FILE       lists the photos whose answer differs from that file's
 import fs from 'node:fs';
@@ -31,9 +32,24 @@ const FIRST = Number(option('from', '0'));
 const THREADS = Number(option('threads', '0'));
 const answersFile = option('answers', '');
 const compareFile = option('compare', '');
+const onlyFile = option('only', '');
+const only = onlyFile ? new Set(fs.readFileSync(onlyFile, 'utf8').split(/\s+/).filter(Boolean)) : null;
 
 type Answer = { set: PhotoSet; photo: number; top: number[]; confidence: number; passes: number };
-type Profile = { photo: number; decodeMs: number; ms: number; cpuMs: number; stages: StageTime[] };
+type Profile = { photo: number; decodeMs: number; ms: number; cpuMs: number; threadMs: number; stages: StageTime[] };
+
+/**
+ * This thread's CPU time in ms (Linux's scheduler statistics, in nanoseconds), or NaN elsewhere:
+ * process CPU time also counts V8's collector and compiler threads, so on one thread this is the
+ * search's own work.
+ */
+const threadCpu = (): number => {
+  try {
+    return Number(fs.readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return NaN;
+  }
+};
 
 const percentile = (xs: number[], p: number) => {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -55,17 +71,20 @@ try {
     let confidentWrong = 0;
     const loads: number[] = [];
     for (let i = FIRST; i < FIRST + PHOTOS; i++) {
+      if (only && !only.has(`${set}:${i}`)) continue;
       const s = await sample(set, i);
       let t = performance.now();
       const photo = await decodePhoto(s.jpeg);
       const decodeMs = performance.now() - t;
       if ('refused' in photo) throw new Error(`photo ${i} refused: ${photo.refused}`);
       const cpu = process.cpuUsage();
+      const own = threadCpu();
       t = performance.now();
       const result = await recognisePhoto(cv, index, photo, threads);
       const ms = performance.now() - t;
+      const threadMs = threadCpu() - own;
       const used = process.cpuUsage(cpu);
-      profiles.push({ photo: i, decodeMs, ms, cpuMs: (used.user + used.system) / 1000, stages: result.stages });
+      profiles.push({ photo: i, decodeMs, ms, cpuMs: (used.user + used.system) / 1000, threadMs, stages: result.stages });
       const top = result.candidates.map((c) => c.cardId);
       const confidence = result.best?.match.confidence ?? 0;
       answers.push({ set, photo: i, top, confidence: Math.round(confidence * 1000) / 1000, passes: result.passes });
@@ -75,15 +94,15 @@ try {
         confident++;
         if (top[0] !== s.cardId) confidentWrong++;
       }
-      if (i % 25 === 0) loads.push(os.loadavg()[0]!);
+      loads.push(os.loadavg()[0]!);
     }
     const n = profiles.length;
     console.log(
-      `${set}: ${n} photos from ${FIRST}, ${THREADS ? `${THREADS} recognition threads` : 'passes on this thread'}, load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${os.cpus().length} cores`,
+      `${set}: ${n} photos from ${FIRST}${only ? ` (those --only lists)` : ''}, ${THREADS ? `${THREADS} recognition threads` : 'passes on this thread'}, load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${os.cpus().length} cores`,
     );
     console.log(`  top-1 ${(top1 / n).toFixed(3)}, top-5 ${(top5 / n).toFixed(3)}, confident ${confident}, wrong ${confidentWrong}`);
     console.log(
-      `  decode p50/p90/p99 ${spread(profiles.map((p) => p.decodeMs))} ms; recognition wall ${spread(profiles.map((p) => p.ms))} ms, CPU ${spread(profiles.map((p) => p.cpuMs))} ms; passes ${spread(profiles.map((p) => p.stages.reduce((sum, s) => sum + s.passes, 0)))}`,
+      `  decode p50/p90/p99 ${spread(profiles.map((p) => p.decodeMs))} ms; recognition wall ${spread(profiles.map((p) => p.ms))} ms, CPU ${spread(profiles.map((p) => p.cpuMs))} ms (this thread's ${spread(profiles.map((p) => p.threadMs))}); passes ${spread(profiles.map((p) => p.stages.reduce((sum, s) => sum + s.passes, 0)))}`,
     );
     const slowest = [...profiles].sort((a, b) => b.ms - a.ms).slice(0, Math.max(1, Math.ceil(0.05 * n)));
     const slowestCpu = [...profiles].sort((a, b) => b.cpuMs - a.cpuMs).slice(0, slowest.length);
