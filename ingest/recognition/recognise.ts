@@ -29,6 +29,14 @@ const SHIFT_ROUNDS = 2;
  * only at its 94th).
  */
 const SHIFT_PASSES = 96;
+/**
+ * The side shifts stop once the best pass is at least STALL_CONFIDENCE sure and the last
+ * STALL_PASSES shift passes found none surer: the photos never sure took all 96 passes, most with
+ * their answer found in the first 16 (on 300 tuning and 300 old photos, stopping so changed no
+ * answer and took one confidence from 0.909 to 0.898; at 0.6 and 16 passes four fell below 0.9).
+ */
+const STALL_CONFIDENCE = 0.5;
+const STALL_PASSES = 32;
 /** The contrast-stretched search's outlines tried, and its line quadrilaterals side shifts start from. */
 const STRETCHED_OUTLINES = 2;
 const STRETCHED_LINE_STARTS = 2;
@@ -207,18 +215,25 @@ export async function recognisePhoto(
       const turnsOf = new Map<QuadCandidate, PassResult[]>();
       for (const p of starts) turnsOf.set(p.candidate, [...(turnsOf.get(p.candidate) ?? []), p]);
       let budget = SHIFT_PASSES;
+      // Shift passes taken, and how many when the best pass last changed.
+      let shifted = 0;
+      let lastGain = 0;
+      const stalled = () => best !== null && best.match.confidence >= STALL_CONFIDENCE && shifted - lastGain >= STALL_PASSES;
       for (const first of turnsOf.values()) {
         let from: PassResult[] = first;
-        for (let round = 0; round < SHIFT_ROUNDS && budget > 0 && !sure(best); round++) {
+        for (let round = 0; round < SHIFT_ROUNDS && budget > 0 && !sure(best) && !stalled(); round++) {
           let improved: PassResult | null = null;
           const steps = sideShifts(grey, from[0]!.candidate.quad).flatMap((quad) =>
             from.map((start) => ({ candidate: { ...start.candidate, quad }, rotation: start.rotation, start })),
           );
           await passesOf(steps.slice(0, budget), (step, outcome) => {
             budget--;
+            const before = best;
             const pass = take(step, outcome);
+            shifted++;
+            if (best !== before) lastGain = shifted;
             if (pass.match.confidence > Math.max(step.start.match.confidence, improved?.match.confidence ?? 0)) improved = pass;
-            return sure(best);
+            return sure(best) || stalled();
           });
           if (!improved) break;
           from = [improved];
