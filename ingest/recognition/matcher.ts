@@ -169,6 +169,9 @@ function smallest(values: Float32Array, k: number): number[] {
   return best;
 }
 
+/** A match at least this confident ends the search (and the rotation fallback). */
+export const ACCEPT_CONFIDENCE = 0.9;
+
 /**
  * Confidence from the separation: 0 at 3 SDs (where cards absent from the index land, 3.5–4.4),
  * 0.9 at 6.6 (no wrong answer above it in bench:recognition), 1 from 7. See README "Card recognition".

@@ -10,9 +10,10 @@ import { cutCard, halfRaster, type Quad, type Rotation } from './photo.js';
 export type PassTask = { quad: Quad; rotation: Rotation };
 /**
  * What it answers; `card` is the canonical cut (CARD_WIDTH × CARD_HEIGHT RGB) that was matched and
- * `highlight` its share blown out to white (the capture-quality glare signal's own measure).
+ * `highlight` its share blown out to white (the capture-quality glare signal's own measure). A
+ * recognition thread leaves out the cut of an unsure pass (see passWorker.ts).
  */
-export type PassOutcome = { match: MatchResult; card: Uint8Array; highlight: number };
+export type PassOutcome = { match: MatchResult; card?: Uint8Array; highlight: number };
 
 /** A photo's working raster in OpenCV, and its last cut. */
 export class PhotoCuts {

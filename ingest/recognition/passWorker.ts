@@ -1,7 +1,7 @@
 // A recognition worker thread (see passWorkers.ts): runs the passes it is sent with its own OpenCV,
 // a view of the shared index, and the photos in flight cut from their shared rasters.
 import { parentPort } from 'node:worker_threads';
-import { RecognitionIndex } from './matcher.js';
+import { ACCEPT_CONFIDENCE, RecognitionIndex } from './matcher.js';
 import { openCv } from './opencv.js';
 import { PhotoCuts, runPass } from './pass.js';
 import type { PassReply, PassRequest } from './passWorkers.js';
@@ -32,7 +32,11 @@ port.on('message', (m: PassRequest) => {
         photos.delete(id);
       }
     }
-    reply = { taskId: m.taskId, outcome: runPass(cv, index.view, cuts, m.task) };
+    const outcome = runPass(cv, index.view, cuts, m.task);
+    // The cut (242 KB, copied twice on its way) is wanted only for the photo's chosen pass, which
+    // is nearly always a sure one: an unsure one's is cut again where it is chosen (recognise.ts).
+    if (outcome.match.confidence < ACCEPT_CONFIDENCE) delete outcome.card;
+    reply = { taskId: m.taskId, outcome };
   } catch (error) {
     reply = { taskId: m.taskId, error: error instanceof Error ? error.message : String(error) };
   }

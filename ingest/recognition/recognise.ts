@@ -1,7 +1,7 @@
 // Recognition of one photo: the card's quadrilateral, cut out in perspective, matched against the
 // index; quadrilaterals best first at the quarter turns that stand them up until one match is sure,
 // then the unsure cuts' sides moved onto the straight edges beside them.
-import type { MatchResult, Ranked, RecognitionIndex } from './matcher.js';
+import { ACCEPT_CONFIDENCE, type MatchResult, type Ranked, type RecognitionIndex } from './matcher.js';
 import type { Cv, Mat } from './opencv.js';
 import { withMats } from './opencv.js';
 import { PhotoCuts, runPass, type PassOutcome } from './pass.js';
@@ -10,8 +10,6 @@ import { innerQuad, refineQuad, sideShifts, type Grey } from './refine.js';
 import { CardFinder, centrePatch, insideQuad, quadAspect, type Photo, type Quad, type QuadCandidate, type Rotation } from './photo.js';
 import { captureQuality, screenPeakRatio, sharpnessOf, type CaptureQuality } from './quality.js';
 
-/** A match at least this confident ends the search (and the rotation fallback). */
-export const ACCEPT_CONFIDENCE = 0.9;
 /** The turns that stand a quadrilateral up, in the spec's retry order (−90, 180, +90) after 0. */
 const UPRIGHT_TURNS: Rotation[] = [0, 180];
 const LYING_TURNS: Rotation[] = [-90, 90];
@@ -242,8 +240,10 @@ export async function recognisePhoto(
     }
     if (passes.length > passesBefore) timed('shifts');
     const chosen = best as BestPass | null;
+    // A recognition thread leaves out an unsure pass's cut: cut again here (the same pixels).
+    const card = chosen ? (chosen.card ??= local.cut({ quad: chosen.candidate.quad, rotation: chosen.rotation })) : null;
     const quality = captureQuality({
-      sharpness: chosen ? sharpnessOf(cv, chosen.card) : 0,
+      sharpness: card ? sharpnessOf(cv, card) : 0,
       glare: chosen ? Math.max(0, chosen.highlight - (chosen.match.ranked[0]?.highlight ?? 0)) : 0,
       screen: chosen ? screenPeakRatio(cv, centrePatch(cv, rgb, chosen.candidate.quad)) : 0,
       cardPixels: chosen ? quadAspect(chosen.candidate.quad).long * photo.scale : 0,
