@@ -28,6 +28,7 @@ import { scryfall } from '../ingest/upstreams/scryfall.js';
 import { tcgplayer } from '../ingest/upstreams/tcgplayer.js';
 import type { FeedContext, PriceConnector, StageTarget } from '../ingest/upstreams/types.js';
 import { dropStage, newStageId, stagedRows } from '../ingest/load/staged.js';
+import { isoDate } from '../ingest/catalogue/model.js';
 import { POKEMON_GAME, pokemonCard, pokemonSet } from '../ingest/catalogue/pokemon.js';
 import { upsertCatalogue } from '../ingest/catalogue/upsert.js';
 import { DocumentSpool } from '../ingest/sources/documentFile.js';
@@ -443,6 +444,71 @@ describe('PriceCharting CSV dating', () => {
   });
 });
 
+/** Upstream release dates: date-shaped text (calendar day or not, either separator, a time or anything after), any instant, any text. */
+const releaseStamp = fc.oneof(
+  fc
+    .tuple(
+      // Years at the ends of what the text can hold come often: 0000 is a day to zod, none to PostgreSQL.
+      fc.oneof(fc.constantFrom(0, 1, 9999), fc.integer({ min: 0, max: 9999 })),
+      fc.integer({ min: 0, max: 19 }),
+      fc.integer({ min: 0, max: 39 }),
+      fc.constantFrom('-', '/'),
+      fc.constantFrom('', 'T00:00:00.000Z', 'T23:59:59+09:00', 'T12:00:00', 'T25:00:00Z', ' ', 'x', '0'),
+    )
+    .map(
+      ([y, m, d, sep, tail]) =>
+        `${String(y).padStart(4, '0')}${sep}${String(m).padStart(2, '0')}${sep}${String(d).padStart(2, '0')}${tail}`,
+    ),
+  fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+  fc.string(),
+);
+
+describe('catalogue release dates (isoDate)', () => {
+  it('keeps a calendar day written YYYY-MM-DD, YYYY/MM/DD or as an ISO timestamp, and nothing else', () => {
+    const cases: [unknown, string | null][] = [
+      ['2024-02-09', '2024-02-09'],
+      ['1999/01/09', '1999-01-09'],
+      ['2024/02/29', '2024-02-29'],
+      ['2022-05-06T00:00:00.000Z', '2022-05-06'],
+      ['2022-05-06T23:30:00+09:00', '2022-05-06'],
+      ['2024-13-45', null],
+      ['2024/13/45', null],
+      ['2023/02/29', null],
+      ['2023-02-29T00:00:00.000Z', null],
+      ['2024-04-31', null],
+      ['0000-01-01', null],
+      ['2024-01-01garbage', null],
+      ['2024-1-1', null],
+      ['', null],
+      [null, null],
+      [20240101, null],
+    ];
+    assert.deepEqual(
+      cases.map(([v]) => [v, isoDate(v)]),
+      cases,
+    );
+  });
+
+  it('gives null or a day that round-trips through a Date, and every calendar day as itself (fast-check)', () => {
+    const roundTrip = (day: string) => new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10);
+    fc.assert(
+      fc.property(releaseStamp, (stamp) => {
+        const day = isoDate(stamp);
+        assert.ok(day === null || roundTrip(day) === day, `${JSON.stringify(stamp)} gave ${day}`);
+      }),
+      { numRuns: 5000 },
+    );
+    const days = fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true });
+    fc.assert(
+      fc.property(days, (d) => {
+        const day = d.toISOString().slice(0, 10);
+        assert.deepEqual([isoDate(d.toISOString()), isoDate(day), isoDate(day.replaceAll('-', '/'))], [day, day, day]);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
 describe('feeds end to end', () => {
   let stack: Stack;
   let server: Awaited<ReturnType<typeof upstreamServer>>;
@@ -842,6 +908,28 @@ describe('feeds end to end', () => {
         );
       }),
       { numRuns: 25 },
+    );
+  });
+
+  it("writes every set's release date as isoDate reads it, an impossible one as unknown (null): PostgreSQL takes them all (fast-check)", async () => {
+    const pool = stack.stores.pg.pool;
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(releaseStamp, { minLength: 1, maxLength: 40 }), async (stamps) => {
+        const sets = stamps.map((releaseDate, i) => ({ id: `reldate${run}-${i}`, name: 'Release Date Set', releaseDate }));
+        run++;
+        await upsertCatalogue(pool, { game: POKEMON_GAME, sets: sets.map(pokemonSet), cards: [] });
+        const { rows } = await pool.query<{ key: string; day: string | null }>(
+          `SELECT external_key AS key, release_date::text AS day FROM sets WHERE external_key = ANY($1::text[])`,
+          [sets.map((s) => `pokemontcg:${s.id}`)],
+        );
+        const written = new Map(rows.map((r) => [r.key, r.day]));
+        assert.deepEqual(
+          sets.map((s) => written.get(`pokemontcg:${s.id}`)),
+          stamps.map(isoDate),
+        );
+      }),
+      { numRuns: 20 },
     );
   });
 

@@ -1,4 +1,6 @@
 // The neutral shape every catalogue importer produces from its upstream format.
+import { z } from 'zod';
+
 export type CrossRefKey =
   'eu_marketplace_product_id' | 'us_marketplace_product_id' | 'price_guide_id' | 'mtg_dataset_uuid' | 'mtg_card_db_id' | 'ygo_card_db_id';
 
@@ -74,11 +76,20 @@ export type CardInput = {
 
 export type CatalogueBatch = { game: GameInput; sets: SetInput[]; cards: CardInput[] };
 
-/** Upstream dates come as YYYY/MM/DD, YYYY-MM-DD or ISO timestamps. */
+const CalendarDay = z.iso.date();
+const Timestamp = z.iso.datetime({ offset: true, local: true });
+
+/**
+ * A release date as YYYY-MM-DD, from upstream dates written YYYY/MM/DD, YYYY-MM-DD or as an ISO
+ * timestamp (its date part). zod decides what is a calendar day (no 2024-13-45, no 2023-02-29),
+ * and year 0000, which PostgreSQL's date has not, is refused too: anything else is null, an
+ * unknown release date, rather than a failed catalogue write or a day that never was.
+ */
 export function isoDate(v: unknown): string | null {
   if (typeof v !== 'string') return null;
-  const m = /^(\d{4})[-/](\d{2})[-/](\d{2})/.exec(v);
-  return m ? `${m[1]}-${m[2]}-${m[3]}` : null;
+  const text = v.replaceAll('/', '-');
+  const day = CalendarDay.safeParse(text).success ? text : Timestamp.safeParse(text).success ? text.slice(0, 10) : null;
+  return day !== null && CalendarDay.safeParse(day).success && !day.startsWith('0000') ? day : null;
 }
 
 /** A variant of a game without Pokémon's ex/V flags or variant-specific art. */
