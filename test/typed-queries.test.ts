@@ -14,6 +14,7 @@ import { chQuery, col, pgQuery, PREPARED_QUERY_FILES } from '../sql/typedQuery.j
 import { accountById } from '../sql/accounts.js';
 import { ANSWERED_QUERY } from '../sql/cardAnalytics.js';
 import { insertStagedSourceRows, type StagedSourceRow } from '../sql/ingestStaging.js';
+import { insertIngestRejects } from '../sql/ingestRejects.js';
 import { createUser } from '../api/auth/accounts.js';
 import { createDb } from '../sql/stores/db.js';
 import { repoRoot } from '../sql/runtime/paths.js';
@@ -57,6 +58,45 @@ describe('typed queries', () => {
     assert.throws(() => col.number.parse(null), z.ZodError);
     assert.throws(() => col.number.parse('n/a'), z.ZodError);
     assert.throws(() => col.text.parse(null), z.ZodError);
+  });
+});
+
+describe('a JSONEachRow insert (chInsert)', () => {
+  it('refuses a row that lacks a column, naming it, rather than letting ClickHouse fill in its default; nothing of the insert lands', async () => {
+    const ch = stack.stores.ch.client;
+    const batch = 'typed-json-missing';
+    const row = {
+      batch_id: batch,
+      source: 'tcgplayer',
+      game: 'pokemon',
+      ref: 'base1-4',
+      reason: 'no price',
+      rejected_at: new Date().toISOString().replace('T', ' ').replace('Z', ''),
+    };
+    const { reason: _missing, ...without } = { ...row, ref: 'base1-5' };
+    await assert.rejects(
+      insertIngestRejects(ch, [row, without as typeof row]),
+      (e: unknown) => e instanceof Error && e.message === 'holo.ingest_rejects: row 1 has no reason; nothing inserted',
+    );
+    // A key present with the value undefined (a spread of an optional field) is as absent.
+    await assert.rejects(
+      insertIngestRejects(ch, [{ ...row, source: undefined as unknown as string }]),
+      /row 0 has no source; nothing inserted/,
+    );
+    const count = async () =>
+      (
+        await (
+          await ch.query({
+            query: 'SELECT toString(count()) AS n FROM holo.ingest_rejects WHERE batch_id = {batch:String}',
+            query_params: { batch },
+            format: 'JSONEachRow',
+          })
+        ).json<{ n: string }>()
+      )[0]!.n;
+    assert.equal(await count(), '0');
+    // The same rows whole are written: the refusal is the missing column, not the insert.
+    await insertIngestRejects(ch, [row, { ...row, ref: 'base1-5' }]);
+    assert.equal(await count(), '2');
   });
 });
 
