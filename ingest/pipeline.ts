@@ -26,6 +26,7 @@ import { priceUpdatesChannel } from '../sql/stores/priceChannels.js';
 import { feedValidatorsOf, rememberFeedValidators } from '../sql/priceLoads.js';
 import { recordFeedFailure, recordFeedRun } from '../sql/status.js';
 import type { RedisStore } from '../sql/stores/redis.js';
+import type { Logger } from '../sql/runtime/log.js';
 import type { PriceUpdate } from '../schemas/stream.js';
 
 /**
@@ -35,6 +36,8 @@ import type { PriceUpdate } from '../schemas/stream.js';
 export type IngestDeps = LoadTargets & {
   /** The upstream clients (base URL, credentials, request budget), shared by the feeds of a worker. */
   upstreams: Upstreams;
+  /** Where a feed's oddities that load anyway are told (an upstream date out of range). */
+  log: Logger;
   afterPublish?: (batchId: string, updates: PriceUpdate[]) => Promise<void>;
 };
 export type IngestInput = { source: string; game: string; asOf: string };
@@ -143,6 +146,16 @@ async function ingestFeedOnce(deps: IngestDeps, input: IngestInput, progress: (s
       crossSourceFlagged: loaded.crossSourceFlagged,
       rejected: loaded.rejected,
     });
+    // Only single-document feeds (a bulk file, a CSV) are dated by the document: all their rows.
+    if (read.outOfRangeDates.length)
+      deps.log.warn("ingestion: upstream date out of range, prices dated by the run's day", {
+        source: input.source,
+        game: input.game,
+        as_of: input.asOf,
+        batch_id: batchId,
+        upstream_dates: read.outOfRangeDates,
+        rows: loaded.parsed,
+      });
     summary.timings.insert = Math.round(loaded.timings.insertMs);
     summary.timings.latest = Math.round(loaded.timings.latestMs);
     clock = performance.now();
@@ -165,7 +178,8 @@ async function ingestFeedOnce(deps: IngestDeps, input: IngestInput, progress: (s
 }
 
 type ReadDocument = { url: string; validators: FeedValidators };
-type FeedRead = { documents: ReadDocument[]; bytes: number; digest: string };
+/** `outOfRangeDates`: the documents' upstream dates that were no day their prices may have (dayOf). */
+type FeedRead = { documents: ReadDocument[]; bytes: number; digest: string; outOfRangeDates: string[] };
 
 /** Seq numbers of one document's rows: the next document's start after them. */
 const DOCUMENT_SEQ = 2 ** 40;
@@ -186,12 +200,14 @@ async function readFeed(
   const digest = crypto.createHash('sha1');
   const documents: ReadDocument[] = [];
   const notModified: string[] = [];
+  const outOfRangeDates: string[] = [];
   let bytes = 0;
   const staged = stagedRows(deps.ch, stage.id);
   const ctx = {
     pool: deps.pool,
     game: input.game,
     day: input.asOf,
+    outOfRangeDate: (stamp: string) => void outOfRangeDates.push(stamp),
     validators: async (url: string) => {
       const [known] = await feedValidatorsOf(deps.pool, [url]);
       return known ? { etag: known.etag, lastModified: known.last_modified } : undefined;
@@ -224,7 +240,7 @@ async function readFeed(
   if (documents.length === 0 && notModified.length > 0) return 'not-modified';
   // Conditional GETs are made only of single-document feeds, so a feed is either all 304 or read whole.
   if (notModified.length > 0) throw new Error(`${input.source}/${input.game}: part of the feed answered 304 (${notModified.join(', ')})`);
-  return { documents, bytes, digest: digest.digest('hex') };
+  return { documents, bytes, digest: digest.digest('hex'), outOfRangeDates };
 }
 
 /** Remembers the validators of a loaded feed's documents for the next conditional GET. */

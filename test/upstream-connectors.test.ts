@@ -79,7 +79,14 @@ const oneChunkOf = (text: string): AsyncIterable<Uint8Array> =>
     yield Buffer.from(text);
   })();
 
-const ctx = (day = '2030-01-01'): FeedContext => ({ pool: null as never, game: '', day, validators: async () => undefined });
+/** A feed's context for `day`; upstream dates out of range are told to `outOfRange`. */
+const ctx = (day = '2030-01-01', outOfRange: string[] = []): FeedContext => ({
+  pool: null as never,
+  game: '',
+  day,
+  outOfRangeDate: (stamp) => void outOfRange.push(stamp),
+  validators: async () => undefined,
+});
 
 /**
  * Every row of a connector's feed, read as the pipeline reads it: given a stage, what a parser
@@ -430,14 +437,24 @@ describe('PriceCharting CSV dating', () => {
         'pricecharting',
         configOf('pricecharting', server.url, { credentials: { HOLO_PRICECHARTING_TOKEN: 'tok' } }),
       );
-      const c = { ...ctx('2030-05-05'), game: 'pokemon' };
-      assert.ok((await readAll(pricecharting, upstream, c)).rows.every((r) => r.as_of === '2026-11-24'));
+      const outOfRange: string[] = [];
+      const c = { ...ctx('2030-05-05', outOfRange), game: 'pokemon' };
+      const rowsOf = async () => {
+        const { rows } = await readAll(pricecharting, upstream, c);
+        assert.ok(rows.length > 0);
+        return rows;
+      };
+      assert.ok((await rowsOf()).every((r) => r.as_of === '2026-11-24'));
       assert.equal(server.hits[0]!.url, '/price-guide/download-custom?t=tok&category=pokemon-cards');
       lastModified = null;
-      assert.ok((await readAll(pricecharting, upstream, c)).rows.every((r) => r.as_of === '2030-05-05'));
-      // A date past the days a price may have (UPSTREAM_DAYS) is no date either: the run's day.
-      lastModified = 'Fri, 31 Dec 9999 23:59:59 GMT';
-      assert.ok((await readAll(pricecharting, upstream, c)).rows.every((r) => r.as_of === '2030-05-05'));
+      assert.ok((await rowsOf()).every((r) => r.as_of === '2030-05-05'));
+      assert.deepEqual(outOfRange, [], 'neither a date in range nor none is told');
+      // A date past the days a price may have (UPSTREAM_DAYS), or none at all, is no date either: the run's day, told.
+      for (const stamp of ['Fri, 31 Dec 9999 23:59:59 GMT', 'Thu, 31 Dec 1989 12:00:00 GMT', 'yesterday']) {
+        lastModified = stamp;
+        assert.ok((await rowsOf()).every((r) => r.as_of === '2030-05-05'));
+      }
+      assert.deepEqual(outOfRange, ['Fri, 31 Dec 9999 23:59:59 GMT', 'Thu, 31 Dec 1989 12:00:00 GMT', 'yesterday']);
     } finally {
       server.close();
     }
@@ -528,7 +545,7 @@ describe('feeds end to end', () => {
     server?.close();
     await stack?.close();
   });
-  const deps = () => ({ ...stack.loadTargets(), upstreams });
+  const deps = () => ({ ...stack.ingestDeps(), upstreams });
 
   it('revalidates a document: 304 loads nothing, changed validators load it again the same day', async () => {
     let version = 1;
@@ -622,6 +639,55 @@ describe('feeds end to end', () => {
     await assert.rejects(
       readAll(scryfall, upstream, ctx(), { ...stage, id: newStageId() }),
       (e: unknown) => e instanceof FeedFormatError && /cut off/.test(e.message),
+    );
+  });
+
+  it("dates a bulk file whose updated_at is out of range by the run's day, and logs the rows so dated", async () => {
+    const cardsJson = recorded('scryfall', 'mtg_ssm', 'cards.json');
+    let updatedAt = '2024-02-21T10:04:28.615+00:00';
+    server.set((req, res) => {
+      if (req.url === '/bulk-data/default-cards')
+        return void res
+          .writeHead(200, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ object: 'bulk_data', updated_at: updatedAt, download_uri: `${server.url}/file/cards.json` }));
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(cardsJson);
+    });
+    const withScryfall = {
+      ...deps(),
+      upstreams: createUpstreams({ ...stack.config.upstreams, scryfall: configOf('scryfall', server.url) }),
+    };
+    const warned = (batchId: string) =>
+      stack.logLines
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((l) => l.msg === "ingestion: upstream date out of range, prices dated by the run's day" && l.batch_id === batchId);
+    const inRange = await ingestFeed(withScryfall, { source: 'scryfall', game: 'mtg', asOf: '2030-01-04' });
+    assert.ok(inRange.parsed > 100, `${inRange.parsed} prices`);
+    assert.deepEqual(warned(inRange.batchId), [], 'a bulk file dated in range is not logged');
+
+    updatedAt = '9999-12-31T00:00:00.000+00:00';
+    // What the connector stages: every price of the file dated by the run's day (ClickHouse's JSONEachRow path).
+    const outOfRange: string[] = [];
+    const stage = { ch: stack.stores.ch.client, id: newStageId(), seqBase: 0 };
+    const read = await readAll(scryfall, withScryfall.upstreams.scryfall, ctx('2030-01-05', outOfRange), stage).finally(() =>
+      dropStage(stage.ch, stage.id),
+    );
+    assert.equal(read.rows.length, inRange.parsed);
+    assert.ok(read.rows.every((r) => r.as_of === '2030-01-05'));
+    assert.deepEqual(outOfRange, [updatedAt]);
+    // Through the pipeline: one warning naming the date and counting the rows so dated.
+    const summary = await ingestFeed(withScryfall, { source: 'scryfall', game: 'mtg', asOf: '2030-01-05' });
+    const [line, ...more] = warned(summary.batchId);
+    assert.equal(more.length, 0);
+    assert.deepEqual(
+      {
+        level: line?.level,
+        source: line?.source,
+        game: line?.game,
+        as_of: line?.as_of,
+        upstream_dates: line?.upstream_dates,
+        rows: line?.rows,
+      },
+      { level: 'warn', source: 'scryfall', game: 'mtg', as_of: '2030-01-05', upstream_dates: [updatedAt], rows: inRange.parsed },
     );
   });
 
@@ -744,7 +810,7 @@ describe('feeds end to end', () => {
     const credentials = { HOLO_EBAY_CLIENT_ID: 'id', HOLO_EBAY_CLIENT_SECRET: 'secret' };
     const withEbay = createUpstreams({ ...stack.config.upstreams, ebay: configOf('ebay', server.url, { credentials }) });
     const summary = await ingestFeed(
-      { ...stack.loadTargets(), upstreams: withEbay },
+      { ...stack.ingestDeps(), upstreams: withEbay },
       { source: 'ebay', game: 'pokemon', asOf: '2030-01-03' },
     );
     assert.deepEqual([summary.loaded, summary.rejected], [2, 7]);

@@ -77,6 +77,7 @@ export function activityDeps(config: Config, stores: Stores): ActivityDeps {
     redis: stores.redis,
     redisPrefix: config.redisPrefix,
     upstreams: createUpstreams(config.upstreams),
+    log,
     images: new ImageStore(path.join(config.dataDir, 'images')),
     bulk: { dir: path.join(config.dataDir, 'exports'), pool: stores.pg.pool, ch: stores.ch.client, sessions: stores.ch.sessions?.exports },
     listingRenewal: once(async () => ({

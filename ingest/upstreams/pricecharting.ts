@@ -20,7 +20,7 @@ export const pricecharting: PriceConnector = {
     const { category, consolePrefix } = PRICE_GUIDE_CATEGORIES[ctx.game]!;
     const token = upstream.credential('HOLO_PRICECHARTING_TOKEN') ?? '';
     yield* conditionalDocument(upstream, ctx, priceGuideCsvPath(token, category), (res) => {
-      const day = dayOf(res.headers.get('last-modified'), ctx.day) ?? ctx.day;
+      const day = dayOf(res.headers.get('last-modified'), ctx);
       return (body) => parsePriceChartingCsv(body, day, { game: ctx.game, consolePrefix });
     });
   },

@@ -18,7 +18,7 @@ export const scryfall: PriceConnector = {
     const bulk = await upstream.json<BulkData>('/bulk-data/default-cards', { headers: { Accept: 'application/json' } });
     if (bulk.object !== 'bulk_data' || typeof bulk.download_uri !== 'string' || !/^https?:\/\//.test(bulk.download_uri))
       throw new FeedFormatError(`Scryfall /bulk-data/default-cards has no download_uri: ${JSON.stringify(bulk).slice(0, 200)}`);
-    const day = dayOf(bulk.updated_at, ctx.day) ?? ctx.day;
+    const day = dayOf(bulk.updated_at, ctx);
     yield* conditionalDocument(upstream, ctx, bulk.download_uri, () => (body, stage) => parseScryfallPrices(body, day, stage), {
       headers: { Accept: 'application/json' },
       timeoutMs: BULK_FILE_TIMEOUT_MS,

@@ -14,6 +14,11 @@ export type FeedContext = {
   game: string;
   /** The run's day: the date of prices whose upstream gives none. */
   day: string;
+  /**
+   * Told of a document's upstream date that is none of the days its prices may have (see dayOf):
+   * the document's rows take the run's day, and the pipeline logs how many.
+   */
+  outOfRangeDate(stamp: string): void;
   /** The validators remembered for a document URL (its last load), for a conditional GET. */
   validators(url: string): Promise<FeedValidators | undefined>;
 };
@@ -42,14 +47,19 @@ export type PriceConnector = {
 };
 
 /**
- * The day of an upstream's own date stamp (ISO or an HTTP date) when it is one of the days the
- * run's prices may have (ingest/sources/types.ts, UPSTREAM_DAYS), else null (the run's day, then).
+ * The day of a document's prices: its upstream's own date stamp (ISO or an HTTP date) when that is
+ * one of the days the run's prices may have (ingest/sources/types.ts, UPSTREAM_DAYS), else the
+ * run's day. A stamp out of range counts as none, by design (README, Upstream dates): it dates the
+ * document (a bulk file's updated_at, a Last-Modified header), not a price, so no row is refused
+ * for it; it is told to `ctx.outOfRangeDate`, so that the fallback shows in the log.
  */
-export function dayOf(stamp: string | null | undefined, runDay: string): string | null {
-  if (!stamp) return null;
+export function dayOf(stamp: string | null | undefined, ctx: Pick<FeedContext, 'day' | 'outOfRangeDate'>): string {
+  if (!stamp) return ctx.day;
   const t = Date.parse(stamp);
   const day = Number.isNaN(t) ? '' : new Date(t).toISOString().slice(0, 10);
-  return inDayRange(day, upstreamDayRange(runDay)) ? day : null;
+  if (inDayRange(day, upstreamDayRange(ctx.day))) return day;
+  ctx.outOfRangeDate(stamp);
+  return ctx.day;
 }
 
 /** A document read from a fetch, parsed by `parse`. */

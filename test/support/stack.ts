@@ -130,6 +130,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       redis: stores.redis,
       redisPrefix: config.redisPrefix,
       upstreams: (upstreams ??= createUpstreams(config.upstreams)),
+      log,
     }),
     async close() {
       if (closed) return;
