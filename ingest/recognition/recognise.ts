@@ -38,6 +38,8 @@ const STALL_PASSES = 32;
 /** The contrast-stretched search's outlines tried, and its line quadrilaterals side shifts start from. */
 const STRETCHED_OUTLINES = 2;
 const STRETCHED_LINE_STARTS = 2;
+/** A centred quadrilateral within this factor of a sure off-centre cut's area keeps the search going (item 7). */
+const RIVAL_AREA = 2;
 /** Candidates returned: the chosen pass's card first, then the closest cards of every pass. */
 const CANDIDATES = 5;
 
@@ -115,6 +117,8 @@ export async function recognisePhoto(
     };
     const grey = greyOf(cv, rgb);
     const quads: QuadCandidate[] = [];
+    // Every quadrilateral the finder's stages gave so far, tried or not.
+    const found: QuadCandidate[] = [];
     let best: BestPass | null = null;
     const passes: PassResult[] = [];
     // The best pass of each quadrilateral found (where side shifts start from).
@@ -127,10 +131,25 @@ export async function recognisePhoto(
     const middle = { x: photo.width / 2, y: photo.height / 2 };
     const centred = (r: PassResult) => insideQuad(middle, r.candidate.quad);
     // A sure cut beside the centre ends the search unless the finder ranked a quadrilateral around
-    // the centre above it (the card it missed): a card photographed off the middle on a plain table
-    // is its first quadrilateral, and answered as soon as before.
+    // the centre above it (the card it missed) or found one around the centre about as large (a
+    // binder pocket's or a pile's card, in the middle): a card photographed off the middle on a
+    // plain table is its first quadrilateral, and answered as soon as before.
+    const area = (q: Quad) => {
+      const a = quadAspect(q);
+      return a.short * a.long;
+    };
+    // A quadrilateral around the centre within RIVAL_AREA of a sure cut's area: another card, in the middle.
+    const rivalOf = (r: PassResult) => (q: QuadCandidate) =>
+      q.found !== 'frame' &&
+      insideQuad(middle, q.quad) &&
+      Math.abs(Math.log(area(q.quad) / area(r.candidate.quad))) <= Math.log(RIVAL_AREA);
     const final = (r: PassResult) =>
-      sure(r) && (centred(r) || !quads.slice(0, quads.indexOf(r.candidate)).some((q) => q.found !== 'frame' && insideQuad(middle, q.quad)));
+      sure(r) &&
+      (centred(r) ||
+        !(
+          quads.slice(0, quads.indexOf(r.candidate)).some((q) => q.found !== 'frame' && insideQuad(middle, q.quad)) ||
+          found.some(rivalOf(r))
+        ));
     const better = (a: PassResult, b: PassResult | null | undefined) =>
       !b ||
       (sure(a) && sure(b) && centred(a) !== centred(b)
@@ -173,7 +192,9 @@ export async function recognisePhoto(
         ['frame', () => [finder.frame()]],
       ];
       for (const [name, stage] of stages) {
-        const steps = stage().flatMap((candidate) =>
+        const got = stage();
+        found.push(...got);
+        const steps = got.flatMap((candidate) =>
           (isUpright(candidate.quad) ? UPRIGHT_TURNS : LYING_TURNS).map((rotation) => ({ candidate, rotation })),
         );
         const done = await passesOf(steps, (step, outcome) => {
@@ -192,16 +213,22 @@ export async function recognisePhoto(
     // Still unsure: the best cuts of the most promising quadrilaterals have their sides moved, one at
     // a time, onto the other straight edges beside them, kept while the match grows surer (a side
     // on the card's inner frame, its sleeve or clutter).
-    if (!sure(best)) {
+    // A sure cut beside the centre that the search went on past (see final) is likely a neighbour's,
+    // matched sure while the centred card's cuts were a side off (a thumb over it, a pocket's edge):
+    // those are shifted too, and a sure one wins; STALL_PASSES bounds that search, the best already sure.
+    const neighbourSure = best !== null && sure(best) && !final(best);
+    const settled = () => sure(best) && (!neighbourSure || centred(best!));
+    if (!settled()) {
+      const startable = (p: PassResult) => p.candidate.found !== 'frame' && (!neighbourSure || centred(p));
       // Most unsure cuts match at a confidence near 0, which says little about which one is near
       // the card: the finder's own ranking of the line stages' quadrilaterals picks more starts (a
       // line quadrilateral with three sides on the card and one on its frame or a pocket's edge),
       // each at both turns, since a cut that far off matches nothing at either.
       const surest = [...bestOf.values()]
-        .filter((p) => p.candidate.found !== 'frame')
+        .filter(startable)
         .sort((p, q) => q.match.confidence - p.match.confidence || q.match.separation - p.match.separation)
         .slice(0, SHIFT_STARTS);
-      const ranked = lineQuads.flatMap((c) => passes.filter((p) => p.candidate === c && !surest.includes(p)));
+      const ranked = lineQuads.flatMap((c) => passes.filter((p) => p.candidate === c && startable(p) && !surest.includes(p)));
       // Taken in turn: the surest start often ends the search at once; when it does not, the finder's.
       const starts = [...surest, ...ranked]
         .map((p, k) => ({ p, order: k < surest.length ? 2 * k : 2 * (k - surest.length) + 1 }))
@@ -219,7 +246,7 @@ export async function recognisePhoto(
       const stalled = () => best !== null && best.match.confidence >= STALL_CONFIDENCE && shifted - lastGain >= STALL_PASSES;
       for (const first of turnsOf.values()) {
         let from: PassResult[] = first;
-        for (let round = 0; round < SHIFT_ROUNDS && budget > 0 && !sure(best) && !stalled(); round++) {
+        for (let round = 0; round < SHIFT_ROUNDS && budget > 0 && !settled() && !stalled(); round++) {
           let improved: PassResult | null = null;
           const steps = sideShifts(grey, from[0]!.candidate.quad).flatMap((quad) =>
             from.map((start) => ({ candidate: { ...start.candidate, quad }, rotation: start.rotation, start })),
@@ -231,7 +258,7 @@ export async function recognisePhoto(
             shifted++;
             if (best !== before) lastGain = shifted;
             if (pass.match.confidence > Math.max(step.start.match.confidence, improved?.match.confidence ?? 0)) improved = pass;
-            return sure(best) || stalled();
+            return settled() || stalled();
           });
           if (!improved) break;
           from = [improved];
