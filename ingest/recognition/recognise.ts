@@ -119,6 +119,8 @@ export async function recognisePhoto(
     const quads: QuadCandidate[] = [];
     // Every quadrilateral the finder's stages gave so far, tried or not.
     const found: QuadCandidate[] = [];
+    // Whether the finder's line stage has run (its quadrilaterals are in `found`).
+    let linesLooked = false;
     let best: BestPass | null = null;
     const passes: PassResult[] = [];
     // The best pass of each quadrilateral found (where side shifts start from).
@@ -130,10 +132,11 @@ export async function recognisePhoto(
     // sure one beside it (a binder pocket's neighbour fully in frame is often matched sure first).
     const middle = { x: photo.width / 2, y: photo.height / 2 };
     const centred = (r: PassResult) => insideQuad(middle, r.candidate.quad);
-    // A sure cut beside the centre ends the search unless the finder ranked a quadrilateral around
-    // the centre above it (the card it missed) or found one around the centre about as large (a
-    // binder pocket's or a pile's card, in the middle): a card photographed off the middle on a
-    // plain table is its first quadrilateral, and answered as soon as before.
+    // A sure cut beside the centre ends the search once the line stage has looked too (its first
+    // quadrilateral is often the centred card the outlines missed), unless the finder ranked a
+    // quadrilateral around the centre above it (the card it missed) or found one around the centre
+    // about as large (a binder pocket's or a pile's card, in the middle): a card photographed off the
+    // middle on a plain table is its first quadrilateral, and answered after one more pass.
     const area = (q: Quad) => {
       const a = quadAspect(q);
       return a.short * a.long;
@@ -146,10 +149,11 @@ export async function recognisePhoto(
     const final = (r: PassResult) =>
       sure(r) &&
       (centred(r) ||
-        !(
-          quads.slice(0, quads.indexOf(r.candidate)).some((q) => q.found !== 'frame' && insideQuad(middle, q.quad)) ||
-          found.some(rivalOf(r))
-        ));
+        (linesLooked &&
+          !(
+            quads.slice(0, quads.indexOf(r.candidate)).some((q) => q.found !== 'frame' && insideQuad(middle, q.quad)) ||
+            found.some(rivalOf(r))
+          )));
     const better = (a: PassResult, b: PassResult | null | undefined) =>
       !b ||
       (sure(a) && sure(b) && centred(a) !== centred(b)
@@ -194,6 +198,7 @@ export async function recognisePhoto(
       for (const [name, stage] of stages) {
         const got = stage();
         found.push(...got);
+        if (name === 'lines') linesLooked = true;
         const steps = got.flatMap((candidate) =>
           (isUpright(candidate.quad) ? UPRIGHT_TURNS : LYING_TURNS).map((rotation) => ({ candidate, rotation })),
         );
@@ -203,7 +208,7 @@ export async function recognisePhoto(
           return best !== null && final(best);
         });
         timed(name);
-        if (done) break;
+        if (done || (best !== null && final(best))) break;
       }
     } finally {
       finder.delete();
