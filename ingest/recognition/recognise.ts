@@ -222,7 +222,8 @@ export async function recognisePhoto(
     // matched sure while the centred card's cuts were a side off (a thumb over it, a pocket's edge):
     // those are shifted too, and a sure one wins; STALL_PASSES bounds that search, the best already sure.
     const neighbourSure = best !== null && sure(best) && !final(best);
-    const settled = () => sure(best) && (!neighbourSure || centred(best!));
+    // A side-shifted cut beside the centre, sure, settles it only when no card-sized quadrilateral lies around the centre.
+    const settled = () => sure(best) && (centred(best!) || (!neighbourSure && !found.some(rivalOf(best!))));
     if (!settled()) {
       const startable = (p: PassResult) => p.candidate.found !== 'frame' && (!neighbourSure || centred(p));
       // Most unsure cuts match at a confidence near 0, which says little about which one is near
