@@ -1,8 +1,10 @@
 // What the in-process recognition benches share (recognitionMisses.ts, recognitionProfile.ts): the
 // index of the 639 reference scans (the features the served index holds, cached per features
 // version), and the photos of either set with where their card lies: the second generator's tuning
-// part (test/support/hardPhotos.ts; never the held-out part) or the first generator's photos. Both
-// generators are deterministic, so photos are cached between runs while their code is unchanged.
+// part (test/support/hardPhotos.ts) or the first generator's photos. Both generators are
+// deterministic, so photos are cached between runs while their code is unchanged. The held-out part
+// is only for diagnosing the final report's misses after it (BENCH_HELD_OUT=1, which heldOutPhoto
+// checks): never cached, so nothing else finds it on disk.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,10 +15,10 @@ import type { Cv } from '../../ingest/recognition/opencv.js';
 import type { Quad } from '../../ingest/recognition/photo.js';
 import { referenceFeatures } from '../../ingest/recognition/reference.js';
 import { cardPhoto, randomDistortion, randomGenerator } from '../support/cardPhotos.js';
-import { hardFamilies, tuningPhoto, type HardPhoto } from '../support/hardPhotos.js';
+import { hardFamilies, heldOutPhoto, tuningPhoto, type HardPhoto } from '../support/hardPhotos.js';
 import { referenceScans } from '../support/hardPhotoSets.js';
 
-export type PhotoSet = 'tuning' | 'old';
+export type PhotoSet = 'tuning' | 'old' | 'held-out';
 export const scratch = path.join(repoRoot, '.scratch');
 /** The reference scans; a card's id in the harness's index is its position here. */
 export const references = referenceScans();
@@ -76,12 +78,19 @@ async function cached(dir: string, i: number, make: () => Promise<Sample>): Prom
 }
 
 /** Photo `i` of the chosen set. */
-export function sample(set: PhotoSet, i: number): Promise<Sample> {
+export async function sample(set: PhotoSet, i: number): Promise<Sample> {
+  const ofHard = (p: HardPhoto): Sample => ({
+    jpeg: p.jpeg,
+    cardId: references.indexOf(p.reference),
+    quad: p.quad,
+    others: p.others,
+    family: hardFamilies(p.spec),
+  });
+  if (set === 'held-out') return ofHard(await heldOutPhoto(i, references));
   if (set === 'tuning')
-    return cached(path.join(scratch, 'tuning-samples', digestOf('../support/hardPhotos.js')), i, async () => {
-      const p: HardPhoto = await tuningPhoto(i, references);
-      return { jpeg: p.jpeg, cardId: references.indexOf(p.reference), quad: p.quad, others: p.others, family: hardFamilies(p.spec) };
-    });
+    return cached(path.join(scratch, 'tuning-samples', digestOf('../support/hardPhotos.js')), i, async () =>
+      ofHard(await tuningPhoto(i, references)),
+    );
   return cached(path.join(scratch, 'old-samples', digestOf('../support/cardPhotos.js')), i, async () => {
     const random = randomGenerator(20261124 + i);
     const cardId = Math.floor(random() * references.length);
