@@ -7,7 +7,17 @@ import { withMats } from './opencv.js';
 import { PhotoCuts, runPass, type PassOutcome } from './pass.js';
 import { Cancelled, type PhotoPasses, type RecognitionThreads } from './passWorkers.js';
 import { innerQuad, refineQuad, sideShifts, type Grey } from './refine.js';
-import { CardFinder, centrePatch, insideQuad, quadAspect, type Photo, type Quad, type QuadCandidate, type Rotation } from './photo.js';
+import {
+  CardFinder,
+  centrePatch,
+  insideQuad,
+  quadAspect,
+  type Photo,
+  type Point,
+  type Quad,
+  type QuadCandidate,
+  type Rotation,
+} from './photo.js';
 import { captureQuality, screenPeakRatio, sharpnessOf, type CaptureQuality } from './quality.js';
 
 /** The turns that stand a quadrilateral up, in the spec's retry order (−90, 180, +90) after 0. */
@@ -136,24 +146,32 @@ export async function recognisePhoto(
     // quadrilateral is often the centred card the outlines missed), unless the finder ranked a
     // quadrilateral around the centre above it (the card it missed) or found one around the centre
     // about as large (a binder pocket's or a pile's card, in the middle): a card photographed off the
-    // middle on a plain table is its first quadrilateral, and answered after one more pass.
+    // middle on a plain table is its first quadrilateral, and answered once the outlines' other
+    // quadrilaterals and the line stage's first have been tried (a sure cut is rarely off the middle).
     const area = (q: Quad) => {
       const a = quadAspect(q);
       return a.short * a.long;
     };
-    // A quadrilateral around the centre within RIVAL_AREA of a sure cut's area: another card, in the middle.
+    const centreOf = (q: Quad): Point => ({ x: (q[0].x + q[1].x + q[2].x + q[3].x) / 4, y: (q[0].y + q[1].y + q[2].y + q[3].y) / 4 });
+    // A quadrilateral around the centre within RIVAL_AREA of a sure cut's area and apart from it:
+    // another card, in the middle. One around the sure cut's own centre, or with its centre inside the
+    // sure cut, is that card's holder, its frame or lines on its own edges.
     const rivalOf = (r: PassResult) => (q: QuadCandidate) =>
       q.found !== 'frame' &&
       insideQuad(middle, q.quad) &&
+      !insideQuad(centreOf(r.candidate.quad), q.quad) &&
+      !insideQuad(centreOf(q.quad), r.candidate.quad) &&
       Math.abs(Math.log(area(q.quad) / area(r.candidate.quad))) <= Math.log(RIVAL_AREA);
+    // The quadrilaterals tried before the cut's own; a cut not among them (none is today: shifted cuts
+    // are judged by `settled`) counts every one tried, which only ever keeps the search going.
+    const rankedAbove = (r: PassResult) => {
+      const at = quads.indexOf(r.candidate);
+      return at < 0 ? quads : quads.slice(0, at);
+    };
     const final = (r: PassResult) =>
       sure(r) &&
       (centred(r) ||
-        (linesLooked &&
-          !(
-            quads.slice(0, quads.indexOf(r.candidate)).some((q) => q.found !== 'frame' && insideQuad(middle, q.quad)) ||
-            found.some(rivalOf(r))
-          )));
+        (linesLooked && !(rankedAbove(r).some((q) => q.found !== 'frame' && insideQuad(middle, q.quad)) || found.some(rivalOf(r)))));
     const better = (a: PassResult, b: PassResult | null | undefined) =>
       !b ||
       (sure(a) && sure(b) && centred(a) !== centred(b)
