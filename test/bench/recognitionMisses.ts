@@ -1,7 +1,8 @@
 // npm run bench:recognition-misses: where recognition's misses come from, on the tuning part of the
 // second photo generator (test/support/hardPhotos.ts) or on the first generator's photos (--set
 // old); `--set held-out` with BENCH_HELD_OUT=1 only to say where the final report's misses come
-// from, once it is made (a change made after reading them would be tuned to them). Recognition runs in this process on one thread against an index
+// from, once it is made (a change made after reading them would be tuned to them; its photos are
+// not written out). Recognition runs in this process on one thread against an index
 // of the 639 reference scans (the same features the served index holds); each miss is put down to
 // the first stage that went wrong, knowing where the card really is in the photo:
 //   finder: neighbour        the chosen quadrilateral is another card's (a binder pocket beside it)
@@ -67,8 +68,12 @@ let confidentWrong = 0;
 const times: number[] = [];
 /** Each photo's time by stage of the search (recognisePhoto's own clock), for the profile of the slowest. */
 const profiles: { photo: number; ms: number; stages: StageTime[] }[] = [];
-fs.rmSync(examples, { recursive: true, force: true });
-fs.mkdirSync(examples, { recursive: true });
+// The held-out part's photos are never written anywhere (a later tuning run could open them).
+const writeExamples = set !== 'held-out';
+if (writeExamples) {
+  fs.rmSync(examples, { recursive: true, force: true });
+  fs.mkdirSync(examples, { recursive: true });
+}
 const started = performance.now();
 for (let i = FIRST; i < FIRST + PHOTOS; i++) {
   const s = await sample(set, i);
@@ -130,10 +135,11 @@ for (let i = FIRST; i < FIRST + PHOTOS; i++) {
   const outline = (q: Quad, colour: string) =>
     `<polygon points="${q.map((p) => `${p.x * photo.scale},${p.y * photo.scale}`).join(' ')}" fill="none" stroke="${colour}" stroke-width="4"/>`;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${photo.original.width}" height="${photo.original.height}">${truth ? outline(truth, 'lime') : ''}${result.best ? outline(result.best.candidate.quad, 'red') : ''}</svg>`;
-  await sharp(s.jpeg)
-    .composite([{ input: Buffer.from(svg) }])
-    .jpeg({ quality: 80 })
-    .toFile(path.join(examples, `${name}.jpg`));
+  if (writeExamples)
+    await sharp(s.jpeg)
+      .composite([{ input: Buffer.from(svg) }])
+      .jpeg({ quality: 80 })
+      .toFile(path.join(examples, `${name}.jpg`));
   console.log(
     `  miss ${i}: ${stage}; ${path.basename(references[s.cardId]!)} answered ${ids[0] === undefined ? 'nothing' : path.basename(references[ids[0]]!)} at ${confidence.toFixed(2)}, right card ${ids.indexOf(s.cardId) < 0 ? 'not in top 5' : `at ${ids.indexOf(s.cardId) + 1}`}; cut at the known corners: ${oracle < 0 ? 'not in top 5' : `at ${oracle + 1}`}; ${s.family.join('+')}`,
   );
@@ -178,4 +184,4 @@ for (const [stage, n] of [...stages].sort((a, b) => b[1] - a[1])) console.log(` 
 console.log('top-1 by family:');
 for (const [f, { n, right }] of [...families].sort((a, b) => b[1].n - a[1].n))
   console.log(`  ${f.padEnd(26)} ${right}/${n} = ${(right / n).toFixed(3)}`);
-console.log(`examples: ${examples}`);
+console.log(writeExamples ? `examples: ${examples}` : 'examples: none written (the held-out part)');
