@@ -154,20 +154,28 @@ export function chStatement<Params extends Record<string, unknown>>(file: string
  * A ClickHouse insert into `table`: typed rows in, one encoding (JSONEachRow, a line per row, the
  * columns named by the row schema's keys). The schema types the rows and names the columns; rows
  * are not parsed on the way in (a load inserts 100,000 at a time; the compiler holds them to it).
- * A row lacking a column is refused, naming it, and nothing of the insert is sent, as
+ * A row lacking a column, or holding null for one its schema does not let be null, or a number
+ * that is not finite, is refused, naming it, and nothing of the insert is sent, as
  * {@link chInsertTabSeparated} does.
  */
 export function chInsert<Row extends z.ZodObject>(table: string, row: Row) {
   const columns = Object.keys(row.shape);
+  // Whether each column's schema takes null (a Nullable column); asked once, not per row.
+  const takesNull = columns.map((c) => (row.shape as Record<string, z.ZodType>)[c]!.safeParse(null).success);
   return async (client: ClickHouseClient, rows: readonly z.input<Row>[], settings?: Record<string, string | number>): Promise<void> => {
     if (rows.length === 0) return;
     let body = '';
     for (let j = 0; j < rows.length; j++) {
       const r = rows[j] as Record<string, unknown>;
-      // JSON.stringify drops an undefined value, and ClickHouse gives the column its default
-      // (0, '', 1970-01-01): a key a caller (or a spread of a wider type) left out would be a quiet zero.
-      for (let i = 0; i < columns.length; i++)
-        if (r[columns[i]!] === undefined) throw new Error(`${table}: row ${j} has no ${columns[i]}; nothing inserted`);
+      // JSON.stringify drops an undefined value and writes NaN or Infinity as null, and ClickHouse
+      // gives a non-Nullable column its default for either (0, '', 1970-01-01): a key a caller (or a
+      // spread of a wider type) left out, or a division by zero, would be a quiet zero.
+      for (let i = 0; i < columns.length; i++) {
+        const v = r[columns[i]!];
+        if (v === undefined) throw new Error(`${table}: row ${j} has no ${columns[i]}; nothing inserted`);
+        if ((v === null && !takesNull[i]) || (typeof v === 'number' && !Number.isFinite(v)))
+          throw new Error(`${table}: row ${j} has ${String(v)} as its ${columns[i]}; nothing inserted`);
+      }
       body += `${JSON.stringify(r)}\n`;
     }
     await insertEncoded(client, { table, columns, body: Buffer.from(body), format: 'JSONEachRow', settings });

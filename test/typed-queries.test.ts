@@ -15,6 +15,7 @@ import { accountById } from '../sql/accounts.js';
 import { ANSWERED_QUERY } from '../sql/cardAnalytics.js';
 import { insertStagedSourceRows, type StagedSourceRow } from '../sql/ingestStaging.js';
 import { insertIngestRejects } from '../sql/ingestRejects.js';
+import { insertPricePoints } from '../sql/priceLoads.js';
 import { createUser } from '../api/auth/accounts.js';
 import { createDb } from '../sql/stores/db.js';
 import { repoRoot } from '../sql/runtime/paths.js';
@@ -62,7 +63,7 @@ describe('typed queries', () => {
 });
 
 describe('a JSONEachRow insert (chInsert)', () => {
-  it('refuses a row that lacks a column, naming it, rather than letting ClickHouse fill in its default; nothing of the insert lands', async () => {
+  it('refuses a row that lacks a column, or holds null or a non-finite number where the column cannot, naming it, rather than letting ClickHouse fill in its default; nothing of the insert lands', async () => {
     const ch = stack.stores.ch.client;
     const batch = 'typed-json-missing';
     const row = {
@@ -83,6 +84,39 @@ describe('a JSONEachRow insert (chInsert)', () => {
       insertIngestRejects(ch, [{ ...row, source: undefined as unknown as string }]),
       /row 0 has no source; nothing inserted/,
     );
+    // null for a column that is not Nullable would be stored as its default ('' here): refused too.
+    await assert.rejects(
+      insertIngestRejects(ch, [row, { ...row, reason: null as unknown as string }]),
+      /row 1 has null as its reason; nothing inserted/,
+    );
+    // A number that is not finite (JSON writes it as null): refused, nothing of the batch sent.
+    const point = {
+      card_id: 1,
+      variant_id: 1,
+      game: 'pokemon',
+      region: 'us' as const,
+      source: 'tcgplayer',
+      price_type: 'market',
+      grading_company: 'raw',
+      grade: '',
+      currency: 'USD',
+      amount: '1.00',
+      as_of: '2026-01-01',
+      observation_id: '',
+      ingested_at: row.rejected_at,
+      is_outlier: false,
+      batch_id: batch,
+    };
+    await assert.rejects(
+      insertPricePoints(ch, [point, { ...point, card_id: Number.NaN }]),
+      /row 1 has NaN as its card_id; nothing inserted/,
+    );
+    const points = await ch.query({
+      query: 'SELECT toString(count()) AS n FROM holo.price_points WHERE batch_id = {batch:String}',
+      query_params: { batch },
+      format: 'JSONEachRow',
+    });
+    assert.deepEqual(await points.json(), [{ n: '0' }]);
     const count = async () =>
       (
         await (
