@@ -207,7 +207,8 @@ async function readFeed(
     pool: deps.pool,
     game: input.game,
     day: input.asOf,
-    outOfRangeDate: (stamp: string) => void outOfRangeDates.push(stamp),
+    // As the upstream wrote it, cut short: it is untrusted text (a bulk file's updated_at is any JSON value).
+    outOfRangeDate: (stamp: string) => void outOfRangeDates.push(String(stamp).slice(0, 64)),
     validators: async (url: string) => {
       const [known] = await feedValidatorsOf(deps.pool, [url]);
       return known ? { etag: known.etag, lastModified: known.last_modified } : undefined;

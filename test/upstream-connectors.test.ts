@@ -481,13 +481,15 @@ const releaseStamp = fc.oneof(
 );
 
 describe('catalogue release dates (isoDate)', () => {
-  it('keeps a calendar day written YYYY-MM-DD, YYYY/MM/DD or as an ISO timestamp, and nothing else', () => {
+  it('keeps a calendar day written YYYY-MM-DD or YYYY/MM/DD, alone or leading a timestamp, and nothing else', () => {
     const cases: [unknown, string | null][] = [
       ['2024-02-09', '2024-02-09'],
       ['1999/01/09', '1999-01-09'],
       ['2024/02/29', '2024-02-29'],
       ['2022-05-06T00:00:00.000Z', '2022-05-06'],
       ['2022-05-06T23:30:00+09:00', '2022-05-06'],
+      ['2024/02/21 10:04:00', '2024-02-21'],
+      ['2022-05-06 10:00Z', '2022-05-06'],
       ['2024-13-45', null],
       ['2024/13/45', null],
       ['2023/02/29', null],

@@ -77,19 +77,20 @@ export type CardInput = {
 export type CatalogueBatch = { game: GameInput; sets: SetInput[]; cards: CardInput[] };
 
 const CalendarDay = z.iso.date();
-const Timestamp = z.iso.datetime({ offset: true, local: true });
 
 /**
- * A release date as YYYY-MM-DD, from upstream dates written YYYY/MM/DD, YYYY-MM-DD or as an ISO
- * timestamp (its date part). zod decides what is a calendar day (no 2024-13-45, no 2023-02-29),
- * and year 0000, which PostgreSQL's date has not, is refused too: anything else is null, an
- * unknown release date, rather than a failed catalogue write or a day that never was.
+ * A release date as YYYY-MM-DD, from upstream dates written YYYY/MM/DD or YYYY-MM-DD, alone or
+ * leading a timestamp (T or a space after it: pokemontcg.io writes `2024/02/21 10:04:00`). Only the
+ * day matters; zod decides whether it is a calendar day (no 2024-13-45, no 2023-02-29), and year
+ * 0000, which PostgreSQL's date has not, is refused too: anything else is null, an unknown release
+ * date, rather than a failed catalogue write or a day that never was.
  */
 export function isoDate(v: unknown): string | null {
   if (typeof v !== 'string') return null;
-  const text = v.replaceAll('/', '-');
-  const day = CalendarDay.safeParse(text).success ? text : Timestamp.safeParse(text).success ? text.slice(0, 10) : null;
-  return day !== null && CalendarDay.safeParse(day).success && !day.startsWith('0000') ? day : null;
+  const leading = /^\s*(\d{4})[-/](\d{2})[-/](\d{2})(?:$|[Tt ])/.exec(v);
+  if (!leading) return null;
+  const day = `${leading[1]}-${leading[2]}-${leading[3]}`;
+  return CalendarDay.safeParse(day).success && leading[1] !== '0000' ? day : null;
 }
 
 /** A variant of a game without Pokémon's ex/V flags or variant-specific art. */
