@@ -151,30 +151,40 @@ export function chStatement<Params extends Record<string, unknown>>(file: string
 }
 
 /**
+ * Which of a row schema's columns may be null (a Nullable column), asked of the schema once: a
+ * null sent for any other column, like a key left out or a number that is not finite, would be
+ * given the column's default by ClickHouse (0, '', 1970-01-01), a quiet zero.
+ */
+function nullableColumns(row: z.ZodObject): boolean[] {
+  return Object.values(row.shape as Record<string, z.ZodType>).map((column) => column.safeParse(null).success);
+}
+
+/** The refusal of row `j` of an insert into `table` for its value `v` of `column`: nothing of the insert is sent. */
+function refusedValue(table: string, j: number, column: string, v: unknown): Error {
+  const what = v === undefined ? 'no' : v === null || typeof v === 'number' ? `${String(v)} as its` : `a ${typeof v} as its`;
+  return new Error(`${table}: row ${j} has ${what} ${column}; nothing inserted`);
+}
+
+/**
  * A ClickHouse insert into `table`: typed rows in, one encoding (JSONEachRow, a line per row, the
  * columns named by the row schema's keys). The schema types the rows and names the columns; rows
  * are not parsed on the way in (a load inserts 100,000 at a time; the compiler holds them to it).
- * A row lacking a column, or holding null for one its schema does not let be null, or a number
- * that is not finite, is refused, naming it, and nothing of the insert is sent, as
- * {@link chInsertTabSeparated} does.
+ * A row lacking a column, holding null for one that is not nullable, or a number that is not
+ * finite is refused, naming it, and nothing of the insert is sent, as {@link chInsertTabSeparated} does.
  */
 export function chInsert<Row extends z.ZodObject>(table: string, row: Row) {
   const columns = Object.keys(row.shape);
-  // Whether each column's schema takes null (a Nullable column); asked once, not per row.
-  const takesNull = columns.map((c) => (row.shape as Record<string, z.ZodType>)[c]!.safeParse(null).success);
+  const nullable = nullableColumns(row);
   return async (client: ClickHouseClient, rows: readonly z.input<Row>[], settings?: Record<string, string | number>): Promise<void> => {
     if (rows.length === 0) return;
     let body = '';
     for (let j = 0; j < rows.length; j++) {
       const r = rows[j] as Record<string, unknown>;
-      // JSON.stringify drops an undefined value and writes NaN or Infinity as null, and ClickHouse
-      // gives a non-Nullable column its default for either (0, '', 1970-01-01): a key a caller (or a
-      // spread of a wider type) left out, or a division by zero, would be a quiet zero.
+      // JSON.stringify drops an undefined value and writes NaN or Infinity as null (see nullableColumns).
       for (let i = 0; i < columns.length; i++) {
         const v = r[columns[i]!];
-        if (v === undefined) throw new Error(`${table}: row ${j} has no ${columns[i]}; nothing inserted`);
-        if ((v === null && !takesNull[i]) || (typeof v === 'number' && !Number.isFinite(v)))
-          throw new Error(`${table}: row ${j} has ${String(v)} as its ${columns[i]}; nothing inserted`);
+        if (v === undefined || (v === null && !nullable[i]) || (typeof v === 'number' && !Number.isFinite(v)))
+          throw refusedValue(table, j, columns[i]!, v);
       }
       body += `${JSON.stringify(r)}\n`;
     }
@@ -189,12 +199,13 @@ type TsvValue = string | number | null;
  * A ClickHouse insert into `table` in TabSeparated, for the write paths where the encoding's cost
  * is felt (the staged source rows of every ingestion, hundreds of thousands a run): typed rows in,
  * the columns and their order the row schema's keys, every field through one escaping function
- * ({@link tsvField}); a row lacking a column (or holding another type) is refused, naming it, and nothing
- * of the insert is sent. `encoded` hands on rows another engine already wrote in this encoding and
+ * ({@link tsvField}); a row lacking a column, holding another type, null for a column that is not
+ * nullable or a number that is not finite is refused, naming it, and nothing of the insert is sent. `encoded` hands on rows another engine already wrote in this encoding and
  * column order (PostgreSQL's COPY text format: tabs, `\\`-escapes, `\\N` for NULL), unparsed.
  */
 export function chInsertTabSeparated<Row extends z.ZodObject<Record<string, z.ZodType<TsvValue>>>>(table: string, row: Row) {
   const columns = Object.keys(row.shape);
+  const nullable = nullableColumns(row);
   const insertText = async (client: ClickHouseClient, body: Buffer, settings?: Record<string, string | number>): Promise<void> =>
     insertEncoded(client, { table, columns, body, format: 'TabSeparated', settings });
   const insert = async (client: ClickHouseClient, rows: readonly z.input<Row>[], settings?: Record<string, string | number>) => {
@@ -208,10 +219,11 @@ export function chInsertTabSeparated<Row extends z.ZodObject<Record<string, z.Zo
       for (let i = 0; i < columns.length; i++) {
         const v = r[columns[i]!];
         if (typeof v === 'string') fields[i] = tsvField(v);
-        else if (typeof v === 'number') fields[i] = String(v);
-        else if (v === null) fields[i] = '\\N';
-        // A key a caller left out (or a value of another type) would be written as its text ("undefined").
-        else throw new Error(`${table}: row ${j} has ${v === undefined ? 'no' : `a ${typeof v} as its`} ${columns[i]}; nothing inserted`);
+        else if (typeof v === 'number' && Number.isFinite(v)) fields[i] = String(v);
+        else if (v === null && nullable[i]) fields[i] = '\\N';
+        // A key a caller left out (or a value of another type) would be written as its text
+        // ("undefined"); null or NaN as the column's default (see nullableColumns).
+        else throw refusedValue(table, j, columns[i]!, v);
       }
       lines[j] = fields.join('\t');
     }

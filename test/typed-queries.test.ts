@@ -209,6 +209,15 @@ describe('a TabSeparated insert (chInsertTabSeparated)', () => {
       insertStagedSourceRows(stack.stores.ch.client, [row, without as StagedSourceRow]),
       (e: unknown) => e instanceof Error && /holo\.ingest_source_rows: row 1 has no observation_id/.test(e.message),
     );
+    // null for a column that is not nullable, and a number that is not finite: ClickHouse would store the default.
+    await assert.rejects(
+      insertStagedSourceRows(stack.stores.ch.client, [row, { ...row, seq: 1, amount: null as unknown as string }]),
+      /holo\.ingest_source_rows: row 1 has null as its amount; nothing inserted/,
+    );
+    await assert.rejects(
+      insertStagedSourceRows(stack.stores.ch.client, [{ ...row, seq: Number.POSITIVE_INFINITY }]),
+      /holo\.ingest_source_rows: row 0 has Infinity as its seq; nothing inserted/,
+    );
     const back = await (
       await stack.stores.ch.client.query({
         query: 'SELECT toString(count()) AS n FROM holo.ingest_source_rows WHERE stage_id = {stage:String}',
