@@ -1,5 +1,5 @@
 // The neutral shape every catalogue importer produces from its upstream format.
-import { z } from 'zod';
+import { CalendarDay } from '../sources/types.js';
 
 export type CrossRefKey =
   'eu_marketplace_product_id' | 'us_marketplace_product_id' | 'price_guide_id' | 'mtg_dataset_uuid' | 'mtg_card_db_id' | 'ygo_card_db_id';
@@ -75,8 +75,6 @@ export type CardInput = {
 };
 
 export type CatalogueBatch = { game: GameInput; sets: SetInput[]; cards: CardInput[] };
-
-const CalendarDay = z.iso.date();
 
 /**
  * A release date as YYYY-MM-DD, from upstream dates written YYYY/MM/DD or YYYY-MM-DD, alone or
