@@ -343,7 +343,8 @@ function rectifiedAspectOf(
   }
 }
 
-function quadArea(q: Quad): number {
+/** A quadrilateral's area (the shoelace formula), in square pixels. */
+export function quadArea(q: Quad): number {
   let s = 0;
   for (let i = 0; i < 4; i++) s += q[i]!.x * q[(i + 1) % 4]!.y - q[(i + 1) % 4]!.x * q[i]!.y;
   return Math.abs(s) / 2;

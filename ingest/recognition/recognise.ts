@@ -11,6 +11,7 @@ import {
   CardFinder,
   centrePatch,
   insideQuad,
+  quadArea,
   quadAspect,
   type Photo,
   type Point,
@@ -148,10 +149,6 @@ export async function recognisePhoto(
     // about as large (a binder pocket's or a pile's card, in the middle): a card photographed off the
     // middle on a plain table is its first quadrilateral, and answered once the outlines' other
     // quadrilaterals and the line stage's first have been tried (a sure cut is rarely off the middle).
-    const area = (q: Quad) => {
-      const a = quadAspect(q);
-      return a.short * a.long;
-    };
     const centreOf = (q: Quad): Point => ({ x: (q[0].x + q[1].x + q[2].x + q[3].x) / 4, y: (q[0].y + q[1].y + q[2].y + q[3].y) / 4 });
     // A quadrilateral around the centre within RIVAL_AREA of a sure cut's area and apart from it:
     // another card, in the middle. One around the sure cut's own centre, or with its centre inside the
@@ -161,7 +158,7 @@ export async function recognisePhoto(
       insideQuad(middle, q.quad) &&
       !insideQuad(centreOf(r.candidate.quad), q.quad) &&
       !insideQuad(centreOf(q.quad), r.candidate.quad) &&
-      Math.abs(Math.log(area(q.quad) / area(r.candidate.quad))) <= Math.log(RIVAL_AREA);
+      Math.abs(Math.log(quadArea(q.quad) / quadArea(r.candidate.quad))) <= Math.log(RIVAL_AREA);
     // The quadrilaterals tried before the cut's own; a cut not among them (none is today: shifted cuts
     // are judged by `settled`) counts every one tried, which only ever keeps the search going.
     const rankedAbove = (r: PassResult) => {
